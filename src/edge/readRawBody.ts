@@ -1,0 +1,34 @@
+/** Slack payloads are a few KiB; anything near this is not from Slack. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export class BodyTooLarge extends Error {
+  override name = "BodyTooLarge";
+}
+
+/** Reads the body once, as bytes (the signature covers the exact bytes), refusing more than the cap. */
+export async function readRawBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length"));
+  if (declared > maxBytes) throw new BodyTooLarge(`content-length ${declared} exceeds ${maxBytes}`);
+  if (!request.body) return new Uint8Array();
+
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new BodyTooLarge(`body exceeds ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}

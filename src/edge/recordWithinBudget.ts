@@ -1,0 +1,47 @@
+import type { Inbound } from "../inbound/types";
+import type { IngestResult, Shard } from "../shard/Shard";
+
+export class BudgetExceeded extends Error {
+  override name = "BudgetExceeded";
+}
+
+/** Durable Object errors carry these flags; `overloaded` means retrying makes things worse. */
+function isRetryable(error: unknown): boolean {
+  const flags = error as { retryable?: boolean; overloaded?: boolean } | null;
+  return flags?.retryable === true && flags.overloaded !== true;
+}
+
+function withDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
+  let timer: number | null = null;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new BudgetExceeded("ack budget exceeded")), Math.max(0, deadline - Date.now()));
+  });
+  // Losing the race does not cancel the shard's transaction; it may still commit, which is
+  // safe because a retry of the same event then finds the receipt and adds nothing.
+  work.catch(() => {});
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Asks the owning shard to record the delivery, within the ack budget. A Durable Object
+ * error marked `retryable` (and not `overloaded`) gets one more try on a fresh stub, since
+ * a stub that saw such an error is broken. Throws when nothing was confirmed in time.
+ */
+export async function recordWithinBudget(
+  namespace: DurableObjectNamespace<Shard>,
+  shardName: string,
+  inbound: Inbound,
+  budgetMs: number,
+): Promise<{ result: IngestResult; attempts: number }> {
+  const deadline = Date.now() + budgetMs;
+  for (let attempts = 1; ; attempts++) {
+    const stub = namespace.get(namespace.idFromName(shardName));
+    try {
+      const result = await withDeadline(Promise.resolve(stub.ingest(inbound)), deadline);
+      return { result: result as IngestResult, attempts };
+    } catch (error) {
+      if (attempts === 1 && isRetryable(error) && Date.now() < deadline) continue;
+      throw error;
+    }
+  }
+}

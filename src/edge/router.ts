@@ -1,0 +1,17 @@
+import { Router } from "itty-router";
+import type { SlackApp } from "../app/types";
+import type { CoordinatorEnv } from "../env";
+import { handleSlackRequest } from "./handleSlackRequest";
+
+/** The Worker's routes (README "Endpoints"). Every Slack surface shares one handler, as in Bolt. */
+export function buildRouter(app: SlackApp) {
+  const slack = (request: Request, env: CoordinatorEnv) => handleSlackRequest(request, env, app);
+  return Router<Request, [CoordinatorEnv, ExecutionContext]>({
+    catch: () => new Response("internal error", { status: 500 }),
+  })
+    .post("/slack/events", slack)
+    .post("/slack/commands", slack)
+    .post("/slack/interactivity", slack)
+    .get("/healthz", () => Response.json({ ok: true }))
+    .all("*", () => new Response("not found", { status: 404 }));
+}

@@ -1,0 +1,61 @@
+/** Slack rejects nothing older than this; we also reject the same distance into the future. */
+export const MAX_CLOCK_SKEW_SECONDS = 300;
+
+export class InvalidSignature extends Error {
+  override name = "InvalidSignature";
+}
+
+const encoder = new TextEncoder();
+
+function hexToBytes(hex: string): Uint8Array | undefined {
+  if (hex.length !== 64 || !/^[0-9a-f]+$/i.test(hex)) return undefined;
+  const bytes = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return bytes;
+}
+
+async function hmacKey(secret: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+}
+
+/** The bytes Slack signs: `v0:{timestamp}:{raw body}`. */
+function basestring(timestamp: string, body: Uint8Array): Uint8Array {
+  const prefix = encoder.encode(`v0:${timestamp}:`);
+  const bytes = new Uint8Array(prefix.length + body.length);
+  bytes.set(prefix);
+  bytes.set(body, prefix.length);
+  return bytes;
+}
+
+/**
+ * Verifies Slack's v0 request signature against the current secret and, during a rotation,
+ * the previous one. `crypto.subtle.verify` compares in constant time. Throws InvalidSignature.
+ */
+export async function verifySignature(options: {
+  secrets: readonly string[];
+  timestamp: string | null;
+  signature: string | null;
+  body: Uint8Array;
+  nowSeconds: number;
+}): Promise<void> {
+  const { timestamp, signature } = options;
+  if (!timestamp || !/^\d{1,12}$/.test(timestamp)) throw new InvalidSignature("missing or garbled x-slack-request-timestamp");
+  if (Math.abs(options.nowSeconds - Number(timestamp)) > MAX_CLOCK_SKEW_SECONDS) {
+    throw new InvalidSignature("timestamp outside the 300 s window");
+  }
+  const expected = signature?.startsWith("v0=") ? hexToBytes(signature.slice(3)) : undefined;
+  if (!expected) throw new InvalidSignature("missing or garbled x-slack-signature");
+
+  const signed = basestring(timestamp, options.body);
+  for (const secret of options.secrets) {
+    if (await crypto.subtle.verify("HMAC", await hmacKey(secret), expected, signed)) return;
+  }
+  throw new InvalidSignature("signature mismatch");
+}
+
+/** Computes `v0=…` for a body; used by the Slack simulator and the relay's re-signing. */
+export async function signBody(secret: string, timestamp: string, body: string | Uint8Array): Promise<string> {
+  const bytes = typeof body === "string" ? encoder.encode(body) : body;
+  const mac = await crypto.subtle.sign("HMAC", await hmacKey(secret), basestring(timestamp, bytes));
+  return `v0=${[...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+}

@@ -1,0 +1,51 @@
+import { MalformedPayload } from "./errors";
+import { isObject, optionalString, parseJson, requireString, workspaceOf } from "./fields";
+import type { Parsed } from "./types";
+
+/** Message-like events carry a fact identity: the same message can arrive as several events. */
+function factKeyOf(teamId: string, event: Record<string, unknown>): string | undefined {
+  const channel = optionalString(event.channel);
+  const ts = optionalString(event.ts);
+  return channel && ts ? `${teamId}:${channel}:${ts}` : undefined;
+}
+
+/** Events API (JSON body): `url_verification`, `event_callback` and envelopes we only log. */
+export function parseEventsApi(body: string): Parsed {
+  const envelope = parseJson(body, "events api");
+  const type = requireString(envelope, "type", "events api");
+
+  if (type === "url_verification") {
+    return { kind: "url_verification", challenge: requireString(envelope, "challenge", "url_verification") };
+  }
+  if (type !== "event_callback") {
+    // app_rate_limited and envelope types we do not know yet: a 200 costs nothing and an
+    // error would only spend Slack's retries on a payload that cannot change.
+    return { kind: "ignored", reason: `envelope ${type}` };
+  }
+
+  const dedupeKey = requireString(envelope, "event_id", "event_callback");
+  const teamId = requireString(envelope, "team_id", "event_callback");
+  const event = envelope.event;
+  if (!isObject(event)) throw new MalformedPayload('event_callback: missing "event"');
+  const eventType = requireString(event, "type", "event_callback event");
+
+  const authorization = Array.isArray(envelope.authorizations) && isObject(envelope.authorizations[0])
+    ? envelope.authorizations[0]
+    : {};
+  const isEnterpriseInstall = envelope.is_enterprise_install === true || authorization.is_enterprise_install === true;
+  const enterpriseId = optionalString(envelope.enterprise_id) ?? optionalString(authorization.enterprise_id);
+  const ids = { teamId, enterpriseId, isEnterpriseInstall };
+
+  return {
+    kind: "inbound",
+    inbound: {
+      kind: "event",
+      dedupeKey,
+      workspace: workspaceOf(ids, "event_callback"),
+      ...ids,
+      type: eventType,
+      factKey: factKeyOf(teamId, event),
+      payload: envelope,
+    },
+  };
+}

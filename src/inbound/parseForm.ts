@@ -1,0 +1,67 @@
+import { MalformedPayload } from "./errors";
+import { isObject, optionalString, parseJson, requireString, workspaceOf } from "./fields";
+import type { Parsed } from "./types";
+
+/** Interaction types this coordinator accepts; others (e.g. block_suggestion) need a synchronous body we do not serve. */
+const INTERACTIONS = new Set(["block_actions", "view_submission", "view_closed", "shortcut", "message_action"]);
+
+/** Slash commands: form fields, one invocation per `trigger_id`. */
+function parseSlashCommand(form: URLSearchParams): Parsed {
+  const fields = Object.fromEntries(form);
+  const command = requireString(fields, "command", "slash command");
+  const teamId = requireString(fields, "team_id", "slash command");
+  const enterpriseId = optionalString(fields.enterprise_id);
+  const ids = { teamId, enterpriseId, isEnterpriseInstall: fields.is_enterprise_install === "true" };
+  return {
+    kind: "inbound",
+    inbound: {
+      kind: "command",
+      dedupeKey: requireString(fields, "trigger_id", "slash command"),
+      workspace: workspaceOf(ids, "slash command"),
+      ...ids,
+      type: command,
+      payload: fields,
+    },
+  };
+}
+
+/** Interactivity: `payload=` holding JSON. `view_closed` has no trigger_id; a view closes once. */
+function parseInteraction(json: string): Parsed {
+  const payload = parseJson(json, "interaction payload");
+  const type = requireString(payload, "type", "interaction");
+  if (!INTERACTIONS.has(type)) return { kind: "ignored", reason: `interaction ${type}` };
+
+  const team = isObject(payload.team) ? payload.team : {};
+  const enterprise = isObject(payload.enterprise) ? payload.enterprise : {};
+  const ids = {
+    teamId: optionalString(team.id),
+    enterpriseId: optionalString(enterprise.id),
+    isEnterpriseInstall: payload.is_enterprise_install === true,
+  };
+  let dedupeKey = optionalString(payload.trigger_id);
+  if (!dedupeKey && type === "view_closed" && isObject(payload.view)) {
+    dedupeKey = `view_closed:${requireString(payload.view, "id", "view_closed view")}`;
+  }
+  if (!dedupeKey) throw new MalformedPayload(`interaction ${type}: missing "trigger_id"`);
+
+  return {
+    kind: "inbound",
+    inbound: {
+      kind: "interaction",
+      dedupeKey,
+      workspace: workspaceOf(ids, `interaction ${type}`),
+      ...ids,
+      type,
+      payload,
+    },
+  };
+}
+
+/** Form-encoded bodies: interactivity (`payload=`), `ssl_check`, or a slash command. */
+export function parseForm(body: string): Parsed {
+  const form = new URLSearchParams(body);
+  const payload = form.get("payload");
+  if (payload !== null) return parseInteraction(payload);
+  if (form.get("ssl_check") === "1") return { kind: "ssl_check" };
+  return parseSlashCommand(form);
+}

@@ -1,0 +1,34 @@
+/** The three Slack surfaces that reach the Request URL. */
+export type InboundKind = "event" | "command" | "interaction";
+
+/**
+ * One normalized shape for every accepted Slack delivery, whatever surface it came from.
+ * It crosses the Worker → shard RPC boundary, so it must stay structured-clonable and
+ * only ever gain optional fields (old shards keep running during gradual deploys).
+ */
+export interface Inbound {
+  kind: InboundKind;
+  /** Race-free dedupe key: `event_id` for events, `trigger_id` for commands and interactivity. */
+  dedupeKey: string;
+  /** Workspace that owns the delivery: the enterprise id for org-wide installs, else the team id. */
+  workspace: string;
+  teamId?: string;
+  enterpriseId?: string;
+  isEnterpriseInstall: boolean;
+  /** Event type (`app_mention`), command name (`/echo`) or interaction type (`block_actions`). */
+  type: string;
+  /** Same underlying message seen through several events: `team:channel:ts`. */
+  factKey?: string;
+  /** `X-Slack-Retry-Num` / `-Reason`, kept for observability only — never used for dedupe. */
+  retryNum?: number;
+  retryReason?: string;
+  /** The parsed Slack payload: event envelope, command form fields or interaction payload. */
+  payload: Record<string, unknown>;
+}
+
+/** What the edge makes of a signed request before anything is stored. */
+export type Parsed =
+  | { kind: "inbound"; inbound: Inbound }
+  | { kind: "url_verification"; challenge: string }
+  | { kind: "ssl_check" }
+  | { kind: "ignored"; reason: string };

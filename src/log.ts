@@ -1,0 +1,18 @@
+export type LogFields = Record<string, string | number | boolean | null | undefined>;
+
+/**
+ * One JSON object per line, for `wrangler tail` and Logpush. Callers pass identifiers and
+ * measurements only — never secrets, tokens or payloads.
+ */
+export function log(level: "info" | "warn" | "error", msg: string, fields: LogFields = {}): void {
+  const line = JSON.stringify({ level, msg, ...fields });
+  if (level === "error") console.error(line);
+  else if (level === "warn") console.warn(line);
+  else console.log(line);
+}
+
+/** A readable, bounded description of anything thrown. */
+export function describeError(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.slice(0, 500);
+}

@@ -1,0 +1,33 @@
+import receiptsAndOutbox from "../../migrations/0001_receipts_and_outbox.sql";
+
+export interface Migration {
+  /** Monotonically increasing; an applied migration is never edited, only followed. */
+  id: number;
+  name: string;
+  sql: string;
+}
+
+/** Every schema change, in order. Add a new file under migrations/ and a line here. */
+export const MIGRATIONS: readonly Migration[] = [
+  { id: 1, name: "0001_receipts_and_outbox", sql: receiptsAndOutbox },
+];
+
+/**
+ * Applies the migrations this shard has not seen yet, all in one transaction, and records
+ * each id (PRAGMA user_version is not on Durable Objects' allow-list). Safe to call on every
+ * construction: applied ids are skipped. Returns the ids it applied.
+ */
+export function applyMigrations(storage: DurableObjectStorage, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  const { sql } = storage;
+  return storage.transactionSync(() => {
+    sql.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
+    const last = sql.exec<{ id: number | null }>("SELECT max(id) AS id FROM schema_migrations").one().id ?? 0;
+    const pending = migrations.filter((m) => m.id > last).sort((a, b) => a.id - b.id);
+    for (const migration of pending) {
+      sql.exec(migration.sql);
+      sql.exec("INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)", migration.id, migration.name, Date.now());
+    }
+    return pending.map((m) => m.id);
+  });
+}

@@ -1,0 +1,125 @@
+import { signBody } from "../../src/edge/verifySignature";
+
+/**
+ * Builds deliveries exactly as Slack sends them (signed, with Slack's headers) for tests,
+ * the benchmark and the demo. Uses only Web APIs, so it runs in workerd and in Node.
+ */
+
+export interface SignOptions {
+  secret: string;
+  /** Seconds since the epoch; defaults to now. */
+  timestamp?: number;
+  retryNum?: number;
+  retryReason?: string;
+}
+
+export interface Delivery {
+  body: string;
+  headers: Record<string, string>;
+}
+
+let counter = 0;
+/** A unique id with Slack's shape, e.g. `Ev0001ABC…`. */
+export function slackId(prefix: string): string {
+  counter += 1;
+  return `${prefix}${Date.now().toString(36).toUpperCase()}${counter.toString(36).toUpperCase().padStart(4, "0")}${Math.random().toString(36).slice(2, 6).toUpperCase()}`;
+}
+
+export async function sign(body: string, contentType: string, options: SignOptions): Promise<Delivery> {
+  const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
+  const headers: Record<string, string> = {
+    "content-type": contentType,
+    "x-slack-request-timestamp": timestamp,
+    "x-slack-signature": await signBody(options.secret, timestamp, body),
+  };
+  if (options.retryNum !== undefined) {
+    headers["x-slack-retry-num"] = String(options.retryNum);
+    headers["x-slack-retry-reason"] = options.retryReason ?? "http_timeout";
+  }
+  return { body, headers };
+}
+
+export interface EventOptions {
+  eventId?: string;
+  teamId?: string;
+  enterpriseId?: string;
+  isEnterpriseInstall?: boolean;
+  botUserId?: string;
+}
+
+/** An Events API `event_callback` envelope around `event`. */
+export function eventCallback(event: Record<string, unknown>, options: EventOptions = {}): Record<string, unknown> {
+  const teamId = options.teamId ?? "T0000TEST";
+  return {
+    token: "unused-verification-token",
+    team_id: teamId,
+    ...(options.enterpriseId ? { enterprise_id: options.enterpriseId } : {}),
+    api_app_id: "A0000TEST",
+    event: { event_ts: event.ts, ...event },
+    type: "event_callback",
+    event_id: options.eventId ?? slackId("Ev"),
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [{
+      enterprise_id: options.enterpriseId ?? null,
+      team_id: teamId,
+      user_id: options.botUserId ?? "U0000BOT",
+      is_bot: true,
+      is_enterprise_install: options.isEnterpriseInstall ?? false,
+    }],
+    is_ext_shared_channel: false,
+  };
+}
+
+let tsCounter = 0;
+/** A message `ts` as Slack formats it: seconds.microseconds, unique per call. */
+export function messageTs(): string {
+  tsCounter += 1;
+  return `${Math.floor(Date.now() / 1000)}.${String(tsCounter).padStart(6, "0")}`;
+}
+
+export function appMention(options: { channel?: string; user?: string; text?: string; ts?: string; threadTs?: string } = {}): Record<string, unknown> {
+  return {
+    type: "app_mention",
+    user: options.user ?? "U0000USER",
+    text: options.text ?? "<@U0000BOT> hello",
+    ts: options.ts ?? messageTs(),
+    channel: options.channel ?? "C0000TEST",
+    ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
+  };
+}
+
+export async function signedEvent(envelope: Record<string, unknown>, options: SignOptions): Promise<Delivery> {
+  return sign(JSON.stringify(envelope), "application/json", options);
+}
+
+export function slashCommandFields(command: string, text: string, fields: Record<string, string> = {}): Record<string, string> {
+  return {
+    token: "unused-verification-token",
+    team_id: "T0000TEST",
+    team_domain: "test",
+    channel_id: "C0000TEST",
+    channel_name: "general",
+    user_id: "U0000USER",
+    user_name: "tester",
+    command,
+    text,
+    api_app_id: "A0000TEST",
+    is_enterprise_install: "false",
+    response_url: "https://hooks.slack.com/commands/T0000TEST/1/abc",
+    trigger_id: slackId("13345224609.") ,
+    ...fields,
+  };
+}
+
+export async function signedForm(fields: Record<string, string>, options: SignOptions): Promise<Delivery> {
+  return sign(new URLSearchParams(fields).toString(), "application/x-www-form-urlencoded", options);
+}
+
+/** An interactivity delivery: the JSON payload form-encoded as `payload=`. */
+export async function signedInteraction(payload: Record<string, unknown>, options: SignOptions): Promise<Delivery> {
+  return signedForm({ payload: JSON.stringify(payload) }, options);
+}
+
+export function toRequest(url: string, delivery: Delivery): Request {
+  return new Request(url, { method: "POST", headers: delivery.headers, body: delivery.body });
+}

@@ -1,0 +1,23 @@
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+export const TEST_SIGNING_SECRET = "test-signing-secret";
+export const TEST_PREVIOUS_SIGNING_SECRET = "test-previous-signing-secret";
+
+// Tests run the real Worker and shards in workerd; only Slack's side is faked.
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: {
+          SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET,
+          SLACK_SIGNING_SECRET_PREVIOUS: TEST_PREVIOUS_SIGNING_SECRET,
+        },
+      },
+    }),
+  ],
+  test: {
+    include: ["test/**/*.test.ts"],
+  },
+});
