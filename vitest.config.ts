@@ -1,8 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-
-export const TEST_SIGNING_SECRET = "test-signing-secret";
-export const TEST_PREVIOUS_SIGNING_SECRET = "test-previous-signing-secret";
+import { TEST_PREVIOUS_SIGNING_SECRET, TEST_SIGNING_SECRET } from "./test/support/secrets.ts";
 
 // Tests run the real Worker and shards in workerd; only Slack's side is faked.
 export default defineConfig({
@@ -19,5 +17,7 @@ export default defineConfig({
   ],
   test: {
     include: ["test/**/*.test.ts"],
+    // Each request logs a JSON line; show them only for failing tests.
+    silent: "passed-only",
   },
 });

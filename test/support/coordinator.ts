@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { shardFor } from "../../src/routing/shardFor";
 import { appMention, eventCallback, signedEvent, slackId, toRequest, type Delivery, type SignOptions } from "./slackSimulator";
-import { TEST_SIGNING_SECRET } from "../../vitest.config";
+import { TEST_SIGNING_SECRET } from "./secrets";
 
 /** Signing options for the secret the test Worker is configured with. */
 export const signedBy = (extra: Partial<SignOptions> = {}): SignOptions => ({ secret: TEST_SIGNING_SECRET, ...extra });

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { MalformedPayload } from "../src/inbound/errors";
+import { parseSlackRequest, type DeliveryHeaders } from "../src/inbound/parseSlackRequest";
+import { appMention, eventCallback, slashCommandFields } from "./support/slackSimulator";
+
+const json: DeliveryHeaders = { contentType: "application/json", retryNum: null, retryReason: null };
+const form: DeliveryHeaders = { contentType: "application/x-www-form-urlencoded", retryNum: null, retryReason: null };
+const interaction = (payload: Record<string, unknown>) => new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+
+function inboundOf(body: string, headers = json) {
+  const parsed = parseSlackRequest(body, headers);
+  if (parsed.kind !== "inbound") throw new Error(`expected inbound, got ${parsed.kind}`);
+  return parsed.inbound;
+}
+
+describe("parsing into one inbound shape", () => {
+  it("Events API: event_id is the dedupe key; message-like events carry a fact key; retry headers are kept", () => {
+    const mention = appMention({ channel: "C1", ts: "1700000000.000100" });
+    const inbound = inboundOf(JSON.stringify(eventCallback(mention, { teamId: "T1", eventId: "Ev1" })),
+      { ...json, retryNum: "2", retryReason: "http_timeout" });
+    expect(inbound).toMatchObject({
+      kind: "event", dedupeKey: "Ev1", workspace: "T1", teamId: "T1", type: "app_mention",
+      factKey: "T1:C1:1700000000.000100", retryNum: 2, retryReason: "http_timeout", isEnterpriseInstall: false,
+    });
+  });
+
+  it("Events API: missing event_id, team_id or event → MalformedPayload", () => {
+    for (const field of ["event_id", "team_id", "event"]) {
+      const envelope = eventCallback(appMention());
+      delete envelope[field];
+      expect(() => parseSlackRequest(JSON.stringify(envelope), json)).toThrow(MalformedPayload);
+    }
+    expect(() => parseSlackRequest("[1,2]", json)).toThrow(MalformedPayload);
+    expect(() => parseSlackRequest("{}", json)).toThrow(MalformedPayload);
+  });
+
+  it("slash commands: trigger_id is the dedupe key, the command is the type", () => {
+    const fields = slashCommandFields("/echo", "hi there", { team_id: "T1", trigger_id: "111.222.abc" });
+    const inbound = inboundOf(new URLSearchParams(fields).toString(), form);
+    expect(inbound).toMatchObject({ kind: "command", dedupeKey: "111.222.abc", workspace: "T1", type: "/echo" });
+    expect(inbound.payload.text).toBe("hi there");
+  });
+
+  it("interactivity: every accepted type, keyed by trigger_id (view_closed by view id)", () => {
+    const team = { id: "T1", domain: "x" };
+    for (const type of ["block_actions", "view_submission", "shortcut", "message_action"]) {
+      const inbound = inboundOf(interaction({ type, team, trigger_id: `trig-${type}`, user: { id: "U1" } }), form);
+      expect(inbound).toMatchObject({ kind: "interaction", type, dedupeKey: `trig-${type}`, workspace: "T1" });
+    }
+    const closed = inboundOf(interaction({ type: "view_closed", team, view: { id: "V123" }, user: { id: "U1" } }), form);
+    expect(closed.dedupeKey).toBe("view_closed:V123");
+  });
+
+  it("interactivity from an org-wide install routes by enterprise", () => {
+    const inbound = inboundOf(interaction({
+      type: "view_submission", team: null, enterprise: { id: "E1" }, is_enterprise_install: true, trigger_id: "t1", view: { id: "V1" },
+    }), form);
+    expect(inbound.workspace).toBe("E1");
+  });
+
+  it("interactivity: unknown types are ignored, broken payloads are malformed", () => {
+    expect(parseSlackRequest(interaction({ type: "block_suggestion", team: { id: "T1" } }), form)).toEqual({ kind: "ignored", reason: "interaction block_suggestion" });
+    expect(() => parseSlackRequest("payload=%7Bbroken", form)).toThrow(MalformedPayload);
+    expect(() => parseSlackRequest(interaction({ type: "block_actions", team: { id: "T1" } }), form)).toThrow(/trigger_id/);
+    expect(() => parseSlackRequest(interaction({ type: "block_actions", trigger_id: "t" }), form)).toThrow(/team or enterprise/);
+  });
+
+  it("url_verification, ssl_check and unknown envelopes are recognised without storing anything", () => {
+    expect(parseSlackRequest(JSON.stringify({ type: "url_verification", challenge: "c" }), json)).toEqual({ kind: "url_verification", challenge: "c" });
+    expect(parseSlackRequest("ssl_check=1&token=x", form)).toEqual({ kind: "ssl_check" });
+    expect(parseSlackRequest(JSON.stringify({ type: "app_rate_limited", team_id: "T1" }), json)).toEqual({ kind: "ignored", reason: "envelope app_rate_limited" });
+  });
+});
