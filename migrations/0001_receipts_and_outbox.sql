@@ -14,22 +14,23 @@ CREATE TABLE receipts (
 -- Pruning walks receipts oldest first.
 CREATE INDEX receipts_by_age ON receipts (received_at);
 
--- The transactional outbox: side effects recorded with the receipt, delivered later.
+-- The transactional outbox: side effects recorded with the receipt, delivered
+-- afterwards, at least once. Only undelivered rows live here: a delivered row is
+-- deleted by its fenced completion, so the claim scan covers the live backlog
+-- alone and no index has to be written per event. Parked rows are the
+-- dead-letter queue and stay until replayed or discarded.
 CREATE TABLE outbox (
-  id               INTEGER PRIMARY KEY,
-  idempotency_key  TEXT NOT NULL UNIQUE,
+  idempotency_key  TEXT PRIMARY KEY,   -- the row's id: "{dedupe key}:{effect name}"
   workspace        TEXT NOT NULL,
-  effect           TEXT NOT NULL,
-  payload          TEXT NOT NULL,
-  status           TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'done', 'parked')),
+  effect           TEXT NOT NULL,      -- Effect.type, e.g. "slack.api"
+  payload          TEXT NOT NULL,      -- the Effect as JSON
+  rate_key         TEXT,               -- Slack rate-limit bucket, e.g. "chat.postMessage:C123"
+  status           TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'parked')),
   attempts         INTEGER NOT NULL DEFAULT 0,
   next_attempt_at  INTEGER NOT NULL,
   claim_token      TEXT,
   claim_expires_at INTEGER,
   last_error       TEXT,
   created_at       INTEGER NOT NULL,
-  completed_at     INTEGER
-);
-
--- Serves the claim query: only live rows are indexed, in due order.
-CREATE INDEX outbox_claimable ON outbox (next_attempt_at) WHERE status = 'pending';
+  parked_at        INTEGER
+) WITHOUT ROWID;

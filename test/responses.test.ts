@@ -7,7 +7,7 @@ import {
 
 // One test per row of DESIGN.md §3 "Responses (Slack endpoints)".
 
-const nothingStored = { receipts: 0, outbox: { pending: 0, done: 0, parked: 0 } };
+const nothingStored = { receipts: 0, outbox: { pending: 0, parked: 0 } };
 
 describe("response table", () => {
   it("missing signature headers → 401, nothing stored", async () => {
@@ -90,7 +90,7 @@ describe("response table", () => {
     const retry = await signedEvent(envelope, signedBy({ retryNum: 1, retryReason: "http_timeout" }));
     const response = await deliver(retry);
     expect(response.status).toBe(200);
-    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, done: 0, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, parked: 0 } });
   });
 
   it("deliberately ignored (no handler, a bot's message) → 200, nothing stored", async () => {
@@ -115,7 +115,7 @@ describe("response table", () => {
     const response = await deliver(delivery);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("");
-    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, done: 0, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, parked: 0 } });
   });
 
   it("accepted /echo on every alias → 200 with receipt and one response_url outbox row each", async () => {
@@ -124,7 +124,7 @@ describe("response table", () => {
       const response = await deliver(await signedForm(slashCommandFields("/echo", "hello", { team_id: team }), signedBy()), path);
       expect(response.status).toBe(200);
     }
-    expect(await storedFor(team)).toEqual({ receipts: 3, outbox: { pending: 3, done: 0, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 3, outbox: { pending: 3, parked: 0 } });
   });
 });
 

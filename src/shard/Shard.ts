@@ -1,11 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 import type { AckBody, SlackApp } from "../app/types";
 import { readSettings, type Settings } from "../config";
+import { deliverClaimed, newCounters, type Courier, type DeliveryCounters } from "../delivery/deliverClaimed";
+import { RateLimits } from "../delivery/rateLimits";
 import type { CoordinatorEnv } from "../env";
 import type { Inbound } from "../inbound/types";
 import { describeError, log } from "../log";
 import { applyMigrations } from "./migrations";
-import { Outbox } from "./outbox";
+import { Outbox, type OutboxStatus, type ParkedRow } from "./outbox";
 import { Receipts } from "./receipts";
 
 /** The shard's answer to `ingest`, returned only once it is durable. */
@@ -15,6 +17,13 @@ export interface IngestResult {
   ackBody?: AckBody;
   /** Outbox rows this delivery added (0 for duplicates and ignored). */
   enqueued: number;
+}
+
+export interface ShardStats {
+  receipts: number;
+  outbox: Record<OutboxStatus, number>;
+  /** Since this instance started (in memory; delivered rows leave no row behind). */
+  counters: DeliveryCounters;
 }
 
 /** Receipts deleted per alarm; the rest waits for the next alarm so no invocation runs long. */
@@ -31,6 +40,8 @@ export function defineShard(app: SlackApp) {
     readonly receipts: Receipts;
     readonly outbox: Outbox;
     readonly settings: Settings;
+    readonly counters = newCounters();
+    private readonly rateLimits = new RateLimits();
     /** Mirror of the scheduled alarm, so ingest only pays for setAlarm when it moves it earlier. */
     private alarmAt: number | null = null;
 
@@ -51,6 +62,13 @@ export function defineShard(app: SlackApp) {
       return this.ctx.id.name ?? this.ctx.id.toString();
     }
 
+    private get courier(): Courier {
+      return {
+        outbox: this.outbox, settings: this.settings, rateLimits: this.rateLimits, counters: this.counters,
+        shard: this.name, wakeAt: (at) => this.armAlarm(at),
+      };
+    }
+
     /**
      * Records one delivery: receipt, outbox rows and alarm in ONE transaction. The RPC
      * reply is held by the output gate until that transaction is durable, so the Worker
@@ -61,49 +79,110 @@ export function defineShard(app: SlackApp) {
       const plan = app.plan(inbound);
       if ("ignore" in plan) return { verdict: "ignored", enqueued: 0 };
 
-      return this.ctx.storage.transactionSync(() => {
+      // New rows are leased to this delivery's immediate attempt as they are written.
+      const lease = { token: crypto.randomUUID(), expiresAt: now + this.settings.delivery.leaseMs };
+      const result = this.ctx.storage.transactionSync((): IngestResult => {
         if (!this.receipts.recordFirst(inbound, plan.ackBody, now)) {
           return { verdict: "duplicate", ackBody: this.receipts.responseOf(inbound.dedupeKey), enqueued: 0 };
         }
-        const enqueued = this.outbox.enqueue(inbound, plan.effects, now);
-        this.armAlarm(now + this.settings.receiptRetentionMs);
+        const enqueued = this.outbox.enqueue(inbound, plan.effects, now, lease);
         return { verdict: "accepted", ackBody: plan.ackBody, enqueued };
       });
-    }
-
-    /** Counts for operators and tests; cheap reads only. */
-    stats(): { receipts: number; outbox: ReturnType<Outbox["countsByStatus"]> } {
-      return { receipts: this.receipts.count(), outbox: this.outbox.countsByStatus() };
+      if (result.verdict !== "accepted") return result;
+      // Armed only once the transaction has succeeded, so the alarm mirror never believes in a
+      // rolled-back alarm; with no await in between, the alarm write commits with the rows.
+      // The sweep is the contract: if the immediate attempt dies with this instance, the
+      // alarm reclaims the rows once their lease has run out.
+      this.armAlarm(result.enqueued > 0 ? lease.expiresAt : now + this.settings.receiptRetentionMs);
+      if (result.enqueued > 0) {
+        // The immediate attempt, an optimisation of the sweep's own code path. Its fetches
+        // leave only after the transaction is durable (the output gate holds them).
+        void this.deliver(lease.token, this.outbox.claimedBy(lease.token));
+      }
+      return result;
     }
 
     override async alarm(): Promise<void> {
       // The alarm that woke us is consumed (getAlarm() reads null in here).
       this.alarmAt = null;
-      const now = Date.now();
-      let pruned = 0;
+      const started = Date.now();
       try {
-        pruned = this.receipts.pruneBefore(now - this.settings.receiptRetentionMs, PRUNE_BATCH);
+        await this.sweep(started);
+        this.prune(started);
       } catch (error) {
         // Never let the alarm throw: the runtime stops retrying after six failures.
-        log("error", "prune failed", { shard: this.name, error: describeError(error) });
+        log("error", "alarm failed; re-arming", { shard: this.name, error: describeError(error) });
       }
-      this.armAlarm(this.nextWakeAt(now, pruned === PRUNE_BATCH));
+      this.armAlarm(this.nextWakeAt());
     }
 
-    /** When this shard next has work: more pruning now, or when the oldest receipt expires. */
-    private nextWakeAt(now: number, moreToPrune: boolean): number | null {
-      if (moreToPrune) return now;
+    /** Claims and delivers due rows in bounded batches until the alarm's time budget is spent. */
+    private async sweep(started: number): Promise<void> {
+      const { batchSize, leaseMs, alarmBudgetMs } = this.settings.delivery;
+      while (Date.now() - started < alarmBudgetMs) {
+        const token = crypto.randomUUID();
+        const rows = this.outbox.claimBatch(token, Date.now(), leaseMs, batchSize);
+        if (rows.length === 0) return;
+        await this.deliver(token, rows);
+        if (rows.length < batchSize) return;
+      }
+    }
+
+    private async deliver(token: string, rows: Parameters<typeof deliverClaimed>[2]): Promise<void> {
+      try {
+        await deliverClaimed(this.courier, token, rows);
+      } catch (error) {
+        // The leases stay; the alarm already armed for their expiry will retry them.
+        log("error", "delivery failed", { shard: this.name, error: describeError(error) });
+      }
+    }
+
+    private prune(now: number): void {
+      const pruned = this.receipts.pruneBefore(now - this.settings.receiptRetentionMs, PRUNE_BATCH);
+      if (pruned === PRUNE_BATCH) this.armAlarm(now + 1_000);
+    }
+
+    /** When this shard next has work: a due row, an expiring lease, or receipts to prune. */
+    private nextWakeAt(): number | null {
+      const now = Date.now();
       const oldest = this.receipts.oldestReceivedAt();
-      if (oldest === null) return null;
-      return Math.max(oldest + this.settings.receiptRetentionMs, now + PRUNE_INTERVAL_MS);
+      const pruneAt = oldest === null ? null : Math.max(oldest + this.settings.receiptRetentionMs, now + PRUNE_INTERVAL_MS);
+      const rowsAt = this.outbox.nextWakeAt();
+      if (rowsAt === null) return pruneAt;
+      return pruneAt === null ? rowsAt : Math.min(rowsAt, pruneAt);
     }
 
-    /** Moves the alarm earlier (or sets one); never later — an earlier wake-up just re-arms. */
+    /** Moves the alarm earlier (or sets one); never later — an early wake-up just re-arms. */
     private armAlarm(at: number | null): void {
       if (at === null || (this.alarmAt !== null && this.alarmAt <= at)) return;
       this.alarmAt = at;
       // No await: the alarm write commits atomically with the surrounding writes.
       void this.ctx.storage.setAlarm(at);
+    }
+
+    // Operations RPCs (used by /admin): cheap reads and explicit, logged operator actions.
+
+    stats(): ShardStats {
+      return { receipts: this.receipts.count(), outbox: this.outbox.countsByStatus(), counters: { ...this.counters } };
+    }
+
+    listParked(limit = 100): ParkedRow[] {
+      return this.outbox.listParked(Math.min(Math.max(limit, 1), 1000));
+    }
+
+    /** Puts one parked row (or all of them) back in line; the alarm delivers it. */
+    replay(key?: string): number {
+      const now = Date.now();
+      const replayed = this.outbox.replay(now, key);
+      if (replayed > 0) this.armAlarm(now);
+      log("info", "parked effects replayed", { shard: this.name, key, replayed });
+      return replayed;
+    }
+
+    discard(key: string): boolean {
+      const discarded = this.outbox.discard(key);
+      log("info", "parked effect discarded", { shard: this.name, key, discarded });
+      return discarded;
     }
   };
 }

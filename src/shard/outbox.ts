@@ -1,43 +1,152 @@
 import type { PlannedEffect } from "../app/types";
+import { rateKeyOf } from "../delivery/performEffect";
 import type { Inbound } from "../inbound/types";
 
-export type OutboxStatus = "pending" | "done" | "parked";
+export type OutboxStatus = "pending" | "parked";
 
-/** All SQL touching `outbox`. */
+/** A row as the delivery loop sees it. */
+export type ClaimedRow = {
+  idempotency_key: string;
+  workspace: string;
+  payload: string;
+  rate_key: string | null;
+  attempts: number;
+};
+
+export type ParkedRow = {
+  idempotency_key: string;
+  workspace: string;
+  effect: string;
+  attempts: number;
+  last_error: string | null;
+  created_at: number;
+  parked_at: number;
+};
+
+/** A lease on freshly enqueued rows, so their first attempt needs no separate claim write. */
+export interface Lease {
+  token: string;
+  expiresAt: number;
+}
+
+/** All SQL touching `outbox`. Every write after a claim is fenced by the claim token. */
 export class Outbox {
   constructor(private readonly sql: SqlStorage) {}
 
   /**
-   * Records the effects of one delivery. The UNIQUE idempotency key (dedupe key + effect name)
-   * makes a repeated enqueue a no-op. Returns how many rows were new.
+   * Records the effects of one delivery, already leased to `lease` for the immediate attempt.
+   * The idempotency key (dedupe key + effect name) makes a repeated enqueue a no-op.
+   * Returns how many rows were new.
    */
-  enqueue(inbound: Inbound, effects: readonly PlannedEffect[], now: number): number {
+  enqueue(inbound: Inbound, effects: readonly PlannedEffect[], now: number, lease: Lease): number {
     let added = 0;
     for (const { name, effect } of effects) {
       added += this.sql.exec(
-        `INSERT INTO outbox (idempotency_key, workspace, effect, payload, next_attempt_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?)
+        `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (idempotency_key) DO NOTHING
          RETURNING 1`,
-        `${inbound.dedupeKey}:${name}`, inbound.workspace, effect.type, JSON.stringify(effect), now, now,
+        `${inbound.dedupeKey}:${name}`, inbound.workspace, effect.type, JSON.stringify(effect), rateKeyOf(effect),
+        now, lease.token, lease.expiresAt, now,
       ).toArray().length;
     }
     return added;
   }
 
+  /**
+   * Leases up to `limit` due rows to `token` in ONE statement, so concurrent claimers get
+   * disjoint rows. Rows this token already holds stay eligible and sort first, so a retried
+   * claim re-leases the same batch instead of drifting onto a second one. A lease ends only
+   * by expiry or by a fenced settle, never in a `finally`.
+   */
+  claimBatch(token: string, now: number, leaseMs: number, limit: number): ClaimedRow[] {
+    this.sql.exec(
+      `UPDATE outbox SET claim_token = ?1, claim_expires_at = ?2
+        WHERE idempotency_key IN (
+          SELECT idempotency_key FROM outbox
+           WHERE status = 'pending' AND next_attempt_at <= ?3
+             AND (claim_token IS NULL OR claim_expires_at <= ?3 OR claim_token = ?1)
+           ORDER BY claim_token IS ?1 DESC, next_attempt_at, idempotency_key
+           LIMIT ?4)`,
+      token, now + leaseMs, now, limit,
+    );
+    return this.claimedBy(token);
+  }
+
+  claimedBy(token: string): ClaimedRow[] {
+    return this.sql.exec<ClaimedRow>(
+      `SELECT idempotency_key, workspace, payload, rate_key, attempts FROM outbox
+        WHERE claim_token = ? AND status = 'pending' ORDER BY next_attempt_at, idempotency_key`,
+      token,
+    ).toArray();
+  }
+
+  /** Fenced completion: deletes the delivered row only if `token` still holds its lease. */
+  complete(key: string, token: string): boolean {
+    return this.sql.exec("DELETE FROM outbox WHERE idempotency_key = ? AND claim_token = ? RETURNING 1", key, token).toArray().length === 1;
+  }
+
+  /** Fenced failure: counts the attempt and schedules the next one. */
+  retryLater(key: string, token: string, attempts: number, nextAttemptAt: number, error: string): boolean {
+    return this.sql.exec(
+      `UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, claim_token = NULL, claim_expires_at = NULL
+        WHERE idempotency_key = ? AND claim_token = ? RETURNING 1`,
+      attempts, nextAttemptAt, error, key, token,
+    ).toArray().length === 1;
+  }
+
+  /** Fenced postponement without an attempt (the row's rate-limit bucket is cooling down). */
+  postpone(key: string, token: string, until: number): boolean {
+    return this.sql.exec(
+      `UPDATE outbox SET next_attempt_at = ?, claim_token = NULL, claim_expires_at = NULL
+        WHERE idempotency_key = ? AND claim_token = ? RETURNING 1`,
+      until, key, token,
+    ).toArray().length === 1;
+  }
+
+  /** Fenced parking: the row joins the dead-letter queue with its error. */
+  park(key: string, token: string, attempts: number, error: string, now: number): boolean {
+    return this.sql.exec(
+      `UPDATE outbox SET status = 'parked', attempts = ?, last_error = ?, parked_at = ?, claim_token = NULL, claim_expires_at = NULL
+        WHERE idempotency_key = ? AND claim_token = ? RETURNING 1`,
+      attempts, error, now, key, token,
+    ).toArray().length === 1;
+  }
+
+  /** Puts parked rows (one, or all when `key` is omitted) back in line with fresh attempts. Returns how many. */
+  replay(now: number, key?: string): number {
+    return this.sql.exec(
+      `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?1, parked_at = NULL
+        WHERE status = 'parked' AND (?2 IS NULL OR idempotency_key = ?2) RETURNING 1`,
+      now, key ?? null,
+    ).toArray().length;
+  }
+
+  /** Deletes a parked row for good. Returns whether one was deleted. */
+  discard(key: string): boolean {
+    return this.sql.exec("DELETE FROM outbox WHERE idempotency_key = ? AND status = 'parked' RETURNING 1", key).toArray().length === 1;
+  }
+
+  listParked(limit: number): ParkedRow[] {
+    return this.sql.exec<ParkedRow>(
+      `SELECT idempotency_key, workspace, effect, attempts, last_error, created_at, parked_at FROM outbox
+        WHERE status = 'parked' ORDER BY parked_at, idempotency_key LIMIT ?`,
+      limit,
+    ).toArray();
+  }
+
   countsByStatus(): Record<OutboxStatus, number> {
-    const counts: Record<OutboxStatus, number> = { pending: 0, done: 0, parked: 0 };
+    const counts: Record<OutboxStatus, number> = { pending: 0, parked: 0 };
     for (const row of this.sql.exec<{ status: OutboxStatus; n: number }>("SELECT status, count(*) AS n FROM outbox GROUP BY status")) {
       counts[row.status] = row.n;
     }
     return counts;
   }
 
-  /** Earliest time any pending row needs attention: its due time, or its lease expiry if claimed. */
+  /** Earliest time a pending row needs attention: when it is due, or when its lease runs out. */
   nextWakeAt(): number | null {
     return this.sql.exec<{ at: number | null }>(
-      `SELECT min(CASE WHEN claim_expires_at > next_attempt_at THEN claim_expires_at ELSE next_attempt_at END) AS at
-         FROM outbox WHERE status = 'pending'`,
+      "SELECT min(max(next_attempt_at, coalesce(claim_expires_at, 0))) AS at FROM outbox WHERE status = 'pending'",
     ).one().at;
   }
 }

@@ -16,8 +16,9 @@ export function shardStub(workspace: string, dedupeKey = "") {
 }
 
 /** Receipt and outbox counts of the shard that owns a workspace (one bucket, as configured). */
-export function storedFor(workspace: string) {
-  return shardStub(workspace).stats();
+export async function storedFor(workspace: string) {
+  const { receipts, outbox } = await shardStub(workspace).stats();
+  return { receipts, outbox };
 }
 
 /** A fresh workspace per test: storage is isolated per file, not per test. */

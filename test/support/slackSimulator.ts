@@ -105,7 +105,7 @@ export function slashCommandFields(command: string, text: string, fields: Record
     text,
     api_app_id: "A0000TEST",
     is_enterprise_install: "false",
-    response_url: "https://hooks.slack.com/commands/T0000TEST/1/abc",
+    response_url: "http://127.0.0.1:9/hooks/commands/T0000TEST/1/abc",
     trigger_id: slackId("13345224609.") ,
     ...fields,
   };

@@ -1,0 +1,43 @@
+import type { CallResult } from "../slack/webApi";
+
+/** What to do with an outbox row after one attempt. */
+export type Verdict =
+  | { outcome: "delivered" }
+  | { outcome: "retry"; reason: string; retryAfterMs?: number }
+  | { outcome: "park"; reason: string };
+
+/** Slack error codes that a later attempt can succeed past. */
+const TRANSIENT_ERRORS = new Set(["ratelimited", "internal_error", "fatal_error", "service_unavailable", "request_timeout"]);
+
+/** Per method, errors that mean the effect already holds: a redelivery of an idempotent-by-shape call. */
+const ALREADY_DONE: Record<string, string> = {
+  "reactions.add": "already_reacted",
+  "reactions.remove": "no_reaction",
+  "pins.add": "already_pinned",
+  "pins.remove": "no_pin",
+  "chat.delete": "message_not_found",
+};
+
+const TRANSIENT_STATUSES = new Set([408, 429]);
+
+/**
+ * Classifies one answer. Transient: 5xx, 408, 429 and Slack's transient codes — retried with
+ * backoff, never sooner than Retry-After. Permanent: every other 4xx and `ok: false` code
+ * (`channel_not_found`, `invalid_auth`, `msg_too_long`, …) — parked at once for an operator.
+ */
+export function classify(result: CallResult, method?: string): Verdict {
+  if (result.ok) return { outcome: "delivered" };
+  const reason = result.error ? `${result.status} ${result.error}` : `HTTP ${result.status}`;
+  if (method !== undefined && result.error !== undefined && ALREADY_DONE[method] === result.error) return { outcome: "delivered" };
+  if (result.status >= 500 || TRANSIENT_STATUSES.has(result.status) || (result.error && TRANSIENT_ERRORS.has(result.error))) {
+    return { outcome: "retry", reason, retryAfterMs: result.retryAfterMs };
+  }
+  return { outcome: "park", reason };
+}
+
+/** A call that threw — network error, connection reset, timeout — is always transient. */
+export function classifyThrown(error: unknown): Verdict {
+  const name = error instanceof Error ? error.name : "Error";
+  const reason = name === "TimeoutError" || name === "AbortError" ? "timeout" : `network: ${error instanceof Error ? error.message : String(error)}`;
+  return { outcome: "retry", reason: reason.slice(0, 300) };
+}

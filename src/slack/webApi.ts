@@ -1,0 +1,74 @@
+/**
+ * A deliberately small Slack Web API client: one fetch per call, no retries of its own (the
+ * outbox owns retries), and it reports what classification needs — HTTP status, Slack's
+ * `ok`/`error`, and `Retry-After` — instead of throwing on `ok: false`.
+ */
+
+/** The Web API methods the coordinator's effects use, with the fields we rely on. */
+export interface WebApiMethods {
+  "chat.postMessage": { channel: string; text?: string; blocks?: unknown[]; thread_ts?: string };
+  "chat.update": { channel: string; ts: string; text?: string; blocks?: unknown[] };
+  "chat.delete": { channel: string; ts: string };
+  "reactions.add": { channel: string; timestamp: string; name: string };
+  "views.open": { trigger_id: string; view: Record<string, unknown> };
+  "views.update": { view_id?: string; external_id?: string; view: Record<string, unknown>; hash?: string };
+  "views.publish": { user_id: string; view: Record<string, unknown> };
+}
+export type WebApiMethod = keyof WebApiMethods;
+
+export interface CallResult {
+  /** HTTP status of the answer. */
+  status: number;
+  /** 2xx and Slack did not say `ok: false`. */
+  ok: boolean;
+  /** Slack's error code (`channel_not_found`, `ratelimited`, …) or the response text. */
+  error?: string;
+  /** From `Retry-After` (seconds), when Slack sent one. */
+  retryAfterMs?: number;
+  /** Parsed JSON answer, when there was one (e.g. the `ts` of a posted message). */
+  body?: Record<string, unknown>;
+}
+
+function retryAfterMs(response: Response): number | undefined {
+  const header = response.headers.get("retry-after");
+  if (header === null) return undefined;
+  const seconds = Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}
+
+async function toCallResult(response: Response): Promise<CallResult> {
+  const text = await response.text();
+  let body: Record<string, unknown> | undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === "object" && parsed !== null) body = parsed as Record<string, unknown>;
+  } catch {
+    // response_url answers plain text ("ok", "expired_url"); Slack's 5xx pages are HTML.
+  }
+  const slackOk = body?.ok !== false;
+  const error = typeof body?.error === "string" ? body.error : response.ok && slackOk ? undefined : text.slice(0, 200);
+  return { status: response.status, ok: response.ok && slackOk, error, retryAfterMs: retryAfterMs(response), body };
+}
+
+function postJson(url: string, body: unknown, signal: AbortSignal, token?: string): Promise<Response> {
+  const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
+  if (token) headers.authorization = `Bearer ${token}`;
+  return fetch(url, { method: "POST", headers, body: JSON.stringify(body), signal });
+}
+
+/** Calls `method` with the bot token. Throws only for network errors and timeouts (via `signal`). */
+export async function callWebApi<M extends WebApiMethod>(options: {
+  apiUrl: string;
+  token: string;
+  method: M | string;
+  body: WebApiMethods[M] | Record<string, unknown>;
+  signal: AbortSignal;
+}): Promise<CallResult> {
+  const url = new URL(options.method, options.apiUrl.endsWith("/") ? options.apiUrl : `${options.apiUrl}/`);
+  return toCallResult(await postJson(url.toString(), options.body, options.signal, options.token));
+}
+
+/** Answers an interaction's or slash command's `response_url` (valid 30 minutes, 5 uses). */
+export async function postToResponseUrl(url: string, body: Record<string, unknown>, signal: AbortSignal): Promise<CallResult> {
+  return toCallResult(await postJson(url, body, signal));
+}

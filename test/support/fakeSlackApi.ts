@@ -1,0 +1,145 @@
+/**
+ * A fake Slack Web API (and response_url endpoint) that records every call and plays scripted
+ * faults: HTTP statuses, Retry-After, `ok:false` codes, hangs and connection resets. It is a
+ * plain `Request → Response` handler, so it serves mocked `fetch` in workerd tests and an
+ * HTTP server on 127.0.0.1 alike.
+ */
+
+export type Fault =
+  /** An HTTP error, optionally with Slack's JSON error code and Retry-After seconds. */
+  | { status: number; error?: string; retryAfter?: number }
+  /** HTTP 200 with `{ ok: false, error }`. */
+  | { error: string }
+  /** Never answers; the caller's timeout must end it. */
+  | { hang: true }
+  /** The connection drops: fetch rejects. */
+  | { reset: true };
+
+export interface CallMatch {
+  /** Web API method (`chat.postMessage`) or `response_url`. */
+  method?: string;
+  channel?: string;
+}
+
+export interface RecordedCall {
+  method: string;
+  url: string;
+  token: string | null;
+  body: Record<string, unknown>;
+  at: number;
+  /** What the fake answered: "ok", a fault's description. */
+  outcome: string;
+}
+
+interface Scripted {
+  match: CallMatch;
+  fault: Fault;
+  remaining: number;
+}
+
+export class FakeSlackApi {
+  readonly calls: RecordedCall[] = [];
+  private readonly scripts: Scripted[] = [];
+  private readonly waiters: Array<{ predicate: (call: RecordedCall) => boolean; resolve: (call: RecordedCall) => void }> = [];
+  private tsCounter = 0;
+
+  /** Where the fake is reachable: SLACK_API_URL is `${origin}/api/`, response_urls start with it. */
+  readonly origin: string;
+
+  constructor(origin: string) {
+    this.origin = origin;
+  }
+
+  get apiUrl(): string {
+    return `${this.origin}/api/`;
+  }
+
+  responseUrl(id: string): string {
+    return `${this.origin}/hooks/commands/${id}`;
+  }
+
+  /** Answers the next `times` matching calls with `fault`; later calls succeed again. */
+  fail(match: CallMatch, fault: Fault, times = 1): this {
+    this.scripts.push({ match, fault, remaining: times });
+    return this;
+  }
+
+  callsTo(method: string): RecordedCall[] {
+    return this.calls.filter((call) => call.method === method);
+  }
+
+  /** Resolves with the first recorded call matching `predicate` (already made, or the next one). */
+  waitForCall(predicate: (call: RecordedCall) => boolean = () => true): Promise<RecordedCall> {
+    const made = this.calls.find(predicate);
+    if (made) return Promise.resolve(made);
+    return new Promise((resolve) => this.waiters.push({ predicate, resolve }));
+  }
+
+  serves(url: string): boolean {
+    return url.startsWith(`${this.origin}/`);
+  }
+
+  async handle(request: Request, signal?: AbortSignal | null): Promise<Response> {
+    const url = new URL(request.url);
+    const method = url.pathname.startsWith("/api/") ? url.pathname.slice(5) : "response_url";
+    const text = await request.text();
+    let body: Record<string, unknown> = {};
+    try {
+      body = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      body = Object.fromEntries(new URLSearchParams(text));
+    }
+    const fault = this.takeFault(method, body);
+    const call: RecordedCall = {
+      method, url: request.url, token: request.headers.get("authorization"), body, at: Date.now(),
+      outcome: fault ? JSON.stringify(fault) : "ok",
+    };
+    this.record(call);
+
+    if (!fault) return this.success(method, body);
+    if ("hang" in fault) {
+      return new Promise<Response>((_, reject) => {
+        signal?.addEventListener("abort", () => reject(signal.reason ?? new DOMException("aborted", "AbortError")));
+      });
+    }
+    if ("reset" in fault) throw new TypeError("Network connection lost.");
+    const status = "status" in fault ? fault.status : 200;
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if ("retryAfter" in fault && fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
+    const error = fault.error ?? (status === 429 ? "ratelimited" : `http_${status}`);
+    return new Response(JSON.stringify({ ok: false, error }), { status, headers });
+  }
+
+  private takeFault(method: string, body: Record<string, unknown>): Fault | undefined {
+    const script = this.scripts.find((s) => s.remaining > 0
+      && (s.match.method === undefined || s.match.method === method)
+      && (s.match.channel === undefined || s.match.channel === body.channel));
+    if (!script) return undefined;
+    script.remaining--;
+    return script.fault;
+  }
+
+  private record(call: RecordedCall): void {
+    this.calls.push(call);
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      const waiter = this.waiters[i]!;
+      if (waiter.predicate(call)) {
+        this.waiters.splice(i, 1);
+        waiter.resolve(call);
+      }
+    }
+  }
+
+  private success(method: string, body: Record<string, unknown>): Response {
+    if (method === "response_url") return new Response("ok", { status: 200 });
+    const answer: Record<string, unknown> = { ok: true };
+    if (method === "chat.postMessage") {
+      this.tsCounter++;
+      answer.channel = body.channel;
+      answer.ts = `${Math.floor(Date.now() / 1000)}.${String(this.tsCounter).padStart(6, "0")}`;
+      answer.message = { text: body.text, ts: answer.ts };
+    }
+    if (method === "chat.update") Object.assign(answer, { channel: body.channel, ts: body.ts, text: body.text });
+    return Response.json(answer);
+  }
+}
