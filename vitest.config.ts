@@ -12,6 +12,7 @@ export default defineConfig({
           SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET,
           SLACK_SIGNING_SECRET_PREVIOUS: TEST_PREVIOUS_SIGNING_SECRET,
           SLACK_BOT_TOKEN: "xoxb-test-token",
+          ADMIN_TOKEN: "test-admin-token",
           // Loopback's discard port: fetch is faked in tests, and a leaked real call goes nowhere.
           SLACK_API_URL: "http://127.0.0.1:9/api/",
           DELIVERY_TIMEOUT_MS: "1000",

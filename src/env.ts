@@ -8,6 +8,9 @@ export interface CoordinatorEnv {
   SHARD: DurableObjectNamespace<Shard>;
   SLACK_SIGNING_SECRET?: string;
   SLACK_SIGNING_SECRET_PREVIOUS?: string;
+  SLACK_BOT_TOKEN?: string;
+  SLACK_API_URL?: string;
+  ADMIN_TOKEN?: string;
   ACK_BUDGET_MS?: string;
   SHARD_BUCKETS?: string;
   RECEIPT_RETENTION_HOURS?: string;

@@ -35,9 +35,14 @@ export function classify(result: CallResult, method?: string): Verdict {
   return { outcome: "park", reason };
 }
 
-/** A call that threw — network error, connection reset, timeout — is always transient. */
+/**
+ * A call that threw — network error, connection reset, timeout, or no bot token configured
+ * yet — is always transient: each of those can be over by the next attempt.
+ */
 export function classifyThrown(error: unknown): Verdict {
   const name = error instanceof Error ? error.name : "Error";
-  const reason = name === "TimeoutError" || name === "AbortError" ? "timeout" : `network: ${error instanceof Error ? error.message : String(error)}`;
-  return { outcome: "retry", reason: reason.slice(0, 300) };
+  const message = error instanceof Error ? error.message : String(error);
+  if (name === "TimeoutError" || name === "AbortError") return { outcome: "retry", reason: "timeout" };
+  if (name === "MissingBotToken") return { outcome: "retry", reason: message };
+  return { outcome: "retry", reason: `network: ${message}`.slice(0, 300) };
 }

@@ -1,4 +1,5 @@
 import { Router } from "itty-router";
+import { adminRoutes } from "../admin/adminRoutes";
 import type { SlackApp } from "../app/types";
 import type { CoordinatorEnv } from "../env";
 import { handleSlackRequest } from "./handleSlackRequest";
@@ -6,6 +7,7 @@ import { handleSlackRequest } from "./handleSlackRequest";
 /** The Worker's routes (README "Endpoints"). Every Slack surface shares one handler, as in Bolt. */
 export function buildRouter(app: SlackApp) {
   const slack = (request: Request, env: CoordinatorEnv) => handleSlackRequest(request, env, app);
+  const admin = adminRoutes();
   return Router<Request, [CoordinatorEnv, ExecutionContext]>({
     catch: () => new Response("internal error", { status: 500 }),
   })
@@ -13,5 +15,6 @@ export function buildRouter(app: SlackApp) {
     .post("/slack/commands", slack)
     .post("/slack/interactivity", slack)
     .get("/healthz", () => Response.json({ ok: true }))
+    .all("/admin/*", admin.fetch)
     .all("*", () => new Response("not found", { status: 404 }));
 }

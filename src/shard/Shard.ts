@@ -8,6 +8,7 @@ import type { Inbound } from "../inbound/types";
 import { describeError, log } from "../log";
 import { applyMigrations } from "./migrations";
 import { Outbox, type OutboxStatus, type ParkedRow } from "./outbox";
+import { MeteredSql } from "./meteredSql";
 import { Receipts } from "./receipts";
 
 /** The shard's answer to `ingest`, returned only once it is durable. */
@@ -23,7 +24,14 @@ export interface ShardStats {
   receipts: number;
   outbox: Record<OutboxStatus, number>;
   /** Since this instance started (in memory; delivered rows leave no row behind). */
-  counters: DeliveryCounters;
+  counters: DeliveryCounters & {
+    /** Deliveries this instance accepted (first deliveries, not duplicates). */
+    accepted: number;
+    /** SQLite rows written, index rows included — what Cloudflare bills. */
+    rowsWritten: number;
+    /** setAlarm calls, each billed as one row written. */
+    alarmsSet: number;
+  };
 }
 
 /** Receipts deleted per alarm; the rest waits for the next alarm so no invocation runs long. */
@@ -41,6 +49,9 @@ export function defineShard(app: SlackApp) {
     readonly outbox: Outbox;
     readonly settings: Settings;
     readonly counters = newCounters();
+    private readonly sql: MeteredSql;
+    private accepted = 0;
+    private alarmsSet = 0;
     private readonly rateLimits = new RateLimits();
     /** Mirror of the scheduled alarm, so ingest only pays for setAlarm when it moves it earlier. */
     private alarmAt: number | null = null;
@@ -48,8 +59,9 @@ export function defineShard(app: SlackApp) {
     constructor(ctx: DurableObjectState, env: CoordinatorEnv) {
       super(ctx, env);
       this.settings = readSettings(env);
-      this.receipts = new Receipts(ctx.storage.sql);
-      this.outbox = new Outbox(ctx.storage.sql);
+      this.sql = new MeteredSql(ctx.storage.sql);
+      this.receipts = new Receipts(this.sql);
+      this.outbox = new Outbox(this.sql);
       // Schema first: no request may see a half-migrated shard. This is the only
       // blockConcurrencyWhile — on the request path it would cap the shard's throughput.
       void ctx.blockConcurrencyWhile(async () => {
@@ -89,6 +101,7 @@ export function defineShard(app: SlackApp) {
         return { verdict: "accepted", ackBody: plan.ackBody, enqueued };
       });
       if (result.verdict !== "accepted") return result;
+      this.accepted++;
       // Armed only once the transaction has succeeded, so the alarm mirror never believes in a
       // rolled-back alarm; with no await in between, the alarm write commits with the rows.
       // The sweep is the contract: if the immediate attempt dies with this instance, the
@@ -156,6 +169,7 @@ export function defineShard(app: SlackApp) {
     private armAlarm(at: number | null): void {
       if (at === null || (this.alarmAt !== null && this.alarmAt <= at)) return;
       this.alarmAt = at;
+      this.alarmsSet++;
       // No await: the alarm write commits atomically with the surrounding writes.
       void this.ctx.storage.setAlarm(at);
     }
@@ -163,7 +177,11 @@ export function defineShard(app: SlackApp) {
     // Operations RPCs (used by /admin): cheap reads and explicit, logged operator actions.
 
     stats(): ShardStats {
-      return { receipts: this.receipts.count(), outbox: this.outbox.countsByStatus(), counters: { ...this.counters } };
+      return {
+        receipts: this.receipts.count(),
+        outbox: this.outbox.countsByStatus(),
+        counters: { ...this.counters, accepted: this.accepted, rowsWritten: this.sql.rowsWritten, alarmsSet: this.alarmsSet },
+      };
     }
 
     listParked(limit = 100): ParkedRow[] {

@@ -1,3 +1,4 @@
+import type { MeteredSql } from "./meteredSql";
 import type { PlannedEffect } from "../app/types";
 import { rateKeyOf } from "../delivery/performEffect";
 import type { Inbound } from "../inbound/types";
@@ -31,7 +32,7 @@ export interface Lease {
 
 /** All SQL touching `outbox`. Every write after a claim is fenced by the claim token. */
 export class Outbox {
-  constructor(private readonly sql: SqlStorage) {}
+  constructor(private readonly sql: MeteredSql) {}
 
   /**
    * Records the effects of one delivery, already leased to `lease` for the immediate attempt.
@@ -41,14 +42,14 @@ export class Outbox {
   enqueue(inbound: Inbound, effects: readonly PlannedEffect[], now: number, lease: Lease): number {
     let added = 0;
     for (const { name, effect } of effects) {
-      added += this.sql.exec(
+      added += this.sql.count(
         `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (idempotency_key) DO NOTHING
          RETURNING 1`,
         `${inbound.dedupeKey}:${name}`, inbound.workspace, effect.type, JSON.stringify(effect), rateKeyOf(effect),
         now, lease.token, lease.expiresAt, now,
-      ).toArray().length;
+      );
     }
     return added;
   }
@@ -60,7 +61,7 @@ export class Outbox {
    * by expiry or by a fenced settle, never in a `finally`.
    */
   claimBatch(token: string, now: number, leaseMs: number, limit: number): ClaimedRow[] {
-    this.sql.exec(
+    this.sql.all(
       `UPDATE outbox SET claim_token = ?1, claim_expires_at = ?2
         WHERE idempotency_key IN (
           SELECT idempotency_key FROM outbox
@@ -74,70 +75,70 @@ export class Outbox {
   }
 
   claimedBy(token: string): ClaimedRow[] {
-    return this.sql.exec<ClaimedRow>(
+    return this.sql.all<ClaimedRow>(
       `SELECT idempotency_key, workspace, payload, rate_key, attempts FROM outbox
         WHERE claim_token = ? AND status = 'pending' ORDER BY next_attempt_at, idempotency_key`,
       token,
-    ).toArray();
+    );
   }
 
   /** Fenced completion: deletes the delivered row only if `token` still holds its lease. */
   complete(key: string, token: string): boolean {
-    return this.sql.exec("DELETE FROM outbox WHERE idempotency_key = ? AND claim_token = ? RETURNING 1", key, token).toArray().length === 1;
+    return this.sql.count("DELETE FROM outbox WHERE idempotency_key = ? AND claim_token = ? RETURNING 1", key, token) === 1;
   }
 
   /** Fenced failure: counts the attempt and schedules the next one. */
   retryLater(key: string, token: string, attempts: number, nextAttemptAt: number, error: string): boolean {
-    return this.sql.exec(
+    return this.sql.count(
       `UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, claim_token = NULL, claim_expires_at = NULL
         WHERE idempotency_key = ? AND claim_token = ? RETURNING 1`,
       attempts, nextAttemptAt, error, key, token,
-    ).toArray().length === 1;
+    ) === 1;
   }
 
   /** Fenced postponement without an attempt (the row's rate-limit bucket is cooling down). */
   postpone(key: string, token: string, until: number): boolean {
-    return this.sql.exec(
+    return this.sql.count(
       `UPDATE outbox SET next_attempt_at = ?, claim_token = NULL, claim_expires_at = NULL
         WHERE idempotency_key = ? AND claim_token = ? RETURNING 1`,
       until, key, token,
-    ).toArray().length === 1;
+    ) === 1;
   }
 
   /** Fenced parking: the row joins the dead-letter queue with its error. */
   park(key: string, token: string, attempts: number, error: string, now: number): boolean {
-    return this.sql.exec(
+    return this.sql.count(
       `UPDATE outbox SET status = 'parked', attempts = ?, last_error = ?, parked_at = ?, claim_token = NULL, claim_expires_at = NULL
         WHERE idempotency_key = ? AND claim_token = ? RETURNING 1`,
       attempts, error, now, key, token,
-    ).toArray().length === 1;
+    ) === 1;
   }
 
   /** Puts parked rows (one, or all when `key` is omitted) back in line with fresh attempts. Returns how many. */
   replay(now: number, key?: string): number {
-    return this.sql.exec(
+    return this.sql.count(
       `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?1, parked_at = NULL
         WHERE status = 'parked' AND (?2 IS NULL OR idempotency_key = ?2) RETURNING 1`,
       now, key ?? null,
-    ).toArray().length;
+    );
   }
 
   /** Deletes a parked row for good. Returns whether one was deleted. */
   discard(key: string): boolean {
-    return this.sql.exec("DELETE FROM outbox WHERE idempotency_key = ? AND status = 'parked' RETURNING 1", key).toArray().length === 1;
+    return this.sql.count("DELETE FROM outbox WHERE idempotency_key = ? AND status = 'parked' RETURNING 1", key) === 1;
   }
 
   listParked(limit: number): ParkedRow[] {
-    return this.sql.exec<ParkedRow>(
+    return this.sql.all<ParkedRow>(
       `SELECT idempotency_key, workspace, effect, attempts, last_error, created_at, parked_at FROM outbox
         WHERE status = 'parked' ORDER BY parked_at, idempotency_key LIMIT ?`,
       limit,
-    ).toArray();
+    );
   }
 
   countsByStatus(): Record<OutboxStatus, number> {
     const counts: Record<OutboxStatus, number> = { pending: 0, parked: 0 };
-    for (const row of this.sql.exec<{ status: OutboxStatus; n: number }>("SELECT status, count(*) AS n FROM outbox GROUP BY status")) {
+    for (const row of this.sql.all<{ status: OutboxStatus; n: number }>("SELECT status, count(*) AS n FROM outbox GROUP BY status")) {
       counts[row.status] = row.n;
     }
     return counts;
@@ -145,8 +146,8 @@ export class Outbox {
 
   /** Earliest time a pending row needs attention: when it is due, or when its lease runs out. */
   nextWakeAt(): number | null {
-    return this.sql.exec<{ at: number | null }>(
+    return this.sql.one<{ at: number | null }>(
       "SELECT min(max(next_attempt_at, coalesce(claim_expires_at, 0))) AS at FROM outbox WHERE status = 'pending'",
-    ).one().at;
+    ).at;
   }
 }

@@ -1,9 +1,10 @@
+import type { MeteredSql } from "./meteredSql";
 import type { AckBody } from "../app/types";
 import type { Inbound } from "../inbound/types";
 
 /** All SQL touching `receipts`. */
 export class Receipts {
-  constructor(private readonly sql: SqlStorage) {}
+  constructor(private readonly sql: MeteredSql) {}
 
   /**
    * Records a delivery. Returns true only for the first delivery of its dedupe key: the
@@ -11,7 +12,7 @@ export class Receipts {
    * cannot both win. Decided by RETURNING, never by rowsWritten (which counts index rows).
    */
   recordFirst(inbound: Inbound, ackBody: AckBody | undefined, now: number): boolean {
-    const inserted = this.sql.exec(
+    const won = this.sql.count(
       `INSERT INTO receipts (dedupe_key, kind, type, workspace, retry_num, retry_reason, response, received_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (dedupe_key) DO NOTHING
@@ -19,31 +20,31 @@ export class Receipts {
       inbound.dedupeKey, inbound.kind, inbound.type, inbound.workspace,
       inbound.retryNum ?? null, inbound.retryReason ?? null,
       ackBody === undefined ? null : JSON.stringify(ackBody), now,
-    ).toArray();
-    return inserted.length === 1;
+    );
+    return won === 1;
   }
 
   /** The ack body the first delivery answered with, so a duplicate answers the same. */
   responseOf(dedupeKey: string): AckBody | undefined {
-    const row = this.sql.exec<{ response: string | null }>("SELECT response FROM receipts WHERE dedupe_key = ?", dedupeKey).toArray()[0];
+    const row = this.sql.all<{ response: string | null }>("SELECT response FROM receipts WHERE dedupe_key = ?", dedupeKey)[0];
     return row?.response ? (JSON.parse(row.response) as AckBody) : undefined;
   }
 
   /** Deletes up to `limit` receipts received before `cutoff`, oldest first. Returns how many. */
   pruneBefore(cutoff: number, limit: number): number {
-    return this.sql.exec(
+    return this.sql.count(
       `DELETE FROM receipts WHERE dedupe_key IN (
          SELECT dedupe_key FROM receipts WHERE received_at < ? ORDER BY received_at LIMIT ?)
        RETURNING 1`,
       cutoff, limit,
-    ).toArray().length;
+    );
   }
 
   oldestReceivedAt(): number | null {
-    return this.sql.exec<{ at: number | null }>("SELECT min(received_at) AS at FROM receipts").one().at;
+    return this.sql.one<{ at: number | null }>("SELECT min(received_at) AS at FROM receipts").at;
   }
 
   count(): number {
-    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM receipts").one().n;
+    return this.sql.one<{ n: number }>("SELECT count(*) AS n FROM receipts").n;
   }
 }

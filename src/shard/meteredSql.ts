@@ -1,0 +1,29 @@
+/**
+ * The shard's one door to SQLite: runs a statement to completion and adds the rows it wrote
+ * (Cloudflare bills per row written, index rows included) to a running total, so the cost
+ * per event is measured rather than estimated.
+ */
+export class MeteredSql {
+  rowsWritten = 0;
+
+  constructor(private readonly sql: SqlStorage) {}
+
+  all<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T[] {
+    const cursor = this.sql.exec<T>(query, ...bindings);
+    const rows = cursor.toArray();
+    // Only exact once the cursor is exhausted.
+    this.rowsWritten += cursor.rowsWritten;
+    return rows;
+  }
+
+  one<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T {
+    const [row] = this.all<T>(query, ...bindings);
+    if (row === undefined) throw new Error(`expected one row from: ${query.slice(0, 80)}`);
+    return row;
+  }
+
+  /** Runs a write and reports how many rows it returned (use with RETURNING). */
+  count(query: string, ...bindings: unknown[]): number {
+    return this.all(query, ...bindings).length;
+  }
+}
