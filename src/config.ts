@@ -32,6 +32,14 @@ function positiveInteger(env: Vars, name: string, fallback: number): number {
   return value;
 }
 
+function positiveNumber(env: Vars, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new InvalidSetting(`${name} must be a positive number, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
 function text(env: Vars, name: string): string | undefined {
   const value = env[name];
   return typeof value === "string" && value !== "" ? value : undefined;
@@ -47,7 +55,8 @@ export function readSettings(env: object): Settings {
     signingSecrets: [text(vars, "SLACK_SIGNING_SECRET"), text(vars, "SLACK_SIGNING_SECRET_PREVIOUS")].filter((s): s is string => s !== undefined),
     ackBudgetMs: positiveInteger(vars, "ACK_BUDGET_MS", 2000),
     shardBuckets: positiveInteger(vars, "SHARD_BUCKETS", 1),
-    receiptRetentionMs: positiveInteger(vars, "RECEIPT_RETENTION_HOURS", 24) * 3_600_000,
+    // Fractions are allowed for benchmarks; production wants far more than Slack's ~6 min of retries.
+    receiptRetentionMs: Math.round(positiveNumber(vars, "RECEIPT_RETENTION_HOURS", 24) * 3_600_000),
     botToken: text(vars, "SLACK_BOT_TOKEN"),
     apiUrl: text(vars, "SLACK_API_URL") ?? "https://slack.com/api/",
     delivery: {
