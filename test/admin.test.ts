@@ -33,7 +33,7 @@ describe("operations API", () => {
     const stats = await (await admin(`/shards/${team}/0`)).json<{ outbox: { parked: number } }>();
     expect(stats.outbox).toEqual({ pending: 0, parked: 2 });
     const parked = await (await admin(`/shards/${team}/0/parked`)).json<Array<{ idempotency_key: string; last_error: string }>>();
-    expect(parked.map((p) => [p.idempotency_key, p.last_error])).toEqual([[first, "200 not_in_channel"], [second, "200 not_in_channel"]]);
+    expect(parked.map((p) => [p.idempotency_key, p.last_error])).toEqual([[first, "chat.postMessage: 200 not_in_channel"], [second, "chat.postMessage: 200 not_in_channel"]]);
 
     expect((await admin(`/shards/${team}/0/parked/${encodeURIComponent(first!)}`, { method: "DELETE" })).status).toBe(200);
     expect((await admin(`/shards/${team}/0/parked/${encodeURIComponent(first!)}`, { method: "DELETE" })).status).toBe(404);

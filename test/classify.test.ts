@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { minimumRetrySpanMs, retryDelayMs } from "../src/delivery/backoff";
-import { classify, classifyThrown } from "../src/delivery/classify";
+import { classify, verdictOf } from "../src/delivery/classify";
+import { ExpiredHandle } from "../src/delivery/expiry";
 import { rateKeyOf } from "../src/delivery/performEffect";
 import { readSettings } from "../src/config";
 
@@ -15,9 +16,11 @@ describe("failure classes", () => {
     }
   });
 
-  it("network errors, resets and timeouts are transient", () => {
-    expect(classifyThrown(new DOMException("The operation timed out.", "TimeoutError"))).toEqual({ outcome: "retry", reason: "timeout" });
-    expect(classifyThrown(new TypeError("Network connection lost.")).outcome).toBe("retry");
+  it("network errors, resets, timeouts and handler exceptions are transient; expired handles are permanent", () => {
+    expect(verdictOf(new DOMException("The operation timed out.", "TimeoutError"))).toEqual({ outcome: "retry", reason: "timeout" });
+    expect(verdictOf(new TypeError("Network connection lost."))).toEqual({ outcome: "retry", reason: "network: Network connection lost." });
+    expect(verdictOf(new RangeError("boom"))).toEqual({ outcome: "retry", reason: "RangeError: boom" });
+    expect(verdictOf(new ExpiredHandle("trigger_id expired (valid 3 seconds)"))).toEqual({ outcome: "park", reason: "trigger_id expired (valid 3 seconds)" });
   });
 
   it("permanent: Slack's permanent codes and other 4xx are parked at once", () => {

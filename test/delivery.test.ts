@@ -1,7 +1,6 @@
 import { abortAllDurableObjects, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { deliverClaimed, newCounters } from "../src/delivery/deliverClaimed";
-import { RateLimits } from "../src/delivery/rateLimits";
+import { deliverClaimed } from "../src/delivery/deliverClaimed";
 import type { Shard } from "../src/shard/Shard";
 import { Outbox } from "../src/shard/outbox";
 import { controlClock } from "./support/clock";
@@ -46,7 +45,7 @@ describe("the alarm sweep", () => {
 
     await runDurableObjectAlarm(stub);
     let [row] = await outboxRows(stub);
-    expect(row).toMatchObject({ attempts: 1, claim_token: null, last_error: "500 http_500" });
+    expect(row).toMatchObject({ attempts: 1, claim_token: null, last_error: "chat.postMessage: 500 http_500" });
     expect(row!.next_attempt_at).toBeGreaterThanOrEqual(clock.now() + 2000);
 
     clock.advance(row!.next_attempt_at - clock.now());
@@ -98,8 +97,8 @@ describe("the alarm sweep", () => {
     slack().fail({ method: "chat.postMessage" }, { error: "channel_not_found" });
     const [key] = await seedEffects(stub, team, [{ name: "reply", effect: postMessage("C-gone") }]);
     await runDurableObjectAlarm(stub);
-    expect(await outboxRows(stub)).toEqual([expect.objectContaining({ status: "parked", attempts: 1, last_error: "200 channel_not_found" })]);
-    expect(await stub.listParked()).toEqual([expect.objectContaining({ idempotency_key: key, last_error: "200 channel_not_found" })]);
+    expect(await outboxRows(stub)).toEqual([expect.objectContaining({ status: "parked", attempts: 1, last_error: "chat.postMessage: 200 channel_not_found" })]);
+    expect(await stub.listParked()).toEqual([expect.objectContaining({ idempotency_key: key, last_error: "chat.postMessage: 200 channel_not_found" })]);
 
     clock.advance(3_600_000);
     await runDurableObjectAlarm(stub);
@@ -124,7 +123,7 @@ describe("the alarm sweep", () => {
     await runDurableObjectAlarm(stub);
     const [row] = await outboxRows(stub);
     expect(row).toMatchObject({ status: "parked", attempts: maxAttempts });
-    expect(row!.last_error).toMatch(/^attempts exhausted; last: 503/);
+    expect(row!.last_error).toMatch(/^attempts exhausted; last: chat.postMessage: 503/);
   });
 
   it("idempotent-by-shape answers (already_reacted) count as delivered", async () => {
@@ -215,7 +214,7 @@ describe("leases and fences", () => {
     const stub = shardStub(team);
     const [key] = await seedEffects(stub, team, [{ name: "reply", effect: postMessage("C1") }]);
     const outcome = await runInDurableObject(stub, async (instance: Shard) => {
-      const courier = { outbox: instance.outbox, settings: instance.settings, rateLimits: new RateLimits(), counters: newCounters(), shard: "test", wakeAt: () => {} };
+      const { courier } = instance;
       const staleRows = instance.outbox.claimBatch("stale", Date.now(), LEASE_MS, 10);
       clock.advance(LEASE_MS + 1); // the stale attempt overran its lease…
       const freshRows = instance.outbox.claimBatch("fresh", Date.now(), LEASE_MS, 10); // …and the sweep re-leased the row

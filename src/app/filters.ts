@@ -1,4 +1,33 @@
-/** Messages posted by bots (ours included): replying to them is how bot loops start. */
+import type { Inbound } from "../inbound/types";
+import { isObject } from "../inbound/fields";
+
+/** Messages posted by bots: replying to them is how bot loops start. */
 export function isFromBot(event: Record<string, unknown>): boolean {
   return typeof event.bot_id === "string" || event.subtype === "bot_message";
+}
+
+/** The app's own bot user, from the Events API `authorizations`. */
+export function ownBotUser(inbound: Inbound): string | undefined {
+  const authorizations = inbound.payload.authorizations;
+  const first = Array.isArray(authorizations) ? authorizations[0] : undefined;
+  return isObject(first) && first.is_bot === true && typeof first.user_id === "string" ? first.user_id : undefined;
+}
+
+/** Whether an event was written by this app itself — never delivered to any listener. */
+export function isOwnMessage(inbound: Inbound, event: Record<string, unknown>): boolean {
+  const bot = ownBotUser(inbound);
+  return bot !== undefined && (event.user === bot || (isObject(event.message) && event.message.user === bot));
+}
+
+/** The channel a delivery happened in, whatever its surface. */
+export function channelOf(inbound: Inbound): string | undefined {
+  const { payload } = inbound;
+  if (inbound.kind === "command") return typeof payload.channel_id === "string" ? payload.channel_id : undefined;
+  if (inbound.kind === "event" && isObject(payload.event)) {
+    const { event } = payload;
+    if (typeof event.channel === "string") return event.channel;
+    if (isObject(event.item) && typeof event.item.channel === "string") return event.item.channel;
+    return undefined;
+  }
+  return isObject(payload.channel) && typeof payload.channel.id === "string" ? payload.channel.id : undefined;
 }

@@ -4,7 +4,9 @@ import type { CallResult } from "../slack/webApi";
 export type Verdict =
   | { outcome: "delivered" }
   | { outcome: "retry"; reason: string; retryAfterMs?: number }
-  | { outcome: "park"; reason: string };
+  | { outcome: "park"; reason: string }
+  /** The attempt found its lease taken by another claimer (a step write was fenced out). */
+  | { outcome: "lease_lost" };
 
 /** Slack error codes that a later attempt can succeed past. */
 const TRANSIENT_ERRORS = new Set(["ratelimited", "internal_error", "fatal_error", "service_unavailable", "request_timeout"]);
@@ -36,13 +38,24 @@ export function classify(result: CallResult, method?: string): Verdict {
 }
 
 /**
- * A call that threw — network error, connection reset, timeout, or no bot token configured
- * yet — is always transient: each of those can be over by the next attempt.
+ * What a thrown error means for the row. Slack's own answers carry their classification;
+ * an expired trigger_id or response_url is permanent; a lost lease means another attempt
+ * owns the row now. Everything else — network errors, resets, timeouts, no bot token yet,
+ * an exception in a handler — is transient: it can be over by the next attempt.
  */
-export function classifyThrown(error: unknown): Verdict {
+export function verdictOf(error: unknown): Verdict {
   const name = error instanceof Error ? error.name : "Error";
   const message = error instanceof Error ? error.message : String(error);
+  const verdict = (error as { verdict?: Verdict } | null)?.verdict;
+  if (name === "SlackApiError" && verdict) {
+    const method = (error as { method: string }).method;
+    return verdict.outcome === "retry" || verdict.outcome === "park" ? { ...verdict, reason: `${method}: ${verdict.reason}` } : verdict;
+  }
+  // Expired handles and runs whose listener a deploy removed cannot succeed by retrying.
+  if (name === "ExpiredHandle" || name === "ListenerGone") return { outcome: "park", reason: message };
+  if (name === "LeaseLost") return { outcome: "lease_lost" };
   if (name === "TimeoutError" || name === "AbortError") return { outcome: "retry", reason: "timeout" };
   if (name === "MissingBotToken") return { outcome: "retry", reason: message };
-  return { outcome: "retry", reason: `network: ${message}`.slice(0, 300) };
+  if (name === "TypeError") return { outcome: "retry", reason: `network: ${message}`.slice(0, 300) };
+  return { outcome: "retry", reason: `${name}: ${message}`.slice(0, 300) };
 }

@@ -3,9 +3,8 @@ import type { Settings } from "../config";
 import { log } from "../log";
 import type { ClaimedRow, Outbox } from "../shard/outbox";
 import { retryDelayMs } from "./backoff";
-import { classify, classifyThrown, type Verdict } from "./classify";
+import type { Verdict } from "./classify";
 import { mapConcurrent } from "./mapConcurrent";
-import { performEffect } from "./performEffect";
 import type { RateLimits } from "./rateLimits";
 
 export interface DeliveryCounters {
@@ -27,8 +26,12 @@ export interface Courier {
   rateLimits: RateLimits;
   counters: DeliveryCounters;
   shard: string;
+  /** Performs one row's effect once (the shard binds the app, client and steps). Never throws. */
+  perform(effect: Effect, row: ClaimedRow, token: string): Promise<Verdict>;
   /** Called with the time a row becomes due again, so the shard can move its alarm earlier. */
   wakeAt(at: number): void;
+  /** Called after a row's fenced completion, to drop what hangs off it (step checkpoints). */
+  finished(key: string): void;
 }
 
 /**
@@ -41,7 +44,7 @@ export async function deliverClaimed(courier: Courier, token: string, rows: read
 }
 
 async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Promise<void> {
-  const { outbox, settings, rateLimits, counters } = courier;
+  const { outbox, rateLimits, counters } = courier;
   const key = row.idempotency_key;
   const blockedUntil = rateLimits.blockedUntil(row.workspace, row.rate_key, Date.now());
   if (blockedUntil !== undefined) {
@@ -52,14 +55,7 @@ async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Pro
     return;
   }
 
-  const effect = JSON.parse(row.payload) as Effect;
-  let verdict: Verdict;
-  try {
-    const result = await performEffect(effect, { apiUrl: settings.apiUrl, token: settings.botToken, timeoutMs: settings.delivery.timeoutMs });
-    verdict = classify(result, effect.type === "slack.api" ? effect.method : undefined);
-  } catch (error) {
-    verdict = classifyThrown(error);
-  }
+  const verdict = await courier.perform(JSON.parse(row.payload) as Effect, row, token);
   // The await above opened the input gate: the row may have been re-leased meanwhile,
   // so every settle below is fenced by our token rather than trusting what we read.
   settle(courier, token, row, verdict);
@@ -72,15 +68,22 @@ function settle(courier: Courier, token: string, row: ClaimedRow, verdict: Verdi
   const attempts = row.attempts + 1;
   const fields = { shard, key, attempts };
 
+  if (verdict.outcome === "lease_lost") {
+    fenceRejected(courier, key, "step");
+    return;
+  }
   if (verdict.outcome === "delivered") {
-    if (outbox.complete(key, token)) counters.delivered++;
-    else fenceRejected(courier, key, "complete");
+    if (outbox.complete(key, token)) {
+      counters.delivered++;
+      courier.finished(key);
+    } else fenceRejected(courier, key, "complete");
     return;
   }
   const exhausted = verdict.outcome === "retry" && attempts >= settings.delivery.backoff.maxAttempts;
   if (verdict.outcome === "park" || exhausted) {
     const reason = exhausted ? `attempts exhausted; last: ${verdict.reason}` : verdict.reason;
     if (outbox.park(key, token, attempts, reason, now)) {
+      // Step checkpoints stay: a replayed run resumes after its completed steps.
       counters.parked++;
       log("warn", "effect parked", { ...fields, reason });
     } else fenceRejected(courier, key, "park");

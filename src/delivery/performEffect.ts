@@ -1,27 +1,37 @@
-import type { Effect } from "../app/types";
-import { callWebApi, postToResponseUrl, type CallResult } from "../slack/webApi";
+import type { Effect, RunTools, SlackApp } from "../app/types";
+import type { SlackClient } from "../slack/client";
+import { verdictOf, type Verdict } from "./classify";
+import { expiredHandle } from "./expiry";
 
-export class MissingBotToken extends Error {
-  override name = "MissingBotToken";
+export interface EffectContext {
+  app: SlackApp;
+  client: SlackClient;
+  attempts: number;
+  createdAt: number;
+  /** Step checkpoints for a `run` effect, bound to its row and lease. */
+  runTools: () => RunTools;
 }
 
-export interface DeliveryTarget {
-  apiUrl: string;
-  /** The workspace's bot token; undefined when none is configured yet. */
-  token: string | undefined;
-  timeoutMs: number;
-}
-
-/** Performs one effect once. Throws for network errors, timeouts and a missing token. */
-export async function performEffect(effect: Effect, target: DeliveryTarget): Promise<CallResult> {
-  // Each call gets its own timeout, so one hung call never holds up another row.
-  const signal = AbortSignal.timeout(target.timeoutMs);
-  switch (effect.type) {
-    case "slack.api":
-      if (!target.token) throw new MissingBotToken("SLACK_BOT_TOKEN is not set");
-      return callWebApi({ apiUrl: target.apiUrl, token: target.token, method: effect.method, body: effect.body, signal });
-    case "response_url":
-      return postToResponseUrl(effect.url, effect.body, signal);
+/** Performs one effect once and says what that means for its row. Never throws. */
+export async function performEffect(effect: Effect, context: EffectContext): Promise<Verdict> {
+  const expired = expiredHandle(effect, context.attempts, context.createdAt, Date.now());
+  if (expired) return { outcome: "park", reason: expired };
+  try {
+    switch (effect.type) {
+      case "slack.api":
+        await context.client.call(effect.method, effect.body);
+        break;
+      case "response_url":
+        await context.client.respond(effect.url, effect.body);
+        break;
+      case "run":
+        if (!context.app.run) return { outcome: "park", reason: "the app cannot run listeners" };
+        await context.app.run(effect, context.runTools());
+        break;
+    }
+    return { outcome: "delivered" };
+  } catch (error) {
+    return verdictOf(error);
   }
 }
 

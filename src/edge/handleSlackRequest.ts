@@ -60,6 +60,7 @@ async function answer(request: Request, env: CoordinatorEnv, app: SlackApp, fact
   }
 
   const { inbound } = parsed;
+  inbound.receivedAt = Date.now();
   facts.dedupeKey = inbound.dedupeKey;
   facts.type = inbound.type;
   facts.retryNum = inbound.retryNum;
@@ -70,7 +71,8 @@ async function answer(request: Request, env: CoordinatorEnv, app: SlackApp, fact
     return new Response(null, { status: 200 });
   }
 
-  const shard = shardFor(inbound.workspace, inbound.dedupeKey, settings.shardBuckets);
+  // The fact key routes too, so one message seen as two events meets its twin in one shard.
+  const shard = shardFor(inbound.workspace, inbound.factKey ?? inbound.dedupeKey, settings.shardBuckets);
   facts.shard = shard;
   let recorded;
   try {

@@ -12,14 +12,15 @@ function isRetryable(error: unknown): boolean {
 }
 
 function withDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
-  let timer: number | null = null;
+  let cancel = () => {};
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new BudgetExceeded("ack budget exceeded")), Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(() => reject(new BudgetExceeded("ack budget exceeded")), Math.max(0, deadline - Date.now()));
+    cancel = () => clearTimeout(timer);
   });
   // Losing the race does not cancel the shard's transaction; it may still commit, which is
   // safe because a retry of the same event then finds the receipt and adds nothing.
   work.catch(() => {});
-  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+  return Promise.race([work, expired]).finally(cancel);
 }
 
 /**

@@ -1,38 +1,86 @@
-import { isFromBot } from "../app/filters";
-import type { Plan, SlackApp } from "../app/types";
-import { isObject } from "../inbound/fields";
-import type { Inbound } from "../inbound/types";
+import { App } from "../app/App";
+import { ownBotUser } from "../app/filters";
 
-function planMention(inbound: Inbound): Plan {
-  const event = inbound.payload.event;
-  if (!isObject(event) || isFromBot(event)) return { ignore: "message from a bot" };
-  const text = `Hi <@${String(event.user)}>, I got your mention.`;
-  return {
-    effects: [{
-      name: "reply",
-      effect: {
-        type: "slack.api",
-        method: "chat.postMessage",
-        // Reply in the mention's thread (or the thread it was already in).
-        body: { channel: event.channel, thread_ts: event.thread_ts ?? event.ts, text },
-      },
-    }],
-  };
+/**
+ * The demo served by `npm start`, and the shape of a real app:
+ * - a mention gets a placeholder reply in its thread at once, then the answer in place;
+ * - `/echo TEXT` answers TEXT on the command's response_url;
+ * - the answer carries a button that updates its message when clicked;
+ * - `/feedback` opens a modal whose submission is validated in `ack` and processed in `run`.
+ */
+export const exampleApp = new App();
+
+/** Stands in for the slow part of a real bot (an LLM, a search, a ticket system). */
+function answerTo(text: string): string {
+  const words = text.replace(/<@[A-Z0-9]+>/g, "").trim().split(/\s+/).filter(Boolean);
+  return `You said ${words.length} word${words.length === 1 ? "" : "s"}: "${words.join(" ")}".`;
 }
 
-function planEcho(inbound: Inbound): Plan {
-  const { response_url: url, text } = inbound.payload;
-  if (typeof url !== "string") return { ignore: "command without response_url" };
-  return {
-    effects: [{ name: "echo", effect: { type: "response_url", url, body: { response_type: "ephemeral", text: String(text ?? "") } } }],
-  };
-}
-
-/** The demo served by `npm start`: a thread reply to every mention, and `/echo TEXT`. */
-export const exampleApp: SlackApp = {
-  plan(inbound) {
-    if (inbound.kind === "event" && inbound.type === "app_mention") return planMention(inbound);
-    if (inbound.kind === "command" && inbound.type === "/echo") return planEcho(inbound);
-    return { ignore: "no handler" };
+exampleApp.event(["app_mention", "message"], {
+  // A mention in a channel where the app also reads messages arrives twice — as app_mention
+  // and as message, with two event_ids. Fact dedupe answers the message once.
+  dedupe: "fact",
+  when: ({ event, inbound }) => event!.type === "app_mention" || String(event!.text ?? "").includes(`<@${ownBotUser(inbound)}>`),
+  async run({ event, client, step }) {
+    const channel = String(event!.channel);
+    const thread_ts = String(event!.thread_ts ?? event!.ts);
+    // Each step runs once: a retried run reuses the placeholder's ts and updates it instead
+    // of posting a second placeholder.
+    const placeholder = await step("placeholder", () => client.chat.postMessage({ channel, thread_ts, text: "Working on it…" }));
+    // The slow call goes here, inside a step so a retry after a later failure does not repeat it.
+    const answer = await step("answer", () => answerTo(String(event!.text ?? "")));
+    // Last step, no checkpoint needed: chat.update of a known ts is idempotent by shape.
+    await client.chat.update({
+      channel,
+      ts: placeholder.ts,
+      text: answer,
+      blocks: [
+        { type: "section", text: { type: "mrkdwn", text: answer } },
+        { type: "actions", elements: [{ type: "button", action_id: "answer_helpful", text: { type: "plain_text", text: "Helpful" }, value: "yes" }] },
+      ],
+    });
   },
-};
+});
+
+exampleApp.command("/echo", async ({ command, respond }) => {
+  await respond({ response_type: "ephemeral", text: command!.text ?? "" });
+});
+
+exampleApp.action("answer_helpful", async ({ body, client }) => {
+  const container = body.container as { channel_id: string; message_ts: string };
+  const user = (body.user as { id: string }).id;
+  await client.chat.update({ channel: container.channel_id, ts: container.message_ts, text: `Marked helpful by <@${user}>.`, blocks: [] });
+});
+
+exampleApp.command("/feedback", {
+  ack: () => "Opening the feedback form…",
+  async run({ command, client, step }) {
+    // trigger_id lives 3 seconds: views.open gets only this attempt's chance (README).
+    await step("open", () => client.views.open({
+      trigger_id: command!.trigger_id!,
+      view: {
+        type: "modal",
+        callback_id: "feedback_modal",
+        title: { type: "plain_text", text: "Feedback" },
+        submit: { type: "plain_text", text: "Send" },
+        blocks: [{ type: "input", block_id: "feedback", label: { type: "plain_text", text: "What should we improve?" }, element: { type: "plain_text_input", action_id: "text", multiline: true } }],
+      },
+    }));
+  },
+});
+
+function feedbackText(view: Record<string, unknown>): string {
+  const values = (view.state as { values?: Record<string, Record<string, { value?: string | null }>> } | undefined)?.values;
+  return values?.feedback?.text?.value?.trim() ?? "";
+}
+
+exampleApp.view("feedback_modal", {
+  // Validation belongs in ack: Slack shows these errors in the still-open modal.
+  ack: ({ view }) => (feedbackText(view!).length < 3
+    ? { response_action: "errors", errors: { feedback: "Please write at least 3 characters." } }
+    : undefined),
+  async run({ view, body, client, step }) {
+    const user = (body.user as { id: string }).id;
+    await step("thank", () => client.chat.postMessage({ channel: user, text: `Thanks for your feedback: “${feedbackText(view!)}”` }));
+  },
+});

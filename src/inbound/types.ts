@@ -22,6 +22,8 @@ export interface Inbound {
   /** `X-Slack-Retry-Num` / `-Reason`, kept for observability only — never used for dedupe. */
   retryNum?: number;
   retryReason?: string;
+  /** When the edge received it (ms since the epoch): trigger_id and response_url expire from here. */
+  receivedAt?: number;
   /** The parsed Slack payload: event envelope, command form fields or interaction payload. */
   payload: Record<string, unknown>;
 }

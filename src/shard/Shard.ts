@@ -1,15 +1,21 @@
 import { DurableObject } from "cloudflare:workers";
 import type { AckBody, SlackApp } from "../app/types";
 import { readSettings, type Settings } from "../config";
+import type { Verdict } from "../delivery/classify";
 import { deliverClaimed, newCounters, type Courier, type DeliveryCounters } from "../delivery/deliverClaimed";
+import { triggerExpired } from "../delivery/expiry";
+import { performEffect } from "../delivery/performEffect";
 import { RateLimits } from "../delivery/rateLimits";
 import type { CoordinatorEnv } from "../env";
 import type { Inbound } from "../inbound/types";
 import { describeError, log } from "../log";
 import { applyMigrations } from "./migrations";
-import { Outbox, type OutboxStatus, type ParkedRow } from "./outbox";
+import { Outbox, type ClaimedRow, type OutboxStatus, type ParkedRow } from "./outbox";
 import { MeteredSql } from "./meteredSql";
 import { Receipts } from "./receipts";
+import { Steps } from "./steps";
+import { SlackClient } from "../slack/client";
+import { outboxKeyOf, type Effect } from "../app/types";
 
 /** The shard's answer to `ingest`, returned only once it is durable. */
 export interface IngestResult {
@@ -47,7 +53,9 @@ export function defineShard(app: SlackApp) {
   return class Shard extends DurableObject<CoordinatorEnv> {
     readonly receipts: Receipts;
     readonly outbox: Outbox;
+    readonly steps: Steps;
     readonly settings: Settings;
+    private readonly client: SlackClient;
     readonly counters = newCounters();
     private readonly sql: MeteredSql;
     private accepted = 0;
@@ -62,6 +70,9 @@ export function defineShard(app: SlackApp) {
       this.sql = new MeteredSql(ctx.storage.sql);
       this.receipts = new Receipts(this.sql);
       this.outbox = new Outbox(this.sql);
+      this.steps = new Steps(this.sql);
+      // Single-workspace mode: one bot token for every effect.
+      this.client = new SlackClient({ apiUrl: this.settings.apiUrl, token: this.settings.botToken, timeoutMs: this.settings.delivery.timeoutMs });
       // Schema first: no request may see a half-migrated shard. This is the only
       // blockConcurrencyWhile — on the request path it would cap the shard's throughput.
       void ctx.blockConcurrencyWhile(async () => {
@@ -74,11 +85,30 @@ export function defineShard(app: SlackApp) {
       return this.ctx.id.name ?? this.ctx.id.toString();
     }
 
-    private get courier(): Courier {
+    /** What the delivery loop needs of this shard (public for tests that drive deliverClaimed). */
+    get courier(): Courier {
       return {
         outbox: this.outbox, settings: this.settings, rateLimits: this.rateLimits, counters: this.counters,
-        shard: this.name, wakeAt: (at) => this.armAlarm(at),
+        shard: this.name,
+        perform: (effect, row, token) => this.perform(effect, row, token),
+        wakeAt: (at) => this.armAlarm(at),
+        finished: (key) => this.steps.forget(key),
       };
+    }
+
+    private perform(effect: Effect, row: ClaimedRow, token: string): Promise<Verdict> {
+      return performEffect(effect, {
+        app,
+        client: this.client,
+        attempts: row.attempts,
+        createdAt: row.created_at,
+        runTools: () => ({
+          client: this.client.forRun(() => triggerExpired(row.attempts, row.created_at, Date.now())),
+          step: this.steps.stepFor(row.idempotency_key, token),
+          attempt: row.attempts + 1,
+          now: () => Date.now(),
+        }),
+      });
     }
 
     /**
@@ -97,7 +127,10 @@ export function defineShard(app: SlackApp) {
         if (!this.receipts.recordFirst(inbound, plan.ackBody, now)) {
           return { verdict: "duplicate", ackBody: this.receipts.responseOf(inbound.dedupeKey), enqueued: 0 };
         }
-        const enqueued = this.outbox.enqueue(inbound, plan.effects, now, lease);
+        // A fact-scoped effect is enqueued once per message, whichever of its events comes first.
+        const effects = plan.effects.filter((planned) => planned.scope !== "fact" || !inbound.factKey
+          || this.receipts.recordFirstFact(outboxKeyOf(inbound, planned), inbound, now));
+        const enqueued = this.outbox.enqueue(inbound, effects, now, lease);
         return { verdict: "accepted", ackBody: plan.ackBody, enqueued };
       });
       if (result.verdict !== "accepted") return result;
@@ -199,6 +232,7 @@ export function defineShard(app: SlackApp) {
 
     discard(key: string): boolean {
       const discarded = this.outbox.discard(key);
+      if (discarded) this.steps.forget(key);
       log("info", "parked effect discarded", { shard: this.name, key, discarded });
       return discarded;
     }

@@ -1,4 +1,5 @@
 import receiptsAndOutbox from "../../migrations/0001_receipts_and_outbox.sql";
+import steps from "../../migrations/0002_steps.sql";
 
 export interface Migration {
   /** Monotonically increasing; an applied migration is never edited, only followed. */
@@ -10,6 +11,7 @@ export interface Migration {
 /** Every schema change, in order. Add a new file under migrations/ and a line here. */
 export const MIGRATIONS: readonly Migration[] = [
   { id: 1, name: "0001_receipts_and_outbox", sql: receiptsAndOutbox },
+  { id: 2, name: "0002_steps", sql: steps },
 ];
 
 /**

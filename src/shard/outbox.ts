@@ -1,5 +1,5 @@
 import type { MeteredSql } from "./meteredSql";
-import type { PlannedEffect } from "../app/types";
+import { outboxKeyOf, type PlannedEffect } from "../app/types";
 import { rateKeyOf } from "../delivery/performEffect";
 import type { Inbound } from "../inbound/types";
 
@@ -12,6 +12,7 @@ export type ClaimedRow = {
   payload: string;
   rate_key: string | null;
   attempts: number;
+  created_at: number;
 };
 
 export type ParkedRow = {
@@ -41,13 +42,14 @@ export class Outbox {
    */
   enqueue(inbound: Inbound, effects: readonly PlannedEffect[], now: number, lease: Lease): number {
     let added = 0;
-    for (const { name, effect } of effects) {
+    for (const planned of effects) {
+      const { effect } = planned;
       added += this.sql.count(
         `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (idempotency_key) DO NOTHING
          RETURNING 1`,
-        `${inbound.dedupeKey}:${name}`, inbound.workspace, effect.type, JSON.stringify(effect), rateKeyOf(effect),
+        outboxKeyOf(inbound, planned), inbound.workspace, effect.type, JSON.stringify(effect), rateKeyOf(effect),
         now, lease.token, lease.expiresAt, now,
       );
     }
@@ -76,7 +78,7 @@ export class Outbox {
 
   claimedBy(token: string): ClaimedRow[] {
     return this.sql.all<ClaimedRow>(
-      `SELECT idempotency_key, workspace, payload, rate_key, attempts FROM outbox
+      `SELECT idempotency_key, workspace, payload, rate_key, attempts, created_at FROM outbox
         WHERE claim_token = ? AND status = 'pending' ORDER BY next_attempt_at, idempotency_key`,
       token,
     );

@@ -24,6 +24,21 @@ export class Receipts {
     return won === 1;
   }
 
+  /**
+   * Records that a fact-scoped effect (one per message, whichever event carried it) has been
+   * enqueued. Returns false when another event for the same message got there first. Kept and
+   * pruned like any receipt, so a twin arriving after the effect was delivered is still caught.
+   */
+  recordFirstFact(outboxKey: string, inbound: Inbound, now: number): boolean {
+    return this.sql.count(
+      `INSERT INTO receipts (dedupe_key, kind, type, workspace, received_at)
+       VALUES (?, 'fact', ?, ?, ?)
+       ON CONFLICT (dedupe_key) DO NOTHING
+       RETURNING 1`,
+      `fact:${outboxKey}`, inbound.type, inbound.workspace, now,
+    ) === 1;
+  }
+
   /** The ack body the first delivery answered with, so a duplicate answers the same. */
   responseOf(dedupeKey: string): AckBody | undefined {
     const row = this.sql.all<{ response: string | null }>("SELECT response FROM receipts WHERE dedupe_key = ?", dedupeKey)[0];
@@ -44,7 +59,8 @@ export class Receipts {
     return this.sql.one<{ at: number | null }>("SELECT min(received_at) AS at FROM receipts").at;
   }
 
+  /** Receipts of deliveries (fact receipts of fact-scoped effects not included). */
   count(): number {
-    return this.sql.one<{ n: number }>("SELECT count(*) AS n FROM receipts").n;
+    return this.sql.one<{ n: number }>("SELECT count(*) AS n FROM receipts WHERE kind != 'fact'").n;
   }
 }

@@ -123,3 +123,51 @@ export async function signedInteraction(payload: Record<string, unknown>, option
 export function toRequest(url: string, delivery: Delivery): Request {
   return new Request(url, { method: "POST", headers: delivery.headers, body: delivery.body });
 }
+
+/** A channel `message` event (the same message as an app_mention when it mentions the bot). */
+export function channelMessage(options: { channel?: string; user?: string; text?: string; ts?: string; botId?: string; subtype?: string } = {}): Record<string, unknown> {
+  return {
+    type: "message",
+    channel_type: "channel",
+    user: options.user ?? "U0000USER",
+    text: options.text ?? "hello",
+    ts: options.ts ?? messageTs(),
+    channel: options.channel ?? "C0000TEST",
+    ...(options.botId ? { bot_id: options.botId } : {}),
+    ...(options.subtype ? { subtype: options.subtype } : {}),
+  };
+}
+
+/** A `block_actions` payload: a button clicked on a message the app posted. */
+export function blockActions(options: { teamId?: string; actionId: string; channel?: string; messageTs?: string; responseUrl?: string }): Record<string, unknown> {
+  const channel = options.channel ?? "C0000TEST";
+  const ts = options.messageTs ?? messageTs();
+  return {
+    type: "block_actions",
+    team: { id: options.teamId ?? "T0000TEST", domain: "test" },
+    user: { id: "U0000USER", username: "tester", team_id: options.teamId ?? "T0000TEST" },
+    api_app_id: "A0000TEST",
+    trigger_id: slackId("13345224609."),
+    container: { type: "message", message_ts: ts, channel_id: channel, is_ephemeral: false },
+    channel: { id: channel, name: "general" },
+    message: { type: "message", ts, text: "an answer" },
+    response_url: options.responseUrl ?? "http://127.0.0.1:9/hooks/actions/T0000TEST/1/abc",
+    actions: [{ action_id: options.actionId, block_id: "b1", type: "button", value: "yes", action_ts: ts }],
+  };
+}
+
+/** A `view_submission` payload with one plain-text input (`block_id` → `action_id` → value). */
+export function viewSubmission(options: { teamId?: string; callbackId: string; values: Record<string, Record<string, string>> }): Record<string, unknown> {
+  const values = Object.fromEntries(Object.entries(options.values).map(([block, actions]) => [
+    block, Object.fromEntries(Object.entries(actions).map(([action, value]) => [action, { type: "plain_text_input", value }])),
+  ]));
+  return {
+    type: "view_submission",
+    team: { id: options.teamId ?? "T0000TEST", domain: "test" },
+    user: { id: "U0000USER", username: "tester", team_id: options.teamId ?? "T0000TEST" },
+    api_app_id: "A0000TEST",
+    trigger_id: slackId("13345224609."),
+    view: { id: slackId("V"), type: "modal", callback_id: options.callbackId, state: { values }, hash: "1.abc" },
+    response_urls: [],
+  };
+}

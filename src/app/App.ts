@@ -1,0 +1,204 @@
+import type { Inbound } from "../inbound/types";
+import { isObject } from "../inbound/fields";
+import { assertResponseUrlFresh } from "../delivery/expiry";
+import { channelOf, isFromBot, isOwnMessage } from "./filters";
+import { describeMatcher, matches, type AckResult, type Listener, type ListenerContext, type ListenerSpec, type Matcher, type RunArgs } from "./listeners";
+import type { AckBody, Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from "./types";
+
+type Json = Record<string, unknown>;
+
+interface Registered {
+  name: string;
+  spec: ListenerSpec;
+  /** The listener's view of the delivery, or undefined when it does not match. */
+  match(inbound: Inbound): ListenerContext | undefined;
+}
+
+export interface AppOptions {
+  /** Only deliveries from these channel ids reach listeners; others are acked and ignored. */
+  allowedChannels?: readonly string[];
+}
+
+function asSpec(listener: Listener): ListenerSpec {
+  return typeof listener === "function" ? { run: listener } : (listener ?? {});
+}
+
+function toAckBody(result: AckResult, inbound: Inbound): AckBody | undefined {
+  if (result === undefined) return undefined;
+  // A command's plain-text ack is the ephemeral reply Slack shows the invoker at once.
+  if (typeof result === "string") return inbound.kind === "command" ? { response_type: "ephemeral", text: result } : { text: result };
+  return result;
+}
+
+function eventOf(inbound: Inbound): Json | undefined {
+  return inbound.kind === "event" && isObject(inbound.payload.event) ? inbound.payload.event : undefined;
+}
+
+/** Subtyped messages (edits, joins, bot posts, …) reach only listeners that ask for them. */
+function subtypeAllowed(spec: ListenerSpec, event: Json): boolean {
+  if (typeof event.subtype !== "string") return true;
+  return spec.subtypes === "all" || (spec.subtypes?.includes(event.subtype) ?? false);
+}
+
+/**
+ * Bolt-style listeners with a durability guarantee Bolt does not have: `ack` answers inside
+ * the ingest transaction, `run` happens after the ack from the outbox — retried with backoff,
+ * resumable through `step()` checkpoints. Compose it with `createCoordinator(app)`.
+ */
+export class App implements SlackApp {
+  private readonly listeners: Registered[] = [];
+  private readonly allowedChannels: ReadonlySet<string> | undefined;
+
+  constructor(options: AppOptions = {}) {
+    this.allowedChannels = options.allowedChannels ? new Set(options.allowedChannels) : undefined;
+  }
+
+  /**
+   * Events API events of `type` (`app_mention`, `reaction_added`, …), or of any of several
+   * types — with `dedupe: "fact"`, one message seen as both `message` and `app_mention` runs once.
+   */
+  event(type: string | readonly string[], listener: Listener): this {
+    const types = typeof type === "string" ? [type] : type;
+    return this.register(`event:${types.join("+")}`, listener, (inbound) => {
+      const event = eventOf(inbound);
+      return event && types.includes(inbound.type) ? { inbound, body: inbound.payload, event } : undefined;
+    });
+  }
+
+  /** `message` events whose text contains `pattern` (a string) or matches it (a RegExp); all when omitted. */
+  message(pattern: Matcher | undefined, listener: Listener): this;
+  message(listener: Listener): this;
+  message(patternOrListener: Matcher | Listener | undefined, maybeListener?: Listener): this {
+    const [pattern, listener] = maybeListener === undefined && !(typeof patternOrListener === "string" || patternOrListener instanceof RegExp)
+      ? [undefined, patternOrListener as Listener]
+      : [patternOrListener as Matcher | undefined, maybeListener!];
+    return this.register(`message:${describeMatcher(pattern)}`, listener, (inbound) => {
+      const event = eventOf(inbound);
+      if (!event || inbound.type !== "message") return undefined;
+      const text = typeof event.text === "string" ? event.text : "";
+      const hit = pattern === undefined || (typeof pattern === "string" ? text.includes(pattern) : pattern.test(text));
+      return hit ? { inbound, body: inbound.payload, event } : undefined;
+    });
+  }
+
+  /** A slash command, e.g. `"/echo"`. */
+  command(name: Matcher, listener: Listener): this {
+    return this.register(`command:${describeMatcher(name)}`, listener, (inbound) => (
+      inbound.kind === "command" && matches(name, inbound.type)
+        ? { inbound, body: inbound.payload, command: inbound.payload as Record<string, string> }
+        : undefined
+    ));
+  }
+
+  /** block_actions whose action matches `action_id` (or `{ action_id, block_id }`). */
+  action(constraint: Matcher | { action_id?: Matcher; block_id?: Matcher }, listener: Listener): this {
+    const { action_id, block_id } = typeof constraint === "object" && !(constraint instanceof RegExp) ? constraint : { action_id: constraint, block_id: undefined };
+    return this.register(`action:${describeMatcher(action_id)}`, listener, (inbound) => {
+      if (inbound.kind !== "interaction" || inbound.type !== "block_actions" || !Array.isArray(inbound.payload.actions)) return undefined;
+      const action = inbound.payload.actions.find((a): a is Json => isObject(a) && matches(action_id, a.action_id) && matches(block_id, a.block_id));
+      return action ? { inbound, body: inbound.payload, action } : undefined;
+    });
+  }
+
+  /** view_submission (default) or view_closed of views with this `callback_id`. */
+  view(constraint: Matcher | { callback_id: Matcher; type?: "view_submission" | "view_closed" }, listener: Listener): this {
+    const { callback_id, type = "view_submission" } = typeof constraint === "object" && !(constraint instanceof RegExp) ? constraint : { callback_id: constraint };
+    return this.register(`view:${describeMatcher(callback_id)}:${type}`, listener, (inbound) => {
+      const view = inbound.payload.view;
+      return inbound.kind === "interaction" && inbound.type === type && isObject(view) && matches(callback_id, view.callback_id)
+        ? { inbound, body: inbound.payload, view }
+        : undefined;
+    });
+  }
+
+  /** Global shortcuts and message shortcuts (`message_action`) with this `callback_id`. */
+  shortcut(callbackId: Matcher, listener: Listener): this {
+    return this.register(`shortcut:${describeMatcher(callbackId)}`, listener, (inbound) => (
+      inbound.kind === "interaction" && (inbound.type === "shortcut" || inbound.type === "message_action") && matches(callbackId, inbound.payload.callback_id)
+        ? { inbound, body: inbound.payload, shortcut: inbound.payload }
+        : undefined
+    ));
+  }
+
+  plan(inbound: Inbound): Plan {
+    const ignored = this.filter(inbound);
+    if (ignored) return { ignore: ignored };
+
+    const effects: PlannedEffect[] = [];
+    let ackBody: AckBody | undefined;
+    let matched = false;
+    for (const listener of this.listeners) {
+      const context = listener.match(inbound);
+      if (!context || !this.wants(listener.spec, context)) continue;
+      matched = true;
+      const body = toAckBody(listener.spec.ack?.(context), inbound);
+      ackBody ??= body;
+      // A submission rejected with field errors stays open in Slack; there is nothing to run.
+      if (body?.response_action === "errors" || !listener.spec.run) continue;
+      const effect: RunEffect = { type: "run", listener: listener.name, inbound };
+      effects.push({ name: `run:${listener.name}`, effect, scope: listener.spec.dedupe === "fact" ? "fact" : "delivery" });
+    }
+    return matched ? { effects, ackBody } : { ignore: "no handler" };
+  }
+
+  async run(effect: RunEffect, tools: RunTools): Promise<void> {
+    const listener = this.listeners.find((l) => l.name === effect.listener);
+    const context = listener?.match(effect.inbound);
+    if (!listener?.spec.run || !context) throw new ListenerGone(`no listener "${effect.listener}" matches this delivery any more`);
+    await listener.spec.run(this.runArgs(context, tools));
+  }
+
+  private runArgs(context: ListenerContext, tools: RunTools): RunArgs {
+    const { inbound } = context;
+    const { client } = tools;
+    const channel = channelOf(inbound);
+    const asMessage = (message: string | Json): Json => (typeof message === "string" ? { text: message } : message);
+    return {
+      ...context,
+      client,
+      step: tools.step,
+      attempt: tools.attempt,
+      respond: async (message) => {
+        const url = typeof inbound.payload.response_url === "string" ? inbound.payload.response_url : undefined;
+        if (!url) throw new Error("this delivery has no response_url");
+        assertResponseUrlFresh(inbound.receivedAt, tools.now());
+        await client.respond(url, asMessage(message));
+      },
+      say: async (message) => {
+        if (!channel) throw new Error("this delivery has no channel to say anything in");
+        return client.chat.postMessage({ channel, ...asMessage(message) });
+      },
+    };
+  }
+
+  private register(defaultName: string, listener: Listener, match: Registered["match"]): this {
+    const spec = asSpec(listener);
+    let name = spec.name ?? defaultName;
+    if (!spec.name) for (let n = 2; this.listeners.some((l) => l.name === name); n++) name = `${defaultName}#${n}`;
+    if (this.listeners.some((l) => l.name === name)) throw new Error(`listener name "${name}" is already taken`);
+    this.listeners.push({ name, spec, match });
+    return this;
+  }
+
+  /** Built-in filtering: deliveries no listener should ever see. */
+  private filter(inbound: Inbound): string | undefined {
+    const event = eventOf(inbound);
+    if (event && isOwnMessage(inbound, event)) return "this app's own message";
+    const channel = channelOf(inbound);
+    if (this.allowedChannels && channel !== undefined && !this.allowedChannels.has(channel)) return "channel not allowed";
+    return undefined;
+  }
+
+  /** Per-listener filtering: bots' messages and subtypes only for listeners that ask; then `when`. */
+  private wants(spec: ListenerSpec, context: ListenerContext): boolean {
+    const { event } = context;
+    if (event && isFromBot(event) && !spec.includeBots) return false;
+    if (event && !subtypeAllowed(spec, event)) return false;
+    return spec.when?.(context) ?? true;
+  }
+}
+
+/** A run whose listener was removed or changed by a deploy; parked for an operator to look at. */
+export class ListenerGone extends Error {
+  override name = "ListenerGone";
+}

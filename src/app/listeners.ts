@@ -1,0 +1,73 @@
+import type { Inbound } from "../inbound/types";
+import type { SlackClient } from "../slack/client";
+import type { AckBody } from "./types";
+
+type Json = Record<string, unknown>;
+
+/** What every listener phase sees of the delivery. */
+export interface ListenerContext {
+  inbound: Inbound;
+  /** The raw payload: event envelope, command fields or interaction payload. */
+  body: Json;
+  /** Events: the `event` object. */
+  event?: Json;
+  /** Slash commands: the form fields (`command`, `text`, `user_id`, `response_url`, …). */
+  command?: Record<string, string>;
+  /** block_actions: the action that matched. */
+  action?: Json;
+  /** view_submission / view_closed: the view. */
+  view?: Json;
+  /** shortcut / message_action: the payload itself. */
+  shortcut?: Json;
+}
+
+/** Arguments of `ack`: synchronous, pure, inside the ingest transaction. No I/O. */
+export type AckArgs = ListenerContext;
+
+/** Arguments of `run`: durable, after the ack, retried by the outbox. */
+export interface RunArgs extends ListenerContext {
+  client: SlackClient;
+  /**
+   * Checkpoint: `fn` runs until it succeeds once; its result is stored in the shard and a
+   * retried run gets the stored result back without running `fn` again. Results must be JSON.
+   */
+  step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
+  /** POSTs to the delivery's `response_url` (commands and interactivity). Valid 30 minutes, 5 uses. */
+  respond(message: string | Json): Promise<void>;
+  /** `chat.postMessage` to the channel the delivery came from. */
+  say(message: string | Json): Promise<{ ts: string; channel: string }>;
+  /** 1 on the first attempt of this run, 2 on its first retry, … */
+  attempt: number;
+}
+
+export type AckResult = AckBody | string | void;
+
+export interface ListenerSpec {
+  /** Stable name, part of the outbox key of this listener's runs. Defaults to kind and constraint. */
+  name?: string;
+  ack?: (args: AckArgs) => AckResult;
+  run?: (args: RunArgs) => void | Promise<void>;
+  /** "fact": run at most once per message (team, channel, ts), even if it arrives as several events. */
+  dedupe?: "delivery" | "fact";
+  /** Message subtypes this listener also wants, besides plain messages (`["message_changed"]`, or `"all"`). Default: none. */
+  subtypes?: readonly string[] | "all";
+  /** An extra, pure condition on the delivery (e.g. "only messages that mention the bot"). */
+  when?: (args: AckArgs) => boolean;
+  /** Also receive messages posted by other bots. Messages from this app's own bot user never reach listeners. */
+  includeBots?: boolean;
+}
+
+/** A listener is its `run` alone, or a spec with `ack`, `run` and options. */
+export type Listener = ListenerSpec["run"] | ListenerSpec;
+
+export type Matcher = string | RegExp;
+
+export function matches(matcher: Matcher | undefined, value: unknown): boolean {
+  if (matcher === undefined) return true;
+  if (typeof value !== "string") return false;
+  return typeof matcher === "string" ? matcher === value : matcher.test(value);
+}
+
+export function describeMatcher(matcher: Matcher | undefined): string {
+  return matcher === undefined ? "*" : String(matcher);
+}
