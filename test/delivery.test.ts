@@ -175,6 +175,17 @@ describe("the alarm sweep", () => {
   });
 });
 
+/** A mention whose immediate attempt is in flight, stuck on a Slack call that never answers. */
+async function mentionWithHungDelivery() {
+  const clock = controlClock();
+  const team = newWorkspace();
+  slack().fail({ method: "chat.postMessage" }, { hang: true });
+  const { delivery } = await mentionDelivery(team);
+  expect((await deliver(delivery)).status).toBe(200);
+  await slack().waitForCall();
+  return { clock, stub: shardStub(team) };
+}
+
 describe("leases and fences", () => {
   it("concurrent claimers lease disjoint rows; re-claiming with the same token returns the same batch", async () => {
     controlClock();
@@ -230,13 +241,7 @@ describe("leases and fences", () => {
   });
 
   it("a shard killed mid-delivery (no drain): the row is reclaimed once its lease expires and delivered", async () => {
-    const clock = controlClock();
-    const team = newWorkspace();
-    const stub = shardStub(team);
-    slack().fail({ method: "chat.postMessage" }, { hang: true });
-    const { delivery } = await mentionDelivery(team);
-    expect((await deliver(delivery)).status).toBe(200);
-    await slack().waitForCall(); // the immediate attempt is now in flight
+    const { clock, stub } = await mentionWithHungDelivery();
     await abortAllDurableObjects();
 
     const [leased] = await outboxRows(stub);
@@ -252,13 +257,7 @@ describe("leases and fences", () => {
   });
 
   it("a shard evicted mid-delivery (evictDurableObject): the attempt ends by its own timeout and a later sweep delivers", async () => {
-    const clock = controlClock();
-    const team = newWorkspace();
-    const stub = shardStub(team);
-    slack().fail({ method: "chat.postMessage" }, { hang: true });
-    const { delivery } = await mentionDelivery(team);
-    expect((await deliver(delivery)).status).toBe(200);
-    await slack().waitForCall();
+    const { clock, stub } = await mentionWithHungDelivery();
     await evictDurableObject(stub); // drains in-flight work: the hung call times out and is scheduled for retry
 
     const [row] = await outboxRows(stub);
