@@ -240,6 +240,31 @@ describe("leases and fences", () => {
     expect(slack().callsTo("chat.postMessage")).toHaveLength(2);
   });
 
+  it("an attempt running longer than its lease renews it, so the sweep does not reclaim it mid-run", async () => {
+    const clock = controlClock();
+    const team = newWorkspace();
+    const stub = shardStub(team);
+    await seedEffects(stub, team, [{ name: "slow-run", effect: postMessage("C1") }]);
+    const stolen = await runInDurableObject(stub, async (instance: Shard) => {
+      const rows = instance.outbox.claimBatch("long", Date.now(), LEASE_MS, 10);
+      let stolenMidRun = -1;
+      const courier = {
+        ...instance.courier,
+        perform: async () => {
+          clock.advance(LEASE_MS - 1000); // most of the lease used up…
+          await scheduler.wait(LEASE_MS / 2 + 300); // …while the renewal timer fires once
+          clock.advance(2000); // past the original lease
+          stolenMidRun = instance.outbox.claimBatch("sweep", Date.now(), LEASE_MS, 10).length;
+          return { outcome: "delivered" } as const;
+        },
+      };
+      await deliverClaimed(courier, "long", rows);
+      return stolenMidRun;
+    });
+    expect(stolen).toBe(0);
+    expect(await outboxRows(stub)).toEqual([]);
+  });
+
   it("a shard killed mid-delivery (no drain): the row is reclaimed once its lease expires and delivered", async () => {
     const { clock, stub } = await mentionWithHungDelivery();
     await abortAllDurableObjects();

@@ -55,10 +55,29 @@ async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Pro
     return;
   }
 
-  const verdict = await courier.perform(JSON.parse(row.payload) as Effect, row, token);
+  const verdict = await whileRenewingLease(courier, token, key, () => courier.perform(JSON.parse(row.payload) as Effect, row, token));
   // The await above opened the input gate: the row may have been re-leased meanwhile,
   // so every settle below is fenced by our token rather than trusting what we read.
   settle(courier, token, row, verdict);
+}
+
+/**
+ * Keeps the row's lease alive while its attempt is running, so a long run (an LLM call in a
+ * step, several sequential Slack calls) is not reclaimed and performed twice. A Slack call
+ * ends within DELIVERY_TIMEOUT_MS, well inside half a lease, so plain effects never renew.
+ * Stopping the renewal is not a release: the lease still ends only by expiry or a fenced
+ * settle. If the DO dies, the timer dies with it and the lease runs out as designed.
+ */
+async function whileRenewingLease<T>(courier: Courier, token: string, key: string, attempt: () => Promise<T>): Promise<T> {
+  const { leaseMs } = courier.settings.delivery;
+  const timer = setInterval(() => {
+    if (!courier.outbox.renewLease(key, token, Date.now() + leaseMs)) clearInterval(timer);
+  }, leaseMs / 2);
+  try {
+    return await attempt();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 function settle(courier: Courier, token: string, row: ClaimedRow, verdict: Verdict): void {

@@ -84,6 +84,14 @@ export class Outbox {
     );
   }
 
+  /** Fenced lease extension for an attempt still running. Returns false once another claimer owns the row. */
+  renewLease(key: string, token: string, expiresAt: number): boolean {
+    return this.sql.count(
+      "UPDATE outbox SET claim_expires_at = ? WHERE idempotency_key = ? AND claim_token = ? AND status = 'pending' RETURNING 1",
+      expiresAt, key, token,
+    ) === 1;
+  }
+
   /** Fenced completion: deletes the delivered row only if `token` still holds its lease. */
   complete(key: string, token: string): boolean {
     return this.sql.count("DELETE FROM outbox WHERE idempotency_key = ? AND claim_token = ? RETURNING 1", key, token) === 1;
