@@ -35,6 +35,26 @@ describe("immediate attempt after the commit", () => {
   });
 });
 
+describe("under load", () => {
+  it("with many immediate attempts in flight, new rows skip theirs and wait unleased for the sweep", async () => {
+    controlClock();
+    const team = newWorkspace();
+    const stub = shardStub(team);
+    await runInDurableObject(stub, (instance: Shard) => {
+      (instance as unknown as { immediateInFlight: number }).immediateInFlight = 64; // as if 64 attempts were running
+    });
+    const { delivery } = await mentionDelivery(team);
+    expect((await deliver(delivery)).status).toBe(200);
+    const [row] = await outboxRows(stub);
+    expect(row).toMatchObject({ status: "pending", attempts: 0, claim_token: null });
+    expect(slack().calls).toHaveLength(0);
+
+    await runDurableObjectAlarm(stub); // armed for now: the sweep delivers it
+    expect(await outboxRows(stub)).toEqual([]);
+    expect(slack().callsTo("chat.update")).toHaveLength(1);
+  });
+});
+
 describe("the alarm sweep", () => {
   it("500 twice, then OK → delivered exactly once, with backoff between attempts", async () => {
     const clock = controlClock();

@@ -14,8 +14,17 @@ function hexToBytes(hex: string): Uint8Array | undefined {
   return bytes;
 }
 
+/** Imported keys, per secret, for the isolate's lifetime: importing costs more than verifying. */
+const keys = new Map<string, CryptoKey>();
+
 async function hmacKey(secret: string): Promise<CryptoKey> {
-  return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+  let key = keys.get(secret);
+  if (!key) {
+    // The key itself is cached, never a promise: promises must not cross request contexts.
+    key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    keys.set(secret, key);
+  }
+  return key;
 }
 
 /** The bytes Slack signs: `v0:{timestamp}:{raw body}`. */

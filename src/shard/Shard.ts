@@ -40,6 +40,8 @@ export interface ShardStats {
   };
 }
 
+/** Above this many rows in immediate attempts, new rows go to the sweep (acks stay fast under load). */
+const IMMEDIATE_IN_FLIGHT_MAX = 64;
 /** Receipts deleted per alarm; the rest waits for the next alarm so no invocation runs long. */
 const PRUNE_BATCH = 500;
 /** Alarms for pruning alone come no more often than this: receipts expire in bulk, not one by one. */
@@ -61,6 +63,8 @@ export function defineShard(app: SlackApp) {
     private accepted = 0;
     private alarmsSet = 0;
     private readonly rateLimits = new RateLimits();
+    /** Rows whose immediate attempt is running now. */
+    private immediateInFlight = 0;
     /** Mirror of the scheduled alarm, so ingest only pays for setAlarm when it moves it earlier. */
     private alarmAt: number | null = null;
 
@@ -121,8 +125,12 @@ export function defineShard(app: SlackApp) {
       const plan = app.plan(inbound);
       if ("ignore" in plan) return { verdict: "ignored", enqueued: 0 };
 
-      // New rows are leased to this delivery's immediate attempt as they are written.
-      const lease = { token: crypto.randomUUID(), expiresAt: now + this.settings.delivery.leaseMs };
+      // New rows are leased to this delivery's immediate attempt as they are written — unless
+      // the shard already has many attempts in flight: then acks come first, and the rows
+      // wait unleased for the sweep, which delivers with bounded concurrency.
+      const immediate = this.immediateInFlight < IMMEDIATE_IN_FLIGHT_MAX;
+      const lease = immediate ? { token: crypto.randomUUID(), expiresAt: now + this.settings.delivery.leaseMs } : null;
+      let leased: ClaimedRow[] = [];
       const result = this.ctx.storage.transactionSync((): IngestResult => {
         if (!this.receipts.recordFirst(inbound, plan.ackBody, now)) {
           return { verdict: "duplicate", ackBody: this.receipts.responseOf(inbound.dedupeKey), enqueued: 0 };
@@ -130,8 +138,8 @@ export function defineShard(app: SlackApp) {
         // A fact-scoped effect is enqueued once per message, whichever of its events comes first.
         const effects = plan.effects.filter((planned) => planned.scope !== "fact" || !inbound.factKey
           || this.receipts.recordFirstFact(outboxKeyOf(inbound, planned), inbound, now));
-        const enqueued = this.outbox.enqueue(inbound, effects, now, lease);
-        return { verdict: "accepted", ackBody: plan.ackBody, enqueued };
+        leased = this.outbox.enqueue(inbound, effects, now, lease);
+        return { verdict: "accepted", ackBody: plan.ackBody, enqueued: leased.length };
       });
       if (result.verdict !== "accepted") return result;
       this.accepted++;
@@ -139,11 +147,12 @@ export function defineShard(app: SlackApp) {
       // rolled-back alarm; with no await in between, the alarm write commits with the rows.
       // The sweep is the contract: if the immediate attempt dies with this instance, the
       // alarm reclaims the rows once their lease has run out.
-      this.armAlarm(result.enqueued > 0 ? lease.expiresAt : now + this.settings.receiptRetentionMs);
-      if (result.enqueued > 0) {
+      this.armAlarm(leased.length === 0 ? now + this.settings.receiptRetentionMs : (lease?.expiresAt ?? now));
+      if (lease && leased.length > 0) {
         // The immediate attempt, an optimisation of the sweep's own code path. Its fetches
         // leave only after the transaction is durable (the output gate holds them).
-        void this.deliver(lease.token, this.outbox.claimedBy(lease.token));
+        this.immediateInFlight += leased.length;
+        void this.deliver(lease.token, leased).finally(() => (this.immediateInFlight -= leased.length));
       }
       return result;
     }

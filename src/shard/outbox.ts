@@ -36,24 +36,20 @@ export class Outbox {
   constructor(private readonly sql: MeteredSql) {}
 
   /**
-   * Records the effects of one delivery, already leased to `lease` for the immediate attempt.
+   * Records the effects of one delivery, already leased to `lease` for the immediate attempt
+   * (or unleased and due at once, for the sweep, when `lease` is null).
    * The idempotency key (dedupe key + effect name) makes a repeated enqueue a no-op.
-   * Returns how many rows were new.
+   * Returns the rows that were new, as the immediate attempt needs them (no read-back).
    */
-  enqueue(inbound: Inbound, effects: readonly PlannedEffect[], now: number, lease: Lease): number {
-    let added = 0;
-    for (const planned of effects) {
-      const { effect } = planned;
-      added += this.sql.count(
-        `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (idempotency_key) DO NOTHING
-         RETURNING 1`,
-        outboxKeyOf(inbound, planned), inbound.workspace, effect.type, JSON.stringify(effect), rateKeyOf(effect),
-        now, lease.token, lease.expiresAt, now,
-      );
-    }
-    return added;
+  enqueue(inbound: Inbound, effects: readonly PlannedEffect[], now: number, lease: Lease | null): ClaimedRow[] {
+    return effects.flatMap((planned) => this.sql.all<ClaimedRow>(
+      `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (idempotency_key) DO NOTHING
+       RETURNING idempotency_key, workspace, payload, rate_key, attempts, created_at`,
+      outboxKeyOf(inbound, planned), inbound.workspace, planned.effect.type, JSON.stringify(planned.effect), rateKeyOf(planned.effect),
+      now, lease?.token ?? null, lease?.expiresAt ?? null, now,
+    ));
   }
 
   /**
