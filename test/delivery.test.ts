@@ -2,6 +2,7 @@ import { abortAllDurableObjects, evictDurableObject, runDurableObjectAlarm, runI
 import { describe, expect, it, vi } from "vitest";
 import { deliverClaimed } from "../src/delivery/deliverClaimed";
 import type { Shard } from "../src/shard/Shard";
+import { stepFor } from "../src/shard/stepCheckpoints";
 import { Outbox } from "../src/shard/outbox";
 import { controlClock } from "./support/clock";
 import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy } from "./support/coordinator";
@@ -283,6 +284,25 @@ describe("leases and fences", () => {
     });
     expect(stolen).toBe(0);
     expect(await outboxRows(stub)).toEqual([]);
+  });
+
+  it("step checkpoints are fenced: a stale attempt cannot record, and overlapping attempts converge on the first result", async () => {
+    const clock = controlClock();
+    const team = newWorkspace();
+    const stub = shardStub(team);
+    const [key] = await seedEffects(stub, team, [{ name: "run", effect: postMessage("C1") }]);
+    const outcome = await runInDurableObject(stub, async (instance: Shard) => {
+      instance.outbox.claimBatch("stale", Date.now(), LEASE_MS, 10);
+      const staleStep = stepFor(instance.outbox, key!, "stale");
+      const first = await staleStep("placeholder", () => ({ ts: "1.000001" }));
+      clock.advance(LEASE_MS + 1);
+      instance.outbox.claimBatch("fresh", Date.now(), LEASE_MS, 10);
+      const freshStep = stepFor(instance.outbox, key!, "fresh");
+      const reused = await freshStep("placeholder", () => ({ ts: "never posted" }));
+      const fenced = await staleStep("update", () => "late").then(() => "recorded", (e: Error) => e.name);
+      return { first, reused, fenced };
+    });
+    expect(outcome).toEqual({ first: { ts: "1.000001" }, reused: { ts: "1.000001" }, fenced: "LeaseLost" });
   });
 
   it("a shard killed mid-delivery (no drain): the row is reclaimed once its lease expires and delivered", async () => {

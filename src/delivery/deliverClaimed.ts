@@ -30,8 +30,6 @@ export interface Courier {
   perform(effect: Effect, row: ClaimedRow, token: string): Promise<Verdict>;
   /** Called with the time a row becomes due again, so the shard can move its alarm earlier. */
   wakeAt(at: number): void;
-  /** Called after a row's fenced completion, to drop what hangs off it (step checkpoints). */
-  finished(key: string): void;
 }
 
 /**
@@ -92,10 +90,8 @@ function settle(courier: Courier, token: string, row: ClaimedRow, verdict: Verdi
     return;
   }
   if (verdict.outcome === "delivered") {
-    if (outbox.complete(key, token)) {
-      counters.delivered++;
-      courier.finished(key);
-    } else fenceRejected(courier, key, "complete");
+    if (outbox.complete(key, token)) counters.delivered++;
+    else fenceRejected(courier, key, "complete");
     return;
   }
   const exhausted = verdict.outcome === "retry" && attempts >= settings.delivery.backoff.maxAttempts;

@@ -13,7 +13,7 @@ import { applyMigrations } from "./migrations";
 import { Outbox, type ClaimedRow, type OutboxStatus, type ParkedRow } from "./outbox";
 import { MeteredSql } from "./meteredSql";
 import { Receipts } from "./receipts";
-import { Steps } from "./steps";
+import { stepFor } from "./stepCheckpoints";
 import { SlackClient } from "../slack/client";
 import { outboxKeyOf, type Effect } from "../app/types";
 
@@ -55,7 +55,6 @@ export function defineShard(app: SlackApp) {
   return class Shard extends DurableObject<CoordinatorEnv> {
     readonly receipts: Receipts;
     readonly outbox: Outbox;
-    readonly steps: Steps;
     readonly settings: Settings;
     private readonly client: SlackClient;
     readonly counters = newCounters();
@@ -74,7 +73,6 @@ export function defineShard(app: SlackApp) {
       this.sql = new MeteredSql(ctx.storage.sql);
       this.receipts = new Receipts(this.sql);
       this.outbox = new Outbox(this.sql);
-      this.steps = new Steps(this.sql);
       // Single-workspace mode: one bot token for every effect.
       this.client = new SlackClient({ apiUrl: this.settings.apiUrl, token: this.settings.botToken, timeoutMs: this.settings.delivery.timeoutMs });
       // Schema first: no request may see a half-migrated shard. This is the only
@@ -96,7 +94,6 @@ export function defineShard(app: SlackApp) {
         shard: this.name,
         perform: (effect, row, token) => this.perform(effect, row, token),
         wakeAt: (at) => this.armAlarm(at),
-        finished: (key) => this.steps.forget(key),
       };
     }
 
@@ -108,7 +105,7 @@ export function defineShard(app: SlackApp) {
         createdAt: row.created_at,
         runTools: () => ({
           client: this.client.forRun(() => triggerExpired(row.attempts, row.created_at, Date.now())),
-          step: this.steps.stepFor(row.idempotency_key, token),
+          step: stepFor(this.outbox, row.idempotency_key, token),
           attempt: row.attempts + 1,
           now: () => Date.now(),
         }),
@@ -241,7 +238,6 @@ export function defineShard(app: SlackApp) {
 
     discard(key: string): boolean {
       const discarded = this.outbox.discard(key);
-      if (discarded) this.steps.forget(key);
       log("info", "parked effect discarded", { shard: this.name, key, discarded });
       return discarded;
     }

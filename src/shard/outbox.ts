@@ -80,6 +80,27 @@ export class Outbox {
     );
   }
 
+  /** A completed step's result (JSON text) on a run's row, or undefined. */
+  stepResult(key: string, name: string): string | undefined {
+    const [row] = this.sql.all<{ result: string | null }>("SELECT steps -> ? AS result FROM outbox WHERE idempotency_key = ?", `$."${name}"`, key);
+    return row?.result ?? undefined;
+  }
+
+  /**
+   * Stores a step's result (JSON text), fenced by the run's lease: only the attempt holding
+   * `token` may record. If an overlapping attempt recorded the step first, that result wins
+   * and is returned, so both continue from the same checkpoint. Undefined when fenced out.
+   */
+  recordStep(key: string, name: string, token: string, result: string): string | undefined {
+    const path = `$."${name}"`;
+    const recorded = this.sql.count(
+      `UPDATE outbox SET steps = json_set(steps, ?1, json(?2))
+        WHERE idempotency_key = ?3 AND claim_token = ?4 AND steps -> ?1 IS NULL RETURNING 1`,
+      path, result, key, token,
+    );
+    return recorded === 1 ? result : this.stepResult(key, name);
+  }
+
   /** Fenced lease extension for an attempt still running. Returns false once another claimer owns the row. */
   renewLease(key: string, token: string, expiresAt: number): boolean {
     return this.sql.count(

@@ -43,6 +43,9 @@ export interface SlackDeliveryOptions {
   /** Sends one signed attempt; rejects on connection errors, and must honour `signal`. */
   send(delivery: Delivery, signal: AbortSignal): Promise<Response>;
   compression?: number;
+  /** Spread of each retry delay, ± this fraction (Slack's timing is not exact); 0 by default. */
+  jitter?: number;
+  random?: () => number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -75,8 +78,10 @@ export async function deliverLikeSlack(options: SlackDeliveryOptions): Promise<S
   const delays = slackRetryDelaysMs(options.compression);
   const attempts: Attempt[] = [];
   let reason: RetryReason | undefined;
+  const spread = options.jitter ?? 0;
+  const random = options.random ?? Math.random;
   for (let retryNum = 0; retryNum <= delays.length; retryNum++) {
-    if (retryNum > 0) await sleep(delays[retryNum - 1]!);
+    if (retryNum > 0) await sleep(delays[retryNum - 1]! * (1 + spread * (2 * random() - 1)));
     const { attempt, noRetry } = await attemptOnce(options, retryNum, reason, now);
     attempts.push(attempt);
     if (!attempt.failure) return { acked: true, refused: false, attempts };
