@@ -1,18 +1,21 @@
--- One row per accepted Slack delivery. The primary key IS the dedupe: an
+-- One row per accepted Slack delivery. The dedupe key IS the dedupe: an
 -- INSERT … ON CONFLICT DO NOTHING RETURNING decides "first delivery?" race-free.
+-- Receipts are filed by generation, floor(received_at / retention): a delivery is
+-- a duplicate if its key is in the current or the previous generation, and pruning
+-- deletes whole older generations by primary-key prefix. No secondary index, so a
+-- receipt costs one row written to record and one to prune.
 CREATE TABLE receipts (
-  dedupe_key   TEXT PRIMARY KEY,
+  generation   INTEGER NOT NULL,
+  dedupe_key   TEXT NOT NULL,
   kind         TEXT NOT NULL,
   type         TEXT NOT NULL,
   workspace    TEXT NOT NULL,
   retry_num    INTEGER,
   retry_reason TEXT,
   response     TEXT,
-  received_at  INTEGER NOT NULL
+  received_at  INTEGER NOT NULL,
+  PRIMARY KEY (generation, dedupe_key)
 ) WITHOUT ROWID;
-
--- Pruning walks receipts oldest first.
-CREATE INDEX receipts_by_age ON receipts (received_at);
 
 -- The transactional outbox: side effects recorded with the receipt, delivered
 -- afterwards, at least once. Only undelivered rows live here: a delivered row is

@@ -71,7 +71,7 @@ export function defineShard(app: SlackApp) {
       super(ctx, env);
       this.settings = readSettings(env);
       this.sql = new MeteredSql(ctx.storage.sql);
-      this.receipts = new Receipts(this.sql);
+      this.receipts = new Receipts(this.sql, this.settings.receiptRetentionMs);
       this.outbox = new Outbox(this.sql);
       // Single-workspace mode: one bot token for every effect.
       this.client = new SlackClient({ apiUrl: this.settings.apiUrl, token: this.settings.botToken, timeoutMs: this.settings.delivery.timeoutMs });
@@ -130,7 +130,7 @@ export function defineShard(app: SlackApp) {
       let leased: ClaimedRow[] = [];
       const result = this.ctx.storage.transactionSync((): IngestResult => {
         if (!this.receipts.recordFirst(inbound, plan.ackBody, now)) {
-          return { verdict: "duplicate", ackBody: this.receipts.responseOf(inbound.dedupeKey), enqueued: 0 };
+          return { verdict: "duplicate", ackBody: this.receipts.responseOf(inbound.dedupeKey, now), enqueued: 0 };
         }
         // A fact-scoped effect is enqueued once per message, whichever of its events comes first.
         const effects = plan.effects.filter((planned) => planned.scope !== "fact" || !inbound.factKey
@@ -190,15 +190,15 @@ export function defineShard(app: SlackApp) {
     }
 
     private prune(now: number): void {
-      const pruned = this.receipts.pruneBefore(now - this.settings.receiptRetentionMs, PRUNE_BATCH);
+      const pruned = this.receipts.pruneExpired(now, PRUNE_BATCH);
       if (pruned === PRUNE_BATCH) this.armAlarm(now + 1_000);
     }
 
     /** When this shard next has work: a due row, an expiring lease, or receipts to prune. */
     private nextWakeAt(): number | null {
       const now = Date.now();
-      const oldest = this.receipts.oldestReceivedAt();
-      const pruneAt = oldest === null ? null : Math.max(oldest + this.settings.receiptRetentionMs, now + PRUNE_INTERVAL_MS);
+      const prunable = this.receipts.nextPruneAt(now);
+      const pruneAt = prunable === null ? null : Math.max(prunable, now + PRUNE_INTERVAL_MS);
       const rowsAt = this.outbox.nextWakeAt();
       if (rowsAt === null) return pruneAt;
       return pruneAt === null ? rowsAt : Math.min(rowsAt, pruneAt);
