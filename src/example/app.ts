@@ -27,8 +27,11 @@ exampleApp.event(["app_mention", "message"], {
     // Each step runs once: a retried run reuses the placeholder's ts and updates it instead
     // of posting a second placeholder.
     const placeholder = await step("placeholder", () => client.chat.postMessage({ channel, thread_ts, text: "Working on it…" }));
-    // The slow call goes here, inside a step so a retry after a later failure does not repeat it.
-    const answer = await step("answer", () => answerTo(String(event!.text ?? "")));
+    // The slow call goes here. A real one (an LLM, a search) belongs in its own step, e.g.
+    //   const answer = await step("answer", () => llm.complete(prompt));
+    // so a retry after a later failure does not pay for it twice. This one is instant and
+    // deterministic, so it is simply recomputed: every checkpoint costs a row written.
+    const answer = answerTo(String(event!.text ?? ""));
     // Last step, no checkpoint needed: chat.update of a known ts is idempotent by shape.
     await client.chat.update({
       channel,

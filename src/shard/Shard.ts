@@ -15,7 +15,7 @@ import { MeteredSql } from "./meteredSql";
 import { Receipts } from "./receipts";
 import { stepFor } from "./stepCheckpoints";
 import { SlackClient } from "../slack/client";
-import { outboxKeyOf, type Effect } from "../app/types";
+import { outboxKeyOf, type Effect, type PlannedEffect } from "../app/types";
 
 /** The shard's answer to `ingest`, returned only once it is durable. */
 export interface IngestResult {
@@ -127,14 +127,19 @@ export function defineShard(app: SlackApp) {
       // wait unleased for the sweep, which delivers with bounded concurrency.
       const immediate = this.immediateInFlight < IMMEDIATE_IN_FLIGHT_MAX;
       const lease = immediate ? { token: crypto.randomUUID(), expiresAt: now + this.settings.delivery.leaseMs } : null;
+      const factScoped = (planned: PlannedEffect) => planned.scope === "fact" && inbound.factKey !== undefined;
+      // When every effect is keyed by the message, the message's fact receipt is this delivery's
+      // dedupe record too: a retry of this event finds it exactly as a twin event does.
+      const byFactOnly = plan.effects.length > 0 && plan.ackBody === undefined && plan.effects.every(factScoped);
       let leased: ClaimedRow[] = [];
       const result = this.ctx.storage.transactionSync((): IngestResult => {
-        if (!this.receipts.recordFirst(inbound, plan.ackBody, now)) {
+        if (!byFactOnly && !this.receipts.recordFirst(inbound, plan.ackBody, now)) {
           return { verdict: "duplicate", ackBody: this.receipts.responseOf(inbound.dedupeKey, now), enqueued: 0 };
         }
         // A fact-scoped effect is enqueued once per message, whichever of its events comes first.
-        const effects = plan.effects.filter((planned) => planned.scope !== "fact" || !inbound.factKey
+        const effects = plan.effects.filter((planned) => !factScoped(planned)
           || this.receipts.recordFirstFact(outboxKeyOf(inbound, planned), inbound, now));
+        if (byFactOnly && effects.length === 0) return { verdict: "duplicate", enqueued: 0 };
         leased = this.outbox.enqueue(inbound, effects, now, lease);
         return { verdict: "accepted", ackBody: plan.ackBody, enqueued: leased.length };
       });

@@ -73,8 +73,8 @@ export class Receipts {
     return Math.max(now, (oldest + 2) * this.retentionMs);
   }
 
-  /** Receipts of deliveries (fact receipts of fact-scoped effects not included). */
+  /** Receipts held: of deliveries, and of messages whose effects are fact-scoped. */
   count(): number {
-    return this.sql.one<{ n: number }>("SELECT count(*) AS n FROM receipts WHERE kind != 'fact'").n;
+    return this.sql.one<{ n: number }>("SELECT count(*) AS n FROM receipts").n;
   }
 }
