@@ -1,0 +1,135 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { resolve } from "node:path";
+import { randomFaults, seededRandom } from "../test/support/randomFaults";
+import { CHAOS_SETTINGS, FULL_CHAOS, SHORT_CHAOS } from "./chaos/chaosPlan";
+import { CoordinatorProcess } from "./chaos/coordinatorProcess";
+import { printChaos } from "./chaos/printChaos";
+import { runSlackTraffic, type TrafficEvent } from "./chaos/slackTraffic";
+import { verifyDelivery, type Outage } from "./chaos/verifyDelivery";
+import { startFakeSlackServer } from "./fakeSlack/fakeSlackServer";
+import { describeMachine } from "./report/machine";
+import { killDescendantsOnExit, watchdog } from "./runtime/cleanup";
+import { repoRoot } from "./runtime/repoRoot";
+import { ADMIN_TOKEN, SIGNING_SECRET } from "./subjects";
+
+// `npm run chaos [-- --short]`: Slack-like traffic with retries, a faulty fake Web API and
+// SIGKILLs of the runtime on persisted state; then every acked event must have its reply.
+const short = process.argv.includes("--short");
+const plan = short ? SHORT_CHAOS : FULL_CHAOS;
+killDescendantsOnExit();
+watchdog(plan.deadlineMs, "npm run chaos");
+const startedAt = Date.now();
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+const clock = () => `${Math.round((Date.now() - startedAt) / 1000)}s`.padStart(5);
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
+  const { port } = server.address() as { port: number };
+  await new Promise((closed) => server.close(closed));
+  return port;
+}
+
+const stateDir = resolve(repoRoot, "bench/.state/chaos");
+rmSync(stateDir, { recursive: true, force: true });
+mkdirSync(stateDir, { recursive: true });
+const random = seededRandom(plan.seed);
+const fake = await startFakeSlackServer({ faultFor: randomFaults(plan.faults, random), maxHangMs: 5_000 });
+const port = await freePort();
+const workspaces = Array.from({ length: plan.workspaces }, (_, i) => `TCHAOS${i}`);
+const coordinator = new CoordinatorProcess({
+  worker: "coordinator", port, persistTo: resolve(stateDir, "persist"),
+  bindings: { SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_BOT_TOKEN: "xoxb-chaos-token", SLACK_API_URL: fake.fake.apiUrl, ADMIN_TOKEN, ...CHAOS_SETTINGS },
+}, resolve(stateDir, "runtime.log"));
+const base = `http://127.0.0.1:${port}`;
+
+/** Restarts until serving: the killed workerd may hold the port for a moment. */
+async function restart(): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await coordinator.start();
+    } catch (error) {
+      if (attempt >= 5) throw error;
+      await sleep(500);
+    }
+  }
+}
+
+async function pendingRows(): Promise<{ pending: number; parked: number }> {
+  const total = { pending: 0, parked: 0 };
+  for (const workspace of workspaces) {
+    const response = await fetch(`${base}/admin/shards/${workspace}/0`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const { outbox } = (await response.json()) as { outbox: { pending: number; parked: number } };
+    total.pending += outbox.pending;
+    total.parked += outbox.parked;
+  }
+  return total;
+}
+
+const outages: Outage[] = [];
+let exitCode = 1;
+try {
+  console.log(`chaos${short ? " --short" : ""}: ${plan.rate} events/s for ${plan.durationMs / 1000} s over ${plan.workspaces} workspaces, ${plan.kills} SIGKILLs, fake Slack faults ${JSON.stringify(plan.faults)}, Slack retries compressed ${plan.compression}×`);
+  await restart();
+  console.log(`${clock()} coordinator serving on ${base} (state in ${stateDir})`);
+
+  // One kill at a random moment in each of `kills` equal slots of the load's middle 80 %: spread
+  // out, so Slack's compressed retries (0 s, 6 s, 30 s) can outlive an outage, as they would in life.
+  const slot = (plan.durationMs * 0.8) / plan.kills;
+  const killTimes = Array.from({ length: plan.kills }, (_, i) => plan.durationMs * 0.1 + slot * (i + random()));
+  const killer = (async () => {
+    for (const at of killTimes) {
+      await sleep(Math.max(0, startedAt + at - Date.now()));
+      const outage: Outage = { killedAt: Date.now(), readyAt: null };
+      outages.push(outage);
+      await coordinator.kill();
+      console.log(`${clock()} SIGKILL #${outages.length} (runtime and workerd)`);
+      await sleep(plan.downMs[0] + (plan.downMs[1] - plan.downMs[0]) * random());
+      await restart();
+      outage.readyAt = Date.now();
+      console.log(`${clock()} restarted on the same state after ${((outage.readyAt - outage.killedAt) / 1000).toFixed(1)} s`);
+    }
+  })();
+
+  const events: TrafficEvent[] = await runSlackTraffic({
+    url: `${base}/slack/events`, secret: SIGNING_SECRET, rate: plan.rate, durationMs: plan.durationMs, workspaces, compression: plan.compression, random,
+    onProgress: (sofar) => console.log(`${clock()} ${sofar.length} events sent, ${sofar.filter((e) => e.result?.acked).length} acked, ${fake.calls.length} fake Slack calls`),
+  });
+  await killer;
+
+  console.log(`${clock()} load and Slack's retries done; waiting (≤ ${plan.quiesceMs / 1000} s) until no outbox row is pending`);
+  const quiesceBy = Date.now() + plan.quiesceMs;
+  let rows = await pendingRows();
+  while (rows.pending > 0 && Date.now() < quiesceBy) {
+    await sleep(1000);
+    rows = await pendingRows();
+  }
+  const quiescent = rows.pending === 0;
+  console.log(`${clock()} ${quiescent ? "quiescent" : "NOT quiescent"}: ${rows.pending} pending, ${rows.parked} parked`);
+
+  const verdict = verifyDelivery(events, fake.calls, outages, coordinator.notable, Number(CHAOS_SETTINGS.LEASE_MS));
+  const results = {
+    generatedAt: new Date(startedAt).toISOString(),
+    durationS: Math.round((Date.now() - startedAt) / 1000),
+    mode: short ? "short" : "full",
+    machine: describeMachine(),
+    plan,
+    settings: CHAOS_SETTINGS,
+    outages: outages.map((o) => ({ atS: Math.round((o.killedAt - startedAt) / 100) / 10, downS: o.readyAt ? Math.round((o.readyAt - o.killedAt) / 100) / 10 : null })),
+    startedAtMs: startedAt,
+    quiescent,
+    outbox: rows,
+    verdict: { ...verdict, lost: verdict.lost.slice(0, 50), unfinished: verdict.unfinished.slice(0, 50), lostCount: verdict.lost.length, unfinishedCount: verdict.unfinished.length },
+    notableLogLines: coordinator.notable.length,
+  };
+  printChaos(results);
+  const file = resolve(repoRoot, short ? "bench/chaos-results-short.json" : "bench/chaos-results.json");
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`wrote ${file}; runtime log in ${resolve(stateDir, "runtime.log")}`);
+  exitCode = quiescent && verdict.lost.length === 0 && verdict.unfinished.length === 0 ? 0 : 1;
+} finally {
+  await coordinator.stop();
+  await fake.close();
+}
+process.exit(exitCode);

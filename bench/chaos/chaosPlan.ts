@@ -1,0 +1,43 @@
+import type { FaultRates } from "../../test/support/randomFaults";
+
+/** How hard and how long `npm run chaos` shakes the coordinator. */
+export interface ChaosPlan {
+  rate: number;
+  durationMs: number;
+  workspaces: number;
+  /** SIGKILLs of the runtime during the load, at seeded random times; each restart waits `downMs` more. */
+  kills: number;
+  downMs: [number, number];
+  /** Slack's retry schedule divided by this (0 s, 1 min, 5 min → 0 s, 6 s, 30 s at 10), ±20 % jitter. */
+  compression: number;
+  faults: FaultRates;
+  /** After the load, the longest wait for quiescence (no pending outbox rows, all retries done). */
+  quiesceMs: number;
+  /** The whole run stops (exit 1) past this. */
+  deadlineMs: number;
+  seed: number;
+}
+
+const FAULTS: FaultRates = { serverError: 0.1, rateLimited: 0.05, retryAfterSeconds: 1, hang: 0.03, reset: 0.02 };
+
+/** `npm run chaos -- --short`: CI's check, ≤ 3 minutes on 2 cores. */
+export const SHORT_CHAOS: ChaosPlan = {
+  rate: 40, durationMs: 50_000, workspaces: 4, kills: 4, downMs: [200, 1500], compression: 10,
+  faults: FAULTS, quiesceMs: 80_000, deadlineMs: 175_000, seed: 5,
+};
+
+/** `npm run chaos`: the documented run, a few times longer and harder. */
+export const FULL_CHAOS: ChaosPlan = {
+  // Retries compressed only 5× (0 s, 12 s, 60 s): outages last as long as in life, so a harder
+  // compression would let a few kills cover all of an event's retries far more often than in life.
+  rate: 60, durationMs: 240_000, workspaces: 8, kills: 12, downMs: [200, 3000], compression: 5,
+  faults: FAULTS, quiesceMs: 180_000, deadlineMs: 10 * 60_000, seed: 5,
+};
+
+/** Settings for the coordinator under chaos: short timeouts and backoff so recovery fits the run. */
+export const CHAOS_SETTINGS: Record<string, string> = {
+  DELIVERY_TIMEOUT_MS: "1000",
+  LEASE_MS: "3000",
+  BACKOFF_BASE_MS: "200",
+  BACKOFF_MAX_MS: "3000",
+};

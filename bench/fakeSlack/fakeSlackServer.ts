@@ -1,0 +1,141 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { FakeSlackApi, type Fault } from "../../test/support/fakeSlackApi";
+import { highResNow } from "../load/clock";
+
+/** A call as the server saw it: the fake's record plus a high-resolution arrival time. */
+export interface ServedCall {
+  method: string;
+  channel?: string;
+  threadTs?: string;
+  /** The `ts` the call targets (chat.update) and the `ts` the fake answered with (chat.postMessage). */
+  ts?: string;
+  answerTs?: string;
+  /** What the fake answered: "ok" or the fault played (see FakeSlackApi). */
+  outcome: string;
+  /** performance.timeOrigin + performance.now(), comparable across this machine's processes. */
+  receivedAt: number;
+}
+
+export interface FakeSlackServer {
+  fake: FakeSlackApi;
+  origin: string;
+  calls: ServedCall[];
+  /** Forgets every call so far (between scenarios, to bound memory). */
+  clear(): void;
+  close(): Promise<void>;
+}
+
+export interface FakeSlackServerOptions {
+  /** Port on 127.0.0.1; a free one when omitted. */
+  port?: number;
+  /** Called with every call once answered (e.g. to print it). */
+  onCall?: (call: ServedCall) => void;
+  /** Picks a fault for a call before the fake handles it (e.g. randomFaults); none when omitted. */
+  faultFor?: (call: { method: string; channel?: string }) => Fault | undefined;
+  /** A hang never outlives this, so a run always ends (the caller's own timeout normally ends it first). */
+  maxHangMs?: number;
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The fields that tie a call to its event: JSON bodies (ours) or form bodies (slack-edge's client). */
+function callFields(text: string): { channel?: string; threadTs?: string; ts?: string } {
+  let fields: Record<string, unknown>;
+  try {
+    fields = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    fields = Object.fromEntries(new URLSearchParams(text));
+  }
+  const field = (name: string) => (typeof fields[name] === "string" ? (fields[name] as string) : undefined);
+  return { channel: field("channel"), threadTs: field("thread_ts"), ts: field("ts") };
+}
+
+function answerTsOf(text: string): string | undefined {
+  try {
+    const ts = (JSON.parse(text) as { ts?: unknown }).ts;
+    return typeof ts === "string" ? ts : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** "ok" when Slack would have performed the call (2xx and not `ok: false`), else what was answered. */
+function outcomeOf(status: number, text: string): string {
+  let error: string | undefined;
+  try {
+    const body = JSON.parse(text) as { ok?: boolean; error?: string };
+    if (body.ok === false) error = body.error ?? "ok:false";
+  } catch {
+    // response_url answers plain text.
+  }
+  if (status >= 200 && status < 300 && error === undefined) return "ok";
+  return `${status}${error ? ` ${error}` : ""}`;
+}
+
+/**
+ * Serves test/support/fakeSlackApi.ts on 127.0.0.1 for the bench, chaos and the demo: every
+ * call recorded, scripted and random faults played, hangs ended when the caller hangs up.
+ */
+export async function startFakeSlackServer(options: FakeSlackServerOptions = {}): Promise<FakeSlackServer> {
+  const calls: ServedCall[] = [];
+  let fake: FakeSlackApi | undefined;
+  const record = (call: ServedCall) => {
+    calls.push(call);
+    options.onCall?.(call);
+  };
+
+  async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const receivedAt = highResNow();
+    const text = await readBody(request);
+    const url = new URL(request.url ?? "/", fake!.origin);
+    const method = url.pathname.startsWith("/api/") ? url.pathname.slice(5) : "response_url";
+    const fields = callFields(text);
+    const { channel } = fields;
+    const fault = options.faultFor?.({ method, channel });
+    // Scripted right before handle(), so this call takes it; were a concurrent call to take it
+    // instead, `outcome` below still records what each call was really answered.
+    if (fault) fake!.fail({ method, channel }, fault, 1);
+    const hangUp = new AbortController();
+    response.on("close", () => hangUp.abort());
+    const cap = setTimeout(() => hangUp.abort(), options.maxHangMs ?? 30_000);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers[name] = value;
+    try {
+      const answer = await fake!.handle(new Request(url, { method: "POST", headers, body: text }), hangUp.signal);
+      const answerText = await answer.text();
+      record({ method, ...fields, answerTs: answerTsOf(answerText), outcome: outcomeOf(answer.status, answerText), receivedAt });
+      response.writeHead(answer.status, Object.fromEntries(answer.headers));
+      response.end(answerText);
+    } catch {
+      // A scripted reset, or a hang the caller abandoned: drop the connection like a dead peer.
+      record({ method, ...fields, outcome: fault ? JSON.stringify(fault) : "reset", receivedAt });
+      request.socket.destroy();
+    } finally {
+      clearTimeout(cap);
+    }
+  }
+
+  const server: Server = createServer((request, response) => void serve(request, response));
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((ready) => server.listen(options.port ?? 0, "127.0.0.1", ready));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake = new FakeSlackApi(origin);
+  return {
+    fake,
+    origin,
+    calls,
+    clear: () => {
+      calls.length = 0;
+      fake!.calls.length = 0;
+    },
+    close: () => new Promise<void>((done) => {
+      server.closeAllConnections();
+      server.close(() => done());
+    }),
+  };
+}

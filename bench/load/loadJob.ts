@@ -1,0 +1,24 @@
+import type { OpenLoopProgress, Sample } from "./openLoop";
+
+/** What the load process is asked to do: one open-loop run of signed app_mention events. */
+export interface LoadJob {
+  url: string;
+  rate: number;
+  durationMs: number;
+  workspaces: string[];
+  secret: string;
+  /** Makes this run's channels (and so its threads) distinct from every other run's. */
+  runId: string;
+  timeoutMs: number;
+}
+
+export interface LoadResult {
+  samples: Sample[];
+  /** CPU the load process itself used while sending, as a share of one core: near 1 means the generator was the limit. */
+  generatorCpu: number;
+}
+
+export type LoadMessage =
+  | { id: number; kind: "progress"; progress: OpenLoopProgress }
+  | { id: number; kind: "done"; result: LoadResult }
+  | { id: number; kind: "failed"; error: string };

@@ -1,0 +1,54 @@
+/** How much a bench run measures: the full run (~5 min) or `--quick` (~1.5 min, for a smoke check). */
+export interface BenchPlan {
+  /** Fixed offered rates for the side-by-side comparison, each run for `fixedMs`. */
+  fixedRates: number[];
+  fixedMs: number;
+  /** The fixed rate at which the ingest-only coordinator runs, to split the CPU per event. */
+  breakdownRate: number;
+  /** Rates the step search for the highest sustained rate may try, each for `stepMs`. */
+  ladder: number[];
+  stepMs: number;
+  /** Subjects whose highest sustained rate is searched. */
+  searchSubjects: Array<"coordinator" | "floor" | "slack-edge">;
+  /** Workspace counts (distinct team_ids, so distinct shards) for the scaling runs at `scalingRate`. */
+  scalingWorkspaces: number[];
+  scalingRate: number;
+  /** Whether the scaling runs also search their highest sustained rate. */
+  scalingSearch: boolean;
+  cost: { rate: number; durationMs: number; receiptRetentionHours: number; maxWaitMs: number };
+  /** The whole run stops (exit 1) past this. */
+  deadlineMs: number;
+}
+
+export const FULL_PLAN: BenchPlan = {
+  fixedRates: [100, 300, 1000],
+  fixedMs: 10_000,
+  breakdownRate: 300,
+  ladder: [100, 200, 300, 400, 500, 750, 1000, 1250, 1500, 2000, 2500, 3000, 4000],
+  stepMs: 5_000,
+  searchSubjects: ["coordinator", "floor", "slack-edge"],
+  scalingWorkspaces: [1, 4, 16],
+  scalingRate: 300,
+  scalingSearch: true,
+  // 18 s retention: the first alarm after the load (at the immediate attempts' lease expiry, ~60 s) prunes everything.
+  cost: { rate: 200, durationMs: 10_000, receiptRetentionHours: 0.005, maxWaitMs: 180_000 },
+  deadlineMs: 15 * 60_000,
+};
+
+export const QUICK_PLAN: BenchPlan = {
+  fixedRates: [100, 300, 1000],
+  fixedMs: 3_000,
+  breakdownRate: 300,
+  ladder: [100, 200, 300, 500, 1000, 1500, 2000, 3000],
+  stepMs: 3_000,
+  searchSubjects: ["coordinator"],
+  scalingWorkspaces: [1, 4, 16],
+  scalingRate: 300,
+  scalingSearch: false,
+  cost: { rate: 100, durationMs: 5_000, receiptRetentionHours: 0.005, maxWaitMs: 150_000 },
+  deadlineMs: 6 * 60_000,
+};
+
+export function workspaces(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `TBENCH${i}`);
+}

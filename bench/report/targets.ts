@@ -1,0 +1,50 @@
+import type { MaxSustained } from "../scenarios/maxSustained";
+import type { RowsPerEvent } from "../scenarios/rowsPerEvent";
+import type { RunResult } from "../scenarios/runAtRate";
+
+export interface TargetVerdict {
+  target: string;
+  met: boolean;
+  measured: string;
+}
+
+const ratio = (a: number | null, b: number | null) => (a !== null && b !== null && b > 0 ? Math.round((a / b) * 100) / 100 : null);
+
+/** The issue's targets, judged on this run's numbers, with what was measured. */
+export function judgeTargets(input: { ladder: RunResult[]; ours: MaxSustained; cost: RowsPerEvent | null }): TargetVerdict[] {
+  const ours = input.ladder.filter((r) => r.subject === "coordinator");
+  const slackEdge = (rate: number) => input.ladder.find((r) => r.subject === "slack-edge" && r.rate === rate);
+  const ratios = ours.map((r) => ({ rate: r.rate, ratio: ratio(r.ack.p99, slackEdge(r.rate)?.ack.p99 ?? null) }));
+  const upTo300 = ours.filter((r) => r.rate <= 300);
+  const sustainedRuns = ours.filter((r) => r.sustained);
+  const worstDelivery = Math.max(...sustainedRuns.map((r) => r.delivery?.p99 ?? Infinity));
+  return [
+    {
+      target: "ack p99 ≤ 1.2× slack-edge's at the same offered load",
+      met: ratios.every((r) => r.ratio !== null && r.ratio <= 1.2),
+      measured: ratios.map((r) => `${r.ratio ?? "?"}× at ${r.rate}/s`).join(", "),
+    },
+    {
+      target: "no non-2xx up to 300 events/s",
+      met: upTo300.length > 0 && upTo300.every((r) => r.non2xx === 0),
+      measured: upTo300.map((r) => `${r.non2xx} at ${r.rate}/s`).join(", "),
+    },
+    {
+      target: "≥ 1,000 acked events/s sustained (p99 < 500 ms, no errors)",
+      met: (input.ours.rate ?? 0) >= 1000,
+      measured: `${input.ours.rate ?? "none"}/s${input.ours.capped ? " (top of the ladder)" : ""}`,
+    },
+    {
+      target: "reply delivered ≤ 100 ms (p99) after the ack, no faults",
+      met: sustainedRuns.length > 0 && worstDelivery <= 100,
+      measured: sustainedRuns.map((r) => `${r.delivery?.p99 ?? "?"} ms at ${r.rate}/s`).join(", "),
+    },
+    {
+      target: "≤ 6 rows written per event, pruning included",
+      met: input.cost !== null && input.cost.pruned && input.cost.countersComplete && input.cost.rowsPerEvent <= 6,
+      measured: !input.cost || !input.cost.countersComplete
+        ? "not measured (the shard's counters did not cover every event)"
+        : `${input.cost.rowsPerEvent} rows/event${input.cost.pruned ? "" : " (receipts not yet pruned)"}`,
+    },
+  ];
+}

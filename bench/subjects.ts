@@ -1,0 +1,98 @@
+import { rmSync } from "node:fs";
+import { resolve } from "node:path";
+import { argumentsOf, cpuMsOf, descendantsOf } from "./runtime/processCpu";
+import { repoRoot } from "./runtime/repoRoot";
+import { startRuntime, type Runtime, type WorkerKind } from "./runtime/startRuntime";
+
+/** What is measured side by side: the coordinator, the floor and slack-edge (and, to split the coordinator's cost, its ingest alone). */
+export type SubjectName = "coordinator" | "floor" | "slack-edge" | "ingest-only";
+
+export interface Subject {
+  name: SubjectName;
+  runtime: Runtime;
+  /** Whether an accepted mention produces a Web API call (the floor sends nothing). */
+  sendsReplies: boolean;
+  /** CPU milliseconds its runtime processes (workerd) have used so far; NaN once one of them has gone (restarted). */
+  cpuMs(): number;
+  logs: SubjectLogs;
+}
+
+export interface SubjectLogs {
+  lines: number;
+  errors: number;
+  blockedOutbound: number;
+  /** The first few error lines, verbatim, for diagnosis. */
+  firstErrors: string[];
+  /** Times its workerd was found replaced (Miniflare restarts a crashed workerd). */
+  runtimeRestarts: number;
+}
+
+/**
+ * Follows one Miniflare instance's workerd across restarts: it is recognised by the address of
+ * its instance's loopback server, which is on its command line and survives a restart.
+ */
+function runtimeProcesses(pids: number[], logs: SubjectLogs): () => number {
+  const signature = pids.flatMap(argumentsOf).find((arg) => arg.startsWith("--external-addr=loopback="));
+  let tracked = pids;
+  return () => {
+    const total = tracked.reduce((sum, pid) => sum + (cpuMsOf(pid) || Number.NaN), 0);
+    if (Number.isNaN(total) && signature) {
+      const found = descendantsOf(process.pid).filter((pid) => argumentsOf(pid).includes(signature));
+      if (found.length > 0 && found.join() !== tracked.join()) {
+        tracked = found;
+        logs.runtimeRestarts++;
+      }
+    }
+    return total;
+  };
+}
+
+export const SIGNING_SECRET = "bench-signing-secret";
+export const ADMIN_TOKEN = "bench-admin-token";
+
+const WORKERS: Record<SubjectName, WorkerKind> = { coordinator: "coordinator", floor: "floor", "slack-edge": "slackEdge", "ingest-only": "coordinatorIngestOnly" };
+
+/**
+ * Starts one subject in its own workerd on 127.0.0.1 (a random free port), with a fresh state
+ * directory under bench/.state/. `worker` overrides the bundle (the metered coordinator).
+ */
+export async function startSubject(options: {
+  name: SubjectName;
+  apiUrl: string;
+  settings?: Record<string, string>;
+  worker?: WorkerKind;
+  stateDir: string;
+}): Promise<Subject> {
+  const persistTo = resolve(repoRoot, "bench/.state", options.stateDir);
+  rmSync(persistTo, { recursive: true, force: true });
+  const logs: SubjectLogs = { lines: 0, errors: 0, blockedOutbound: 0, firstErrors: [], runtimeRestarts: 0 };
+  const before = new Set(descendantsOf(process.pid));
+  const runtime = await startRuntime({
+    worker: options.worker ?? WORKERS[options.name],
+    port: 0,
+    persistTo,
+    // The guard's extra hop per outbound call would skew CPU and latency; loopback-only is
+    // ensured by configuration here (SLACK_API_URL, and slack-edge's own check, see its file).
+    outboundGuard: false,
+    bindings: {
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_BOT_TOKEN: "xoxb-bench-token",
+      SLACK_API_URL: options.apiUrl,
+      ADMIN_TOKEN,
+      ...options.settings,
+    },
+    onLog: (level, message) => {
+      logs.lines++;
+      if (level === "error" && ++logs.errors <= 5) logs.firstErrors.push(message.slice(0, 500));
+      if (message.includes("outbound blocked")) logs.blockedOutbound++;
+    },
+  });
+  const pids = descendantsOf(process.pid).filter((pid) => !before.has(pid));
+  return {
+    name: options.name,
+    runtime,
+    sendsReplies: options.name === "coordinator" || options.name === "slack-edge",
+    cpuMs: runtimeProcesses(pids, logs),
+    logs,
+  };
+}

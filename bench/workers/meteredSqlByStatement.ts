@@ -1,0 +1,15 @@
+import { MeteredSql as ProductMeteredSql } from "product:src/shard/meteredSql.ts";
+import { recordStatement } from "./statementMeter";
+
+/**
+ * Swapped in for src/shard/meteredSql.ts by scripts/build-bench.mjs in the metered build only:
+ * the product's own class, plus a per-statement tally of the rows each query wrote.
+ */
+export class MeteredSql extends ProductMeteredSql {
+  override all<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T[] {
+    const before = this.rowsWritten;
+    const rows = super.all<T>(query, ...bindings);
+    recordStatement(query, this.rowsWritten - before);
+    return rows;
+  }
+}
