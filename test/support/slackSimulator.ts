@@ -77,13 +77,22 @@ export function messageTs(): string {
   return `${Math.floor(Date.now() / 1000)}.${String(tsCounter).padStart(6, "0")}`;
 }
 
-export function appMention(options: { channel?: string; user?: string; text?: string; ts?: string; threadTs?: string } = {}): Record<string, unknown> {
+interface MessageOptions { channel?: string; user?: string; text?: string; ts?: string }
+
+/** The fields every message-like event carries: who, what, when (its `ts`) and where. */
+function messageFields(options: MessageOptions, defaultText: string): Record<string, unknown> {
   return {
-    type: "app_mention",
     user: options.user ?? "U0000USER",
-    text: options.text ?? "<@U0000BOT> hello",
+    text: options.text ?? defaultText,
     ts: options.ts ?? messageTs(),
     channel: options.channel ?? "C0000TEST",
+  };
+}
+
+export function appMention(options: MessageOptions & { threadTs?: string } = {}): Record<string, unknown> {
+  return {
+    type: "app_mention",
+    ...messageFields(options, "<@U0000BOT> hello"),
     ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
   };
 }
@@ -125,14 +134,11 @@ export function toRequest(url: string, delivery: Delivery): Request {
 }
 
 /** A channel `message` event (the same message as an app_mention when it mentions the bot). */
-export function channelMessage(options: { channel?: string; user?: string; text?: string; ts?: string; botId?: string; subtype?: string } = {}): Record<string, unknown> {
+export function channelMessage(options: MessageOptions & { botId?: string; subtype?: string } = {}): Record<string, unknown> {
   return {
     type: "message",
     channel_type: "channel",
-    user: options.user ?? "U0000USER",
-    text: options.text ?? "hello",
-    ts: options.ts ?? messageTs(),
-    channel: options.channel ?? "C0000TEST",
+    ...messageFields(options, "hello"),
     ...(options.botId ? { bot_id: options.botId } : {}),
     ...(options.subtype ? { subtype: options.subtype } : {}),
   };
