@@ -1,30 +1,31 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { TEST_PREVIOUS_SIGNING_SECRET, TEST_SIGNING_SECRET } from "./test/support/secrets.ts";
+import { TEST_BINDINGS } from "./test/support/testBindings.ts";
 
-// Tests run the real Worker and shards in workerd; only Slack's side is faked.
+/** A Worker under test in workerd, with the test settings; only Slack's side is faked. */
+function workerUnderTest(main: string) {
+  return cloudflareTest({ main, wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings: TEST_BINDINGS } });
+}
+
+const shared = {
+  setupFiles: ["test/support/fetchGuard.ts"],
+  // Each request logs a JSON line; show them only for failing tests.
+  silent: "passed-only" as const,
+};
+
 export default defineConfig({
-  plugins: [
-    cloudflareTest({
-      wrangler: { configPath: "./wrangler.toml" },
-      miniflare: {
-        bindings: {
-          SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET,
-          SLACK_SIGNING_SECRET_PREVIOUS: TEST_PREVIOUS_SIGNING_SECRET,
-          SLACK_BOT_TOKEN: "xoxb-test-token",
-          ADMIN_TOKEN: "test-admin-token",
-          // Loopback's discard port: fetch is faked in tests, and a leaked real call goes nowhere.
-          SLACK_API_URL: "http://127.0.0.1:9/api/",
-          DELIVERY_TIMEOUT_MS: "1000",
-          LEASE_MS: "5000",
-        },
-      },
-    }),
-  ],
   test: {
-    include: ["test/**/*.test.ts"],
-    setupFiles: ["test/support/fetchGuard.ts"],
-    // Each request logs a JSON line; show them only for failing tests.
-    silent: "passed-only",
+    projects: [
+      {
+        // The engine, driven through a Worker of its own with a small test app (test/worker.ts).
+        plugins: [workerUnderTest("./test/worker.ts")],
+        test: { name: "coordinator", include: ["test/*.test.ts"], ...shared },
+      },
+      {
+        // The shipped demo (src/index.ts), end to end: what `npm start` serves.
+        plugins: [workerUnderTest("./src/index.ts")],
+        test: { name: "example", include: ["test/example/*.test.ts"], ...shared },
+      },
+    ],
   },
 });

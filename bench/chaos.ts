@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
-import { randomFaults, seededRandom } from "../test/support/randomFaults";
+import { randomFaults, seededRandom } from "./fakeSlack/randomFaults";
 import { CHAOS_SETTINGS, FULL_CHAOS, SHORT_CHAOS } from "./chaos/chaosPlan";
 import { CoordinatorProcess } from "./chaos/coordinatorProcess";
 import { printChaos } from "./chaos/printChaos";

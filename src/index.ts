@@ -2,7 +2,7 @@ import { createCoordinator } from "./coordinator";
 import { exampleApp } from "./example/app";
 
 // The deployed Worker: the coordinator serving the example app. Swap in your own app here.
-const { worker, Shard } = createCoordinator(exampleApp);
+const { worker, Shard } = createCoordinator({ app: exampleApp });
 type Shard = InstanceType<typeof Shard>;
 
 export { Shard };

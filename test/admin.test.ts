@@ -1,4 +1,4 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { authorizeAdmin } from "../src/admin/authorizeAdmin";
@@ -42,5 +42,31 @@ describe("operations API", () => {
     await runDurableObjectAlarm(stub);
     expect(await outboxRows(stub)).toEqual([]);
     expect(slack().callsTo("chat.postMessage").map((c) => c.body.channel)).toEqual(["C1", "C2", "C2"]);
+  });
+
+  it("a malformed percent-encoded key → 400 (the caller's error), not 500", async () => {
+    const response = await admin(`/shards/${newWorkspace()}/0/parked/%E0%A4%A/replay`, { method: "POST" });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe("malformed percent-encoding in the key");
+  });
+
+  it("reading a shard that was never written answers empty counts and creates no storage", async () => {
+    const team = newWorkspace();
+    const stats = await (await admin(`/shards/${team}/0`)).json<{ receipts: number; outbox: unknown }>();
+    expect(stats).toMatchObject({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(await (await admin(`/shards/${team}/0/parked`)).json()).toEqual([]);
+    const tables = await runInDurableObject(shardStub(team), (_, state) => state.storage.sql.exec("SELECT name FROM sqlite_master").toArray());
+    expect(tables).toEqual([]);
+  });
+
+  it("a workspace id containing `/` is addressed percent-encoded", async () => {
+    controlClock();
+    const workspace = `E${newWorkspace()}/org`;
+    const stub = shardStub(workspace);
+    slack().fail({ method: "chat.postMessage" }, { error: "not_in_channel" });
+    await seedEffects(stub, workspace, [{ name: "a", effect: postMessage("C1") }]);
+    await runDurableObjectAlarm(stub);
+    const stats = await (await admin(`/shards/${encodeURIComponent(workspace)}/0`)).json<{ outbox: unknown }>();
+    expect(stats.outbox).toEqual({ pending: 0, parked: 1 });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { App } from "../src/app/App";
-import { outboxKeyOf, type Plan } from "../src/app/types";
+import type { Plan } from "../src/app/types";
+import { outboxKeyOf } from "../src/shard/ingest";
 import { parseSlackRequest } from "../src/inbound/parseSlackRequest";
 import type { Inbound } from "../src/inbound/types";
 import {

@@ -10,8 +10,10 @@ function appliedIn(state: DurableObjectState): Applied[] {
 }
 
 describe("schema migrations", () => {
-  it("are applied once, in order, when a shard is first constructed", async () => {
-    const stub = shardStub(newWorkspace());
+  it("are applied once, in order, at a shard's first write", async () => {
+    const team = newWorkspace();
+    expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
+    const stub = shardStub(team);
     const applied = await runInDurableObject(stub, (_, state) => ({ rows: appliedIn(state), again: applyMigrations(state.storage) }));
     expect(applied.rows.map((m) => m.name)).toEqual(MIGRATIONS.map((m) => m.name));
     expect(applied.again).toEqual([]);
@@ -49,7 +51,9 @@ describe("schema migrations", () => {
   });
 
   it("a failing migration rolls back entirely and leaves the shard on its previous version", async () => {
-    const stub = shardStub(newWorkspace());
+    const team = newWorkspace();
+    expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
+    const stub = shardStub(team);
     const outcome = await runInDurableObject(stub, (_, state) => {
       const broken = [...MIGRATIONS, { id: 98, name: "0098_broken", sql: "CREATE TABLE half_done (x INTEGER); SELECT * FROM no_such_table;" }];
       let error = "";
@@ -64,5 +68,17 @@ describe("schema migrations", () => {
     expect(outcome.error).toMatch(/no_such_table/);
     expect(outcome.tables).toEqual([]);
     expect(outcome.ids).toEqual(MIGRATIONS.map((m) => m.id));
+  });
+
+  it("a shard that was only read (the operations API) gets no schema and no storage", async () => {
+    const team = newWorkspace();
+    const stub = shardStub(team);
+    expect(await stub.stats()).toMatchObject({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(await stub.listParked()).toEqual([]);
+    expect(await stub.replay()).toBe(0);
+    const tables = await runInDurableObject(stub, (_, state) =>
+      state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master").toArray(),
+    );
+    expect(tables).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MalformedPayload } from "../src/inbound/errors";
+import { MalformedPayload } from "../src/errors";
 import { parseSlackRequest, type DeliveryHeaders } from "../src/inbound/parseSlackRequest";
 import { appMention, eventCallback, slashCommandFields } from "./support/slackSimulator";
 

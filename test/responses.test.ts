@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES } from "../src/edge/readRawBody";
-import { deliver, mentionDelivery, newWorkspace, signedBy, storedFor } from "./support/coordinator";
+import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy, storedFor } from "./support/coordinator";
+import { outboxRows } from "./support/outboxRows";
 import {
   appMention, eventCallback, sign, signedEvent, signedForm, slashCommandFields,
 } from "./support/slackSimulator";
@@ -38,6 +39,14 @@ describe("response table", () => {
     expect(await storedFor(team)).toEqual(nothingStored);
   });
 
+  it("a stale timestamp is refused before the body is read: 401 even for a body over the cap", async () => {
+    const team = newWorkspace();
+    const envelope = eventCallback(appMention({ text: "x".repeat(MAX_BODY_BYTES) }), { teamId: team });
+    const response = await deliver(await signedEvent(envelope, signedBy({ timestamp: Math.floor(Date.now() / 1000) - 301 })));
+    expect(response.status).toBe(401);
+    expect(await storedFor(team)).toEqual(nothingStored);
+  });
+
   it("body larger than 1 MiB → 413, nothing stored", async () => {
     const team = newWorkspace();
     const envelope = eventCallback(appMention({ text: "x".repeat(MAX_BODY_BYTES) }), { teamId: team });
@@ -46,10 +55,20 @@ describe("response table", () => {
     expect(await storedFor(team)).toEqual(nothingStored);
   });
 
-  it("signed but unparseable → 400 with x-slack-no-retry, nothing stored", async () => {
+  it("signed but unparseable (no workspace to store it under) → 400 with x-slack-no-retry", async () => {
     const response = await deliver(await sign("{not json", "application/json", signedBy()));
     expect(response.status).toBe(400);
     expect(response.headers.get("x-slack-no-retry")).toBe("1");
+  });
+
+  it("signed but never recordable (10,000 levels of nesting) → 400 with x-slack-no-retry, nothing stored", async () => {
+    const team = newWorkspace();
+    const envelope = eventCallback({ ...appMention(), attachments: "DEEP" }, { teamId: team });
+    const body = JSON.stringify(envelope).replace('"DEEP"', `${"[".repeat(10_000)}${"]".repeat(10_000)}`);
+    const response = await deliver(await sign(body, "application/json", signedBy()));
+    expect(response.status).toBe(400);
+    expect(response.headers.get("x-slack-no-retry")).toBe("1");
+    expect(await storedFor(team)).toEqual(nothingStored);
   });
 
   it("signed but missing required fields → 400 with x-slack-no-retry, nothing stored", async () => {
@@ -109,16 +128,17 @@ describe("response table", () => {
     expect(await storedFor(team)).toEqual(nothingStored);
   });
 
-  it("accepted app_mention → 200 after receipt and one chat.postMessage outbox row are stored", async () => {
+  it("accepted app_mention → 200 after its receipt and the outbox row of its listener's run are stored", async () => {
     const team = newWorkspace();
-    const { delivery } = await mentionDelivery(team);
+    const { envelope, delivery } = await mentionDelivery(team);
     const response = await deliver(delivery);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("");
     expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, parked: 0 } });
+    expect((await outboxRows(shardStub(team))).map((row) => row.idempotency_key)).toEqual([`${envelope.event_id}:run:event:app_mention`]);
   });
 
-  it("accepted /echo on every alias → 200 with receipt and one response_url outbox row each", async () => {
+  it("accepted /echo on every alias → 200 with a receipt and one outbox row (its run) each", async () => {
     const team = newWorkspace();
     for (const path of ["/slack/events", "/slack/commands", "/slack/interactivity"]) {
       const response = await deliver(await signedForm(slashCommandFields("/echo", "hello", { team_id: team }), signedBy()), path);

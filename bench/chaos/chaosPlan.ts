@@ -1,4 +1,4 @@
-import type { FaultRates } from "../../test/support/randomFaults";
+import type { FaultRates } from "../fakeSlack/randomFaults";
 
 /** How hard and how long `npm run chaos` shakes the coordinator. */
 export interface ChaosPlan {

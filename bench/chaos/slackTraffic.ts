@@ -1,4 +1,4 @@
-import { deliverLikeSlack, type SlackDeliveryResult } from "../../test/support/slackRetries";
+import { deliverLikeSlack, type SlackDeliveryResult } from "./slackRetries";
 import { appMention, eventCallback } from "../../test/support/slackSimulator";
 import { threadOf } from "../load/mentions";
 

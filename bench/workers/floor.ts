@@ -1,4 +1,5 @@
-import { InvalidSignature, verifySignature } from "product:src/edge/verifySignature.ts";
+import { verifySignature } from "product:src/edge/verifySignature.ts";
+import { InvalidSignature } from "product:src/errors.ts";
 
 interface FloorEnv {
   SLACK_SIGNING_SECRET: string;

@@ -1,4 +1,4 @@
-import { Rejection } from "../edge/rejection";
+import { Rejection } from "../errors";
 
 const encoder = new TextEncoder();
 

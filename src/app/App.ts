@@ -1,6 +1,6 @@
 import type { Inbound } from "../inbound/types";
 import { isObject } from "../inbound/fields";
-import { assertResponseUrlFresh } from "../delivery/expiry";
+import { ListenerGone } from "../errors";
 import { channelOf, isFromBot, isOwnMessage } from "./filters";
 import { describeMatcher, matches, type AckResult, type Listener, type ListenerContext, type ListenerSpec, type Matcher, type RunArgs } from "./listeners";
 import type { AckBody, Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from "./types";
@@ -161,7 +161,7 @@ export class App implements SlackApp {
       respond: async (message) => {
         const url = typeof inbound.payload.response_url === "string" ? inbound.payload.response_url : undefined;
         if (!url) throw new Error("this delivery has no response_url");
-        assertResponseUrlFresh(inbound.receivedAt, tools.now());
+        // The client applies the response_url's origin allow-list, 30 minutes and 5 uses.
         await client.respond(url, asMessage(message));
       },
       say: async (message) => {
@@ -196,9 +196,4 @@ export class App implements SlackApp {
     if (event && !subtypeAllowed(spec, event)) return false;
     return spec.when?.(context) ?? true;
   }
-}
-
-/** A run whose listener was removed or changed by a deploy; parked for an operator to look at. */
-export class ListenerGone extends Error {
-  override name = "ListenerGone";
 }

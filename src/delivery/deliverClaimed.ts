@@ -1,33 +1,22 @@
-import type { Effect } from "../app/types";
-import type { Settings } from "../config";
-import { log } from "../log";
+import type { ShardSettings } from "../config";
+import type { Effect } from "../effects/types";
+import { type Verdict, verdictOf } from "../errors";
+import { readEffect } from "../effects/registry";
 import type { ClaimedRow, Outbox } from "../shard/outbox";
 import { retryDelayMs } from "./backoff";
-import type { Verdict } from "./classify";
+import type { DeliveryEvent, DeliveryEvents } from "./events";
 import { mapConcurrent } from "./mapConcurrent";
 import type { RateLimits } from "./rateLimits";
 
-export interface DeliveryCounters {
-  delivered: number;
-  retried: number;
-  parked: number;
-  postponed: number;
-  /** Settles refused by the fence: the lease ran out mid-attempt and another claimer owns the row. */
-  fenceRejections: number;
-}
-
-export function newCounters(): DeliveryCounters {
-  return { delivered: 0, retried: 0, parked: 0, postponed: 0, fenceRejections: 0 };
-}
-
+/** What the delivery loop needs of a shard. */
 export interface Courier {
   outbox: Outbox;
-  settings: Settings;
+  delivery: ShardSettings["delivery"];
   rateLimits: RateLimits;
-  counters: DeliveryCounters;
+  events: DeliveryEvents;
   shard: string;
-  /** Performs one row's effect once (the shard binds the app, client and steps). Never throws. */
-  perform(effect: Effect, row: ClaimedRow, token: string): Promise<Verdict>;
+  /** Performs one row's effect once (the shard binds app, client and steps); throws what went wrong. */
+  perform(effect: Effect, row: ClaimedRow, token: string): Promise<void>;
   /** Called with the time a row becomes due again, so the shard can move its alarm earlier. */
   wakeAt(at: number): void;
 }
@@ -38,25 +27,32 @@ export interface Courier {
  * after an ingest both deliver through here: one code path, two triggers.
  */
 export async function deliverClaimed(courier: Courier, token: string, rows: readonly ClaimedRow[]): Promise<void> {
-  await mapConcurrent(rows, courier.settings.delivery.concurrency, (row) => deliverOne(courier, token, row));
+  await mapConcurrent(rows, courier.delivery.concurrency, (row) => deliverOne(courier, token, row));
 }
 
 async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Promise<void> {
-  const { outbox, rateLimits, counters } = courier;
+  const { outbox, rateLimits, events, shard } = courier;
   const key = row.idempotency_key;
   const blockedUntil = rateLimits.blockedUntil(row.workspace, row.rate_key, Date.now());
   if (blockedUntil !== undefined) {
-    if (outbox.postpone(key, token, blockedUntil)) {
-      counters.postponed++;
-      courier.wakeAt(blockedUntil);
-    } else fenceRejected(courier, key, "postpone");
+    const postponed = outbox.postpone(key, token, blockedUntil);
+    if (postponed) courier.wakeAt(blockedUntil);
+    events.emit(postponed ? { type: "postponed", shard, key, attempts: row.attempts, until: blockedUntil } : fenced(courier, row, "postpone"));
     return;
   }
 
-  const verdict = await whileRenewingLease(courier, token, key, () => courier.perform(JSON.parse(row.payload) as Effect, row, token));
+  let verdict: Verdict;
+  try {
+    // Inside the try: a payload that cannot be read back is parked as a counted attempt, not re-leased forever.
+    const effect = readEffect(row.payload);
+    await whileRenewingLease(courier, token, key, () => courier.perform(effect, row, token));
+    verdict = { outcome: "delivered" };
+  } catch (error) {
+    verdict = verdictOf(error);
+  }
   // The await above opened the input gate: the row may have been re-leased meanwhile,
   // so every settle below is fenced by our token rather than trusting what we read.
-  settle(courier, token, row, verdict);
+  events.emit(settle(courier, token, row, verdict));
 }
 
 /**
@@ -67,7 +63,7 @@ async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Pro
  * settle. If the DO dies, the timer dies with it and the lease runs out as designed.
  */
 async function whileRenewingLease<T>(courier: Courier, token: string, key: string, attempt: () => Promise<T>): Promise<T> {
-  const { leaseMs } = courier.settings.delivery;
+  const { leaseMs } = courier.delivery;
   const timer = setInterval(() => {
     if (!courier.outbox.renewLease(key, token, Date.now() + leaseMs)) clearInterval(timer);
   }, leaseMs / 2);
@@ -78,42 +74,31 @@ async function whileRenewingLease<T>(courier: Courier, token: string, key: strin
   }
 }
 
-function settle(courier: Courier, token: string, row: ClaimedRow, verdict: Verdict): void {
-  const { outbox, settings, rateLimits, counters, shard } = courier;
+/** Writes the verdict to the row, fenced by `token`, and says what happened. */
+function settle(courier: Courier, token: string, row: ClaimedRow, verdict: Verdict): DeliveryEvent {
+  const { outbox, delivery, rateLimits, shard } = courier;
   const key = row.idempotency_key;
   const now = Date.now();
   const attempts = row.attempts + 1;
-  const fields = { shard, key, attempts };
 
-  if (verdict.outcome === "lease_lost") {
-    fenceRejected(courier, key, "step");
-    return;
-  }
+  if (verdict.outcome === "lease_lost") return fenced(courier, row, "step");
   if (verdict.outcome === "delivered") {
-    if (outbox.complete(key, token)) counters.delivered++;
-    else fenceRejected(courier, key, "complete");
-    return;
+    return outbox.complete(key, token) ? { type: "delivered", shard, key, attempts } : fenced(courier, row, "complete");
   }
-  const exhausted = verdict.outcome === "retry" && attempts >= settings.delivery.backoff.maxAttempts;
+  const maxAttempts = Math.min(verdict.outcome === "retry" ? (verdict.maxAttempts ?? Infinity) : Infinity, delivery.backoff.maxAttempts);
+  const exhausted = verdict.outcome === "retry" && attempts >= maxAttempts;
   if (verdict.outcome === "park" || exhausted) {
     const reason = exhausted ? `attempts exhausted; last: ${verdict.reason}` : verdict.reason;
-    if (outbox.park(key, token, attempts, reason, now)) {
-      // Step checkpoints stay: a replayed run resumes after its completed steps.
-      counters.parked++;
-      log("warn", "effect parked", { ...fields, reason });
-    } else fenceRejected(courier, key, "park");
-    return;
+    // Step checkpoints stay on a parked row: a replayed run resumes after its completed steps.
+    return outbox.park(key, token, attempts, reason, now) ? { type: "parked", shard, key, attempts, reason } : fenced(courier, row, "park");
   }
-  const nextAt = now + retryDelayMs(settings.delivery.backoff, attempts, verdict.retryAfterMs);
+  const nextAttemptAt = now + retryDelayMs(delivery.backoff, attempts, verdict.retryAfterMs);
   if (verdict.retryAfterMs !== undefined) rateLimits.remember(row.workspace, row.rate_key, now + verdict.retryAfterMs);
-  if (outbox.retryLater(key, token, attempts, nextAt, verdict.reason)) {
-    counters.retried++;
-    courier.wakeAt(nextAt);
-    log("info", "effect will be retried", { ...fields, reason: verdict.reason, inMs: nextAt - now });
-  } else fenceRejected(courier, key, "retry");
+  if (!outbox.retryLater(key, token, attempts, nextAttemptAt, verdict.reason)) return fenced(courier, row, "retry");
+  courier.wakeAt(nextAttemptAt);
+  return { type: "retried", shard, key, attempts, reason: verdict.reason, nextAttemptAt };
 }
 
-function fenceRejected(courier: Courier, key: string, step: string): void {
-  courier.counters.fenceRejections++;
-  log("warn", "fence rejected a settle: the lease expired mid-attempt; raise LEASE_MS", { shard: courier.shard, key, step });
+function fenced(courier: Courier, row: ClaimedRow, step: Extract<DeliveryEvent, { type: "fenceRejected" }>["step"]): DeliveryEvent {
+  return { type: "fenceRejected", shard: courier.shard, key: row.idempotency_key, attempts: row.attempts, step };
 }

@@ -1,52 +1,32 @@
 import type { SlackApp } from "../app/types";
-import { readSettings } from "../config";
+import { edgeSettings } from "../config";
 import type { CoordinatorEnv } from "../env";
-import { MalformedPayload } from "../inbound/errors";
+import { InvalidSetting, InvalidSignature, Rejection } from "../errors";
 import { parseSlackRequest } from "../inbound/parseSlackRequest";
-import { describeError, log, type LogFields } from "../log";
-import { shardFor } from "../routing/shardFor";
-import { BodyTooLarge, readRawBody } from "./readRawBody";
-import { recordWithinBudget } from "./recordWithinBudget";
-import { Rejection } from "./rejection";
-import { InvalidSignature, verifySignature } from "./verifySignature";
+import { describeError, type LogFields, log } from "../log";
+import { recordInbound } from "../routing/recordInbound";
+import { readRawBody } from "./readRawBody";
+import { assertFreshTimestamp, verifySignature } from "./verifySignature";
 
 const decoder = new TextDecoder();
 
-/** Verified, parsed and (when accepted) durably recorded — or a Rejection. */
+/** Receive: verified, parsed and handed to recordInbound — or a Rejection, thrown. */
 async function answer(request: Request, env: CoordinatorEnv, app: SlackApp, facts: LogFields): Promise<Response> {
-  const settings = readSettings(env);
-  if (settings.signingSecrets.length === 0) throw new Error("SLACK_SIGNING_SECRET is not set");
-
+  const { signingSecrets } = edgeSettings(env);
   const timestamp = request.headers.get("x-slack-request-timestamp");
   const signature = request.headers.get("x-slack-signature");
-  if (!timestamp || !signature) throw new Rejection(401, "missing Slack signature headers");
+  if (!timestamp || !signature) throw new InvalidSignature("missing Slack signature headers");
+  const nowSeconds = Math.floor(Date.now() / 1000);
+  // Stale or garbled timestamps are refused before up to 1 MiB of body is read.
+  assertFreshTimestamp(timestamp, nowSeconds);
+  const body = await readRawBody(request);
+  await verifySignature({ secrets: signingSecrets, timestamp, signature, body, nowSeconds });
 
-  let body: Uint8Array;
-  try {
-    body = await readRawBody(request);
-  } catch (error) {
-    if (error instanceof BodyTooLarge) throw new Rejection(413, error.message);
-    throw error;
-  }
-  try {
-    await verifySignature({ secrets: settings.signingSecrets, timestamp, signature, body, nowSeconds: Math.floor(Date.now() / 1000) });
-  } catch (error) {
-    if (error instanceof InvalidSignature) throw new Rejection(401, error.message);
-    throw error;
-  }
-
-  let parsed;
-  try {
-    parsed = parseSlackRequest(decoder.decode(body), {
-      contentType: request.headers.get("content-type"),
-      retryNum: request.headers.get("x-slack-retry-num"),
-      retryReason: request.headers.get("x-slack-retry-reason"),
-    });
-  } catch (error) {
-    if (error instanceof MalformedPayload) throw new Rejection(400, error.message, true);
-    throw error;
-  }
-
+  const parsed = parseSlackRequest(decoder.decode(body), {
+    contentType: request.headers.get("content-type"),
+    retryNum: request.headers.get("x-slack-retry-num"),
+    retryReason: request.headers.get("x-slack-retry-reason"),
+  });
   switch (parsed.kind) {
     case "url_verification":
       facts.outcome = "url_verification";
@@ -61,32 +41,14 @@ async function answer(request: Request, env: CoordinatorEnv, app: SlackApp, fact
 
   const { inbound } = parsed;
   inbound.receivedAt = Date.now();
-  facts.dedupeKey = inbound.dedupeKey;
-  facts.type = inbound.type;
-  facts.retryNum = inbound.retryNum;
-  // Deliberately ignored deliveries never reach a shard: nothing to store, nothing to retry.
-  const plan = app.plan(inbound);
-  if ("ignore" in plan) {
-    facts.outcome = `ignored: ${plan.ignore}`;
+  Object.assign(facts, { dedupeKey: inbound.dedupeKey, type: inbound.type, retryNum: inbound.retryNum });
+  const recorded = await recordInbound(env, app, inbound);
+  if (recorded.verdict === "ignored") {
+    facts.outcome = `ignored: ${recorded.reason}`;
     return new Response(null, { status: 200 });
   }
-
-  // The fact key routes too, so one message seen as two events meets its twin in one shard.
-  const shard = shardFor(inbound.workspace, inbound.factKey ?? inbound.dedupeKey, settings.shardBuckets);
-  facts.shard = shard;
-  let recorded;
-  try {
-    recorded = await recordWithinBudget(env.SHARD, shard, inbound, settings.ackBudgetMs);
-  } catch (error) {
-    // Not confirmed durable: answer non-2xx without x-slack-no-retry so Slack's retry can still save it.
-    facts.error = describeError(error);
-    throw new Rejection(503, "event not recorded; retry");
-  }
-  facts.outcome = recorded.result.verdict;
-  facts.ingestAttempts = recorded.attempts;
-  facts.enqueued = recorded.result.enqueued;
-  const { ackBody } = recorded.result;
-  return ackBody ? Response.json(ackBody) : new Response(null, { status: 200 });
+  Object.assign(facts, { outcome: recorded.verdict, shard: recorded.shard, ingestAttempts: recorded.ingestAttempts, enqueued: recorded.enqueued });
+  return recorded.ackBody ? Response.json(recorded.ackBody) : new Response(null, { status: 200 });
 }
 
 /**
@@ -100,6 +62,7 @@ export async function handleSlackRequest(request: Request, env: CoordinatorEnv, 
   try {
     response = await answer(request, env, app, facts);
   } catch (error) {
+    if (error instanceof InvalidSetting) facts.setting = error.setting;
     if (error instanceof Rejection) {
       facts.outcome ??= error.message;
       response = error.toResponse();

@@ -1,9 +1,7 @@
+import { BodyTooLarge } from "../errors";
+
 /** Slack payloads are a few KiB; anything near this is not from Slack. */
 export const MAX_BODY_BYTES = 1024 * 1024;
-
-export class BodyTooLarge extends Error {
-  override name = "BodyTooLarge";
-}
 
 /** Reads the body once, as bytes (the signature covers the exact bytes), refusing more than the cap. */
 export async function readRawBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array> {

@@ -1,4 +1,4 @@
-import { MalformedPayload } from "./errors";
+import { MalformedPayload } from "../errors";
 
 type Json = Record<string, unknown>;
 
@@ -23,7 +23,31 @@ export function workspaceOf(ids: { teamId?: string; enterpriseId?: string; isEnt
   return workspace;
 }
 
+/**
+ * Deepest nesting of objects and arrays accepted. Slack's payloads (blocks inside attachments
+ * inside a `message_changed`) stay far below it; a deeper one could never cross the RPC to a
+ * shard (structured clone runs out of stack), so it is refused here as unrecordable.
+ */
+export const MAX_JSON_NESTING = 100;
+
+/** Throws MalformedPayload when `text` nests objects/arrays deeper than `max`; one pass, strings skipped. */
+function assertNestingWithin(text: string, max: number, where: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) throw new MalformedPayload(`${where}: nested deeper than ${max} levels`);
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+}
+
 export function parseJson(text: string, where: string): Json {
+  assertNestingWithin(text, MAX_JSON_NESTING, where);
   let value: unknown;
   try {
     value = JSON.parse(text);

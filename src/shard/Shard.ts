@@ -1,47 +1,25 @@
 import { DurableObject } from "cloudflare:workers";
-import type { AckBody, SlackApp } from "../app/types";
-import { readSettings, type Settings } from "../config";
-import type { Verdict } from "../delivery/classify";
-import { deliverClaimed, newCounters, type Courier, type DeliveryCounters } from "../delivery/deliverClaimed";
-import { triggerExpired } from "../delivery/expiry";
-import { performEffect } from "../delivery/performEffect";
-import { RateLimits } from "../delivery/rateLimits";
+import type { SlackApp } from "../app/types";
+import type { Authorize } from "../auth/authorize";
+import { type ShardSettings, shardSettings } from "../config";
+import type { Courier } from "../delivery/deliverClaimed";
+import { countInto, DeliveryEvents, newCounters } from "../delivery/events";
+import { logDeliveryEvents } from "../delivery/logDeliveryEvents";
+import { deliverLeased, sweep } from "../delivery/sweep";
 import type { CoordinatorEnv } from "../env";
 import type { Inbound } from "../inbound/types";
 import { describeError, log } from "../log";
-import { applyMigrations } from "./migrations";
-import { Outbox, type ClaimedRow, type OutboxStatus, type ParkedRow } from "./outbox";
+import type { IngestResult, ParkedRow, ShardApi, ShardStats } from "./api";
+import { ingestDelivery } from "./ingest";
 import { MeteredSql } from "./meteredSql";
+import { buildCourier } from "./courier";
+import { applyMigrations, hasSchema } from "./migrations";
+import { Outbox } from "./outbox";
 import { Receipts } from "./receipts";
-import { stepFor } from "./stepCheckpoints";
-import { SlackClient } from "../slack/client";
-import { outboxKeyOf, type Effect, type PlannedEffect } from "../app/types";
-
-/** The shard's answer to `ingest`, returned only once it is durable. */
-export interface IngestResult {
-  verdict: "accepted" | "duplicate" | "ignored";
-  /** Synchronous ack body for Slack, when the app gave one (a duplicate gets the first one's). */
-  ackBody?: AckBody;
-  /** Outbox rows this delivery added (0 for duplicates and ignored). */
-  enqueued: number;
-}
-
-export interface ShardStats {
-  receipts: number;
-  outbox: Record<OutboxStatus, number>;
-  /** Since this instance started (in memory; delivered rows leave no row behind). */
-  counters: DeliveryCounters & {
-    /** Deliveries this instance accepted (first deliveries, not duplicates). */
-    accepted: number;
-    /** SQLite rows written, index rows included — what Cloudflare bills. */
-    rowsWritten: number;
-    /** setAlarm calls, each billed as one row written. */
-    alarmsSet: number;
-  };
-}
+import { WakeUps } from "./wakeUps";
 
 /** Above this many rows in immediate attempts, new rows go to the sweep (acks stay fast under load). */
-const IMMEDIATE_IN_FLIGHT_MAX = 64;
+export const IMMEDIATE_IN_FLIGHT_MAX = 64;
 /** Receipts deleted per alarm; the rest waits for the next alarm so no invocation runs long. */
 const PRUNE_BATCH = 500;
 /** Alarms for pruning alone come no more often than this: receipts expire in bulk, not one by one. */
@@ -49,67 +27,62 @@ const PRUNE_INTERVAL_MS = 60_000;
 
 /**
  * Builds the shard Durable Object class for one app. A shard owns a workspace's slice of
- * deliveries (see routing/shardFor.ts) and keeps their receipts and outbox in SQLite.
+ * deliveries (see routing/) and keeps their receipts and outbox in SQLite. The class is the RPC
+ * facade; the work lives in ingest.ts (the transaction), wakeUps.ts (the alarm) and delivery/.
  */
-export function defineShard(app: SlackApp) {
-  return class Shard extends DurableObject<CoordinatorEnv> {
-    readonly receipts: Receipts;
-    readonly outbox: Outbox;
-    readonly settings: Settings;
-    private readonly client: SlackClient;
-    readonly counters = newCounters();
+export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>) {
+  return class Shard extends DurableObject<CoordinatorEnv> implements ShardApi {
+    private readonly settings: ShardSettings;
     private readonly sql: MeteredSql;
+    private readonly receipts: Receipts;
+    private readonly outbox: Outbox;
+    private readonly wakeUps: WakeUps;
+    private readonly courier: Courier;
+    private readonly counters = newCounters();
     private accepted = 0;
-    private alarmsSet = 0;
-    private readonly rateLimits = new RateLimits();
     /** Rows whose immediate attempt is running now. */
     private immediateInFlight = 0;
-    /** Mirror of the scheduled alarm, so ingest only pays for setAlarm when it moves it earlier. */
-    private alarmAt: number | null = null;
+    /** Whether this shard has its schema; a shard nobody wrote to has none, and reads keep it so. */
+    private migrated = false;
 
     constructor(ctx: DurableObjectState, env: CoordinatorEnv) {
       super(ctx, env);
-      this.settings = readSettings(env);
+      this.settings = shardSettings(env);
       this.sql = new MeteredSql(ctx.storage.sql);
       this.receipts = new Receipts(this.sql, this.settings.receiptRetentionMs);
       this.outbox = new Outbox(this.sql);
-      // Single-workspace mode: one bot token for every effect.
-      this.client = new SlackClient({ apiUrl: this.settings.apiUrl, token: this.settings.botToken, timeoutMs: this.settings.delivery.timeoutMs });
+      this.wakeUps = new WakeUps(ctx.storage, [
+        // Due rows, and leases running out (the sweep reclaims them).
+        () => this.outbox.nextWakeAt(),
+        (now) => {
+          const prunable = this.receipts.nextPruneAt(now);
+          return prunable === null ? null : Math.max(prunable, now + PRUNE_INTERVAL_MS);
+        },
+      ]);
+      this.courier = buildCourier({
+        shard: ctx.id.name ?? ctx.id.toString(),
+        app,
+        authorize,
+        env,
+        settings: this.settings,
+        outbox: this.outbox,
+        // Logging is one subscriber of the delivery events; counters are another.
+        events: new DeliveryEvents().subscribe(countInto(this.counters)).subscribe(logDeliveryEvents),
+        wakeAt: (at) => this.wakeUps.arm(at),
+      });
       // Schema first: no request may see a half-migrated shard. This is the only
       // blockConcurrencyWhile — on the request path it would cap the shard's throughput.
       void ctx.blockConcurrencyWhile(async () => {
-        applyMigrations(ctx.storage);
-        this.alarmAt = await ctx.storage.getAlarm();
+        if (hasSchema(ctx.storage)) this.migrate();
+        await this.wakeUps.load();
       });
     }
 
-    private get name(): string {
-      return this.ctx.id.name ?? this.ctx.id.toString();
-    }
-
-    /** What the delivery loop needs of this shard (public for tests that drive deliverClaimed). */
-    get courier(): Courier {
-      return {
-        outbox: this.outbox, settings: this.settings, rateLimits: this.rateLimits, counters: this.counters,
-        shard: this.name,
-        perform: (effect, row, token) => this.perform(effect, row, token),
-        wakeAt: (at) => this.armAlarm(at),
-      };
-    }
-
-    private perform(effect: Effect, row: ClaimedRow, token: string): Promise<Verdict> {
-      return performEffect(effect, {
-        app,
-        client: this.client,
-        attempts: row.attempts,
-        createdAt: row.created_at,
-        runTools: () => ({
-          client: this.client.forRun(() => triggerExpired(row.attempts, row.created_at, Date.now())),
-          step: stepFor(this.outbox, row.idempotency_key, token),
-          attempt: row.attempts + 1,
-          now: () => Date.now(),
-        }),
-      });
+    /** Applies pending migrations; synchronous, so it commits before any other request runs. */
+    private migrate(): void {
+      if (this.migrated) return;
+      applyMigrations(this.ctx.storage);
+      this.migrated = true;
     }
 
     /**
@@ -118,132 +91,72 @@ export function defineShard(app: SlackApp) {
      * can never answer Slack 200 for something that is not stored.
      */
     ingest(inbound: Inbound): IngestResult {
+      this.migrate();
       const now = Date.now();
-      const plan = app.plan(inbound);
-      if ("ignore" in plan) return { verdict: "ignored", enqueued: 0 };
-
       // New rows are leased to this delivery's immediate attempt as they are written — unless
       // the shard already has many attempts in flight: then acks come first, and the rows
       // wait unleased for the sweep, which delivers with bounded concurrency.
       const immediate = this.immediateInFlight < IMMEDIATE_IN_FLIGHT_MAX;
       const lease = immediate ? { token: crypto.randomUUID(), expiresAt: now + this.settings.delivery.leaseMs } : null;
-      const factScoped = (planned: PlannedEffect) => planned.scope === "fact" && inbound.factKey !== undefined;
-      // When every effect is keyed by the message, the message's fact receipt is this delivery's
-      // dedupe record too: a retry of this event finds it exactly as a twin event does.
-      const byFactOnly = plan.effects.length > 0 && plan.ackBody === undefined && plan.effects.every(factScoped);
-      let leased: ClaimedRow[] = [];
-      const result = this.ctx.storage.transactionSync((): IngestResult => {
-        if (!byFactOnly && !this.receipts.recordFirst(inbound, plan.ackBody, now)) {
-          return { verdict: "duplicate", ackBody: this.receipts.responseOf(inbound.dedupeKey, now), enqueued: 0 };
-        }
-        // A fact-scoped effect is enqueued once per message, whichever of its events comes first.
-        const effects = plan.effects.filter((planned) => !factScoped(planned)
-          || this.receipts.recordFirstFact(outboxKeyOf(inbound, planned), inbound, now));
-        if (byFactOnly && effects.length === 0) return { verdict: "duplicate", enqueued: 0 };
-        leased = this.outbox.enqueue(inbound, effects, now, lease);
-        return { verdict: "accepted", ackBody: plan.ackBody, enqueued: leased.length };
-      });
+      const stores = { storage: this.ctx.storage, receipts: this.receipts, outbox: this.outbox };
+      const { result, leased } = ingestDelivery(stores, app, inbound, now, lease);
       if (result.verdict !== "accepted") return result;
       this.accepted++;
       // Armed only once the transaction has succeeded, so the alarm mirror never believes in a
       // rolled-back alarm; with no await in between, the alarm write commits with the rows.
       // The sweep is the contract: if the immediate attempt dies with this instance, the
       // alarm reclaims the rows once their lease has run out.
-      this.armAlarm(leased.length === 0 ? now + this.settings.receiptRetentionMs : (lease?.expiresAt ?? now));
+      this.wakeUps.arm(leased.length === 0 ? now + this.settings.receiptRetentionMs : (lease?.expiresAt ?? now));
       if (lease && leased.length > 0) {
         // The immediate attempt, an optimisation of the sweep's own code path. Its fetches
         // leave only after the transaction is durable (the output gate holds them).
         this.immediateInFlight += leased.length;
-        void this.deliver(lease.token, leased).finally(() => (this.immediateInFlight -= leased.length));
+        void deliverLeased(this.courier, lease.token, leased).finally(() => (this.immediateInFlight -= leased.length));
       }
       return result;
     }
 
     override async alarm(): Promise<void> {
-      // The alarm that woke us is consumed (getAlarm() reads null in here).
-      this.alarmAt = null;
+      this.wakeUps.consumed();
       const started = Date.now();
       try {
-        await this.sweep(started);
-        this.prune(started);
+        this.migrate();
+        await sweep(this.courier, started);
+        // Whole generations expire together; if more remain than one batch, come back soon.
+        if (this.receipts.pruneExpired(started, PRUNE_BATCH) === PRUNE_BATCH) this.wakeUps.arm(started + 1_000);
       } catch (error) {
         // Never let the alarm throw: the runtime stops retrying after six failures.
-        log("error", "alarm failed; re-arming", { shard: this.name, error: describeError(error) });
+        log("error", "alarm failed; re-arming", { shard: this.courier.shard, error: describeError(error) });
       }
-      this.armAlarm(this.nextWakeAt());
-    }
-
-    /** Claims and delivers due rows in bounded batches until the alarm's time budget is spent. */
-    private async sweep(started: number): Promise<void> {
-      const { batchSize, leaseMs, alarmBudgetMs } = this.settings.delivery;
-      while (Date.now() - started < alarmBudgetMs) {
-        const token = crypto.randomUUID();
-        const rows = this.outbox.claimBatch(token, Date.now(), leaseMs, batchSize);
-        if (rows.length === 0) return;
-        await this.deliver(token, rows);
-        if (rows.length < batchSize) return;
-      }
-    }
-
-    private async deliver(token: string, rows: Parameters<typeof deliverClaimed>[2]): Promise<void> {
-      try {
-        await deliverClaimed(this.courier, token, rows);
-      } catch (error) {
-        // The leases stay; the alarm already armed for their expiry will retry them.
-        log("error", "delivery failed", { shard: this.name, error: describeError(error) });
-      }
-    }
-
-    private prune(now: number): void {
-      const pruned = this.receipts.pruneExpired(now, PRUNE_BATCH);
-      if (pruned === PRUNE_BATCH) this.armAlarm(now + 1_000);
-    }
-
-    /** When this shard next has work: a due row, an expiring lease, or receipts to prune. */
-    private nextWakeAt(): number | null {
-      const now = Date.now();
-      const prunable = this.receipts.nextPruneAt(now);
-      const pruneAt = prunable === null ? null : Math.max(prunable, now + PRUNE_INTERVAL_MS);
-      const rowsAt = this.outbox.nextWakeAt();
-      if (rowsAt === null) return pruneAt;
-      return pruneAt === null ? rowsAt : Math.min(rowsAt, pruneAt);
-    }
-
-    /** Moves the alarm earlier (or sets one); never later — an early wake-up just re-arms. */
-    private armAlarm(at: number | null): void {
-      if (at === null || (this.alarmAt !== null && this.alarmAt <= at)) return;
-      this.alarmAt = at;
-      this.alarmsSet++;
-      // No await: the alarm write commits atomically with the surrounding writes.
-      void this.ctx.storage.setAlarm(at);
+      this.wakeUps.rearm();
     }
 
     // Operations RPCs (used by /admin): cheap reads and explicit, logged operator actions.
+    // On a shard that was never written they answer empty, and create nothing.
 
     stats(): ShardStats {
-      return {
-        receipts: this.receipts.count(),
-        outbox: this.outbox.countsByStatus(),
-        counters: { ...this.counters, accepted: this.accepted, rowsWritten: this.sql.rowsWritten, alarmsSet: this.alarmsSet },
-      };
+      const counters = { ...this.counters, accepted: this.accepted, rowsWritten: this.sql.rowsWritten, alarmsSet: this.wakeUps.alarmsSet };
+      if (!this.migrated) return { receipts: 0, outbox: { pending: 0, parked: 0 }, counters };
+      return { receipts: this.receipts.count(), outbox: this.outbox.countsByStatus(), counters };
     }
 
     listParked(limit = 100): ParkedRow[] {
+      if (!this.migrated) return [];
       return this.outbox.listParked(Math.min(Math.max(limit, 1), 1000));
     }
 
     /** Puts one parked row (or all of them) back in line; the alarm delivers it. */
     replay(key?: string): number {
       const now = Date.now();
-      const replayed = this.outbox.replay(now, key);
-      if (replayed > 0) this.armAlarm(now);
-      log("info", "parked effects replayed", { shard: this.name, key, replayed });
+      const replayed = this.migrated ? this.outbox.replay(now, key) : 0;
+      if (replayed > 0) this.wakeUps.arm(now);
+      log("info", "parked effects replayed", { shard: this.courier.shard, key, replayed });
       return replayed;
     }
 
     discard(key: string): boolean {
-      const discarded = this.outbox.discard(key);
-      log("info", "parked effect discarded", { shard: this.name, key, discarded });
+      const discarded = this.migrated && this.outbox.discard(key);
+      log("info", "parked effect discarded", { shard: this.courier.shard, key, discarded });
       return discarded;
     }
   };

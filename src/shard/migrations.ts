@@ -33,3 +33,8 @@ export function applyMigrations(storage: DurableObjectStorage, migrations: reado
     return pending.map((m) => m.id);
   });
 }
+
+/** Whether this shard has ever been migrated — a read only, so asking creates no storage. */
+export function hasSchema(storage: DurableObjectStorage): boolean {
+  return storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").toArray().length > 0;
+}

@@ -1,9 +1,5 @@
+import type { OutboxStatus, ParkedRow } from "./api";
 import type { MeteredSql } from "./meteredSql";
-import { outboxKeyOf, type PlannedEffect } from "../app/types";
-import { rateKeyOf } from "../delivery/performEffect";
-import type { Inbound } from "../inbound/types";
-
-export type OutboxStatus = "pending" | "parked";
 
 /** A row as the delivery loop sees it. */
 export type ClaimedRow = {
@@ -15,15 +11,14 @@ export type ClaimedRow = {
   created_at: number;
 };
 
-export type ParkedRow = {
-  idempotency_key: string;
+/** A row to enqueue: its idempotency key, workspace, effect (type and JSON) and rate-limit bucket. */
+export interface NewRow {
+  key: string;
   workspace: string;
-  effect: string;
-  attempts: number;
-  last_error: string | null;
-  created_at: number;
-  parked_at: number;
-};
+  effectType: string;
+  payload: string;
+  rateKey: string | null;
+}
 
 /** A lease on freshly enqueued rows, so their first attempt needs no separate claim write. */
 export interface Lease {
@@ -41,13 +36,13 @@ export class Outbox {
    * The idempotency key (dedupe key + effect name) makes a repeated enqueue a no-op.
    * Returns the rows that were new, as the immediate attempt needs them (no read-back).
    */
-  enqueue(inbound: Inbound, effects: readonly PlannedEffect[], now: number, lease: Lease | null): ClaimedRow[] {
-    return effects.flatMap((planned) => this.sql.all<ClaimedRow>(
+  enqueue(rows: readonly NewRow[], now: number, lease: Lease | null): ClaimedRow[] {
+    return rows.flatMap((row) => this.sql.all<ClaimedRow>(
       `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (idempotency_key) DO NOTHING
        RETURNING idempotency_key, workspace, payload, rate_key, attempts, created_at`,
-      outboxKeyOf(inbound, planned), inbound.workspace, planned.effect.type, JSON.stringify(planned.effect), rateKeyOf(planned.effect),
+      row.key, row.workspace, row.effectType, row.payload, row.rateKey,
       now, lease?.token ?? null, lease?.expiresAt ?? null, now,
     ));
   }

@@ -1,66 +1,80 @@
-import { classify, type Verdict } from "../delivery/classify";
-import { ExpiredHandle, TRIGGER_EXPIRED } from "../delivery/expiry";
-import { callWebApi, postToResponseUrl, type CallResult, type WebApiMethods } from "./webApi";
-
-/** A Web API call answered with an error; `verdict` says whether a later attempt can succeed. */
-export class SlackApiError extends Error {
-  override name = "SlackApiError";
-  readonly method: string;
-  readonly result: CallResult;
-  readonly verdict: Verdict;
-
-  constructor(method: string, result: CallResult) {
-    super(`${method} failed: ${result.error ?? `HTTP ${result.status}`}`);
-    this.method = method;
-    this.result = result;
-    this.verdict = classify(result, method);
-  }
-}
+import { ForbiddenUrl, SlackApiError, SlackUnreachable } from "../errors";
+import { classifyAnswer } from "./classifyAnswer";
+import { assertResponseUrlUsable, assertTriggerUsable, type HandleClock } from "./handles";
+import { type CallResult, callWebApi, postToResponseUrl, type WebApiMethods } from "./webApi";
 
 type Answer = Record<string, unknown>;
 
 export interface ClientOptions {
   apiUrl: string;
-  token: string | undefined;
   timeoutMs: number;
-  /** For a run: whether its delivery's trigger_id is past use (views.open then fails as expired). */
-  triggerExpired?: () => boolean;
+  /** The workspace's bot token, asked for on the first Web API call (see auth/authorize.ts). */
+  token: () => string | Promise<string>;
+  /** Origins a response_url may point at (RESPONSE_URL_ORIGINS); anything else is never fetched. */
+  responseUrlOrigins: readonly string[];
+  /** The delivery this client acts for: its trigger_id and response_url lifetimes count from here. */
+  handles?: HandleClock;
 }
 
 /**
- * The Web API client handed to durable handlers: bound to one workspace's token, one fetch per
- * call with its own timeout, no retries of its own (a failed call fails the run, and the
- * outbox retries the run — completed steps are not repeated).
+ * The Web API client handed to effects and durable handlers: bound to one workspace's token, one
+ * fetch per call with its own timeout, no retries of its own (a failed call fails the attempt,
+ * and the outbox retries it — completed steps are not repeated). Failures are thrown as the
+ * errors of src/errors.ts, which say whether the outbox retries or parks.
  */
 export class SlackClient {
-  private readonly options: ClientOptions;
+  private token?: Promise<string>;
+  /** response_url posts made through this client (one attempt), toward Slack's 5 uses. */
+  private responds = 0;
 
-  constructor(options: ClientOptions) {
-    this.options = options;
-  }
-
-  /** The same client for one run attempt, aware of its trigger_id's age. */
-  forRun(triggerExpired: () => boolean): SlackClient {
-    return new SlackClient({ ...this.options, triggerExpired });
-  }
+  constructor(private readonly options: ClientOptions) {}
 
   async call<T extends Answer = Answer>(method: string, body: Record<string, unknown>): Promise<T> {
-    if (method === "views.open" && this.options.triggerExpired?.()) throw new ExpiredHandle(TRIGGER_EXPIRED);
-    if (!this.options.token) throw new MissingBotToken("SLACK_BOT_TOKEN is not set");
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
-    const result = await callWebApi({ apiUrl: this.options.apiUrl, token: this.options.token, method, body, signal });
-    if (!result.ok && classify(result, method).outcome !== "delivered") throw new SlackApiError(method, result);
+    const { handles } = this.options;
+    if (method === "views.open" && handles && typeof body.trigger_id === "string") assertTriggerUsable(handles, Date.now());
+    this.token ??= Promise.resolve(this.options.token());
+    const token = await this.token;
+    const result = await this.answer(method, (signal) => callWebApi({ apiUrl: this.options.apiUrl, token, method, body, signal }));
     return (result.body ?? {}) as T;
   }
 
-  /** POSTs to a `response_url` (no token: the URL is the credential). */
+  /** POSTs to a `response_url` (no token: the URL is the credential), within its lifetime and uses. */
   async respond(url: string, body: Record<string, unknown>): Promise<void> {
-    const result = await postToResponseUrl(url, body, AbortSignal.timeout(this.options.timeoutMs));
-    if (!result.ok) throw new SlackApiError("response_url", result);
+    if (!this.allowsResponseUrl(url)) throw new ForbiddenUrl(`response_url origin not in RESPONSE_URL_ORIGINS: ${url.slice(0, 200)}`);
+    const { handles } = this.options;
+    if (handles) assertResponseUrlUsable(handles, handles.attempts + this.responds, Date.now());
+    this.responds++;
+    await this.answer("response_url", (signal) => postToResponseUrl(url, body, signal));
+  }
+
+  private allowsResponseUrl(url: string): boolean {
+    let origin: string;
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      return false;
+    }
+    return this.options.responseUrlOrigins.includes(origin);
+  }
+
+  /** One request within DELIVERY_TIMEOUT_MS; anything but success is thrown, classified. */
+  private async answer(method: string, send: (signal: AbortSignal) => Promise<CallResult>): Promise<CallResult> {
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    let result: CallResult;
+    try {
+      result = await send(signal);
+    } catch (error) {
+      const why = signal.aborted ? `timeout after ${this.options.timeoutMs} ms` : `network: ${error instanceof Error ? error.message : String(error)}`;
+      throw new SlackUnreachable(`${method}: ${why}`.slice(0, 300), { cause: error });
+    }
+    const outcome = classifyAnswer(result, method);
+    if (outcome !== "delivered") throw new SlackApiError(method, result.status, result.error, outcome, result.retryAfterMs);
+    return result;
   }
 
   readonly chat = {
-    postMessage: (args: WebApiMethods["chat.postMessage"] & Answer) => this.call<{ ts: string; channel: string }>("chat.postMessage", args),
+    postMessage: (args: WebApiMethods["chat.postMessage"] & Answer) =>
+      this.call<{ ts: string; channel: string }>("chat.postMessage", args),
     update: (args: WebApiMethods["chat.update"] & Answer) => this.call<{ ts: string; channel: string }>("chat.update", args),
     delete: (args: WebApiMethods["chat.delete"] & Answer) => this.call("chat.delete", args),
   };
@@ -74,8 +88,4 @@ export class SlackClient {
     update: (args: WebApiMethods["views.update"] & Answer) => this.call("views.update", args),
     publish: (args: WebApiMethods["views.publish"] & Answer) => this.call("views.publish", args),
   };
-}
-
-export class MissingBotToken extends Error {
-  override name = "MissingBotToken";
 }

@@ -1,7 +1,9 @@
 import { env, exports } from "cloudflare:workers";
+import type { CoordinatorEnv } from "../../src/env";
 import { shardFor } from "../../src/routing/shardFor";
-import { appMention, eventCallback, signedEvent, slackId, toRequest, type Delivery, type SignOptions } from "./slackSimulator";
+import { shardStub as stubByName } from "../../src/routing/shardStub";
 import { TEST_SIGNING_SECRET } from "./secrets";
+import { appMention, type Delivery, eventCallback, type SignOptions, signedEvent, slackId, toRequest } from "./slackSimulator";
 
 /** Signing options for the secret the test Worker is configured with. */
 export const signedBy = (extra: Partial<SignOptions> = {}): SignOptions => ({ secret: TEST_SIGNING_SECRET, ...extra });
@@ -11,11 +13,23 @@ export function deliver(delivery: Delivery, path = "/slack/events"): Promise<Res
   return exports.default.fetch(toRequest(`https://coordinator.test${path}`, delivery));
 }
 
-export function shardStub(workspace: string, dedupeKey = "") {
-  return env.SHARD.get(env.SHARD.idFromName(shardFor(workspace, dedupeKey, 1)));
+/**
+ * Calls the test Worker directly with `overrides` on top of its env, for a request that needs
+ * other settings than the rest (settings are parsed per env object, so this one is parsed anew).
+ */
+export async function deliverWithSettings(delivery: Delivery, overrides: Record<string, string>): Promise<Response> {
+  const { default: worker } = await import("../worker");
+  const request = toRequest("https://coordinator.test/slack/events", delivery) as Parameters<typeof worker.fetch>[0];
+  const context = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
+  return worker.fetch(request, { ...(env as unknown as CoordinatorEnv), ...overrides }, context);
 }
 
-/** Receipt and outbox counts of the shard that owns a workspace (one bucket, as configured). */
+/** The shard that owns a workspace's deliveries (one bucket, as configured), found as the Worker finds it. */
+export function shardStub(workspace: string, routingKey = "") {
+  return stubByName(env.SHARD, shardFor(workspace, routingKey, 1));
+}
+
+/** Receipt and outbox counts of the shard that owns a workspace. */
 export async function storedFor(workspace: string) {
   const { receipts, outbox } = await shardStub(workspace).stats();
   return { receipts, outbox };
@@ -27,7 +41,10 @@ export function newWorkspace(): string {
 }
 
 /** A signed `app_mention` delivery for a workspace. */
-export async function mentionDelivery(teamId: string, options: { eventId?: string; retryNum?: number; event?: Record<string, unknown> } = {}) {
+export async function mentionDelivery(
+  teamId: string,
+  options: { eventId?: string; retryNum?: number; event?: Record<string, unknown> } = {},
+) {
   const envelope = eventCallback(options.event ?? appMention(), { teamId, eventId: options.eventId });
   return { envelope, delivery: await signedEvent(envelope, signedBy({ retryNum: options.retryNum })) };
 }

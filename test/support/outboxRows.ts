@@ -1,7 +1,11 @@
 import { runInDurableObject } from "cloudflare:test";
-import type { Effect } from "../../src/app/types";
-import type { Inbound } from "../../src/inbound/types";
-import type { Shard } from "../../src/shard/Shard";
+import type { Effect } from "../../src/effects/types";
+import { rateKeyOf } from "../../src/effects/registry";
+import { outboxOf } from "./shardParts";
+
+import type { Shard } from "../worker";
+
+type ShardStub = DurableObjectStub<Shard>;
 
 export type OutboxRow = {
   idempotency_key: string;
@@ -17,20 +21,28 @@ export type OutboxRow = {
  * Puts effects in a shard's outbox as ingest would, but with their first lease already
  * expired, so the next sweep claims them (no immediate attempt runs). Returns their keys.
  */
-export function seedEffects(stub: DurableObjectStub<Shard>, workspace: string, effects: Array<{ name: string; effect: Effect }>, dedupeKey = "Ev-seeded"): Promise<string[]> {
-  const inbound: Inbound = { kind: "event", dedupeKey, workspace, teamId: workspace, isEnterpriseInstall: false, type: "app_mention", payload: {} };
-  return runInDurableObject(stub, async (instance: Shard, state) => {
+export function seedEffects(stub: ShardStub, workspace: string, effects: Array<{ name: string; effect: Effect }>, dedupeKey = "Ev-seeded") {
+  return seedRows(stub, effects.map(({ name, effect }) => ({ key: `${dedupeKey}:${name}`, workspace, effectType: effect.type, payload: JSON.stringify(effect), rateKey: rateKeyOf(effect) })));
+}
+
+/** Seeds rows as stored, payload text included (e.g. one that no longer parses). Returns their keys. */
+export function seedRows(stub: ShardStub, rows: Array<{ key: string; workspace: string; effectType: string; payload: string; rateKey: string | null }>): Promise<string[]> {
+  return runInDurableObject(stub, async (_, state) => {
     const now = Date.now();
-    instance.outbox.enqueue(inbound, effects, now, { token: "expired-seed-lease", expiresAt: now });
+    outboxOf(state).enqueue(rows, now, { token: "expired-seed-lease", expiresAt: now });
     await state.storage.setAlarm(now);
-    return effects.map((e) => `${dedupeKey}:${e.name}`);
+    return rows.map((row) => row.key);
   });
 }
 
-export function outboxRows(stub: DurableObjectStub<Shard>): Promise<OutboxRow[]> {
-  return runInDurableObject(stub, (_: Shard, state) => state.storage.sql.exec<OutboxRow>(
-    "SELECT idempotency_key, status, attempts, next_attempt_at, claim_token, claim_expires_at, last_error FROM outbox ORDER BY idempotency_key",
-  ).toArray());
+export function outboxRows(stub: ShardStub): Promise<OutboxRow[]> {
+  return runInDurableObject(stub, (_, state) =>
+    state.storage.sql
+      .exec<OutboxRow>(
+        "SELECT idempotency_key, status, attempts, next_attempt_at, claim_token, claim_expires_at, last_error FROM outbox ORDER BY idempotency_key",
+      )
+      .toArray(),
+  );
 }
 
 export function postMessage(channel: string, text = "hello"): Effect {

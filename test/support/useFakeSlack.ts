@@ -1,8 +1,6 @@
 import { beforeEach, vi } from "vitest";
 import { FakeSlackApi } from "./fakeSlackApi";
-
-/** Must match SLACK_API_URL in vitest.config.ts; loopback's discard port, so a leaked real fetch goes nowhere. */
-export const FAKE_SLACK_ORIGIN = "http://127.0.0.1:9";
+import { FAKE_SLACK_ORIGIN } from "./testBindings";
 
 /** Routes the Worker's and shards' fetches (same isolate as the tests) to a fresh fake Slack per test. */
 export function useFakeSlack(): () => FakeSlackApi {

@@ -1,4 +1,4 @@
-import type { Fault } from "./fakeSlackApi";
+import type { Fault } from "../../test/support/fakeSlackApi";
 
 /**
  * Faults played at random rates, for chaos runs against the fake Web API: each rate is the

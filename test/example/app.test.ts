@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { controlClock, sweepUntilQuiet } from "./support/clock";
-import { deliver, newWorkspace, shardStub, signedBy, storedFor } from "./support/coordinator";
-import { outboxRows } from "./support/outboxRows";
+import { controlClock, sweepUntilQuiet } from "../support/clock";
+import { deliver, newWorkspace, shardStub, signedBy, storedFor } from "../support/coordinator";
+import { outboxRows } from "../support/outboxRows";
 import {
   appMention, blockActions, channelMessage, eventCallback, messageTs, signedEvent, signedForm, signedInteraction,
   slashCommandFields, viewSubmission,
-} from "./support/slackSimulator";
-import { useFakeSlack } from "./support/useFakeSlack";
+} from "../support/slackSimulator";
+import { useFakeSlack } from "../support/useFakeSlack";
 
-// The example app (src/example/app.ts) end to end: signed requests in, Slack calls out.
+// The shipped demo (src/example/app.ts, served by `npm start`) end to end: signed requests in,
+// Slack calls out. Runs against the demo Worker, src/index.ts (vitest.config.ts, project "example").
 
 const slack = useFakeSlack();
 

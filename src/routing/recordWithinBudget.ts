@@ -1,7 +1,9 @@
+import type { ShardNamespace } from "../env";
 import type { Inbound } from "../inbound/types";
-import type { IngestResult, Shard } from "../shard/Shard";
+import type { IngestResult } from "../shard/api";
+import { shardStub } from "./shardStub";
 
-export class BudgetExceeded extends Error {
+class BudgetExceeded extends Error {
   override name = "BudgetExceeded";
 }
 
@@ -29,16 +31,15 @@ function withDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
  * a stub that saw such an error is broken. Throws when nothing was confirmed in time.
  */
 export async function recordWithinBudget(
-  namespace: DurableObjectNamespace<Shard>,
-  shardName: string,
+  namespace: ShardNamespace,
+  shard: string,
   inbound: Inbound,
   budgetMs: number,
 ): Promise<{ result: IngestResult; attempts: number }> {
   const deadline = Date.now() + budgetMs;
   for (let attempts = 1; ; attempts++) {
-    const stub = namespace.get(namespace.idFromName(shardName));
     try {
-      const result = await withDeadline(Promise.resolve(stub.ingest(inbound)), deadline);
+      const result = await withDeadline(Promise.resolve(shardStub(namespace, shard).ingest(inbound)), deadline);
       return { result: result as IngestResult, attempts };
     } catch (error) {
       if (attempts === 1 && isRetryable(error) && Date.now() < deadline) continue;

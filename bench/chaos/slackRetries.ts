@@ -1,4 +1,4 @@
-import { sign, type Delivery } from "./slackSimulator";
+import { sign, type Delivery } from "../../test/support/slackSimulator";
 
 /**
  * Slack's redelivery of an Events API request that got no 2xx within 3 seconds: a retry almost

@@ -1,0 +1,26 @@
+import { MissingBotToken } from "../errors";
+
+/** The workspace an effect acts in: a team, or an Enterprise Grid org for org-wide installs. */
+export interface WorkspaceRef {
+  /** The shard's workspace key: the enterprise id for org-wide installs, else the team id. */
+  workspace: string;
+}
+
+/** The credentials an effect is performed with. */
+export interface Authorization {
+  botToken: string;
+}
+
+/**
+ * Resolves credentials per workspace, as Bolt's `authorize` and slack-edge's
+ * `InstallationStore.toAuthorize()` do. Called on a shard, at most once per delivery attempt
+ * and only when the attempt calls the Web API. Throw a DeliveryError (src/errors.ts) to say
+ * what the outbox should do — `MissingBotToken` retries; a future `WorkspaceNotInstalled` parks.
+ */
+export type Authorize<E = Record<string, unknown>> = (ref: WorkspaceRef, env: E) => Authorization | Promise<Authorization>;
+
+/** Single-workspace mode: every effect uses SLACK_BOT_TOKEN. */
+export const singleWorkspace: Authorize<{ SLACK_BOT_TOKEN?: string }> = (_ref, env) => {
+  if (!env.SLACK_BOT_TOKEN) throw new MissingBotToken("SLACK_BOT_TOKEN is not set");
+  return { botToken: env.SLACK_BOT_TOKEN };
+};

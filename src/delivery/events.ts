@@ -1,0 +1,57 @@
+import { describeError, log } from "../log";
+import type { DeliveryCounters } from "../shard/api";
+
+/** What the delivery loop reports about each settled attempt. */
+interface Settled {
+  shard: string;
+  /** The outbox row's idempotency key. */
+  key: string;
+  /** Attempts counted on the row, this one included (0 for a postponement, which is no attempt). */
+  attempts: number;
+}
+
+/**
+ * Delivery outcomes as typed events: logging, counters and (later) metrics and alerts
+ * subscribe to the same facts instead of each being written in place.
+ */
+export type DeliveryEvent =
+  | (Settled & { type: "delivered" })
+  | (Settled & { type: "retried"; reason: string; nextAttemptAt: number })
+  | (Settled & { type: "parked"; reason: string })
+  | (Settled & { type: "postponed"; until: number })
+  /** A settle refused by the fence: the lease ran out mid-attempt and another claimer owns the row. */
+  | (Settled & { type: "fenceRejected"; step: "postpone" | "complete" | "retry" | "park" | "step" });
+
+export type DeliveryListener = (event: DeliveryEvent) => void;
+
+/** Fans each event out to every subscriber; a failing subscriber never affects delivery or the others. */
+export class DeliveryEvents {
+  private readonly listeners: DeliveryListener[] = [];
+
+  subscribe(listener: DeliveryListener): this {
+    this.listeners.push(listener);
+    return this;
+  }
+
+  emit(event: DeliveryEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        log("error", "delivery event subscriber failed", { event: event.type, error: describeError(error) });
+      }
+    }
+  }
+}
+
+/** The counters subscriber: totals per outcome, for `stats()`. */
+export function countInto(counters: DeliveryCounters): DeliveryListener {
+  return (event) => {
+    if (event.type === "fenceRejected") counters.fenceRejections++;
+    else counters[event.type]++;
+  };
+}
+
+export function newCounters(): DeliveryCounters {
+  return { delivered: 0, retried: 0, parked: 0, postponed: 0, fenceRejections: 0 };
+}

@@ -1,0 +1,18 @@
+import { log } from "../log";
+import type { DeliveryListener } from "./events";
+
+/** The logging subscriber: one JSON line per outcome worth reading (deliveries themselves are silent). */
+export const logDeliveryEvents: DeliveryListener = (event) => {
+  const { shard, key, attempts } = event;
+  switch (event.type) {
+    case "parked":
+      log("warn", "effect parked", { shard, key, attempts, reason: event.reason });
+      break;
+    case "retried":
+      log("info", "effect will be retried", { shard, key, attempts, reason: event.reason, inMs: event.nextAttemptAt - Date.now() });
+      break;
+    case "fenceRejected":
+      log("warn", "fence rejected a settle: the lease expired mid-attempt; raise LEASE_MS", { shard, key, step: event.step });
+      break;
+  }
+};

@@ -1,0 +1,28 @@
+import type { SlackApp } from "../app/types";
+import type { SlackClient } from "../slack/client";
+import type { Effect } from "./types";
+
+/** What a shard hands an effect kind to perform one outbox row once. */
+export interface EffectContext {
+  app: SlackApp;
+  /** Bound to the row's workspace (credentials from `authorize`) and to its delivery's handles. */
+  client: SlackClient;
+  /** `step()` for a run: checkpoints on the row, fenced by this attempt's lease. */
+  step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
+  /** Attempts made before this one. */
+  attempts: number;
+  /** HANDLER_MAX_ATTEMPTS: how often a handler's own bug is retried before the run is parked. */
+  handlerMaxAttempts: number;
+}
+
+/**
+ * One kind of effect, as Bolt has one Receiver per transport: how to perform it, and which
+ * rate-limit bucket it shares with others. `perform` throws the errors of src/errors.ts, whose
+ * class says whether the row is retried or parked; returning means delivered.
+ */
+export interface EffectKind<E extends Effect = Effect> {
+  type: E["type"];
+  perform(effect: E, context: EffectContext): Promise<void>;
+  /** Slack's rate-limit bucket within a workspace; after a 429 the whole bucket waits. Null: none. */
+  rateKey?(effect: E): string | null;
+}

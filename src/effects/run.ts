@@ -1,0 +1,22 @@
+import { DeliveryError, HandlerError, ListenerGone } from "../errors";
+import type { EffectKind } from "./kind";
+import type { RunEffect } from "./types";
+
+/**
+ * `run`: a listener's durable `run`, with `step()` checkpoints. What the listener throws through
+ * our client keeps its meaning (a 429 is retried, channel_not_found parked); anything else it
+ * throws is its own bug, retried HANDLER_MAX_ATTEMPTS times in all (a deploy may fix it) and then
+ * parked with where it was thrown.
+ */
+export const run: EffectKind<RunEffect> = {
+  type: "run",
+  async perform(effect, { app, client, step, attempts, handlerMaxAttempts }) {
+    if (!app.run) throw new ListenerGone("the app cannot run listeners");
+    try {
+      await app.run(effect, { client, step, attempt: attempts + 1 });
+    } catch (error) {
+      if (error instanceof DeliveryError) throw error;
+      throw new HandlerError(effect.listener, error, handlerMaxAttempts);
+    }
+  },
+};

@@ -1,0 +1,208 @@
+/**
+ * Every error the coordinator throws on purpose, in one vocabulary. Each class says what it
+ * means as a property, and nobody matches on `error.name`:
+ * - at the edge, a `Rejection` carries the HTTP status Slack sees and whether Slack may retry;
+ * - in delivery, a `DeliveryError` carries what happens to the outbox row: retried with backoff
+ *   (`retry`), parked for an operator (`park`), or left alone because another attempt owns it
+ *   (`lease_lost`).
+ */
+
+// ── The edge: answers to Slack ────────────────────────────────────────────────────────────────
+
+/** A request the edge refuses. `noRetry` adds `x-slack-no-retry: 1`: only for what a retry cannot change. */
+export class Rejection extends Error {
+  override name = "Rejection";
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly noRetry = false,
+  ) {
+    super(message);
+  }
+
+  toResponse(): Response {
+    const headers = new Headers({ "content-type": "text/plain;charset=utf-8" });
+    if (this.noRetry) headers.set("x-slack-no-retry", "1");
+    return new Response(this.message, { status: this.status, headers });
+  }
+}
+
+/** Missing, stale or wrong signature: 401, nothing stored. */
+export class InvalidSignature extends Rejection {
+  override name = "InvalidSignature";
+  constructor(message: string) {
+    super(401, message);
+  }
+}
+
+/** Larger than Slack ever sends: 413, nothing stored. */
+export class BodyTooLarge extends Rejection {
+  override name = "BodyTooLarge";
+  constructor(message: string) {
+    super(413, message);
+  }
+}
+
+/** Signed, but never understandable or recordable by us: 400 and no retry. */
+export class MalformedPayload extends Rejection {
+  override name = "MalformedPayload";
+  constructor(message: string) {
+    super(400, message, true);
+  }
+}
+
+/** Not confirmed durable within the ack budget: 503 without no-retry, so Slack's retry can save it. */
+export class NotRecorded extends Rejection {
+  override name = "NotRecorded";
+  constructor(message = "event not recorded; retry") {
+    super(503, message);
+  }
+}
+
+/**
+ * A wrangler var or secret that cannot be used, naming the setting. Not a Rejection: Slack sees
+ * a plain 500 (or 503 from a shard that cannot start) and retries, and the log line names it.
+ */
+export class InvalidSetting extends Error {
+  override name = "InvalidSetting";
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(`${setting} ${message}`);
+  }
+}
+
+// ── Delivery: what happens to an outbox row ──────────────────────────────────────────────────
+
+/** What one attempt means for its outbox row. */
+export type Verdict =
+  | { outcome: "delivered" }
+  /** `maxAttempts` lowers the engine's MAX_ATTEMPTS for this failure (e.g. a bug in a handler). */
+  | { outcome: "retry"; reason: string; retryAfterMs?: number; maxAttempts?: number }
+  | { outcome: "park"; reason: string }
+  /** The attempt found its lease taken by another claimer (a step write was fenced out). */
+  | { outcome: "lease_lost" };
+
+export type Disposition = "retry" | "park" | "lease_lost";
+
+/** An attempt that failed in a way we understand; `disposition` is what the outbox does next. */
+export abstract class DeliveryError extends Error {
+  abstract readonly disposition: Disposition;
+  /** Slack's Retry-After, when it sent one. */
+  readonly retryAfterMs?: number;
+  /** Attempts after which this failure parks the row, when fewer than MAX_ATTEMPTS. */
+  readonly maxAttempts?: number;
+}
+
+/** A Web API or response_url answer that is not a success; `disposition` comes from classifying it. */
+export class SlackApiError extends DeliveryError {
+  override name = "SlackApiError";
+  constructor(
+    readonly method: string,
+    readonly status: number,
+    readonly code: string | undefined,
+    readonly disposition: "retry" | "park",
+    override readonly retryAfterMs?: number,
+  ) {
+    super(`${method}: ${code ? `${status} ${code}` : `HTTP ${status}`}`);
+  }
+}
+
+/** The call never got an answer: connection refused or reset, or DELIVERY_TIMEOUT_MS passed. */
+export class SlackUnreachable extends DeliveryError {
+  override name = "SlackUnreachable";
+  readonly disposition = "retry";
+}
+
+/** A trigger_id or response_url past its lifetime: no retry can bring it back. */
+export class ExpiredHandle extends DeliveryError {
+  override name = "ExpiredHandle";
+  readonly disposition = "park";
+}
+
+/** A response_url pointing outside RESPONSE_URL_ORIGINS: never fetched. */
+export class ForbiddenUrl extends DeliveryError {
+  override name = "ForbiddenUrl";
+  readonly disposition = "park";
+}
+
+/** A run whose listener a deploy removed or changed, so it no longer matches its delivery. */
+export class ListenerGone extends DeliveryError {
+  override name = "ListenerGone";
+  readonly disposition = "park";
+}
+
+/** No bot token for the workspace yet (single-workspace mode without SLACK_BOT_TOKEN). Fixable by config. */
+export class MissingBotToken extends DeliveryError {
+  override name = "MissingBotToken";
+  readonly disposition = "retry";
+}
+
+/** An outbox row whose stored effect cannot be read back (or names a kind this build lacks). */
+export class UnreadableEffect extends DeliveryError {
+  override name = "UnreadableEffect";
+  readonly disposition = "park";
+}
+
+/** Another attempt holds the run's lease now; this one stops without settling. */
+export class LeaseLost extends DeliveryError {
+  override name = "LeaseLost";
+  readonly disposition = "lease_lost";
+}
+
+/**
+ * Thrown by a handler's own code (a bug, not a Slack answer): retried a few times, since a
+ * deploy may fix it, then parked with the first line of its stack.
+ */
+export class HandlerError extends DeliveryError {
+  override name = "HandlerError";
+  readonly disposition = "retry";
+  constructor(
+    readonly listener: string,
+    cause: unknown,
+    override readonly maxAttempts: number,
+  ) {
+    super(`handler "${listener}" threw ${describeThrown(cause)}`, { cause });
+  }
+}
+
+/** Throw this from a handler for a failure that a later attempt can get past (a flaky API of yours). */
+export class RetryableError extends DeliveryError {
+  override name = "RetryableError";
+  readonly disposition = "retry";
+  override readonly retryAfterMs?: number;
+  constructor(message: string, options: { retryAfterMs?: number; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/** `Name: message` and where it was thrown (the first stack frame), bounded. */
+function describeThrown(error: unknown): string {
+  if (!(error instanceof Error)) return String(error).slice(0, 300);
+  const frame = error.stack
+    ?.split("\n")
+    .find((line) => line.trim().startsWith("at "))
+    ?.trim();
+  return `${error.name}: ${error.message}`.slice(0, 300) + (frame ? ` (${frame.slice(0, 200)})` : "");
+}
+
+/**
+ * What an attempt's error means for its row, read from the error's class. Anything else is
+ * unexpected in our own code: retried, with its description as the reason.
+ */
+export function verdictOf(error: unknown): Verdict {
+  if (!(error instanceof DeliveryError)) {
+    return { outcome: "retry", reason: describeThrown(error) };
+  }
+  const reason = error.message.slice(0, 500);
+  switch (error.disposition) {
+    case "lease_lost":
+      return { outcome: "lease_lost" };
+    case "park":
+      return { outcome: "park", reason };
+    case "retry":
+      return { outcome: "retry", reason, retryAfterMs: error.retryAfterMs, maxAttempts: error.maxAttempts };
+  }
+}

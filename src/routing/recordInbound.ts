@@ -1,0 +1,38 @@
+import type { SlackApp } from "../app/types";
+import { edgeSettings } from "../config";
+import type { CoordinatorEnv } from "../env";
+import { NotRecorded } from "../errors";
+import type { Inbound } from "../inbound/types";
+import { describeError, log } from "../log";
+import type { IngestResult } from "../shard/api";
+import { recordWithinBudget } from "./recordWithinBudget";
+import { shardOf } from "./shardFor";
+
+/** What became of an inbound delivery. */
+export type Recorded =
+  | { verdict: "ignored"; reason: string }
+  | (Omit<IngestResult, "verdict"> & { verdict: "accepted" | "duplicate"; shard: string; ingestAttempts: number });
+
+/**
+ * Records one parsed, verified delivery in the shard that owns it, within the ack budget — the
+ * seam every way in shares (the Slack endpoints now; backfill and resharding next). Deliberately
+ * ignored deliveries never reach a shard: nothing to store, nothing to retry. Throws NotRecorded
+ * (503, Slack retries) when the record was not confirmed durable in time.
+ */
+export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound: Inbound): Promise<Recorded> {
+  const plan = app.plan(inbound);
+  if ("ignore" in plan) return { verdict: "ignored", reason: plan.ignore };
+
+  const { ackBudgetMs, shardBuckets } = edgeSettings(env);
+  const shard = shardOf(inbound, shardBuckets);
+  try {
+    const { result, attempts } = await recordWithinBudget(env.SHARD, shard, inbound, ackBudgetMs);
+    // The shard plans again inside its transaction (it is the authority): it may ignore too.
+    if (result.verdict === "ignored") return { verdict: "ignored", reason: `by shard ${shard}` };
+    return { ...result, verdict: result.verdict, shard, ingestAttempts: attempts };
+  } catch (error) {
+    // Not confirmed durable: answer non-2xx without x-slack-no-retry so Slack's retry can still save it.
+    log("error", "event not recorded", { dedupeKey: inbound.dedupeKey, shard, error: describeError(error) });
+    throw new NotRecorded();
+  }
+}

@@ -1,0 +1,60 @@
+import type { AckBody } from "../app/types";
+import type { Inbound } from "../inbound/types";
+
+/**
+ * The shard's RPC surface as the front Worker and the operations API see it: types only, so
+ * callers depend on this leaf rather than on the class. Deploys roll out gradually, so a new
+ * Worker may talk to an old shard for minutes: only ever add optional fields and new methods.
+ */
+export interface ShardApi {
+  ingest(inbound: Inbound): IngestResult;
+  stats(): ShardStats;
+  listParked(limit?: number): ParkedRow[];
+  replay(key?: string): number;
+  discard(key: string): boolean;
+}
+
+/** The shard's answer to `ingest`, returned only once it is durable. */
+export interface IngestResult {
+  verdict: "accepted" | "duplicate" | "ignored";
+  /** Synchronous ack body for Slack, when the app gave one (a duplicate gets the first one's). */
+  ackBody?: AckBody;
+  /** Outbox rows this delivery added (0 for duplicates and ignored). */
+  enqueued: number;
+}
+
+export type OutboxStatus = "pending" | "parked";
+
+/** A parked (dead-letter) row as the operations API lists it. */
+export type ParkedRow = {
+  idempotency_key: string;
+  workspace: string;
+  effect: string;
+  attempts: number;
+  last_error: string | null;
+  created_at: number;
+  parked_at: number;
+};
+
+export interface DeliveryCounters {
+  delivered: number;
+  retried: number;
+  parked: number;
+  postponed: number;
+  /** Settles refused by the fence: the lease ran out mid-attempt and another claimer owns the row. */
+  fenceRejections: number;
+}
+
+export interface ShardStats {
+  receipts: number;
+  outbox: Record<OutboxStatus, number>;
+  /** Since this instance started (in memory; delivered rows leave no row behind). */
+  counters: DeliveryCounters & {
+    /** Deliveries this instance accepted (first deliveries, not duplicates). */
+    accepted: number;
+    /** SQLite rows written, index rows included — what Cloudflare bills. */
+    rowsWritten: number;
+    /** setAlarm calls, each billed as one row written. */
+    alarmsSet: number;
+  };
+}

@@ -1,0 +1,26 @@
+import type { SlackApp } from "../app/types";
+import type { Authorize } from "../auth/authorize";
+import type { ShardSettings } from "../config";
+import type { Courier } from "../delivery/deliverClaimed";
+import { type DeliveryEvents } from "../delivery/events";
+import { RateLimits } from "../delivery/rateLimits";
+import type { Outbox } from "./outbox";
+import { rowPerformer } from "./performRow";
+
+export interface CourierParts<E> {
+  shard: string;
+  app: SlackApp;
+  authorize: Authorize<E>;
+  env: E;
+  settings: ShardSettings;
+  outbox: Outbox;
+  events: DeliveryEvents;
+  /** Moves the shard's alarm earlier when a row becomes due again. */
+  wakeAt(at: number): void;
+}
+
+/** Wires what the delivery loop needs of a shard: its outbox, settings, events and how to perform a row. */
+export function buildCourier<E>(parts: CourierParts<E>): Courier {
+  const { shard, settings, outbox, events, wakeAt } = parts;
+  return { shard, outbox, events, wakeAt, delivery: settings.delivery, rateLimits: new RateLimits(), perform: rowPerformer(parts) };
+}

@@ -1,0 +1,65 @@
+import type { PlannedEffect, SlackApp } from "../app/types";
+import { rateKeyOf } from "../effects/registry";
+import type { Inbound } from "../inbound/types";
+import type { IngestResult } from "./api";
+import type { ClaimedRow, Lease, NewRow, Outbox } from "./outbox";
+import type { Receipts } from "./receipts";
+
+export interface IngestStores {
+  storage: DurableObjectStorage;
+  receipts: Receipts;
+  outbox: Outbox;
+}
+
+/** The idempotency key of a planned effect: per delivery, or per message fact when asked and known. */
+export function outboxKeyOf(inbound: Inbound, planned: PlannedEffect): string {
+  const scope = planned.scope === "fact" && inbound.factKey ? inbound.factKey : inbound.dedupeKey;
+  return `${scope}:${planned.name}`;
+}
+
+/**
+ * Records one delivery: its receipt and outbox rows in ONE transaction, so either all of it is
+ * stored or none. New rows are leased to `lease` (the immediate attempt) as they are written,
+ * or left unleased for the sweep when `lease` is null. Returns the verdict and the new rows.
+ */
+export function ingestDelivery(
+  stores: IngestStores,
+  app: SlackApp,
+  inbound: Inbound,
+  now: number,
+  lease: Lease | null,
+): { result: IngestResult; leased: ClaimedRow[] } {
+  const plan = app.plan(inbound);
+  if ("ignore" in plan) return { result: { verdict: "ignored", enqueued: 0 }, leased: [] };
+
+  const { storage, receipts, outbox } = stores;
+  const factScoped = (planned: PlannedEffect) => planned.scope === "fact" && inbound.factKey !== undefined;
+  // When every effect is keyed by the message, the message's fact receipt is this delivery's
+  // dedupe record too: a retry of this event finds it exactly as a twin event does.
+  const byFactOnly = plan.effects.length > 0 && plan.ackBody === undefined && plan.effects.every(factScoped);
+  let leased: ClaimedRow[] = [];
+  const result = storage.transactionSync((): IngestResult => {
+    if (!byFactOnly && !receipts.recordFirst(inbound, plan.ackBody, now)) {
+      return { verdict: "duplicate", ackBody: receipts.responseOf(inbound.dedupeKey, now), enqueued: 0 };
+    }
+    // A fact-scoped effect is enqueued once per message, whichever of its events comes first.
+    const effects = plan.effects.filter(
+      (planned) => !factScoped(planned) || receipts.recordFirstFact(outboxKeyOf(inbound, planned), inbound, now),
+    );
+    if (byFactOnly && effects.length === 0) return { verdict: "duplicate", enqueued: 0 };
+    leased = outbox.enqueue(effects.map((planned) => newRow(inbound, planned)), now, lease);
+    return { verdict: "accepted", ackBody: plan.ackBody, enqueued: leased.length };
+  });
+  return { result, leased };
+}
+
+function newRow(inbound: Inbound, planned: PlannedEffect): NewRow {
+  const { effect } = planned;
+  return {
+    key: outboxKeyOf(inbound, planned),
+    workspace: inbound.workspace,
+    effectType: effect.type,
+    payload: JSON.stringify(effect),
+    rateKey: rateKeyOf(effect),
+  };
+}

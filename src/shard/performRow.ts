@@ -1,0 +1,40 @@
+import type { SlackApp } from "../app/types";
+import type { Authorize } from "../auth/authorize";
+import type { ShardSettings } from "../config";
+import { kindOf } from "../effects/registry";
+import type { Effect } from "../effects/types";
+import { SlackClient } from "../slack/client";
+import type { ClaimedRow, Outbox } from "./outbox";
+import { stepFor } from "./stepCheckpoints";
+
+export interface PerformDeps<E> {
+  app: SlackApp;
+  authorize: Authorize<E>;
+  env: E;
+  settings: ShardSettings;
+  outbox: Outbox;
+}
+
+/**
+ * How a shard performs one row once: the effect's kind, a client with the credentials of the
+ * row's workspace (asked of `authorize` only if the attempt calls the Web API) and the row's
+ * handles, and `step()` fenced by the attempt's lease.
+ */
+export function rowPerformer<E>({ app, authorize, env, settings, outbox }: PerformDeps<E>) {
+  return (effect: Effect, row: ClaimedRow, token: string): Promise<void> => {
+    const client = new SlackClient({
+      apiUrl: settings.apiUrl,
+      timeoutMs: settings.delivery.timeoutMs,
+      responseUrlOrigins: settings.responseUrlOrigins,
+      handles: { recordedAt: row.created_at, attempts: row.attempts },
+      token: async () => (await authorize({ workspace: row.workspace }, env)).botToken,
+    });
+    return kindOf(effect).perform(effect, {
+      app,
+      client,
+      step: stepFor(outbox, row.idempotency_key, token),
+      attempts: row.attempts,
+      handlerMaxAttempts: settings.handlerMaxAttempts,
+    });
+  };
+}

@@ -1,0 +1,29 @@
+import type { CallResult } from "./webApi";
+
+/** Slack error codes that a later attempt can succeed past. */
+const TRANSIENT_ERRORS = new Set(["ratelimited", "internal_error", "fatal_error", "service_unavailable", "request_timeout"]);
+
+/** Per method, errors that mean the effect already holds: a redelivery of an idempotent-by-shape call. */
+const ALREADY_DONE: Record<string, string> = {
+  "reactions.add": "already_reacted",
+  "reactions.remove": "no_reaction",
+  "pins.add": "already_pinned",
+  "pins.remove": "no_pin",
+  "chat.delete": "message_not_found",
+};
+
+const TRANSIENT_STATUSES = new Set([408, 429]);
+
+/**
+ * What one answer from Slack means. Transient: 5xx, 408, 429 and Slack's transient codes —
+ * retried with backoff, never sooner than Retry-After. Permanent: every other 4xx and `ok: false`
+ * code (`channel_not_found`, `invalid_auth`, `msg_too_long`, …) — parked at once for an operator.
+ * An "already done" answer of an idempotent-by-shape method counts as delivered.
+ */
+export function classifyAnswer(result: CallResult, method?: string): "delivered" | "retry" | "park" {
+  if (result.ok) return "delivered";
+  if (method !== undefined && result.error !== undefined && ALREADY_DONE[method] === result.error) return "delivered";
+  if (result.status >= 500 || TRANSIENT_STATUSES.has(result.status)) return "retry";
+  if (result.error !== undefined && TRANSIENT_ERRORS.has(result.error)) return "retry";
+  return "park";
+}

@@ -1,0 +1,32 @@
+import { ExpiredHandle } from "../errors";
+
+/**
+ * Slack's short-lived handles, one rule each and one clock for both: the time the delivery was
+ * recorded (its outbox row's `created_at`), whether a `response_url` effect or a run uses them.
+ * - `response_url`: valid 30 minutes and 5 uses;
+ * - `trigger_id` (views.open): valid 3 seconds, so only the immediate attempt may use it.
+ */
+export const RESPONSE_URL_TTL_MS = 30 * 60_000;
+export const RESPONSE_URL_USES = 5;
+export const TRIGGER_ID_TTL_MS = 3_000;
+
+/** The age and history of the delivery whose handles an attempt uses. */
+export interface HandleClock {
+  /** When the delivery was recorded (ms since the epoch). */
+  recordedAt: number;
+  /** Attempts before this one. */
+  attempts: number;
+}
+
+/** Throws ExpiredHandle when a response_url can no longer be used (`usesBefore` counts earlier posts). */
+export function assertResponseUrlUsable(clock: HandleClock, usesBefore: number, now: number): void {
+  if (now - clock.recordedAt > RESPONSE_URL_TTL_MS) throw new ExpiredHandle("response_url expired (valid 30 minutes)");
+  if (usesBefore >= RESPONSE_URL_USES) throw new ExpiredHandle("response_url used up (5 uses)");
+}
+
+/** Throws ExpiredHandle when the delivery's trigger_id is past use. */
+export function assertTriggerUsable(clock: HandleClock, now: number): void {
+  if (clock.attempts > 0 || now - clock.recordedAt > TRIGGER_ID_TTL_MS) {
+    throw new ExpiredHandle("trigger_id expired (valid 3 seconds): views.open gets only the immediate attempt");
+  }
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { edgeSettings, shardSettings } from "../src/config";
+import { InvalidSetting } from "../src/errors";
+import { deliver, deliverWithSettings, mentionDelivery, newWorkspace, storedFor } from "./support/coordinator";
+
+describe("settings", () => {
+  it("a bad value is refused with the setting's name", () => {
+    expect(() => shardSettings({ DELIVERY_TIMEOUT_MS: "10000", LEASE_MS: "15000" })).toThrow(/^LEASE_MS \(15000\) must be at least twice/);
+    expect(() => shardSettings({ MAX_ATTEMPTS: "zero" })).toThrow(new InvalidSetting("MAX_ATTEMPTS", 'must be a positive integer, got "zero"'));
+    expect(() => shardSettings({ RESPONSE_URL_ORIGINS: "hooks.slack.com" })).toThrow(/^RESPONSE_URL_ORIGINS must list origins/);
+    expect(() => edgeSettings({})).toThrow(/^SLACK_SIGNING_SECRET is not set/);
+  });
+
+  it("are parsed once per env, not per request", () => {
+    const vars = { SLACK_SIGNING_SECRET: "s", SHARD_BUCKETS: "4" };
+    expect(edgeSettings(vars)).toBe(edgeSettings(vars));
+    expect(edgeSettings(vars).shardBuckets).toBe(4);
+  });
+
+  it("response_url origins default to Slack's own", () => {
+    expect(shardSettings({}).responseUrlOrigins).toEqual(["https://hooks.slack.com", "https://hooks.slack-gov.com"]);
+  });
+
+  it("the Slack path reads only its own settings: a bad delivery setting does not fail the ack", async () => {
+    const team = newWorkspace();
+    const { delivery } = await mentionDelivery(team);
+    const response = await deliverWithSettings(delivery, { LEASE_MS: "soon" });
+    expect(response.status).toBe(200);
+    expect(await storedFor(team)).toMatchObject({ receipts: 1 });
+  });
+
+  it("a missing signing secret answers 500 (Slack retries), naming nothing to the caller", async () => {
+    const { delivery } = await mentionDelivery(newWorkspace());
+    const response = await deliverWithSettings(delivery, { SLACK_SIGNING_SECRET: "", SLACK_SIGNING_SECRET_PREVIOUS: "" });
+    expect(response.status).toBe(500);
+    expect(response.headers.get("x-slack-no-retry")).toBeNull();
+    expect(await response.text()).toBe("internal error");
+    // And the Worker under its real settings is unaffected.
+    expect((await deliver((await mentionDelivery(newWorkspace())).delivery)).status).toBe(200);
+  });
+});

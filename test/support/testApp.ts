@@ -1,0 +1,32 @@
+import { App } from "../../src/app/App";
+
+/**
+ * The app the engine's tests run (test/worker.ts): one small listener per behaviour under test.
+ * - a mention gets one reply in its thread;
+ * - `/echo TEXT` answers TEXT on the response_url;
+ * - `/crash` has a handler with a bug (a TypeError of its own);
+ * - `member_joined_channel` (also when the bot itself joins) gets a welcome;
+ * - a message containing "ping" gets "pong" in its channel.
+ */
+export const testApp = new App();
+
+testApp.event("app_mention", async ({ event, say }) => {
+  await say({ text: "reply", thread_ts: String(event!.ts) });
+});
+
+testApp.command("/echo", async ({ command, respond }) => {
+  await respond({ response_type: "ephemeral", text: command!.text ?? "" });
+});
+
+testApp.command("/crash", async ({ command }) => {
+  // A plain bug: reading a property of something that is not there.
+  (command as unknown as { missing: { field: string } }).missing.field.toUpperCase();
+});
+
+testApp.event("member_joined_channel", async ({ event, say }) => {
+  await say(`welcome <@${String(event!.user)}>`);
+});
+
+testApp.message("ping", async ({ say }) => {
+  await say("pong");
+});
