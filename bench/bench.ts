@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { loadavg } from "node:os";
+import { resolve } from "node:path";
 import { startFakeSlackServer } from "./fakeSlack/fakeSlackServer";
 import { LoadClient } from "./load/loadClient";
 import { FULL_PLAN, QUICK_PLAN, workspaces } from "./plan";
@@ -12,8 +12,8 @@ import { repoRoot } from "./runtime/repoRoot";
 import type { BenchContext } from "./scenarios/benchContext";
 import { findMaxSustained, type MaxSustained } from "./scenarios/maxSustained";
 import { startRowsPerEvent } from "./scenarios/rowsPerEvent";
-import { runAtRate, type RunResult } from "./scenarios/runAtRate";
-import { startSubject, type Subject } from "./subjects";
+import { type RunResult, runAtRate } from "./scenarios/runAtRate";
+import { type Subject, startSubject } from "./subjects";
 
 type Compared = "coordinator" | "floor" | "slack-edge";
 
@@ -26,7 +26,9 @@ watchdog(plan.deadlineMs, "npm run bench");
 
 const startedAt = new Date();
 const machine = describeMachine();
-console.log(`bench${quick ? " --quick" : ""}: ${machine.cores} × ${machine.cpu}, node ${machine.node}, workerd ${machine.workerd}, load average ${machine.loadAverageAtStart.join(" ")}`);
+console.log(
+  `bench${quick ? " --quick" : ""}: ${machine.cores} × ${machine.cpu}, node ${machine.node}, workerd ${machine.workerd}, load average ${machine.loadAverageAtStart.join(" ")}`,
+);
 
 const fake = await startFakeSlackServer();
 const load = new LoadClient();
@@ -42,17 +44,26 @@ const subjects = {
 } satisfies Record<Compared, Subject>;
 const ingestOnly = await startSubject({ name: "ingest-only", apiUrl, stateDir: "bench/ingest-only" });
 const metered = await startSubject({
-  name: "coordinator", worker: "coordinatorMetered", apiUrl, stateDir: "bench/cost",
+  name: "coordinator",
+  worker: "coordinatorMetered",
+  apiUrl,
+  stateDir: "bench/cost",
   settings: { RECEIPT_RETENTION_HOURS: String(plan.cost.receiptRetentionHours) },
 });
 
 try {
-  console.log(`\nrows written per event: ${plan.cost.rate}/s for ${plan.cost.durationMs / 1000} s, then waiting for pruning (the other scenarios run meanwhile)`);
+  console.log(
+    `\nrows written per event: ${plan.cost.rate}/s for ${plan.cost.durationMs / 1000} s, then waiting for pruning (the other scenarios run meanwhile)`,
+  );
   const finishCost = await startRowsPerEvent(context, metered, plan.cost);
 
   console.log("\nwarm-up, not measured: JIT, connections and every shard the runs use are created first");
   for (const subject of [...Object.values(subjects), ingestOnly]) {
-    await runAtRate(context, subject, { rate: 100, durationMs: 2000, workspaces: workspaces(Math.max(...plan.scalingWorkspaces)) });
+    await runAtRate(context, subject, {
+      rate: 100,
+      durationMs: 2000,
+      workspaces: workspaces(Math.max(...plan.scalingWorkspaces)),
+    });
   }
 
   console.log("\nack latency at fixed offered rates, side by side:");
@@ -64,8 +75,13 @@ try {
   }
 
   console.log(`\nwhere the coordinator's CPU goes: its ingest alone (no effects planned) at ${plan.breakdownRate}/s`);
-  const ingestRun = await runAtRate(context, ingestOnly, { rate: plan.breakdownRate, durationMs: plan.fixedMs, workspaces: workspaces(1) });
-  const cpuAt = (name: Compared) => fixed.find((r) => r.subject === name && r.rate === plan.breakdownRate)?.runtimeCpuMsPerEvent ?? null;
+  const ingestRun = await runAtRate(context, ingestOnly, {
+    rate: plan.breakdownRate,
+    durationMs: plan.fixedMs,
+    workspaces: workspaces(1),
+  });
+  const cpuAt = (name: Compared) =>
+    fixed.find((r) => r.subject === name && r.rate === plan.breakdownRate)?.runtimeCpuMsPerEvent ?? null;
   const cpuPerEvent = {
     rate: plan.breakdownRate,
     floor: cpuAt("floor"),
@@ -81,21 +97,40 @@ try {
     // Start one rung above the highest fixed rate it sustained; the search steps down if that fails.
     const passed = fixed.filter((r) => r.subject === name && r.sustained).map((r) => r.rate);
     maxSustained[name] = await findMaxSustained(context, subjects[name], {
-      ladder: plan.ladder, startRate: passed.length ? Math.max(...passed) + 1 : plan.ladder[0]!, stepMs: plan.stepMs, workspaces: workspaces(1),
+      ladder: plan.ladder,
+      startRate: passed.length ? Math.max(...passed) + 1 : plan.ladder[0]!,
+      stepMs: plan.stepMs,
+      workspaces: workspaces(1),
     });
   }
 
   console.log("\nscaling across workspaces (one shard each):");
   const scaling = [];
   for (const count of plan.scalingWorkspaces) {
-    const atRate = count === 1
-      ? fixed.find((r) => r.subject === "coordinator" && r.rate === plan.scalingRate) ?? await runAtRate(context, subjects.coordinator, { rate: plan.scalingRate, durationMs: plan.fixedMs, workspaces: workspaces(1) })
-      : await runAtRate(context, subjects.coordinator, { rate: plan.scalingRate, durationMs: plan.fixedMs, workspaces: workspaces(count) });
-    const search = count === 1
-      ? maxSustained.coordinator ?? null
-      : plan.scalingSearch
-        ? await findMaxSustained(context, subjects.coordinator, { ladder: plan.ladder, startRate: maxSustained.coordinator?.rate ?? plan.ladder[0]!, stepMs: plan.stepMs, workspaces: workspaces(count) })
-        : null;
+    const atRate =
+      count === 1
+        ? (fixed.find((r) => r.subject === "coordinator" && r.rate === plan.scalingRate) ??
+          (await runAtRate(context, subjects.coordinator, {
+            rate: plan.scalingRate,
+            durationMs: plan.fixedMs,
+            workspaces: workspaces(1),
+          })))
+        : await runAtRate(context, subjects.coordinator, {
+            rate: plan.scalingRate,
+            durationMs: plan.fixedMs,
+            workspaces: workspaces(count),
+          });
+    const search =
+      count === 1
+        ? (maxSustained.coordinator ?? null)
+        : plan.scalingSearch
+          ? await findMaxSustained(context, subjects.coordinator, {
+              ladder: plan.ladder,
+              startRate: maxSustained.coordinator?.rate ?? plan.ladder[0]!,
+              stepMs: plan.stepMs,
+              workspaces: workspaces(count),
+            })
+          : null;
     scaling.push({ workspaces: count, atRate, maxSustained: search });
   }
 
@@ -115,7 +150,10 @@ try {
     cpuPerEvent,
     cost,
     targets,
-    runtimeLogs: { ...Object.fromEntries([...Object.values(subjects), ingestOnly].map((s) => [s.name, s.logs])), "coordinator (metered)": metered.logs },
+    runtimeLogs: {
+      ...Object.fromEntries([...Object.values(subjects), ingestOnly].map((s) => [s.name, s.logs])),
+      "coordinator (metered)": metered.logs,
+    },
   };
   printBench(results);
   const file = resolve(repoRoot, quick ? "bench/results-quick.json" : "bench/results.json");

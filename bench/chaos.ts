@@ -1,13 +1,13 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
-import { randomFaults, seededRandom } from "./fakeSlack/randomFaults";
 import { CHAOS_SETTINGS, FULL_CHAOS, SHORT_CHAOS } from "./chaos/chaosPlan";
 import { CoordinatorProcess } from "./chaos/coordinatorProcess";
 import { printChaos } from "./chaos/printChaos";
 import { runSlackTraffic, type TrafficEvent } from "./chaos/slackTraffic";
-import { verifyDelivery, type Outage } from "./chaos/verifyDelivery";
+import { type Outage, verifyDelivery } from "./chaos/verifyDelivery";
 import { startFakeSlackServer } from "./fakeSlack/fakeSlackServer";
+import { randomFaults, seededRandom } from "./fakeSlack/randomFaults";
 import { describeMachine } from "./report/machine";
 import { killDescendantsOnExit, watchdog } from "./runtime/cleanup";
 import { repoRoot } from "./runtime/repoRoot";
@@ -38,10 +38,21 @@ const random = seededRandom(plan.seed);
 const fake = await startFakeSlackServer({ faultFor: randomFaults(plan.faults, random), maxHangMs: 5_000 });
 const port = await freePort();
 const workspaces = Array.from({ length: plan.workspaces }, (_, i) => `TCHAOS${i}`);
-const coordinator = new CoordinatorProcess({
-  worker: "coordinator", port, persistTo: resolve(stateDir, "persist"),
-  bindings: { SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_BOT_TOKEN: "xoxb-chaos-token", SLACK_API_URL: fake.fake.apiUrl, ADMIN_TOKEN, ...CHAOS_SETTINGS },
-}, resolve(stateDir, "runtime.log"));
+const coordinator = new CoordinatorProcess(
+  {
+    worker: "coordinator",
+    port,
+    persistTo: resolve(stateDir, "persist"),
+    bindings: {
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_BOT_TOKEN: "xoxb-chaos-token",
+      SLACK_API_URL: fake.fake.apiUrl,
+      ADMIN_TOKEN,
+      ...CHAOS_SETTINGS,
+    },
+  },
+  resolve(stateDir, "runtime.log"),
+);
 const base = `http://127.0.0.1:${port}`;
 
 /** Restarts until serving: the killed workerd may hold the port for a moment. */
@@ -70,7 +81,9 @@ async function pendingRows(): Promise<{ pending: number; parked: number }> {
 const outages: Outage[] = [];
 let exitCode = 1;
 try {
-  console.log(`chaos${short ? " --short" : ""}: ${plan.rate} events/s for ${plan.durationMs / 1000} s over ${plan.workspaces} workspaces, ${plan.kills} SIGKILLs, fake Slack faults ${JSON.stringify(plan.faults)}, Slack retries compressed ${plan.compression}×`);
+  console.log(
+    `chaos${short ? " --short" : ""}: ${plan.rate} events/s for ${plan.durationMs / 1000} s over ${plan.workspaces} workspaces, ${plan.kills} SIGKILLs, fake Slack faults ${JSON.stringify(plan.faults)}, Slack retries compressed ${plan.compression}×`,
+  );
   await restart();
   console.log(`${clock()} coordinator serving on ${base} (state in ${stateDir})`);
 
@@ -93,8 +106,17 @@ try {
   })();
 
   const events: TrafficEvent[] = await runSlackTraffic({
-    url: `${base}/slack/events`, secret: SIGNING_SECRET, rate: plan.rate, durationMs: plan.durationMs, workspaces, compression: plan.compression, random,
-    onProgress: (sofar) => console.log(`${clock()} ${sofar.length} events sent, ${sofar.filter((e) => e.result?.acked).length} acked, ${fake.calls.length} fake Slack calls`),
+    url: `${base}/slack/events`,
+    secret: SIGNING_SECRET,
+    rate: plan.rate,
+    durationMs: plan.durationMs,
+    workspaces,
+    compression: plan.compression,
+    random,
+    onProgress: (sofar) =>
+      console.log(
+        `${clock()} ${sofar.length} events sent, ${sofar.filter((e) => e.result?.acked).length} acked, ${fake.calls.length} fake Slack calls`,
+      ),
   });
   await killer;
 
@@ -116,11 +138,20 @@ try {
     machine: describeMachine(),
     plan,
     settings: CHAOS_SETTINGS,
-    outages: outages.map((o) => ({ atS: Math.round((o.killedAt - startedAt) / 100) / 10, downS: o.readyAt ? Math.round((o.readyAt - o.killedAt) / 100) / 10 : null })),
+    outages: outages.map((o) => ({
+      atS: Math.round((o.killedAt - startedAt) / 100) / 10,
+      downS: o.readyAt ? Math.round((o.readyAt - o.killedAt) / 100) / 10 : null,
+    })),
     startedAtMs: startedAt,
     quiescent,
     outbox: rows,
-    verdict: { ...verdict, lost: verdict.lost.slice(0, 50), unfinished: verdict.unfinished.slice(0, 50), lostCount: verdict.lost.length, unfinishedCount: verdict.unfinished.length },
+    verdict: {
+      ...verdict,
+      lost: verdict.lost.slice(0, 50),
+      unfinished: verdict.unfinished.slice(0, 50),
+      lostCount: verdict.lost.length,
+      unfinishedCount: verdict.unfinished.length,
+    },
     notableLogLines: coordinator.notable.length,
   };
   printChaos(results);

@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { argumentsOf, cpuMsOf, descendantsOf } from "./runtime/processCpu";
 import { repoRoot } from "./runtime/repoRoot";
-import { startRuntime, type Runtime, type WorkerKind } from "./runtime/startRuntime";
+import { type Runtime, startRuntime, type WorkerKind } from "./runtime/startRuntime";
 
 /** What is measured side by side: the coordinator, the floor and slack-edge (and, to split the coordinator's cost, its ingest alone). */
 export type SubjectName = "coordinator" | "floor" | "slack-edge" | "ingest-only";
@@ -50,7 +50,12 @@ function runtimeProcesses(pids: number[], logs: SubjectLogs): () => number {
 export const SIGNING_SECRET = "bench-signing-secret";
 export const ADMIN_TOKEN = "bench-admin-token";
 
-const WORKERS: Record<SubjectName, WorkerKind> = { coordinator: "coordinator", floor: "floor", "slack-edge": "slackEdge", "ingest-only": "coordinatorIngestOnly" };
+const WORKERS: Record<SubjectName, WorkerKind> = {
+  coordinator: "coordinator",
+  floor: "floor",
+  "slack-edge": "slackEdge",
+  "ingest-only": "coordinatorIngestOnly",
+};
 
 /**
  * Starts one subject in its own workerd on 127.0.0.1 (a random free port), with a fresh state

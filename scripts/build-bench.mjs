@@ -1,8 +1,9 @@
 // `npm run bench` / `npm run chaos` helper: bundles the measurement harness (Node) and the
 // Workers it measures (workerd) with esbuild, into bench/.build/. Plain JS: it runs before
 // anything is built. PRODUCT_ROOT=<dir> measures another checkout's src/ and migrations/.
-import { build } from "esbuild";
+
 import { resolve } from "node:path";
+import { build } from "esbuild";
 
 const here = resolve(import.meta.dirname, "..");
 const product = resolve(process.env.PRODUCT_ROOT ?? here);
@@ -13,7 +14,8 @@ const meterStatements = {
   name: "meter-statements",
   setup(b) {
     b.onResolve({ filter: /\/meteredSql$/ }, (args) =>
-      args.importer.includes("/src/shard/") ? { path: resolve(here, "bench/workers/meteredSqlByStatement.ts") } : undefined);
+      args.importer.includes("/src/shard/") ? { path: resolve(here, "bench/workers/meteredSqlByStatement.ts") } : undefined,
+    );
   },
 };
 
@@ -60,7 +62,9 @@ await Promise.all([
     outExtension: { ".js": ".mjs" },
     plugins: [productImports, meterStatements],
   }).catch((error) => {
-    console.warn(`build-bench: per-statement metering unavailable (${error.message.split("\n")[0]}); rows per event are still measured`);
+    console.warn(
+      `build-bench: per-statement metering unavailable (${error.message.split("\n")[0]}); rows per event are still measured`,
+    );
     return build({
       ...workerOptions,
       entryPoints: { coordinatorMetered: resolve(here, "bench/workers/meteredCoordinator.ts") },

@@ -3,5 +3,7 @@ import { copyFileSync, existsSync } from "node:fs";
 
 if (!existsSync(".dev.vars")) {
   copyFileSync(".dev.vars.example", ".dev.vars");
-  console.log("Created .dev.vars from .dev.vars.example (SLACK_SIGNING_SECRET=dev-signing-secret). Edit it to use your app's secret.");
+  console.log(
+    "Created .dev.vars from .dev.vars.example (SLACK_SIGNING_SECRET=dev-signing-secret). Edit it to use your app's secret.",
+  );
 }

@@ -59,7 +59,8 @@ function origins(env: Vars, name: string, fallback: string): string[] {
       try {
         origin = new URL(entry).origin;
       } catch {}
-      if (origin !== entry.replace(/\/$/, "")) throw new InvalidSetting(name, `must list origins like https://hooks.slack.com, got ${JSON.stringify(entry)}`);
+      if (origin !== entry.replace(/\/$/, ""))
+        throw new InvalidSetting(name, `must list origins like https://hooks.slack.com, got ${JSON.stringify(entry)}`);
       return origin;
     });
 }
@@ -82,7 +83,8 @@ function parseShardSettings(vars: Vars): ShardSettings {
   const timeoutMs = positive(vars, "DELIVERY_TIMEOUT_MS", 10_000);
   const leaseMs = positive(vars, "LEASE_MS", 60_000);
   // The fence exists for leases that run out mid-call; keep that rare.
-  if (leaseMs < 2 * timeoutMs) throw new InvalidSetting("LEASE_MS", `(${leaseMs}) must be at least twice DELIVERY_TIMEOUT_MS (${timeoutMs})`);
+  if (leaseMs < 2 * timeoutMs)
+    throw new InvalidSetting("LEASE_MS", `(${leaseMs}) must be at least twice DELIVERY_TIMEOUT_MS (${timeoutMs})`);
   return {
     // Fractions are allowed for benchmarks; production wants far more than Slack's ~6 min of retries.
     receiptRetentionMs: Math.round(positive(vars, "RECEIPT_RETENTION_HOURS", 24, "number") * 3_600_000),

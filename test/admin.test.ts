@@ -27,13 +27,19 @@ describe("operations API", () => {
     const team = newWorkspace();
     const stub = shardStub(team);
     slack().fail({ method: "chat.postMessage" }, { error: "not_in_channel" }, 2);
-    const [first, second] = await seedEffects(stub, team, [{ name: "a", effect: postMessage("C1") }, { name: "b", effect: postMessage("C2") }]);
+    const [first, second] = await seedEffects(stub, team, [
+      { name: "a", effect: postMessage("C1") },
+      { name: "b", effect: postMessage("C2") },
+    ]);
     await runDurableObjectAlarm(stub);
 
     const stats = await (await admin(`/shards/${team}/0`)).json<{ outbox: { parked: number } }>();
     expect(stats.outbox).toEqual({ pending: 0, parked: 2 });
     const parked = await (await admin(`/shards/${team}/0/parked`)).json<Array<{ idempotency_key: string; last_error: string }>>();
-    expect(parked.map((p) => [p.idempotency_key, p.last_error])).toEqual([[first, "chat.postMessage: 200 not_in_channel"], [second, "chat.postMessage: 200 not_in_channel"]]);
+    expect(parked.map((p) => [p.idempotency_key, p.last_error])).toEqual([
+      [first, "chat.postMessage: 200 not_in_channel"],
+      [second, "chat.postMessage: 200 not_in_channel"],
+    ]);
 
     expect((await admin(`/shards/${team}/0/parked/${encodeURIComponent(first!)}`, { method: "DELETE" })).status).toBe(200);
     expect((await admin(`/shards/${team}/0/parked/${encodeURIComponent(first!)}`, { method: "DELETE" })).status).toBe(404);
@@ -41,7 +47,11 @@ describe("operations API", () => {
     expect(await replay.json()).toEqual({ replayed: 1 });
     await runDurableObjectAlarm(stub);
     expect(await outboxRows(stub)).toEqual([]);
-    expect(slack().callsTo("chat.postMessage").map((c) => c.body.channel)).toEqual(["C1", "C2", "C2"]);
+    expect(
+      slack()
+        .callsTo("chat.postMessage")
+        .map((c) => c.body.channel),
+    ).toEqual(["C1", "C2", "C2"]);
   });
 
   it("a malformed percent-encoded key → 400 (the caller's error), not 500", async () => {
@@ -55,7 +65,9 @@ describe("operations API", () => {
     const stats = await (await admin(`/shards/${team}/0`)).json<{ receipts: number; outbox: unknown }>();
     expect(stats).toMatchObject({ receipts: 0, outbox: { pending: 0, parked: 0 } });
     expect(await (await admin(`/shards/${team}/0/parked`)).json()).toEqual([]);
-    const tables = await runInDurableObject(shardStub(team), (_, state) => state.storage.sql.exec("SELECT name FROM sqlite_master").toArray());
+    const tables = await runInDurableObject(shardStub(team), (_, state) =>
+      state.storage.sql.exec("SELECT name FROM sqlite_master").toArray(),
+    );
     expect(tables).toEqual([]);
   });
 

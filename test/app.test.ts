@@ -1,11 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { App } from "../src/app/App";
 import type { Plan } from "../src/app/types";
-import { outboxKeyOf } from "../src/shard/ingest";
 import { parseSlackRequest } from "../src/inbound/parseSlackRequest";
 import type { Inbound } from "../src/inbound/types";
+import { outboxKeyOf } from "../src/shard/ingest";
 import {
-  appMention, blockActions, channelMessage, eventCallback, messageTs, slashCommandFields, viewSubmission,
+  appMention,
+  blockActions,
+  channelMessage,
+  eventCallback,
+  messageTs,
+  slashCommandFields,
+  viewSubmission,
 } from "./support/slackSimulator";
 
 const json = { contentType: "application/json", retryNum: null, retryReason: null };
@@ -31,15 +37,36 @@ describe("App listeners plan runs for the deliveries they match", () => {
     .shortcut("file_bug", async () => {});
 
   it("matches each surface by its own key", () => {
-    expect(runsOf(app.plan(inbound(eventCallback({ type: "reaction_added", user: "U1", reaction: "eyes", item: { type: "message", channel: "C1", ts: "1.1" } }))))).toEqual(["run:event:reaction_added"]);
-    expect(runsOf(app.plan(inbound(eventCallback(channelMessage({ text: "please deploy now" })))))).toEqual(["run:message:/deploy/"]);
+    expect(
+      runsOf(
+        app.plan(
+          inbound(
+            eventCallback({
+              type: "reaction_added",
+              user: "U1",
+              reaction: "eyes",
+              item: { type: "message", channel: "C1", ts: "1.1" },
+            }),
+          ),
+        ),
+      ),
+    ).toEqual(["run:event:reaction_added"]);
+    expect(runsOf(app.plan(inbound(eventCallback(channelMessage({ text: "please deploy now" })))))).toEqual([
+      "run:message:/deploy/",
+    ]);
     expect(runsOf(app.plan(inbound(eventCallback(channelMessage({ text: "lunch?" })))))).toBe("no handler");
     expect(runsOf(app.plan(inbound(slashCommandFields("/echo", "x"), "form")))).toEqual(["run:command:/echo"]);
     expect(runsOf(app.plan(interaction(blockActions({ actionId: "vote_up" }))))).toEqual(["run:action:/^vote_/"]);
     expect(runsOf(app.plan(interaction(blockActions({ actionId: "other" }))))).toBe("no handler");
-    expect(runsOf(app.plan(interaction({ type: "shortcut", callback_id: "file_bug", team: { id: "T1" }, trigger_id: "t1" })))).toEqual(["run:shortcut:file_bug"]);
-    expect(runsOf(app.plan(interaction({ type: "message_action", callback_id: "file_bug", team: { id: "T1" }, trigger_id: "t2" })))).toEqual(["run:shortcut:file_bug"]);
-    expect(runsOf(app.plan(interaction({ type: "view_closed", team: { id: "T1" }, view: { id: "V1", callback_id: "survey" } })))).toEqual(["run:view:survey:view_closed"]);
+    expect(
+      runsOf(app.plan(interaction({ type: "shortcut", callback_id: "file_bug", team: { id: "T1" }, trigger_id: "t1" }))),
+    ).toEqual(["run:shortcut:file_bug"]);
+    expect(
+      runsOf(app.plan(interaction({ type: "message_action", callback_id: "file_bug", team: { id: "T1" }, trigger_id: "t2" }))),
+    ).toEqual(["run:shortcut:file_bug"]);
+    expect(
+      runsOf(app.plan(interaction({ type: "view_closed", team: { id: "T1" }, view: { id: "V1", callback_id: "survey" } }))),
+    ).toEqual(["run:view:survey:view_closed"]);
   });
 
   it("returns the ack body: a command's text becomes its ephemeral reply, a view's response_action as given", () => {
@@ -54,20 +81,32 @@ describe("App listeners plan runs for the deliveries they match", () => {
       .message("hi", { name: "plain", run: async () => {} })
       .message("hi", { name: "edits", subtypes: ["message_changed"], run: async () => {} })
       .message("hi", { name: "bots", includeBots: true, run: async () => {} });
-    expect(runsOf(picky.plan(inbound(eventCallback(channelMessage({ text: "hi" })))))).toEqual(["run:plain", "run:edits", "run:bots"]);
-    expect(runsOf(picky.plan(inbound(eventCallback(channelMessage({ text: "hi", subtype: "message_changed" })))))).toEqual(["run:edits"]);
+    expect(runsOf(picky.plan(inbound(eventCallback(channelMessage({ text: "hi" })))))).toEqual([
+      "run:plain",
+      "run:edits",
+      "run:bots",
+    ]);
+    expect(runsOf(picky.plan(inbound(eventCallback(channelMessage({ text: "hi", subtype: "message_changed" })))))).toEqual([
+      "run:edits",
+    ]);
     expect(runsOf(picky.plan(inbound(eventCallback(channelMessage({ text: "hi", botId: "B1" })))))).toEqual(["run:bots"]);
   });
 
   it("never hands the app its own messages, and honours a channel allow-list", () => {
     const app2 = new App({ allowedChannels: ["C-ok"] }).message({ includeBots: true, run: async () => {} });
-    expect(runsOf(app2.plan(inbound(eventCallback(channelMessage({ channel: "C-ok", user: "U0000BOT" }), { botUserId: "U0000BOT" }))))).toBe("this app's own message");
+    expect(
+      runsOf(app2.plan(inbound(eventCallback(channelMessage({ channel: "C-ok", user: "U0000BOT" }), { botUserId: "U0000BOT" })))),
+    ).toBe("this app's own message");
     expect(runsOf(app2.plan(inbound(eventCallback(channelMessage({ channel: "C-other" })))))).toBe("channel not allowed");
     expect(runsOf(app2.plan(inbound(eventCallback(channelMessage({ channel: "C-ok" })))))).toEqual(["run:message:*"]);
   });
 
   it("fact dedupe keys a run by the message, so two events of one message share one outbox key", () => {
-    const factApp = new App().event(["app_mention", "message"], { dedupe: "fact", when: ({ event }) => String(event!.text).includes("<@U0000BOT>"), run: async () => {} });
+    const factApp = new App().event(["app_mention", "message"], {
+      dedupe: "fact",
+      when: ({ event }) => String(event!.text).includes("<@U0000BOT>"),
+      run: async () => {},
+    });
     const ts = messageTs();
     const viaMention = inbound(eventCallback(appMention({ ts, text: "<@U0000BOT> hi" })));
     const viaMessage = inbound(eventCallback(channelMessage({ ts, text: "<@U0000BOT> hi" })));
@@ -82,6 +121,8 @@ describe("App listeners plan runs for the deliveries they match", () => {
   });
 
   it("refuses two listeners with the same explicit name", () => {
-    expect(() => new App().event("a", { name: "x", run: async () => {} }).event("b", { name: "x", run: async () => {} })).toThrow(/already taken/);
+    expect(() => new App().event("a", { name: "x", run: async () => {} }).event("b", { name: "x", run: async () => {} })).toThrow(
+      /already taken/,
+    );
   });
 });

@@ -30,8 +30,16 @@ describe("credentials per workspace (authorize)", () => {
       return refs;
     });
     expect(asked).toEqual([team]); // only the Web API call asked for credentials
-    expect(slack().callsTo("chat.postMessage").map((call) => call.token)).toEqual([`Bearer xoxb-for-${team}`]);
-    expect(slack().callsTo("response_url").map((call) => call.token)).toEqual([null]);
+    expect(
+      slack()
+        .callsTo("chat.postMessage")
+        .map((call) => call.token),
+    ).toEqual([`Bearer xoxb-for-${team}`]);
+    expect(
+      slack()
+        .callsTo("response_url")
+        .map((call) => call.token),
+    ).toEqual([null]);
   });
 
   it("no credentials yet (MissingBotToken) is retried with backoff, not parked", async () => {
@@ -45,7 +53,9 @@ describe("credentials per workspace (authorize)", () => {
       });
       await deliverClaimed(courier, "t1", courier.outbox.claimBatch("t1", Date.now(), LEASE_MS, 10));
     });
-    expect(await outboxRows(stub)).toEqual([expect.objectContaining({ status: "pending", attempts: 1, last_error: "no installation yet" })]);
+    expect(await outboxRows(stub)).toEqual([
+      expect.objectContaining({ status: "pending", attempts: 1, last_error: "no installation yet" }),
+    ]);
     expect(slack().calls).toHaveLength(0);
   });
 });

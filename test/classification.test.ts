@@ -1,14 +1,27 @@
 import { describe, expect, it } from "vitest";
+import { shardSettings } from "../src/config";
 import { minimumRetrySpanMs, retryDelayMs } from "../src/delivery/backoff";
 import { rateKeyOf } from "../src/effects/registry";
-import { shardSettings } from "../src/config";
 import {
-  ExpiredHandle, ForbiddenUrl, HandlerError, LeaseLost, ListenerGone, MissingBotToken, RetryableError, SlackUnreachable,
-  UnreadableEffect, verdictOf,
+  ExpiredHandle,
+  ForbiddenUrl,
+  HandlerError,
+  LeaseLost,
+  ListenerGone,
+  MissingBotToken,
+  RetryableError,
+  SlackUnreachable,
+  UnreadableEffect,
+  verdictOf,
 } from "../src/errors";
 import { classifyAnswer } from "../src/slack/classifyAnswer";
 
-const answer = (status: number, error?: string, retryAfterMs?: number) => ({ status, ok: status < 300 && error === undefined, error, retryAfterMs });
+const answer = (status: number, error?: string, retryAfterMs?: number) => ({
+  status,
+  ok: status < 300 && error === undefined,
+  error,
+  retryAfterMs,
+});
 
 describe("Slack's answers", () => {
   it("transient: 5xx, 408, 429 and Slack's transient codes are retried", () => {
@@ -19,7 +32,18 @@ describe("Slack's answers", () => {
   });
 
   it("permanent: Slack's permanent codes and other 4xx are parked at once", () => {
-    for (const error of ["channel_not_found", "not_in_channel", "is_archived", "invalid_auth", "token_revoked", "account_inactive", "missing_scope", "msg_too_long", "no_text", "invalid_blocks"]) {
+    for (const error of [
+      "channel_not_found",
+      "not_in_channel",
+      "is_archived",
+      "invalid_auth",
+      "token_revoked",
+      "account_inactive",
+      "missing_scope",
+      "msg_too_long",
+      "no_text",
+      "invalid_blocks",
+    ]) {
       expect(classifyAnswer(answer(200, error))).toBe("park");
     }
     for (const status of [400, 403, 404, 410]) expect(classifyAnswer(answer(status))).toBe("park");
@@ -34,9 +58,17 @@ describe("Slack's answers", () => {
 
 describe("what an error means for its outbox row (a property of its class)", () => {
   it("retried: Slack unreachable, no bot token yet, a RetryableError (with its Retry-After)", () => {
-    expect(verdictOf(new SlackUnreachable("chat.postMessage: timeout after 1000 ms"))).toMatchObject({ outcome: "retry", reason: "chat.postMessage: timeout after 1000 ms" });
+    expect(verdictOf(new SlackUnreachable("chat.postMessage: timeout after 1000 ms"))).toMatchObject({
+      outcome: "retry",
+      reason: "chat.postMessage: timeout after 1000 ms",
+    });
     expect(verdictOf(new MissingBotToken("SLACK_BOT_TOKEN is not set"))).toMatchObject({ outcome: "retry" });
-    expect(verdictOf(new RetryableError("search index busy", { retryAfterMs: 9000 }))).toEqual({ outcome: "retry", reason: "search index busy", retryAfterMs: 9000, maxAttempts: undefined });
+    expect(verdictOf(new RetryableError("search index busy", { retryAfterMs: 9000 }))).toEqual({
+      outcome: "retry",
+      reason: "search index busy",
+      retryAfterMs: 9000,
+      maxAttempts: undefined,
+    });
   });
 
   it("parked: expired handles, forbidden URLs, removed listeners, unreadable rows", () => {
@@ -59,7 +91,10 @@ describe("what an error means for its outbox row (a property of its class)", () 
 
   it("a lost lease stops the attempt without settling; anything unexpected is retried with its description", () => {
     expect(verdictOf(new LeaseLost("taken over"))).toEqual({ outcome: "lease_lost" });
-    expect(verdictOf(new RangeError("boom"))).toMatchObject({ outcome: "retry", reason: expect.stringMatching(/^RangeError: boom/) });
+    expect(verdictOf(new RangeError("boom"))).toMatchObject({
+      outcome: "retry",
+      reason: expect.stringMatching(/^RangeError: boom/),
+    });
   });
 });
 

@@ -7,7 +7,9 @@ describe("race-free dedupe", () => {
     const team = newWorkspace();
     const { envelope } = await mentionDelivery(team);
     const deliveries = await Promise.all(
-      Array.from({ length: 25 }, (_, i) => signedEvent(envelope, signedBy(i === 0 ? {} : { retryNum: 1 + (i % 3), retryReason: "http_timeout" }))),
+      Array.from({ length: 25 }, (_, i) =>
+        signedEvent(envelope, signedBy(i === 0 ? {} : { retryNum: 1 + (i % 3), retryReason: "http_timeout" })),
+      ),
     );
     const responses = await Promise.all(deliveries.map((d) => deliver(d)));
     expect(responses.map((r) => r.status)).toEqual(Array(25).fill(200));
@@ -18,7 +20,10 @@ describe("race-free dedupe", () => {
     const { signedForm, slashCommandFields } = await import("./support/slackSimulator");
     const team = newWorkspace();
     for (let i = 0; i < 2; i++) {
-      const response = await deliver(await signedForm(slashCommandFields("/echo", "same text", { team_id: team }), signedBy()), "/slack/commands");
+      const response = await deliver(
+        await signedForm(slashCommandFields("/echo", "same text", { team_id: team }), signedBy()),
+        "/slack/commands",
+      );
       expect(response.status).toBe(200);
     }
     expect(await storedFor(team)).toEqual({ receipts: 2, outbox: { pending: 2, parked: 0 } });

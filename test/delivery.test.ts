@@ -1,10 +1,10 @@
 import { abortAllDurableObjects, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { shardSettings } from "../src/config";
 import { deliverClaimed } from "../src/delivery/deliverClaimed";
 import { Outbox } from "../src/shard/outbox";
 import { stepFor } from "../src/shard/stepCheckpoints";
-import { env } from "cloudflare:workers";
 import { controlClock } from "./support/clock";
 import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy } from "./support/coordinator";
 import { outboxRows, postMessage, seedEffects, seedRows } from "./support/outboxRows";
@@ -60,7 +60,11 @@ describe("the alarm sweep", () => {
     clock.advance(row!.next_attempt_at - clock.now());
     await runDurableObjectAlarm(stub);
     expect(await outboxRows(stub)).toEqual([]);
-    expect(slack().callsTo("chat.postMessage").map((c) => c.outcome)).toEqual([expect.stringContaining("500"), expect.stringContaining("500"), "ok"]);
+    expect(
+      slack()
+        .callsTo("chat.postMessage")
+        .map((c) => c.outcome),
+    ).toEqual([expect.stringContaining("500"), expect.stringContaining("500"), "ok"]);
   });
 
   it("429 with Retry-After: 3 → no attempt before 3 s; the bucket's other rows wait too", async () => {
@@ -90,7 +94,11 @@ describe("the alarm sweep", () => {
     clock.advance(first!.next_attempt_at - clock.now());
     await runDurableObjectAlarm(stub);
     expect(await outboxRows(stub)).toEqual([]);
-    expect(slack().callsTo("chat.postMessage").map((c) => c.outcome)).toEqual([expect.stringContaining("429"), "ok", "ok"]);
+    expect(
+      slack()
+        .callsTo("chat.postMessage")
+        .map((c) => c.outcome),
+    ).toEqual([expect.stringContaining("429"), "ok", "ok"]);
   });
 
   it("a permanent error (channel_not_found) parks the row after one attempt; replay delivers it", async () => {
@@ -100,8 +108,12 @@ describe("the alarm sweep", () => {
     slack().fail({ method: "chat.postMessage" }, { error: "channel_not_found" });
     const [key] = await seedEffects(stub, team, [{ name: "reply", effect: postMessage("C-gone") }]);
     await runDurableObjectAlarm(stub);
-    expect(await outboxRows(stub)).toEqual([expect.objectContaining({ status: "parked", attempts: 1, last_error: "chat.postMessage: 200 channel_not_found" })]);
-    expect(await stub.listParked()).toEqual([expect.objectContaining({ idempotency_key: key, last_error: "chat.postMessage: 200 channel_not_found" })]);
+    expect(await outboxRows(stub)).toEqual([
+      expect.objectContaining({ status: "parked", attempts: 1, last_error: "chat.postMessage: 200 channel_not_found" }),
+    ]);
+    expect(await stub.listParked()).toEqual([
+      expect.objectContaining({ idempotency_key: key, last_error: "chat.postMessage: 200 channel_not_found" }),
+    ]);
 
     clock.advance(3_600_000);
     await runDurableObjectAlarm(stub);
@@ -132,7 +144,12 @@ describe("the alarm sweep", () => {
     const team = newWorkspace();
     const stub = shardStub(team);
     slack().fail({ method: "reactions.add" }, { error: "already_reacted" });
-    await seedEffects(stub, team, [{ name: "react", effect: { type: "slack.api", method: "reactions.add", body: { channel: "C1", timestamp: "1.2", name: "eyes" } } }]);
+    await seedEffects(stub, team, [
+      {
+        name: "react",
+        effect: { type: "slack.api", method: "reactions.add", body: { channel: "C1", timestamp: "1.2", name: "eyes" } },
+      },
+    ]);
     await runDurableObjectAlarm(stub);
     expect(await outboxRows(stub)).toEqual([]);
   });
@@ -141,7 +158,9 @@ describe("the alarm sweep", () => {
     controlClock();
     const team = newWorkspace();
     const stub = shardStub(team);
-    await seedRows(stub, [{ key: "Ev-bad:reply", workspace: team, effectType: "slack.api", payload: "{not json", rateKey: null }]);
+    await seedRows(stub, [
+      { key: "Ev-bad:reply", workspace: team, effectType: "slack.api", payload: "{not json", rateKey: null },
+    ]);
     await runDurableObjectAlarm(stub);
     const [row] = await outboxRows(stub);
     expect(row).toMatchObject({ status: "parked", attempts: 1, claim_token: null });
@@ -172,7 +191,10 @@ describe("the alarm sweep", () => {
     const stub = shardStub(team);
     slack().fail({ channel: "C-hangs" }, { hang: true });
     // Keys sort the hung row first: a serial sweep would wait on it before the other.
-    await seedEffects(stub, team, [{ name: "a-hangs", effect: postMessage("C-hangs") }, { name: "b-fine", effect: postMessage("C-fine") }]);
+    await seedEffects(stub, team, [
+      { name: "a-hangs", effect: postMessage("C-hangs") },
+      { name: "b-fine", effect: postMessage("C-fine") },
+    ]);
     const settled: string[] = [];
     const { complete, retryLater } = Outbox.prototype;
     vi.spyOn(Outbox.prototype, "complete").mockImplementation(function (this: Outbox, ...args) {
@@ -184,7 +206,10 @@ describe("the alarm sweep", () => {
       return retryLater.apply(this, args);
     });
     await runDurableObjectAlarm(stub);
-    expect(settled).toEqual(["delivered Ev-seeded:b-fine", `retry Ev-seeded:a-hangs: chat.postMessage: timeout after ${DELIVERY_TIMEOUT_MS} ms`]);
+    expect(settled).toEqual([
+      "delivered Ev-seeded:b-fine",
+      `retry Ev-seeded:a-hangs: chat.postMessage: timeout after ${DELIVERY_TIMEOUT_MS} ms`,
+    ]);
   });
 });
 
@@ -204,7 +229,11 @@ describe("leases and fences", () => {
     controlClock();
     const team = newWorkspace();
     const stub = shardStub(team);
-    await seedEffects(stub, team, Array.from({ length: 10 }, (_, i) => ({ name: `e${i}`, effect: postMessage(`C${i}`) })));
+    await seedEffects(
+      stub,
+      team,
+      Array.from({ length: 10 }, (_, i) => ({ name: `e${i}`, effect: postMessage(`C${i}`) })),
+    );
     const claims = await runInDurableObject(stub, (_, state) => {
       const now = Date.now();
       const outbox = outboxOf(state);
@@ -297,7 +326,10 @@ describe("leases and fences", () => {
       outbox.claimBatch("fresh", Date.now(), LEASE_MS, 10);
       const freshStep = stepFor(outbox, key!, "fresh");
       const reused = await freshStep("placeholder", () => ({ ts: "never posted" }));
-      const fenced = await staleStep("update", () => "late").then(() => "recorded", (e: Error) => e.name);
+      const fenced = await staleStep("update", () => "late").then(
+        () => "recorded",
+        (e: Error) => e.name,
+      );
       return { first, reused, fenced };
     });
     expect(outcome).toEqual({ first: { ts: "1.000001" }, reused: { ts: "1.000001" }, fenced: "LeaseLost" });
@@ -316,7 +348,11 @@ describe("leases and fences", () => {
     clock.advance(LEASE_MS + 1);
     await runDurableObjectAlarm(stub);
     expect(await outboxRows(stub)).toEqual([]);
-    expect(slack().callsTo("chat.postMessage").map((c) => c.outcome)).toEqual([expect.stringContaining("hang"), "ok"]);
+    expect(
+      slack()
+        .callsTo("chat.postMessage")
+        .map((c) => c.outcome),
+    ).toEqual([expect.stringContaining("hang"), "ok"]);
   });
 
   it("a shard evicted mid-delivery (evictDurableObject): the attempt ends by its own timeout and a later sweep delivers", async () => {
@@ -324,10 +360,19 @@ describe("leases and fences", () => {
     await evictDurableObject(stub); // drains in-flight work: the hung call times out and is scheduled for retry
 
     const [row] = await outboxRows(stub);
-    expect(row).toMatchObject({ status: "pending", attempts: 1, claim_token: null, last_error: `chat.postMessage: timeout after ${DELIVERY_TIMEOUT_MS} ms` });
+    expect(row).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      claim_token: null,
+      last_error: `chat.postMessage: timeout after ${DELIVERY_TIMEOUT_MS} ms`,
+    });
     clock.advance(row!.next_attempt_at - clock.now());
     await runDurableObjectAlarm(stub);
     expect(await outboxRows(stub)).toEqual([]);
-    expect(slack().callsTo("chat.postMessage").map((c) => c.outcome)).toEqual([expect.stringContaining("hang"), "ok"]);
+    expect(
+      slack()
+        .callsTo("chat.postMessage")
+        .map((c) => c.outcome),
+    ).toEqual([expect.stringContaining("hang"), "ok"]);
   });
 });

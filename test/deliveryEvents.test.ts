@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { deliverClaimed } from "../src/delivery/deliverClaimed";
-import { DeliveryEvents, type DeliveryEvent } from "../src/delivery/events";
+import { type DeliveryEvent, DeliveryEvents } from "../src/delivery/events";
 import { RateLimits } from "../src/delivery/rateLimits";
 import { controlClock } from "./support/clock";
 import { newWorkspace, shardStub } from "./support/coordinator";
@@ -36,11 +36,21 @@ describe("delivery events", () => {
       const rows = courier.outbox.claimBatch("t1", Date.now(), LEASE_MS, 10);
       await deliverClaimed(courier, "t1", rows);
       // A stale attempt settling a row it no longer holds is refused by the fence.
-      await deliverClaimed(courier, "stale", rows.filter((row) => row.idempotency_key.endsWith(":b")));
+      await deliverClaimed(
+        courier,
+        "stale",
+        rows.filter((row) => row.idempotency_key.endsWith(":b")),
+      );
       return { events, alsoSeen };
     });
     const byKey = Object.fromEntries(seen.events.map((event) => [`${event.key}/${event.type}`, event]));
-    expect(Object.keys(byKey).sort()).toEqual(["Ev-seeded:a/delivered", "Ev-seeded:b/fenceRejected", "Ev-seeded:b/retried", "Ev-seeded:c/parked", "Ev-seeded:d/postponed"]);
+    expect(Object.keys(byKey).sort()).toEqual([
+      "Ev-seeded:a/delivered",
+      "Ev-seeded:b/fenceRejected",
+      "Ev-seeded:b/retried",
+      "Ev-seeded:c/parked",
+      "Ev-seeded:d/postponed",
+    ]);
     expect(byKey["Ev-seeded:b/retried"]).toMatchObject({ shard: "test", attempts: 1, reason: "chat.postMessage: 500 http_500" });
     expect(byKey["Ev-seeded:c/parked"]).toMatchObject({ attempts: 1, reason: "chat.postMessage: 200 channel_not_found" });
     expect(byKey["Ev-seeded:b/fenceRejected"]).toMatchObject({ step: "complete" });

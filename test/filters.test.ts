@@ -23,7 +23,10 @@ describe("built-in filtering of the app's own messages", () => {
 
   it("other events about the bot user are not its messages: the bot joining a channel reaches its listener", async () => {
     const team = newWorkspace();
-    const joined = eventCallback({ type: "member_joined_channel", user: BOT, channel: "C0000NEW", channel_type: "C", event_ts: "1.1" }, { teamId: team });
+    const joined = eventCallback(
+      { type: "member_joined_channel", user: BOT, channel: "C0000NEW", channel_type: "C", event_ts: "1.1" },
+      { teamId: team },
+    );
     expect((await deliver(await signedEvent(joined, signedBy()))).status).toBe(200);
     const welcome = await slack().waitForCall((call) => call.method === "chat.postMessage");
     expect(welcome.body).toEqual({ channel: "C0000NEW", text: `welcome <@${BOT}>` });

@@ -15,6 +15,8 @@ describe("a bug in a handler's own code", () => {
 
     const [row] = await outboxRows(shardStub(team));
     expect(row).toMatchObject({ status: "parked", attempts: HANDLER_MAX_ATTEMPTS });
-    expect(row!.last_error).toMatch(/^attempts exhausted; last: handler "command:\/crash" threw TypeError: .+ \(at .*testApp\.ts:\d+:\d+\)/);
+    expect(row!.last_error).toMatch(
+      /^attempts exhausted; last: handler "command:\/crash" threw TypeError: .+ \(at .*testApp\.ts:\d+:\d+\)/,
+    );
   });
 });

@@ -14,7 +14,10 @@ describe("schema migrations", () => {
     const team = newWorkspace();
     expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
     const stub = shardStub(team);
-    const applied = await runInDurableObject(stub, (_, state) => ({ rows: appliedIn(state), again: applyMigrations(state.storage) }));
+    const applied = await runInDurableObject(stub, (_, state) => ({
+      rows: appliedIn(state),
+      again: applyMigrations(state.storage),
+    }));
     expect(applied.rows.map((m) => m.name)).toEqual(MIGRATIONS.map((m) => m.name));
     expect(applied.again).toEqual([]);
   });
@@ -36,12 +39,22 @@ describe("schema migrations", () => {
   it("a second migration applies on a shard that already has data, exactly once", async () => {
     const team = newWorkspace();
     expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
-    const next = [...MIGRATIONS, { id: 99, name: "0099_receipt_notes", sql: "ALTER TABLE receipts ADD COLUMN note TEXT; UPDATE receipts SET note = 'kept';" }];
+    const next = [
+      ...MIGRATIONS,
+      {
+        id: 99,
+        name: "0099_receipt_notes",
+        sql: "ALTER TABLE receipts ADD COLUMN note TEXT; UPDATE receipts SET note = 'kept';",
+      },
+    ];
 
     const result = await runInDurableObject(shardStub(team), (_, state) => {
       const first = applyMigrations(state.storage, next);
       const second = applyMigrations(state.storage, next);
-      const notes = state.storage.sql.exec<{ note: string }>("SELECT note FROM receipts").toArray().map((r) => r.note);
+      const notes = state.storage.sql
+        .exec<{ note: string }>("SELECT note FROM receipts")
+        .toArray()
+        .map((r) => r.note);
       return { first, second, notes, names: appliedIn(state).map((m) => m.name) };
     });
     expect(result.first).toEqual([99]);
@@ -55,14 +68,19 @@ describe("schema migrations", () => {
     expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
     const stub = shardStub(team);
     const outcome = await runInDurableObject(stub, (_, state) => {
-      const broken = [...MIGRATIONS, { id: 98, name: "0098_broken", sql: "CREATE TABLE half_done (x INTEGER); SELECT * FROM no_such_table;" }];
+      const broken = [
+        ...MIGRATIONS,
+        { id: 98, name: "0098_broken", sql: "CREATE TABLE half_done (x INTEGER); SELECT * FROM no_such_table;" },
+      ];
       let error = "";
       try {
         applyMigrations(state.storage, broken);
       } catch (e) {
         error = String(e);
       }
-      const tables = state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE name = 'half_done'").toArray();
+      const tables = state.storage.sql
+        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE name = 'half_done'")
+        .toArray();
       return { error, tables, ids: appliedIn(state).map((m) => m.id) };
     });
     expect(outcome.error).toMatch(/no_such_table/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MalformedPayload } from "../src/errors";
-import { parseSlackRequest, type DeliveryHeaders } from "../src/inbound/parseSlackRequest";
+import { type DeliveryHeaders, parseSlackRequest } from "../src/inbound/parseSlackRequest";
 import { appMention, eventCallback, slashCommandFields } from "./support/slackSimulator";
 
 const json: DeliveryHeaders = { contentType: "application/json", retryNum: null, retryReason: null };
@@ -16,11 +16,21 @@ function inboundOf(body: string, headers = json) {
 describe("parsing into one inbound shape", () => {
   it("Events API: event_id is the dedupe key; message-like events carry a fact key; retry headers are kept", () => {
     const mention = appMention({ channel: "C1", ts: "1700000000.000100" });
-    const inbound = inboundOf(JSON.stringify(eventCallback(mention, { teamId: "T1", eventId: "Ev1" })),
-      { ...json, retryNum: "2", retryReason: "http_timeout" });
+    const inbound = inboundOf(JSON.stringify(eventCallback(mention, { teamId: "T1", eventId: "Ev1" })), {
+      ...json,
+      retryNum: "2",
+      retryReason: "http_timeout",
+    });
     expect(inbound).toMatchObject({
-      kind: "event", dedupeKey: "Ev1", workspace: "T1", teamId: "T1", type: "app_mention",
-      factKey: "T1:C1:1700000000.000100", retryNum: 2, retryReason: "http_timeout", isEnterpriseInstall: false,
+      kind: "event",
+      dedupeKey: "Ev1",
+      workspace: "T1",
+      teamId: "T1",
+      type: "app_mention",
+      factKey: "T1:C1:1700000000.000100",
+      retryNum: 2,
+      retryReason: "http_timeout",
+      isEnterpriseInstall: false,
     });
   });
 
@@ -52,22 +62,39 @@ describe("parsing into one inbound shape", () => {
   });
 
   it("interactivity from an org-wide install routes by enterprise", () => {
-    const inbound = inboundOf(interaction({
-      type: "view_submission", team: null, enterprise: { id: "E1" }, is_enterprise_install: true, trigger_id: "t1", view: { id: "V1" },
-    }), form);
+    const inbound = inboundOf(
+      interaction({
+        type: "view_submission",
+        team: null,
+        enterprise: { id: "E1" },
+        is_enterprise_install: true,
+        trigger_id: "t1",
+        view: { id: "V1" },
+      }),
+      form,
+    );
     expect(inbound.workspace).toBe("E1");
   });
 
   it("interactivity: unknown types are ignored, broken payloads are malformed", () => {
-    expect(parseSlackRequest(interaction({ type: "block_suggestion", team: { id: "T1" } }), form)).toEqual({ kind: "ignored", reason: "interaction block_suggestion" });
+    expect(parseSlackRequest(interaction({ type: "block_suggestion", team: { id: "T1" } }), form)).toEqual({
+      kind: "ignored",
+      reason: "interaction block_suggestion",
+    });
     expect(() => parseSlackRequest("payload=%7Bbroken", form)).toThrow(MalformedPayload);
     expect(() => parseSlackRequest(interaction({ type: "block_actions", team: { id: "T1" } }), form)).toThrow(/trigger_id/);
     expect(() => parseSlackRequest(interaction({ type: "block_actions", trigger_id: "t" }), form)).toThrow(/team or enterprise/);
   });
 
   it("url_verification, ssl_check and unknown envelopes are recognised without storing anything", () => {
-    expect(parseSlackRequest(JSON.stringify({ type: "url_verification", challenge: "c" }), json)).toEqual({ kind: "url_verification", challenge: "c" });
+    expect(parseSlackRequest(JSON.stringify({ type: "url_verification", challenge: "c" }), json)).toEqual({
+      kind: "url_verification",
+      challenge: "c",
+    });
     expect(parseSlackRequest("ssl_check=1&token=x", form)).toEqual({ kind: "ssl_check" });
-    expect(parseSlackRequest(JSON.stringify({ type: "app_rate_limited", team_id: "T1" }), json)).toEqual({ kind: "ignored", reason: "envelope app_rate_limited" });
+    expect(parseSlackRequest(JSON.stringify({ type: "app_rate_limited", team_id: "T1" }), json)).toEqual({
+      kind: "ignored",
+      reason: "envelope app_rate_limited",
+    });
   });
 });

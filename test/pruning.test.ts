@@ -23,16 +23,25 @@ describe("receipt retention", () => {
     expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
     const stub = shardStub(team);
     await runInDurableObject(stub, (_, state) => {
-      const insert = (g: number, key: string, at: number) => state.storage.sql.exec(
-        "INSERT INTO receipts (generation, dedupe_key, kind, type, workspace, received_at) VALUES (?, ?, 'event', 'app_mention', ?, ?)",
-        g, key, team, at,
-      );
+      const insert = (g: number, key: string, at: number) =>
+        state.storage.sql.exec(
+          "INSERT INTO receipts (generation, dedupe_key, kind, type, workspace, received_at) VALUES (?, ?, 'event', 'app_mention', ?, ?)",
+          g,
+          key,
+          team,
+          at,
+        );
       for (let i = 0; i < 700; i++) insert(generation - 2, `old-${i}`, (generation - 2) * DAY + i);
       insert(generation - 1, "previous-generation", (generation - 1) * DAY);
     });
-    const count = () => runInDurableObject(stub, (_, state) =>
-      state.storage.sql.exec<{ old: number; kept: number }>(
-        "SELECT sum(dedupe_key LIKE 'old-%') AS old, sum(dedupe_key NOT LIKE 'old-%') AS kept FROM receipts").one());
+    const count = () =>
+      runInDurableObject(stub, (_, state) =>
+        state.storage.sql
+          .exec<{ old: number; kept: number }>(
+            "SELECT sum(dedupe_key LIKE 'old-%') AS old, sum(dedupe_key NOT LIKE 'old-%') AS kept FROM receipts",
+          )
+          .one(),
+      );
 
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect((await count()).old).toBe(200); // 700 expired, one batch of 500 per alarm

@@ -17,7 +17,11 @@ describe("response_url", () => {
     await sweepUntilQuiet(shardStub(team), clock, 1);
 
     const [row] = await outboxRows(shardStub(team));
-    expect(row).toMatchObject({ status: "parked", attempts: 1, last_error: `response_url origin not in RESPONSE_URL_ORIGINS: ${url}` });
+    expect(row).toMatchObject({
+      status: "parked",
+      attempts: 1,
+      last_error: `response_url origin not in RESPONSE_URL_ORIGINS: ${url}`,
+    });
     expect(slack().calls).toHaveLength(0);
   });
 
@@ -26,7 +30,9 @@ describe("response_url", () => {
     const team = newWorkspace();
     slack().fail({ method: "response_url" }, { status: 500 }, 2);
     // A response_url effect planned by an app…
-    await seedEffects(shardStub(team), team, [{ name: "answer", effect: { type: "response_url", url: slack().responseUrl("a"), body: { text: "a" } } }]);
+    await seedEffects(shardStub(team), team, [
+      { name: "answer", effect: { type: "response_url", url: slack().responseUrl("a"), body: { text: "a" } } },
+    ]);
     // …and a run that calls respond().
     const fields = slashCommandFields("/echo", "b", { team_id: team, response_url: slack().responseUrl("b") });
     expect((await deliver(await signedForm(fields, signedBy()), "/slack/commands")).status).toBe(200);
@@ -47,7 +53,9 @@ describe("response_url", () => {
     const clock = controlClock();
     const team = newWorkspace();
     slack().fail({ method: "response_url" }, { status: 500 }, 10);
-    await seedEffects(shardStub(team), team, [{ name: "answer", effect: { type: "response_url", url: slack().responseUrl("c"), body: { text: "c" } } }]);
+    await seedEffects(shardStub(team), team, [
+      { name: "answer", effect: { type: "response_url", url: slack().responseUrl("c"), body: { text: "c" } } },
+    ]);
     await sweepUntilQuiet(shardStub(team), clock, 8, 120_000);
     const [row] = await outboxRows(shardStub(team));
     expect(row).toMatchObject({ status: "parked", attempts: 6, last_error: "response_url used up (5 uses)" });

@@ -2,9 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES } from "../src/edge/readRawBody";
 import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy, storedFor } from "./support/coordinator";
 import { outboxRows } from "./support/outboxRows";
-import {
-  appMention, eventCallback, sign, signedEvent, signedForm, slashCommandFields,
-} from "./support/slackSimulator";
+import { appMention, eventCallback, sign, signedEvent, signedForm, slashCommandFields } from "./support/slackSimulator";
 
 // One test per row of DESIGN.md §3 "Responses (Slack endpoints)".
 
@@ -114,13 +112,22 @@ describe("response table", () => {
 
   it("deliberately ignored (no handler, a bot's message) → 200, nothing stored", async () => {
     const team = newWorkspace();
-    const reaction = eventCallback({ type: "reaction_added", user: "U1", reaction: "tada", item: { type: "message", channel: "C1", ts: "1.1" } }, { teamId: team });
+    const reaction = eventCallback(
+      { type: "reaction_added", user: "U1", reaction: "tada", item: { type: "message", channel: "C1", ts: "1.1" } },
+      { teamId: team },
+    );
     expect((await deliver(await signedEvent(reaction, signedBy()))).status).toBe(200);
 
     const fromBot = eventCallback({ ...appMention(), bot_id: "B0000OTHER" }, { teamId: team });
     expect((await deliver(await signedEvent(fromBot, signedBy()))).status).toBe(200);
 
-    const rateLimited = { token: "x", type: "app_rate_limited", team_id: team, minute_rate_limited: 1518467820, api_app_id: "A1" };
+    const rateLimited = {
+      token: "x",
+      type: "app_rate_limited",
+      team_id: team,
+      minute_rate_limited: 1518467820,
+      api_app_id: "A1",
+    };
     expect((await deliver(await signedEvent(rateLimited, signedBy()))).status).toBe(200);
 
     const unknownCommand = slashCommandFields("/unknown", "x", { team_id: team });
@@ -135,7 +142,9 @@ describe("response table", () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("");
     expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, parked: 0 } });
-    expect((await outboxRows(shardStub(team))).map((row) => row.idempotency_key)).toEqual([`${envelope.event_id}:run:event:app_mention`]);
+    expect((await outboxRows(shardStub(team))).map((row) => row.idempotency_key)).toEqual([
+      `${envelope.event_id}:run:event:app_mention`,
+    ]);
   });
 
   it("accepted /echo on every alias → 200 with a receipt and one outbox row (its run) each", async () => {

@@ -29,8 +29,12 @@ describe("shard routing", () => {
   });
 
   it("routes org-wide installs by enterprise id, single-workspace installs by team id", () => {
-    const orgWide = parseEventsApi(JSON.stringify(eventCallback(appMention(), { teamId: "T1", enterpriseId: "E9", isEnterpriseInstall: true })));
-    const perTeam = parseEventsApi(JSON.stringify(eventCallback(appMention(), { teamId: "T1", enterpriseId: "E9", isEnterpriseInstall: false })));
+    const orgWide = parseEventsApi(
+      JSON.stringify(eventCallback(appMention(), { teamId: "T1", enterpriseId: "E9", isEnterpriseInstall: true })),
+    );
+    const perTeam = parseEventsApi(
+      JSON.stringify(eventCallback(appMention(), { teamId: "T1", enterpriseId: "E9", isEnterpriseInstall: false })),
+    );
     if (orgWide.kind !== "inbound" || perTeam.kind !== "inbound") throw new Error("expected inbound deliveries");
     expect(orgWide.inbound.workspace).toBe("E9");
     expect(perTeam.inbound.workspace).toBe("T1");

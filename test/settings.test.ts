@@ -5,8 +5,12 @@ import { deliver, deliverWithSettings, mentionDelivery, newWorkspace, storedFor 
 
 describe("settings", () => {
   it("a bad value is refused with the setting's name", () => {
-    expect(() => shardSettings({ DELIVERY_TIMEOUT_MS: "10000", LEASE_MS: "15000" })).toThrow(/^LEASE_MS \(15000\) must be at least twice/);
-    expect(() => shardSettings({ MAX_ATTEMPTS: "zero" })).toThrow(new InvalidSetting("MAX_ATTEMPTS", 'must be a positive integer, got "zero"'));
+    expect(() => shardSettings({ DELIVERY_TIMEOUT_MS: "10000", LEASE_MS: "15000" })).toThrow(
+      /^LEASE_MS \(15000\) must be at least twice/,
+    );
+    expect(() => shardSettings({ MAX_ATTEMPTS: "zero" })).toThrow(
+      new InvalidSetting("MAX_ATTEMPTS", 'must be a positive integer, got "zero"'),
+    );
     expect(() => shardSettings({ RESPONSE_URL_ORIGINS: "hooks.slack.com" })).toThrow(/^RESPONSE_URL_ORIGINS must list origins/);
     expect(() => edgeSettings({})).toThrow(/^SLACK_SIGNING_SECRET is not set/);
   });

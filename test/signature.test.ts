@@ -9,7 +9,13 @@ async function check(options: { secrets?: string[]; timestamp?: string | null; s
   const body = options.body ?? '{"type":"event_callback"}';
   const timestamp = options.timestamp === undefined ? String(now) : options.timestamp;
   const signature = options.signature === undefined ? await signBody("current", String(now), body) : options.signature;
-  return verifySignature({ secrets: options.secrets ?? ["current"], timestamp, signature, body: encoder.encode(body), nowSeconds: now });
+  return verifySignature({
+    secrets: options.secrets ?? ["current"],
+    timestamp,
+    signature,
+    body: encoder.encode(body),
+    nowSeconds: now,
+  });
 }
 
 describe("verifySignature (Slack v0)", () => {
@@ -26,7 +32,8 @@ describe("verifySignature (Slack v0)", () => {
 
   it("matches Slack's documented example signature", async () => {
     // From Slack's "Verifying requests from Slack" guide.
-    const body = "token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&team_domain=testteamnow&channel_id=G8PSS9T3V&channel_name=foobar&user_id=U2CERLKJA&user_name=roadrunner&command=%2Fwebhook-collect&text=&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2FT1DC2JH3J%2F397700885554%2F96rGlfmibIGlgcZRskXaIFfN&trigger_id=398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c";
+    const body =
+      "token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&team_domain=testteamnow&channel_id=G8PSS9T3V&channel_name=foobar&user_id=U2CERLKJA&user_name=roadrunner&command=%2Fwebhook-collect&text=&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2FT1DC2JH3J%2F397700885554%2F96rGlfmibIGlgcZRskXaIFfN&trigger_id=398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c";
     const signature = await signBody("8f742231b10e8888abcd99yyyzzz85a5", "1531420618", body);
     expect(signature).toBe("v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503");
   });
@@ -43,7 +50,9 @@ describe("verifySignature (Slack v0)", () => {
       await expect(check({ timestamp: String(timestamp), signature, body })).rejects.toThrow("300 s window");
     }
     const edge = now - 300;
-    await expect(check({ timestamp: String(edge), signature: await signBody("current", String(edge), "x"), body: "x" })).resolves.toBeUndefined();
+    await expect(
+      check({ timestamp: String(edge), signature: await signBody("current", String(edge), "x"), body: "x" }),
+    ).resolves.toBeUndefined();
   });
 
   it("rejects missing and garbled headers", async () => {

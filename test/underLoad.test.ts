@@ -13,7 +13,9 @@ describe("under load", () => {
     const stub = shardStub(team);
     // Every reply hangs until its timeout (DELIVERY_TIMEOUT_MS), so these attempts stay in flight meanwhile.
     slack().fail({ method: "chat.postMessage" }, { hang: true }, IMMEDIATE_IN_FLIGHT_MAX);
-    const busy = await Promise.all(Array.from({ length: IMMEDIATE_IN_FLIGHT_MAX }, async () => deliver((await mentionDelivery(team)).delivery)));
+    const busy = await Promise.all(
+      Array.from({ length: IMMEDIATE_IN_FLIGHT_MAX }, async () => deliver((await mentionDelivery(team)).delivery)),
+    );
     expect(busy.map((r) => r.status)).toEqual(Array(IMMEDIATE_IN_FLIGHT_MAX).fill(200));
     const { envelope, delivery } = await mentionDelivery(team);
     expect((await deliver(delivery)).status).toBe(200);

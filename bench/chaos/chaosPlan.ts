@@ -22,16 +22,32 @@ const FAULTS: FaultRates = { serverError: 0.1, rateLimited: 0.05, retryAfterSeco
 
 /** `npm run chaos -- --short`: CI's check, ≤ 3 minutes on 2 cores. */
 export const SHORT_CHAOS: ChaosPlan = {
-  rate: 40, durationMs: 50_000, workspaces: 4, kills: 4, downMs: [200, 1500], compression: 10,
-  faults: FAULTS, quiesceMs: 80_000, deadlineMs: 175_000, seed: 5,
+  rate: 40,
+  durationMs: 50_000,
+  workspaces: 4,
+  kills: 4,
+  downMs: [200, 1500],
+  compression: 10,
+  faults: FAULTS,
+  quiesceMs: 80_000,
+  deadlineMs: 175_000,
+  seed: 5,
 };
 
 /** `npm run chaos`: the documented run, a few times longer and harder. */
 export const FULL_CHAOS: ChaosPlan = {
   // Retries compressed only 5× (0 s, 12 s, 60 s): outages last as long as in life, so a harder
   // compression would let a few kills cover all of an event's retries far more often than in life.
-  rate: 60, durationMs: 240_000, workspaces: 8, kills: 12, downMs: [200, 3000], compression: 5,
-  faults: FAULTS, quiesceMs: 180_000, deadlineMs: 10 * 60_000, seed: 5,
+  rate: 60,
+  durationMs: 240_000,
+  workspaces: 8,
+  kills: 12,
+  downMs: [200, 3000],
+  compression: 5,
+  faults: FAULTS,
+  quiesceMs: 180_000,
+  deadlineMs: 10 * 60_000,
+  seed: 5,
 };
 
 /** Settings for the coordinator under chaos: short timeouts and backoff so recovery fits the run. */

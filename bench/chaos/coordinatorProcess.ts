@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -26,7 +26,10 @@ export class CoordinatorProcess {
   /** Incarnations started so far. */
   starts = 0;
 
-  constructor(private readonly options: Omit<RuntimeOptions, "onLog">, logFile: string) {
+  constructor(
+    private readonly options: Omit<RuntimeOptions, "onLog">,
+    logFile: string,
+  ) {
     this.log = createWriteStream(logFile, { flags: "a" });
   }
 
@@ -81,7 +84,8 @@ export class CoordinatorProcess {
     const json = line.slice(line.indexOf("{"));
     try {
       const entry = JSON.parse(json) as { msg?: string; key?: string; reason?: string };
-      if (entry.msg && NOTABLE.some((prefix) => entry.msg!.startsWith(prefix))) this.notable.push({ at: Date.now(), msg: entry.msg, key: entry.key, reason: entry.reason });
+      if (entry.msg && NOTABLE.some((prefix) => entry.msg!.startsWith(prefix)))
+        this.notable.push({ at: Date.now(), msg: entry.msg, key: entry.key, reason: entry.reason });
     } catch {
       // Not one of the coordinator's JSON lines.
     }

@@ -1,4 +1,4 @@
-import { sign, type Delivery } from "../../test/support/slackSimulator";
+import { type Delivery, sign } from "../../test/support/slackSimulator";
 
 /**
  * Slack's redelivery of an Events API request that got no 2xx within 3 seconds: a retry almost
@@ -63,7 +63,13 @@ async function attemptOnce(options: SlackDeliveryOptions, retryNum: number, reas
     const response = await options.send(delivery, signal);
     await response.arrayBuffer();
     const ok = response.status >= 200 && response.status < 300;
-    const attempt: Attempt = { retryNum, sentAt, settledAt: now(), status: response.status, ...(ok ? {} : { failure: "http_error" as const }) };
+    const attempt: Attempt = {
+      retryNum,
+      sentAt,
+      settledAt: now(),
+      status: response.status,
+      ...(ok ? {} : { failure: "http_error" as const }),
+    };
     return { attempt, noRetry: response.headers.get("x-slack-no-retry") === "1" };
   } catch {
     const failure: RetryReason = signal.aborted ? "http_timeout" : "connection_failed";

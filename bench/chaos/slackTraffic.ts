@@ -1,6 +1,6 @@
-import { deliverLikeSlack, type SlackDeliveryResult } from "./slackRetries";
 import { appMention, eventCallback } from "../../test/support/slackSimulator";
 import { threadOf } from "../load/mentions";
+import { deliverLikeSlack, type SlackDeliveryResult } from "./slackRetries";
 
 /** One event Slack tried to deliver, and how that went. */
 export interface TrafficEvent {
@@ -45,17 +45,20 @@ export async function runSlackTraffic(options: TrafficOptions): Promise<TrafficE
     const envelope = eventCallback(mention, { teamId: workspace });
     const event: TrafficEvent = { eventId: String(envelope.event_id), workspace, thread: threadOf(channel, String(mention.ts)) };
     events.push(event);
-    deliveries.push(deliverLikeSlack({
-      body: JSON.stringify(envelope),
-      contentType: "application/json",
-      secret: options.secret,
-      compression: options.compression,
-      jitter: 0.2,
-      random: options.random,
-      send: (delivery, signal) => fetch(options.url, { method: "POST", headers: delivery.headers, body: delivery.body, signal }),
-    }).then((result) => {
-      event.result = result;
-    }));
+    deliveries.push(
+      deliverLikeSlack({
+        body: JSON.stringify(envelope),
+        contentType: "application/json",
+        secret: options.secret,
+        compression: options.compression,
+        jitter: 0.2,
+        random: options.random,
+        send: (delivery, signal) =>
+          fetch(options.url, { method: "POST", headers: delivery.headers, body: delivery.body, signal }),
+      }).then((result) => {
+        event.result = result;
+      }),
+    );
   }
   await Promise.all(deliveries);
   clearInterval(reporter);

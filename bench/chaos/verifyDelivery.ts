@@ -16,7 +16,10 @@ export interface ChaosVerdict {
   neverAcked: number;
   neverAckedButDelivered: number;
   /** How Slack's attempts failed for never-acked events (first few), with outage times, for diagnosis. */
-  neverAckedExamples: Array<{ eventId: string; attempts: Array<{ retryNum: number; sentAt: number; settledAt: number; status?: number; failure?: string }> }>;
+  neverAckedExamples: Array<{
+    eventId: string;
+    attempts: Array<{ retryNum: number; sentAt: number; settledAt: number; status?: number; failure?: string }>;
+  }>;
   /** Slack retries sent (attempts after the first). */
   retries: number;
   /** Acked events whose reply never reached the fake Web API: must be 0. */
@@ -24,27 +27,43 @@ export interface ChaosVerdict {
   /** Acked events whose reply was posted but never updated, when the app updates its replies. */
   unfinished: Array<{ eventId: string; thread: string }>;
   /** Replies posted more than once into one thread, with their likely cause. */
-  duplicates: { events: number; extraPosts: number; byCause: Record<string, number>; examples: Array<{ eventId: string; thread: string; cause: string; gapMs: number }> };
+  duplicates: {
+    events: number;
+    extraPosts: number;
+    byCause: Record<string, number>;
+    examples: Array<{ eventId: string; thread: string; cause: string; gapMs: number }>;
+  };
   /** chat.update repeated on the same message: idempotent by shape, so invisible to users. */
   repeatedUpdates: number;
   fakeCalls: { total: number; byOutcome: Record<string, number> };
 }
 
 /** Why a reply was posted twice, from what happened between the two posts. */
-function causeOfDuplicate(first: ServedCall, again: ServedCall, outages: readonly Outage[], notes: readonly Notable[], leaseMs: number): string {
+function causeOfDuplicate(
+  first: ServedCall,
+  again: ServedCall,
+  outages: readonly Outage[],
+  notes: readonly Notable[],
+  leaseMs: number,
+): string {
   // The fake stamps a call when this process gets to it, which can be a little after a kill
   // ordered by this same process although workerd sent it before dying: allow a second for that.
   if (outages.some((o) => o.killedAt > first.receivedAt - 1000 && o.killedAt < again.receivedAt)) {
     return "runtime killed after Slack performed the call, before the completion was recorded";
   }
-  if (notes.some((n) => n.msg.startsWith("fence rejected"))) return "lease expired mid-call (the stale attempt's settle was fenced out)";
-  const between = notes.filter((n) => n.at >= first.receivedAt && n.at <= again.receivedAt + 1000 && n.msg === "effect will be retried");
-  if (between.some((n) => n.reason === "timeout")) return "call timed out (DELIVERY_TIMEOUT_MS) although Slack performed it: the answer came too late";
+  if (notes.some((n) => n.msg.startsWith("fence rejected")))
+    return "lease expired mid-call (the stale attempt's settle was fenced out)";
+  const between = notes.filter(
+    (n) => n.at >= first.receivedAt && n.at <= again.receivedAt + 1000 && n.msg === "effect will be retried",
+  );
+  if (between.some((n) => n.reason === "timeout"))
+    return "call timed out (DELIVERY_TIMEOUT_MS) although Slack performed it: the answer came too late";
   if (between.length > 0) return `retried after: ${between[0]!.reason}`;
   // Nothing logged, and the second post came within one lease of the first: the row was re-claimed
   // by the sweep while the first attempt still held it (waiting its turn in a batch, or running);
   // that attempt's later writes were fenced out without a log line.
-  if (again.receivedAt - first.receivedAt <= leaseMs + 1000) return "probably re-claimed after its lease (LEASE_MS) expired while the first attempt was still queued or running";
+  if (again.receivedAt - first.receivedAt <= leaseMs + 1000)
+    return "probably re-claimed after its lease (LEASE_MS) expired while the first attempt was still queued or running";
   return "unexplained";
 }
 
@@ -72,13 +91,27 @@ function notesByEvent(notable: readonly Notable[]): (event: TrafficEvent) => Not
 }
 
 /** Checks every acked event's reply against what the fake Web API performed, and explains duplicates. */
-export function verifyDelivery(events: readonly TrafficEvent[], calls: readonly ServedCall[], outages: readonly Outage[], notable: readonly Notable[], leaseMs: number): ChaosVerdict {
+export function verifyDelivery(
+  events: readonly TrafficEvent[],
+  calls: readonly ServedCall[],
+  outages: readonly Outage[],
+  notable: readonly Notable[],
+  leaseMs: number,
+): ChaosVerdict {
   const threads = effectsByThread(calls);
   const notesOf = notesByEvent(notable);
   const appUpdates = calls.some((call) => call.method === "chat.update");
   const verdict: ChaosVerdict = {
-    events: events.length, acked: 0, neverAcked: 0, neverAckedButDelivered: 0, neverAckedExamples: [], retries: 0,
-    lost: [], unfinished: [], duplicates: { events: 0, extraPosts: 0, byCause: {}, examples: [] }, repeatedUpdates: 0,
+    events: events.length,
+    acked: 0,
+    neverAcked: 0,
+    neverAckedButDelivered: 0,
+    neverAckedExamples: [],
+    retries: 0,
+    lost: [],
+    unfinished: [],
+    duplicates: { events: 0, extraPosts: 0, byCause: {}, examples: [] },
+    repeatedUpdates: 0,
     fakeCalls: { total: calls.length, byOutcome: {} },
   };
   for (const call of calls) verdict.fakeCalls.byOutcome[call.outcome] = (verdict.fakeCalls.byOutcome[call.outcome] ?? 0) + 1;
@@ -91,14 +124,21 @@ export function verifyDelivery(events: readonly TrafficEvent[], calls: readonly 
     if (!event.result?.acked) {
       verdict.neverAcked++;
       if (posts.length > 0) verdict.neverAckedButDelivered++;
-      if (verdict.neverAckedExamples.length < 10) verdict.neverAckedExamples.push({ eventId: event.eventId, attempts: event.result?.attempts ?? [] });
+      if (verdict.neverAckedExamples.length < 10)
+        verdict.neverAckedExamples.push({ eventId: event.eventId, attempts: event.result?.attempts ?? [] });
     } else {
       verdict.acked++;
       if (posts.length === 0) {
-        verdict.lost.push({ eventId: event.eventId, thread: event.thread, calls: effects?.calls.length ?? 0, notes: notes.map((n) => n.msg) });
+        verdict.lost.push({
+          eventId: event.eventId,
+          thread: event.thread,
+          calls: effects?.calls.length ?? 0,
+          notes: notes.map((n) => n.msg),
+        });
         continue;
       }
-      if (appUpdates && (effects?.updates.length ?? 0) === 0) verdict.unfinished.push({ eventId: event.eventId, thread: event.thread });
+      if (appUpdates && (effects?.updates.length ?? 0) === 0)
+        verdict.unfinished.push({ eventId: event.eventId, thread: event.thread });
     }
     if (posts.length > 1) {
       verdict.duplicates.events++;
@@ -107,7 +147,12 @@ export function verifyDelivery(events: readonly TrafficEvent[], calls: readonly 
         const cause = causeOfDuplicate(posts[i - 1]!, posts[i]!, outages, notes, leaseMs);
         verdict.duplicates.byCause[cause] = (verdict.duplicates.byCause[cause] ?? 0) + 1;
         if (verdict.duplicates.examples.length < 20) {
-          verdict.duplicates.examples.push({ eventId: event.eventId, thread: event.thread, cause, gapMs: Math.round(posts[i]!.receivedAt - posts[i - 1]!.receivedAt) });
+          verdict.duplicates.examples.push({
+            eventId: event.eventId,
+            thread: event.thread,
+            cause,
+            gapMs: Math.round(posts[i]!.receivedAt - posts[i - 1]!.receivedAt),
+          });
         }
       }
     }

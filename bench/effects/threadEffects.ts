@@ -20,7 +20,10 @@ export function effectsByThread(calls: readonly ServedCall[]): Map<string, Threa
   const postedIn = new Map<string, string>();
   const entry = (thread: string) => {
     let effects = threads.get(thread);
-    if (!effects) threads.set(thread, (effects = { posts: [], updates: [], calls: [] }));
+    if (!effects) {
+      effects = { posts: [], updates: [], calls: [] };
+      threads.set(thread, effects);
+    }
     return effects;
   };
   for (const call of calls) {

@@ -133,9 +133,10 @@ export async function startFakeSlackServer(options: FakeSlackServerOptions = {})
       calls.length = 0;
       fake!.calls.length = 0;
     },
-    close: () => new Promise<void>((done) => {
-      server.closeAllConnections();
-      server.close(() => done());
-    }),
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
   };
 }

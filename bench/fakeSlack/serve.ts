@@ -6,7 +6,18 @@ const portFlag = process.argv.indexOf("--port");
 const port = portFlag > 0 ? Number(process.argv[portFlag + 1]) : 8788;
 const server = await startFakeSlackServer({
   port,
-  onCall: (call) => console.log(JSON.stringify({ method: call.method, channel: call.channel, thread_ts: call.threadTs, ts: call.ts, outcome: call.outcome })),
+  onCall: (call) =>
+    console.log(
+      JSON.stringify({
+        method: call.method,
+        channel: call.channel,
+        thread_ts: call.threadTs,
+        ts: call.ts,
+        outcome: call.outcome,
+      }),
+    ),
 });
-console.log(`fake Slack Web API on ${server.fake.apiUrl} — set SLACK_API_URL to it (and any SLACK_BOT_TOKEN=xoxb-…) in .dev.vars; Ctrl-C stops it`);
+console.log(
+  `fake Slack Web API on ${server.fake.apiUrl} — set SLACK_API_URL to it (and any SLACK_BOT_TOKEN=xoxb-…) in .dev.vars; Ctrl-C stops it`,
+);
 process.on("SIGINT", () => void server.close().then(() => process.exit(0)));

@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { resolve } from "node:path";
 import type { LoadJob, LoadMessage, LoadResult } from "./loadJob";
 import type { OpenLoopProgress } from "./openLoop";

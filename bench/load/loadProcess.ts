@@ -1,5 +1,5 @@
-import { prepareMentions } from "./mentions";
 import type { LoadJob, LoadMessage } from "./loadJob";
+import { prepareMentions } from "./mentions";
 import { runOpenLoop } from "./openLoop";
 
 // The load generator, in its own process so its CPU is not the runtime's (see loadClient.ts).
@@ -11,11 +11,19 @@ process.on("message", (message: { id: number; job: LoadJob }) => {
   const { id, job } = message;
   void (async () => {
     try {
-      const events = await prepareMentions({ count: Math.round((job.rate * job.durationMs) / 1000), workspaces: job.workspaces, secret: job.secret, runId: job.runId });
+      const events = await prepareMentions({
+        count: Math.round((job.rate * job.durationMs) / 1000),
+        workspaces: job.workspaces,
+        secret: job.secret,
+        runId: job.runId,
+      });
       const cpuBefore = process.cpuUsage();
       const wallBefore = performance.now();
       const samples = await runOpenLoop({
-        url: job.url, events, rate: job.rate, timeoutMs: job.timeoutMs,
+        url: job.url,
+        events,
+        rate: job.rate,
+        timeoutMs: job.timeoutMs,
         onProgress: (progress) => reply({ id, kind: "progress", progress }),
       });
       const cpu = process.cpuUsage(cpuBefore);

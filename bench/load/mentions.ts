@@ -20,7 +20,12 @@ export function threadOf(channel: string, ts: string): string {
  * Signs `count` app_mention deliveries up front (so signing costs nothing during the run),
  * spread round-robin over the workspaces; every event has its own event_id and message ts.
  */
-export async function prepareMentions(options: { count: number; workspaces: readonly string[]; secret: string; runId: string }): Promise<PreparedEvent[]> {
+export async function prepareMentions(options: {
+  count: number;
+  workspaces: readonly string[];
+  secret: string;
+  runId: string;
+}): Promise<PreparedEvent[]> {
   const prepared: PreparedEvent[] = [];
   for (let i = 0; i < options.count; i++) {
     const teamId = options.workspaces[i % options.workspaces.length]!;

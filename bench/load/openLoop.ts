@@ -32,11 +32,15 @@ const agent = new Agent({ keepAlive: true, maxSockets: 512 });
 
 function post(url: URL, event: PreparedEvent, timeoutMs: number): Promise<number> {
   return new Promise((resolve) => {
-    const req = httpRequest(url, { method: "POST", agent, headers: { ...event.headers, "content-length": Buffer.byteLength(event.body) } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-      res.on("error", () => resolve(0));
-    });
+    const req = httpRequest(
+      url,
+      { method: "POST", agent, headers: { ...event.headers, "content-length": Buffer.byteLength(event.body) } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+        res.on("error", () => resolve(0));
+      },
+    );
     req.setTimeout(timeoutMs, () => req.destroy(new Error("timeout")));
     req.on("error", () => resolve(0));
     req.end(event.body);

@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { cpus, loadavg, totalmem } from "node:os";
+import { resolve } from "node:path";
 import { repoRoot } from "../runtime/repoRoot";
 
 function versionOf(pkg: string): string | null {
   try {
-    return (JSON.parse(readFileSync(resolve(repoRoot, "node_modules", pkg, "package.json"), "utf8")) as { version: string }).version;
+    return (JSON.parse(readFileSync(resolve(repoRoot, "node_modules", pkg, "package.json"), "utf8")) as { version: string })
+      .version;
   } catch {
     return null;
   }

@@ -6,7 +6,13 @@ import { formatTable } from "./table";
 import type { TargetVerdict } from "./targets";
 
 export interface BenchSummary {
-  cpuPerEvent: { rate: number; floor: number | null; ingestOnly: number | null; coordinator: number | null; slackEdge: number | null };
+  cpuPerEvent: {
+    rate: number;
+    floor: number | null;
+    ingestOnly: number | null;
+    coordinator: number | null;
+    slackEdge: number | null;
+  };
   fixed: RunResult[];
   maxSustained: Partial<Record<string, MaxSustained>>;
   scaling: Array<{ workspaces: number; atRate: RunResult; maxSustained: MaxSustained | null }>;
@@ -15,68 +21,166 @@ export interface BenchSummary {
   runtimeLogs: Record<string, SubjectLogs>;
 }
 
-const times = (a: number | null | undefined, b: number | null | undefined) => (a != null && b != null && b > 0 ? `${(a / b).toFixed(2)}×` : null);
+const times = (a: number | null | undefined, b: number | null | undefined) =>
+  a != null && b != null && b > 0 ? `${(a / b).toFixed(2)}×` : null;
 
 function runRow(r: RunResult) {
-  return [r.subject, r.rate, r.workspaces, r.sent, r.non2xx, r.ack.p50, r.ack.p95, r.ack.p99, r.ack.max,
-    r.delivery?.p50 ?? null, r.delivery?.p99 ?? null, r.completion?.p99 ?? null, r.runtimeCpuMsPerEvent, r.generatorCpu];
+  return [
+    r.subject,
+    r.rate,
+    r.workspaces,
+    r.sent,
+    r.non2xx,
+    r.ack.p50,
+    r.ack.p95,
+    r.ack.p99,
+    r.ack.max,
+    r.delivery?.p50 ?? null,
+    r.delivery?.p99 ?? null,
+    r.completion?.p99 ?? null,
+    r.runtimeCpuMsPerEvent,
+    r.generatorCpu,
+  ];
 }
 
-const RUN_HEADERS = ["subject", "rate/s", "ws", "sent", "non-2xx", "ack p50", "p95", "p99", "max", "reply p50", "reply p99", "done p99", "cpu ms/ev", "gen cpu"];
+const RUN_HEADERS = [
+  "subject",
+  "rate/s",
+  "ws",
+  "sent",
+  "non-2xx",
+  "ack p50",
+  "p95",
+  "p99",
+  "max",
+  "reply p50",
+  "reply p99",
+  "done p99",
+  "cpu ms/ev",
+  "gen cpu",
+];
 
 /** The human summary of a bench run (the JSON file has everything). */
 export function printBench(results: BenchSummary): void {
-  console.log("\n== ack latency at fixed offered rates (ms; reply = ack → fake Slack got the reply; done = ack → last effect call)");
+  console.log(
+    "\n== ack latency at fixed offered rates (ms; reply = ack → fake Slack got the reply; done = ack → last effect call)",
+  );
   console.log(formatTable(RUN_HEADERS, results.fixed.map(runRow)));
   for (const r of results.fixed.filter((run) => run.runtimeRestarted)) {
-    console.log(`  ! ${r.subject} @ ${r.rate}/s: its workerd crashed during the run and Miniflare started a new one (see the note at the end)`);
+    console.log(
+      `  ! ${r.subject} @ ${r.rate}/s: its workerd crashed during the run and Miniflare started a new one (see the note at the end)`,
+    );
   }
 
   console.log("\n== ratios at the same offered load (ack latency)");
   const rates = [...new Set(results.fixed.map((r) => r.rate))];
   const at = (subject: string, rate: number) => results.fixed.find((r) => r.subject === subject && r.rate === rate);
-  console.log(formatTable(["rate/s", "ours/floor p50", "ours/floor p99", "ours/slack-edge p50", "ours/slack-edge p99"], rates.map((rate) => {
-    const ours = at("coordinator", rate);
-    return [rate, times(ours?.ack.p50, at("floor", rate)?.ack.p50), times(ours?.ack.p99, at("floor", rate)?.ack.p99),
-      times(ours?.ack.p50, at("slack-edge", rate)?.ack.p50), times(ours?.ack.p99, at("slack-edge", rate)?.ack.p99)];
-  })));
+  console.log(
+    formatTable(
+      ["rate/s", "ours/floor p50", "ours/floor p99", "ours/slack-edge p50", "ours/slack-edge p99"],
+      rates.map((rate) => {
+        const ours = at("coordinator", rate);
+        return [
+          rate,
+          times(ours?.ack.p50, at("floor", rate)?.ack.p50),
+          times(ours?.ack.p99, at("floor", rate)?.ack.p99),
+          times(ours?.ack.p50, at("slack-edge", rate)?.ack.p50),
+          times(ours?.ack.p99, at("slack-edge", rate)?.ack.p99),
+        ];
+      }),
+    ),
+  );
 
   const cpu = results.cpuPerEvent;
-  console.log(`\n== runtime CPU per event at ${cpu.rate}/s (workerd, ms): floor ${cpu.floor} · coordinator ingest only ${cpu.ingestOnly} · coordinator ${cpu.coordinator} · slack-edge ${cpu.slackEdge}`);
+  console.log(
+    `\n== runtime CPU per event at ${cpu.rate}/s (workerd, ms): floor ${cpu.floor} · coordinator ingest only ${cpu.ingestOnly} · coordinator ${cpu.coordinator} · slack-edge ${cpu.slackEdge}`,
+  );
   if (cpu.floor !== null && cpu.ingestOnly !== null && cpu.coordinator !== null) {
-    console.log(`   coordinator = floor ${cpu.floor} + durable record (RPC, receipt, ack) ${(cpu.ingestOnly - cpu.floor).toFixed(2)} + delivering the effects ${(cpu.coordinator - cpu.ingestOnly).toFixed(2)}`);
+    console.log(
+      `   coordinator = floor ${cpu.floor} + durable record (RPC, receipt, ack) ${(cpu.ingestOnly - cpu.floor).toFixed(2)} + delivering the effects ${(cpu.coordinator - cpu.ingestOnly).toFixed(2)}`,
+    );
   }
 
   console.log("\n== highest sustained rate (p99 < 500 ms, no non-2xx)");
-  console.log(formatTable(["subject", "events/s", "steps tried"], Object.entries(results.maxSustained).map(([name, found]) => [
-    name, found?.rate === null || !found ? "none" : `${found.capped ? "≥ " : ""}${found.rate}`, found?.steps.map((s) => `${s.rate}${s.sustained ? "✓" : "✗"}`).join(" ") ?? null,
-  ])));
+  console.log(
+    formatTable(
+      ["subject", "events/s", "steps tried"],
+      Object.entries(results.maxSustained).map(([name, found]) => [
+        name,
+        found?.rate === null || !found ? "none" : `${found.capped ? "≥ " : ""}${found.rate}`,
+        found?.steps.map((s) => `${s.rate}${s.sustained ? "✓" : "✗"}`).join(" ") ?? null,
+      ]),
+    ),
+  );
 
   console.log("\n== scaling across workspaces (coordinator)");
-  console.log(formatTable(["workspaces", "rate/s", "non-2xx", "ack p50", "ack p99", "reply p99", "max sustained/s"], results.scaling.map((s) => [
-    s.workspaces, s.atRate.rate, s.atRate.non2xx, s.atRate.ack.p50, s.atRate.ack.p99, s.atRate.delivery?.p99 ?? null,
-    s.maxSustained ? (s.maxSustained.rate === null ? "none" : `${s.maxSustained.capped ? "≥ " : ""}${s.maxSustained.rate}`) : null,
-  ])));
+  console.log(
+    formatTable(
+      ["workspaces", "rate/s", "non-2xx", "ack p50", "ack p99", "reply p99", "max sustained/s"],
+      results.scaling.map((s) => [
+        s.workspaces,
+        s.atRate.rate,
+        s.atRate.non2xx,
+        s.atRate.ack.p50,
+        s.atRate.ack.p99,
+        s.atRate.delivery?.p99 ?? null,
+        s.maxSustained
+          ? s.maxSustained.rate === null
+            ? "none"
+            : `${s.maxSustained.capped ? "≥ " : ""}${s.maxSustained.rate}`
+          : null,
+      ]),
+    ),
+  );
 
   const { cost } = results;
-  console.log(`\n== rows written per event (${cost.events} events at ${cost.rate}/s, receipts kept ${cost.receiptRetentionHours} h, ${cost.pruned ? `all pruned after ${cost.waitedS} s` : "NOT all pruned in time"})`);
-  console.log(formatTable(["statement", "calls", "rows", "rows/event"], [
-    ...cost.perStatement.filter((s) => s.rowsWritten > 0).map((s) => [s.statement.slice(0, 72), s.calls, s.rowsWritten, s.rowsPerEvent]),
-    ["setAlarm (billed as one row each)", cost.alarmsSet, cost.alarmsSet, Math.round((cost.alarmsSet / Math.max(cost.events, 1)) * 100) / 100],
-    ["total (rowsWritten + alarmsSet) / accepted", null, cost.rowsWritten + cost.alarmsSet, cost.rowsPerEvent],
-  ]));
-  if (!cost.countersComplete) console.log("  warning: the shard instance restarted during the scenario; its counters miss some events");
+  console.log(
+    `\n== rows written per event (${cost.events} events at ${cost.rate}/s, receipts kept ${cost.receiptRetentionHours} h, ${cost.pruned ? `all pruned after ${cost.waitedS} s` : "NOT all pruned in time"})`,
+  );
+  console.log(
+    formatTable(
+      ["statement", "calls", "rows", "rows/event"],
+      [
+        ...cost.perStatement
+          .filter((s) => s.rowsWritten > 0)
+          .map((s) => [s.statement.slice(0, 72), s.calls, s.rowsWritten, s.rowsPerEvent]),
+        [
+          "setAlarm (billed as one row each)",
+          cost.alarmsSet,
+          cost.alarmsSet,
+          Math.round((cost.alarmsSet / Math.max(cost.events, 1)) * 100) / 100,
+        ],
+        ["total (rowsWritten + alarmsSet) / accepted", null, cost.rowsWritten + cost.alarmsSet, cost.rowsPerEvent],
+      ],
+    ),
+  );
+  if (!cost.countersComplete)
+    console.log("  warning: the shard instance restarted during the scenario; its counters miss some events");
   if (cost.talliedRowsWritten > 0 && cost.talliedRowsWritten !== cost.rowsWritten) {
     console.log(`  warning: the shard counted ${cost.rowsWritten} rows written, its statements ${cost.talliedRowsWritten}`);
   }
-  if (cost.oneEvent) console.log(`  one event on a fresh shard, before pruning: ${cost.oneEvent.rowsWritten} rows + ${cost.oneEvent.alarmsSet} alarm(s)`);
-  console.log(`  at $${cost.prices.rowsWrittenUsdPerMillion} per million rows written (${cost.prices.source}, read ${cost.prices.readOn}): $${cost.rowsWrittenUsdPerMillionEvents} per million events, beyond the ${cost.prices.rowsWrittenIncludedPerMonth / 1e6} M rows/month included`);
+  if (cost.oneEvent)
+    console.log(
+      `  one event on a fresh shard, before pruning: ${cost.oneEvent.rowsWritten} rows + ${cost.oneEvent.alarmsSet} alarm(s)`,
+    );
+  console.log(
+    `  at $${cost.prices.rowsWrittenUsdPerMillion} per million rows written (${cost.prices.source}, read ${cost.prices.readOn}): $${cost.rowsWrittenUsdPerMillionEvents} per million events, beyond the ${cost.prices.rowsWrittenIncludedPerMonth / 1e6} M rows/month included`,
+  );
 
   console.log("\n== targets (issue 5)");
-  console.log(formatTable(["", "target", "measured"], results.targets.map((t) => [t.met ? "met" : "MISSED", t.target, t.measured])));
+  console.log(
+    formatTable(
+      ["", "target", "measured"],
+      results.targets.map((t) => [t.met ? "met" : "MISSED", t.target, t.measured]),
+    ),
+  );
 
-  const problems = Object.entries(results.runtimeLogs).filter(([, logs]) => logs.errors > 0 || logs.blockedOutbound > 0 || logs.runtimeRestarts > 0);
+  const problems = Object.entries(results.runtimeLogs).filter(
+    ([, logs]) => logs.errors > 0 || logs.blockedOutbound > 0 || logs.runtimeRestarts > 0,
+  );
   for (const [name, logs] of problems) {
-    console.log(`  note: ${name}: ${logs.errors} error line(s), ${logs.blockedOutbound} blocked outbound call(s), workerd restarted ${logs.runtimeRestarts}×; first error: ${logs.firstErrors[0]?.split("\n")[0] ?? "–"}`);
+    console.log(
+      `  note: ${name}: ${logs.errors} error line(s), ${logs.blockedOutbound} blocked outbound call(s), workerd restarted ${logs.runtimeRestarts}×; first error: ${logs.firstErrors[0]?.split("\n")[0] ?? "–"}`,
+    );
   }
 }

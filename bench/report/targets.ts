@@ -8,7 +8,8 @@ export interface TargetVerdict {
   measured: string;
 }
 
-const ratio = (a: number | null, b: number | null) => (a !== null && b !== null && b > 0 ? Math.round((a / b) * 100) / 100 : null);
+const ratio = (a: number | null, b: number | null) =>
+  a !== null && b !== null && b > 0 ? Math.round((a / b) * 100) / 100 : null;
 
 /** The issue's targets, judged on this run's numbers, with what was measured. */
 export function judgeTargets(input: { ladder: RunResult[]; ours: MaxSustained; cost: RowsPerEvent | null }): TargetVerdict[] {
@@ -41,8 +42,8 @@ export function judgeTargets(input: { ladder: RunResult[]; ours: MaxSustained; c
     },
     {
       target: "≤ 6 rows written per event, pruning included",
-      met: input.cost !== null && input.cost.pruned && input.cost.countersComplete && input.cost.rowsPerEvent <= 6,
-      measured: !input.cost || !input.cost.countersComplete
+      met: input.cost?.pruned === true && input.cost.countersComplete && input.cost.rowsPerEvent <= 6,
+      measured: !input.cost?.countersComplete
         ? "not measured (the shard's counters did not cover every event)"
         : `${input.cost.rowsPerEvent} rows/event${input.cost.pruned ? "" : " (receipts not yet pruned)"}`,
     },

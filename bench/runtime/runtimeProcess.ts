@@ -1,4 +1,4 @@
-import { startRuntime, type RuntimeOptions } from "./startRuntime";
+import { type RuntimeOptions, startRuntime } from "./startRuntime";
 
 // A runtime in its own process (and process group), so chaos can SIGKILL it — workerd included —
 // and start it again on the same persisted state. Configured by the RUNTIME_OPTIONS env var

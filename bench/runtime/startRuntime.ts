@@ -41,26 +41,28 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const hasShard = options.worker.startsWith("coordinator");
   const bundle = (name: string) => resolve(root, "bench/.build/workers", `${name}.mjs`);
   // Miniflare 5 takes a new options shape; its converter accepts the documented v4 one.
-  const mf = new Miniflare(convertV4MiniflareOptions({
-    host: "127.0.0.1",
-    port: options.port,
-    ...(options.persistTo ? { resourcePersistencePath: options.persistTo } : {}),
-    telemetry: { enabled: false },
-    logRequests: false,
-    handleStructuredLogs: ({ level, message }) => options.onLog?.(level, message),
-    workers: [
-      {
-        name: options.worker,
-        modules: true,
-        scriptPath: bundle(options.worker),
-        compatibilityDate: compatibilityDate(),
-        bindings: options.bindings,
-        ...(hasShard ? { durableObjects: { SHARD: { className: "Shard", useSQLite: true } } } : {}),
-        ...(options.outboundGuard === false ? {} : { outboundService: "loopbackGuard" }),
-      },
-      { name: "loopbackGuard", modules: true, scriptPath: bundle("loopbackGuard"), compatibilityDate: compatibilityDate() },
-    ],
-  }));
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      host: "127.0.0.1",
+      port: options.port,
+      ...(options.persistTo ? { resourcePersistencePath: options.persistTo } : {}),
+      telemetry: { enabled: false },
+      logRequests: false,
+      handleStructuredLogs: ({ level, message }) => options.onLog?.(level, message),
+      workers: [
+        {
+          name: options.worker,
+          modules: true,
+          scriptPath: bundle(options.worker),
+          compatibilityDate: compatibilityDate(),
+          bindings: options.bindings,
+          ...(hasShard ? { durableObjects: { SHARD: { className: "Shard", useSQLite: true } } } : {}),
+          ...(options.outboundGuard === false ? {} : { outboundService: "loopbackGuard" }),
+        },
+        { name: "loopbackGuard", modules: true, scriptPath: bundle("loopbackGuard"), compatibilityDate: compatibilityDate() },
+      ],
+    }),
+  );
   const url = await mf.ready;
   return { url, stop: () => mf.dispose() };
 }

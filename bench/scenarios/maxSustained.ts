@@ -1,6 +1,6 @@
 import type { Subject } from "../subjects";
 import type { BenchContext } from "./benchContext";
-import { runAtRate, type RunResult } from "./runAtRate";
+import { type RunResult, runAtRate } from "./runAtRate";
 
 export interface MaxSustained {
   /** Highest offered rate with p99 < 500 ms and no non-2xx; null when even the lowest step failed. */
@@ -14,18 +14,26 @@ export interface MaxSustained {
  * A short step search on a ladder of offered rates: from `startRate` upwards while each step
  * is sustained, or downwards until one is. Each step is a full open-loop run of `stepMs`.
  */
-export async function findMaxSustained(context: BenchContext, subject: Subject, options: {
-  ladder: readonly number[];
-  startRate: number;
-  stepMs: number;
-  workspaces: readonly string[];
-}): Promise<MaxSustained> {
+export async function findMaxSustained(
+  context: BenchContext,
+  subject: Subject,
+  options: {
+    ladder: readonly number[];
+    startRate: number;
+    stepMs: number;
+    workspaces: readonly string[];
+  },
+): Promise<MaxSustained> {
   const ladder = [...options.ladder].sort((a, b) => a - b);
   const above = ladder.findIndex((rate) => rate >= options.startRate);
   let index = above === -1 ? ladder.length - 1 : above;
   const steps: RunResult[] = [];
   const step = async (at: number) => {
-    const result = await runAtRate(context, subject, { rate: ladder[at]!, durationMs: options.stepMs, workspaces: options.workspaces });
+    const result = await runAtRate(context, subject, {
+      rate: ladder[at]!,
+      durationMs: options.stepMs,
+      workspaces: options.workspaces,
+    });
     steps.push(result);
     return result.sustained;
   };

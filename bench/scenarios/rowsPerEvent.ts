@@ -39,7 +39,9 @@ export interface RowsPerEvent {
 }
 
 async function shardStats(subject: Subject, workspace: string): Promise<ShardStats> {
-  const response = await fetch(new URL(`/admin/shards/${workspace}/0`, subject.runtime.url), { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  const response = await fetch(new URL(`/admin/shards/${workspace}/0`, subject.runtime.url), {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
   if (!response.ok) throw new Error(`admin API answered ${response.status}`);
   return (await response.json()) as ShardStats;
 }
@@ -74,12 +76,16 @@ const STABLE_POLLS = 5;
  *
  * Runs the load now and returns `finish`, which awaits the pruning: other scenarios run meanwhile.
  */
-export async function startRowsPerEvent(context: BenchContext, subject: Subject, options: {
-  rate: number;
-  durationMs: number;
-  receiptRetentionHours: number;
-  maxWaitMs: number;
-}): Promise<() => Promise<RowsPerEvent>> {
+export async function startRowsPerEvent(
+  context: BenchContext,
+  subject: Subject,
+  options: {
+    rate: number;
+    durationMs: number;
+    receiptRetentionHours: number;
+    maxWaitMs: number;
+  },
+): Promise<() => Promise<RowsPerEvent>> {
   const workspace = "TCOST";
   const tallyBefore = await statementCosts(subject);
   const run = await runAtRate(context, subject, { rate: options.rate, durationMs: options.durationMs, workspaces: [workspace] });
@@ -92,7 +98,8 @@ export async function startRowsPerEvent(context: BenchContext, subject: Subject,
     // polls: pruning goes on in 500-row batches a second apart, whatever `receipts` counts.
     const written: number[] = [];
     while (Date.now() - started < options.maxWaitMs) {
-      const stats = (latest = await shardStats(subject, workspace));
+      const stats = await shardStats(subject, workspace);
+      latest = stats;
       written.push(stats.counters.rowsWritten);
       waitedS = Math.round((Date.now() - started) / 1000);
       const still = written.length >= STABLE_POLLS && written.slice(-STABLE_POLLS).every((n) => n === stats.counters.rowsWritten);
@@ -126,7 +133,11 @@ export async function startRowsPerEvent(context: BenchContext, subject: Subject,
       rowsPerEvent: round(rowsPerEvent),
       perStatement: perStatement.map((cost) => ({ ...cost, rowsPerEvent: round(cost.rowsWritten / Math.max(accepted, 1)) })),
       oneEvent: oneStats
-        ? { rowsWritten: oneStats.counters.rowsWritten, alarmsSet: oneStats.counters.alarmsSet, perStatement: costsSince(tallyBeforeOne, await statementCosts(subject)) }
+        ? {
+            rowsWritten: oneStats.counters.rowsWritten,
+            alarmsSet: oneStats.counters.alarmsSet,
+            perStatement: costsSince(tallyBeforeOne, await statementCosts(subject)),
+          }
         : null,
       prices: DURABLE_OBJECTS_PRICES,
       rowsWrittenUsdPerMillionEvents: round(rowsPerEvent * DURABLE_OBJECTS_PRICES.rowsWrittenUsdPerMillion),

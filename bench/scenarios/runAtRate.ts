@@ -1,5 +1,5 @@
 import { effectsByThread } from "../effects/threadEffects";
-import { summarize, type LatencySummary } from "../report/latency";
+import { type LatencySummary, summarize } from "../report/latency";
 import { endProgress, showProgress } from "../report/progress";
 import { SIGNING_SECRET, type Subject, type SubjectName } from "../subjects";
 import type { BenchContext } from "./benchContext";
@@ -75,21 +75,28 @@ async function waitUntilIdle(subject: Subject): Promise<void> {
 }
 
 /** One open-loop run against one subject, then its replies collected and the fake cleared. */
-export async function runAtRate(context: BenchContext, subject: Subject, options: { rate: number; durationMs: number; workspaces: readonly string[] }): Promise<RunResult> {
+export async function runAtRate(
+  context: BenchContext,
+  subject: Subject,
+  options: { rate: number; durationMs: number; workspaces: readonly string[] },
+): Promise<RunResult> {
   const label = `${subject.name} @ ${options.rate}/s, ${options.workspaces.length} workspace${options.workspaces.length > 1 ? "s" : ""}`;
   const total = Math.round((options.rate * options.durationMs) / 1000);
   context.fake.clear();
   const cpuBefore = subject.cpuMs();
   const restartsBefore = subject.logs.runtimeRestarts;
-  const { samples, generatorCpu } = await context.load.run({
-    url: new URL("/slack/events", subject.runtime.url).href,
-    rate: options.rate,
-    durationMs: options.durationMs,
-    workspaces: [...options.workspaces],
-    secret: SIGNING_SECRET,
-    runId: context.nextRunId(),
-    timeoutMs: 10_000,
-  }, (progress) => showProgress(label, progress, total));
+  const { samples, generatorCpu } = await context.load.run(
+    {
+      url: new URL("/slack/events", subject.runtime.url).href,
+      rate: options.rate,
+      durationMs: options.durationMs,
+      workspaces: [...options.workspaces],
+      secret: SIGNING_SECRET,
+      runId: context.nextRunId(),
+      timeoutMs: 10_000,
+    },
+    (progress) => showProgress(label, progress, total),
+  );
 
   const acked = samples.filter((s) => s.status >= 200 && s.status < 300);
   if (subject.sendsReplies) await waitForReplies(context, new Set(acked.map((s) => s.thread)));
@@ -138,6 +145,8 @@ export async function runAtRate(context: BenchContext, subject: Subject, options
     runtimeRestarted,
     sustained: non2xx === 0 && ack.p99 !== null && ack.p99 < 500,
   };
-  endProgress(`${label}: ack p50 ${ack.p50} / p99 ${ack.p99} ms, ${non2xx} non-2xx${delivery ? `, reply p99 ${delivery.p99} ms after the ack` : ""}${result.sustained ? "" : "  (not sustained)"}${runtimeRestarted ? "  (workerd crashed and was restarted)" : ""}`);
+  endProgress(
+    `${label}: ack p50 ${ack.p50} / p99 ${ack.p99} ms, ${non2xx} non-2xx${delivery ? `, reply p99 ${delivery.p99} ms after the ack` : ""}${result.sustained ? "" : "  (not sustained)"}${runtimeRestarted ? "  (workerd crashed and was restarted)" : ""}`,
+  );
   return result;
 }

@@ -1,4 +1,4 @@
-import { SlackAPIClient, SlackApp, type AuthorizeResult } from "slack-edge";
+import { type AuthorizeResult, SlackAPIClient, SlackApp } from "slack-edge";
 
 interface SlackEdgeEnv {
   SLACK_SIGNING_SECRET: string;
@@ -31,7 +31,12 @@ globalThis.fetch = (input, init) => {
  * hop per outbound call costs ~0.2 ms of CPU, which would distort the comparison.)
  */
 function buildApp(env: SlackEdgeEnv): SlackApp<SlackEdgeEnv> {
-  const identity: AuthorizeResult = { botToken: env.SLACK_BOT_TOKEN, botId: "B0000BOT", botUserId: "U0000BOT", botScopes: ["chat:write"] };
+  const identity: AuthorizeResult = {
+    botToken: env.SLACK_BOT_TOKEN,
+    botId: "B0000BOT",
+    botUserId: "U0000BOT",
+    botScopes: ["chat:write"],
+  };
   const client = new SlackAPIClient(env.SLACK_BOT_TOKEN, { baseUrl: env.SLACK_API_URL });
   const app = new SlackApp({ env, authorize: async () => identity });
   app.event("app_mention", async ({ payload }) => {

@@ -43,7 +43,11 @@ export function adminRoutes() {
     ],
     catch: (error, request) => {
       if (error instanceof Rejection) return error.toResponse();
-      log("error", "admin request failed", { method: request.method, path: new URL(request.url).pathname, error: describeError(error) });
+      log("error", "admin request failed", {
+        method: request.method,
+        path: new URL(request.url).pathname,
+        error: describeError(error),
+      });
       return new Response("internal error", { status: 500 });
     },
   })
@@ -52,7 +56,9 @@ export function adminRoutes() {
       const limit = Number(new URL(request.url).searchParams.get("limit") ?? 100);
       return Response.json(await shardOf(request, env).listParked(Number.isInteger(limit) ? limit : 100));
     })
-    .post("/shards/:workspace/:bucket/replay", async (request, env) => Response.json({ replayed: await shardOf(request, env).replay() }))
+    .post("/shards/:workspace/:bucket/replay", async (request, env) =>
+      Response.json({ replayed: await shardOf(request, env).replay() }),
+    )
     .post("/shards/:workspace/:bucket/parked/:key/replay", async (request, env) => {
       const replayed = await shardOf(request, env).replay(keyOf(request));
       if (replayed === 0) throw new Rejection(404, "no parked effect with that key");

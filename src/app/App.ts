@@ -1,8 +1,17 @@
-import type { Inbound } from "../inbound/types";
-import { isObject } from "../inbound/fields";
 import { ListenerGone } from "../errors";
+import { isObject } from "../inbound/fields";
+import type { Inbound } from "../inbound/types";
 import { channelOf, isFromBot, isOwnMessage } from "./filters";
-import { describeMatcher, matches, type AckResult, type Listener, type ListenerContext, type ListenerSpec, type Matcher, type RunArgs } from "./listeners";
+import {
+  type AckResult,
+  describeMatcher,
+  type Listener,
+  type ListenerContext,
+  type ListenerSpec,
+  type Matcher,
+  matches,
+  type RunArgs,
+} from "./listeners";
 import type { AckBody, Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from "./types";
 
 type Json = Record<string, unknown>;
@@ -26,7 +35,8 @@ function asSpec(listener: Listener): ListenerSpec {
 function toAckBody(result: AckResult, inbound: Inbound): AckBody | undefined {
   if (result === undefined) return undefined;
   // A command's plain-text ack is the ephemeral reply Slack shows the invoker at once.
-  if (typeof result === "string") return inbound.kind === "command" ? { response_type: "ephemeral", text: result } : { text: result };
+  if (typeof result === "string")
+    return inbound.kind === "command" ? { response_type: "ephemeral", text: result } : { text: result };
   return result;
 }
 
@@ -69,9 +79,10 @@ export class App implements SlackApp {
   message(pattern: Matcher | undefined, listener: Listener): this;
   message(listener: Listener): this;
   message(patternOrListener: Matcher | Listener | undefined, maybeListener?: Listener): this {
-    const [pattern, listener] = maybeListener === undefined && !(typeof patternOrListener === "string" || patternOrListener instanceof RegExp)
-      ? [undefined, patternOrListener as Listener]
-      : [patternOrListener as Matcher | undefined, maybeListener!];
+    const [pattern, listener] =
+      maybeListener === undefined && !(typeof patternOrListener === "string" || patternOrListener instanceof RegExp)
+        ? [undefined, patternOrListener as Listener]
+        : [patternOrListener as Matcher | undefined, maybeListener!];
     return this.register(`message:${describeMatcher(pattern)}`, listener, (inbound) => {
       const event = eventOf(inbound);
       if (!event || inbound.type !== "message") return undefined;
@@ -83,26 +94,33 @@ export class App implements SlackApp {
 
   /** A slash command, e.g. `"/echo"`. */
   command(name: Matcher, listener: Listener): this {
-    return this.register(`command:${describeMatcher(name)}`, listener, (inbound) => (
+    return this.register(`command:${describeMatcher(name)}`, listener, (inbound) =>
       inbound.kind === "command" && matches(name, inbound.type)
         ? { inbound, body: inbound.payload, command: inbound.payload as Record<string, string> }
-        : undefined
-    ));
+        : undefined,
+    );
   }
 
   /** block_actions whose action matches `action_id` (or `{ action_id, block_id }`). */
   action(constraint: Matcher | { action_id?: Matcher; block_id?: Matcher }, listener: Listener): this {
-    const { action_id, block_id } = typeof constraint === "object" && !(constraint instanceof RegExp) ? constraint : { action_id: constraint, block_id: undefined };
+    const { action_id, block_id } =
+      typeof constraint === "object" && !(constraint instanceof RegExp)
+        ? constraint
+        : { action_id: constraint, block_id: undefined };
     return this.register(`action:${describeMatcher(action_id)}`, listener, (inbound) => {
-      if (inbound.kind !== "interaction" || inbound.type !== "block_actions" || !Array.isArray(inbound.payload.actions)) return undefined;
-      const action = inbound.payload.actions.find((a): a is Json => isObject(a) && matches(action_id, a.action_id) && matches(block_id, a.block_id));
+      if (inbound.kind !== "interaction" || inbound.type !== "block_actions" || !Array.isArray(inbound.payload.actions))
+        return undefined;
+      const action = inbound.payload.actions.find(
+        (a): a is Json => isObject(a) && matches(action_id, a.action_id) && matches(block_id, a.block_id),
+      );
       return action ? { inbound, body: inbound.payload, action } : undefined;
     });
   }
 
   /** view_submission (default) or view_closed of views with this `callback_id`. */
   view(constraint: Matcher | { callback_id: Matcher; type?: "view_submission" | "view_closed" }, listener: Listener): this {
-    const { callback_id, type = "view_submission" } = typeof constraint === "object" && !(constraint instanceof RegExp) ? constraint : { callback_id: constraint };
+    const { callback_id, type = "view_submission" } =
+      typeof constraint === "object" && !(constraint instanceof RegExp) ? constraint : { callback_id: constraint };
     return this.register(`view:${describeMatcher(callback_id)}:${type}`, listener, (inbound) => {
       const view = inbound.payload.view;
       return inbound.kind === "interaction" && inbound.type === type && isObject(view) && matches(callback_id, view.callback_id)
@@ -113,11 +131,13 @@ export class App implements SlackApp {
 
   /** Global shortcuts and message shortcuts (`message_action`) with this `callback_id`. */
   shortcut(callbackId: Matcher, listener: Listener): this {
-    return this.register(`shortcut:${describeMatcher(callbackId)}`, listener, (inbound) => (
-      inbound.kind === "interaction" && (inbound.type === "shortcut" || inbound.type === "message_action") && matches(callbackId, inbound.payload.callback_id)
+    return this.register(`shortcut:${describeMatcher(callbackId)}`, listener, (inbound) =>
+      inbound.kind === "interaction" &&
+      (inbound.type === "shortcut" || inbound.type === "message_action") &&
+      matches(callbackId, inbound.payload.callback_id)
         ? { inbound, body: inbound.payload, shortcut: inbound.payload }
-        : undefined
-    ));
+        : undefined,
+    );
   }
 
   plan(inbound: Inbound): Plan {
@@ -144,7 +164,8 @@ export class App implements SlackApp {
   async run(effect: RunEffect, tools: RunTools): Promise<void> {
     const listener = this.listeners.find((l) => l.name === effect.listener);
     const context = listener?.match(effect.inbound);
-    if (!listener?.spec.run || !context) throw new ListenerGone(`no listener "${effect.listener}" matches this delivery any more`);
+    if (!listener?.spec.run || !context)
+      throw new ListenerGone(`no listener "${effect.listener}" matches this delivery any more`);
     await listener.spec.run(this.runArgs(context, tools));
   }
 

@@ -1,5 +1,5 @@
-import type { Inbound } from "../inbound/types";
 import { isObject } from "../inbound/fields";
+import type { Inbound } from "../inbound/types";
 
 /** Messages posted by bots: replying to them is how bot loops start. */
 export function isFromBot(event: Record<string, unknown>): boolean {

@@ -40,6 +40,7 @@ export interface RunArgs extends ListenerContext {
   attempt: number;
 }
 
+// biome-ignore lint/suspicious/noConfusingVoidType: an `ack` that returns nothing is the common case, and must type-check as such.
 export type AckResult = AckBody | string | void;
 
 export interface ListenerSpec {

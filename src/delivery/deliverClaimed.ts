@@ -1,7 +1,7 @@
 import type { ShardSettings } from "../config";
+import { readEffect } from "../effects/registry";
 import type { Effect } from "../effects/types";
 import { type Verdict, verdictOf } from "../errors";
-import { readEffect } from "../effects/registry";
 import type { ClaimedRow, Outbox } from "../shard/outbox";
 import { retryDelayMs } from "./backoff";
 import type { DeliveryEvent, DeliveryEvents } from "./events";
@@ -37,7 +37,11 @@ async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Pro
   if (blockedUntil !== undefined) {
     const postponed = outbox.postpone(key, token, blockedUntil);
     if (postponed) courier.wakeAt(blockedUntil);
-    events.emit(postponed ? { type: "postponed", shard, key, attempts: row.attempts, until: blockedUntil } : fenced(courier, row, "postpone"));
+    events.emit(
+      postponed
+        ? { type: "postponed", shard, key, attempts: row.attempts, until: blockedUntil }
+        : fenced(courier, row, "postpone"),
+    );
     return;
   }
 
@@ -85,12 +89,17 @@ function settle(courier: Courier, token: string, row: ClaimedRow, verdict: Verdi
   if (verdict.outcome === "delivered") {
     return outbox.complete(key, token) ? { type: "delivered", shard, key, attempts } : fenced(courier, row, "complete");
   }
-  const maxAttempts = Math.min(verdict.outcome === "retry" ? (verdict.maxAttempts ?? Infinity) : Infinity, delivery.backoff.maxAttempts);
+  const maxAttempts = Math.min(
+    verdict.outcome === "retry" ? (verdict.maxAttempts ?? Infinity) : Infinity,
+    delivery.backoff.maxAttempts,
+  );
   const exhausted = verdict.outcome === "retry" && attempts >= maxAttempts;
   if (verdict.outcome === "park" || exhausted) {
     const reason = exhausted ? `attempts exhausted; last: ${verdict.reason}` : verdict.reason;
     // Step checkpoints stay on a parked row: a replayed run resumes after its completed steps.
-    return outbox.park(key, token, attempts, reason, now) ? { type: "parked", shard, key, attempts, reason } : fenced(courier, row, "park");
+    return outbox.park(key, token, attempts, reason, now)
+      ? { type: "parked", shard, key, attempts, reason }
+      : fenced(courier, row, "park");
   }
   const nextAttemptAt = now + retryDelayMs(delivery.backoff, attempts, verdict.retryAfterMs);
   if (verdict.retryAfterMs !== undefined) rateLimits.remember(row.workspace, row.rate_key, now + verdict.retryAfterMs);
@@ -99,6 +108,10 @@ function settle(courier: Courier, token: string, row: ClaimedRow, verdict: Verdi
   return { type: "retried", shard, key, attempts, reason: verdict.reason, nextAttemptAt };
 }
 
-function fenced(courier: Courier, row: ClaimedRow, step: Extract<DeliveryEvent, { type: "fenceRejected" }>["step"]): DeliveryEvent {
+function fenced(
+  courier: Courier,
+  row: ClaimedRow,
+  step: Extract<DeliveryEvent, { type: "fenceRejected" }>["step"],
+): DeliveryEvent {
   return { type: "fenceRejected", shard: courier.shard, key: row.idempotency_key, attempts: row.attempts, step };
 }

@@ -9,7 +9,13 @@ export const logDeliveryEvents: DeliveryListener = (event) => {
       log("warn", "effect parked", { shard, key, attempts, reason: event.reason });
       break;
     case "retried":
-      log("info", "effect will be retried", { shard, key, attempts, reason: event.reason, inMs: event.nextAttemptAt - Date.now() });
+      log("info", "effect will be retried", {
+        shard,
+        key,
+        attempts,
+        reason: event.reason,
+        inMs: event.nextAttemptAt - Date.now(),
+      });
       break;
     case "fenceRejected":
       log("warn", "fence rejected a settle: the lease expired mid-attempt; raise LEASE_MS", { shard, key, step: event.step });

@@ -1,6 +1,6 @@
 import { describeError, log } from "../log";
-import { type Courier, deliverClaimed } from "./deliverClaimed";
 import type { ClaimedRow } from "../shard/outbox";
+import { type Courier, deliverClaimed } from "./deliverClaimed";
 
 /**
  * Delivers rows already leased to `token`. Never throws: on an unexpected failure the leases

@@ -47,7 +47,12 @@ async function answer(request: Request, env: CoordinatorEnv, app: SlackApp, fact
     facts.outcome = `ignored: ${recorded.reason}`;
     return new Response(null, { status: 200 });
   }
-  Object.assign(facts, { outcome: recorded.verdict, shard: recorded.shard, ingestAttempts: recorded.ingestAttempts, enqueued: recorded.enqueued });
+  Object.assign(facts, {
+    outcome: recorded.verdict,
+    shard: recorded.shard,
+    ingestAttempts: recorded.ingestAttempts,
+    enqueued: recorded.enqueued,
+  });
   return recorded.ackBody ? Response.json(recorded.ackBody) : new Response(null, { status: 200 });
 }
 
@@ -71,6 +76,10 @@ export async function handleSlackRequest(request: Request, env: CoordinatorEnv, 
       response = new Response("internal error", { status: 500 });
     }
   }
-  log(response.status >= 500 ? "error" : "info", "slack request", { status: response.status, ...facts, ackMs: Date.now() - started });
+  log(response.status >= 500 ? "error" : "info", "slack request", {
+    status: response.status,
+    ...facts,
+    ackMs: Date.now() - started,
+  });
   return response;
 }

@@ -28,7 +28,9 @@ export function readEffect(payload: string): Effect {
   try {
     effect = JSON.parse(payload);
   } catch (error) {
-    throw new UnreadableEffect(`stored effect is not JSON: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300));
+    throw new UnreadableEffect(
+      `stored effect is not JSON: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300),
+    );
   }
   if (typeof effect !== "object" || effect === null || typeof (effect as { type?: unknown }).type !== "string") {
     throw new UnreadableEffect("stored effect has no type");

@@ -12,7 +12,8 @@ export const slackApi: EffectKind<SlackApiEffect> = {
   },
   // Per method; posting messages also per channel (Slack allows about one per second per channel).
   rateKey(effect) {
-    const channel = effect.method === "chat.postMessage" && typeof effect.body.channel === "string" ? `:${effect.body.channel}` : "";
+    const channel =
+      effect.method === "chat.postMessage" && typeof effect.body.channel === "string" ? `:${effect.body.channel}` : "";
     return `${effect.method}${channel}`;
   },
 };

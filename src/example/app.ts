@@ -12,7 +12,11 @@ export const exampleApp = new App();
 
 /** Stands in for the slow part of a real bot (an LLM, a search, a ticket system). */
 function answerTo(text: string): string {
-  const words = text.replace(/<@[A-Z0-9]+>/g, "").trim().split(/\s+/).filter(Boolean);
+  const words = text
+    .replace(/<@[A-Z0-9]+>/g, "")
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
   return `You said ${words.length} word${words.length === 1 ? "" : "s"}: "${words.join(" ")}".`;
 }
 
@@ -39,7 +43,12 @@ exampleApp.event(["app_mention", "message"], {
       text: answer,
       blocks: [
         { type: "section", text: { type: "mrkdwn", text: answer } },
-        { type: "actions", elements: [{ type: "button", action_id: "answer_helpful", text: { type: "plain_text", text: "Helpful" }, value: "yes" }] },
+        {
+          type: "actions",
+          elements: [
+            { type: "button", action_id: "answer_helpful", text: { type: "plain_text", text: "Helpful" }, value: "yes" },
+          ],
+        },
       ],
     });
   },
@@ -52,23 +61,37 @@ exampleApp.command("/echo", async ({ command, respond }) => {
 exampleApp.action("answer_helpful", async ({ body, client }) => {
   const container = body.container as { channel_id: string; message_ts: string };
   const user = (body.user as { id: string }).id;
-  await client.chat.update({ channel: container.channel_id, ts: container.message_ts, text: `Marked helpful by <@${user}>.`, blocks: [] });
+  await client.chat.update({
+    channel: container.channel_id,
+    ts: container.message_ts,
+    text: `Marked helpful by <@${user}>.`,
+    blocks: [],
+  });
 });
 
 exampleApp.command("/feedback", {
   ack: () => "Opening the feedback form…",
   async run({ command, client, step }) {
     // trigger_id lives 3 seconds: views.open gets only this attempt's chance (README).
-    await step("open", () => client.views.open({
-      trigger_id: command!.trigger_id!,
-      view: {
-        type: "modal",
-        callback_id: "feedback_modal",
-        title: { type: "plain_text", text: "Feedback" },
-        submit: { type: "plain_text", text: "Send" },
-        blocks: [{ type: "input", block_id: "feedback", label: { type: "plain_text", text: "What should we improve?" }, element: { type: "plain_text_input", action_id: "text", multiline: true } }],
-      },
-    }));
+    await step("open", () =>
+      client.views.open({
+        trigger_id: command!.trigger_id!,
+        view: {
+          type: "modal",
+          callback_id: "feedback_modal",
+          title: { type: "plain_text", text: "Feedback" },
+          submit: { type: "plain_text", text: "Send" },
+          blocks: [
+            {
+              type: "input",
+              block_id: "feedback",
+              label: { type: "plain_text", text: "What should we improve?" },
+              element: { type: "plain_text_input", action_id: "text", multiline: true },
+            },
+          ],
+        },
+      }),
+    );
   },
 });
 
@@ -79,11 +102,14 @@ function feedbackText(view: Record<string, unknown>): string {
 
 exampleApp.view("feedback_modal", {
   // Validation belongs in ack: Slack shows these errors in the still-open modal.
-  ack: ({ view }) => (feedbackText(view!).length < 3
-    ? { response_action: "errors", errors: { feedback: "Please write at least 3 characters." } }
-    : undefined),
+  ack: ({ view }) =>
+    feedbackText(view!).length < 3
+      ? { response_action: "errors", errors: { feedback: "Please write at least 3 characters." } }
+      : undefined,
   async run({ view, body, client, step }) {
     const user = (body.user as { id: string }).id;
-    await step("thank", () => client.chat.postMessage({ channel: user, text: `Thanks for your feedback: “${feedbackText(view!)}”` }));
+    await step("thank", () =>
+      client.chat.postMessage({ channel: user, text: `Thanks for your feedback: “${feedbackText(view!)}”` }),
+    );
   },
 });

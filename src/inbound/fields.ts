@@ -17,7 +17,10 @@ export function requireString(source: Json, field: string, where: string): strin
 }
 
 /** The workspace a delivery belongs to: org-wide installs are keyed by enterprise. */
-export function workspaceOf(ids: { teamId?: string; enterpriseId?: string; isEnterpriseInstall: boolean }, where: string): string {
+export function workspaceOf(
+  ids: { teamId?: string; enterpriseId?: string; isEnterpriseInstall: boolean },
+  where: string,
+): string {
   const workspace = ids.isEnterpriseInstall ? ids.enterpriseId : ids.teamId;
   if (!workspace) throw new MalformedPayload(`${where}: missing team or enterprise id`);
   return workspace;
@@ -37,7 +40,8 @@ function assertNestingWithin(text: string, max: number, where: string): void {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {

@@ -29,9 +29,8 @@ export function parseEventsApi(body: string): Parsed {
   if (!isObject(event)) throw new MalformedPayload('event_callback: missing "event"');
   const eventType = requireString(event, "type", "event_callback event");
 
-  const authorization = Array.isArray(envelope.authorizations) && isObject(envelope.authorizations[0])
-    ? envelope.authorizations[0]
-    : {};
+  const authorization =
+    Array.isArray(envelope.authorizations) && isObject(envelope.authorizations[0]) ? envelope.authorizations[0] : {};
   const isEnterpriseInstall = envelope.is_enterprise_install === true || authorization.is_enterprise_install === true;
   const enterpriseId = optionalString(envelope.enterprise_id) ?? optionalString(authorization.enterprise_id);
   const ids = { teamId, enterpriseId, isEnterpriseInstall };

@@ -10,9 +10,9 @@ import type { CoordinatorEnv } from "../env";
 import type { Inbound } from "../inbound/types";
 import { describeError, log } from "../log";
 import type { IngestResult, ParkedRow, ShardApi, ShardStats } from "./api";
+import { buildCourier } from "./courier";
 import { ingestDelivery } from "./ingest";
 import { MeteredSql } from "./meteredSql";
-import { buildCourier } from "./courier";
 import { applyMigrations, hasSchema } from "./migrations";
 import { Outbox } from "./outbox";
 import { Receipts } from "./receipts";
@@ -135,7 +135,12 @@ export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>)
     // On a shard that was never written they answer empty, and create nothing.
 
     stats(): ShardStats {
-      const counters = { ...this.counters, accepted: this.accepted, rowsWritten: this.sql.rowsWritten, alarmsSet: this.wakeUps.alarmsSet };
+      const counters = {
+        ...this.counters,
+        accepted: this.accepted,
+        rowsWritten: this.sql.rowsWritten,
+        alarmsSet: this.wakeUps.alarmsSet,
+      };
       if (!this.migrated) return { receipts: 0, outbox: { pending: 0, parked: 0 }, counters };
       return { receipts: this.receipts.count(), outbox: this.outbox.countsByStatus(), counters };
     }

@@ -2,7 +2,7 @@ import type { SlackApp } from "../app/types";
 import type { Authorize } from "../auth/authorize";
 import type { ShardSettings } from "../config";
 import type { Courier } from "../delivery/deliverClaimed";
-import { type DeliveryEvents } from "../delivery/events";
+import type { DeliveryEvents } from "../delivery/events";
 import { RateLimits } from "../delivery/rateLimits";
 import type { Outbox } from "./outbox";
 import { rowPerformer } from "./performRow";
@@ -22,5 +22,13 @@ export interface CourierParts<E> {
 /** Wires what the delivery loop needs of a shard: its outbox, settings, events and how to perform a row. */
 export function buildCourier<E>(parts: CourierParts<E>): Courier {
   const { shard, settings, outbox, events, wakeAt } = parts;
-  return { shard, outbox, events, wakeAt, delivery: settings.delivery, rateLimits: new RateLimits(), perform: rowPerformer(parts) };
+  return {
+    shard,
+    outbox,
+    events,
+    wakeAt,
+    delivery: settings.delivery,
+    rateLimits: new RateLimits(),
+    perform: rowPerformer(parts),
+  };
 }

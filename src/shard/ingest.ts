@@ -47,7 +47,11 @@ export function ingestDelivery(
       (planned) => !factScoped(planned) || receipts.recordFirstFact(outboxKeyOf(inbound, planned), inbound, now),
     );
     if (byFactOnly && effects.length === 0) return { verdict: "duplicate", enqueued: 0 };
-    leased = outbox.enqueue(effects.map((planned) => newRow(inbound, planned)), now, lease);
+    leased = outbox.enqueue(
+      effects.map((planned) => newRow(inbound, planned)),
+      now,
+      lease,
+    );
     return { verdict: "accepted", ackBody: plan.ackBody, enqueued: leased.length };
   });
   return { result, leased };

@@ -37,14 +37,23 @@ export class Outbox {
    * Returns the rows that were new, as the immediate attempt needs them (no read-back).
    */
   enqueue(rows: readonly NewRow[], now: number, lease: Lease | null): ClaimedRow[] {
-    return rows.flatMap((row) => this.sql.all<ClaimedRow>(
-      `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at)
+    return rows.flatMap((row) =>
+      this.sql.all<ClaimedRow>(
+        `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (idempotency_key) DO NOTHING
        RETURNING idempotency_key, workspace, payload, rate_key, attempts, created_at`,
-      row.key, row.workspace, row.effectType, row.payload, row.rateKey,
-      now, lease?.token ?? null, lease?.expiresAt ?? null, now,
-    ));
+        row.key,
+        row.workspace,
+        row.effectType,
+        row.payload,
+        row.rateKey,
+        now,
+        lease?.token ?? null,
+        lease?.expiresAt ?? null,
+        now,
+      ),
+    );
   }
 
   /**
@@ -62,7 +71,10 @@ export class Outbox {
              AND (claim_token IS NULL OR claim_expires_at <= ?3 OR claim_token = ?1)
            ORDER BY claim_token IS ?1 DESC, next_attempt_at, idempotency_key
            LIMIT ?4)`,
-      token, now + leaseMs, now, limit,
+      token,
+      now + leaseMs,
+      now,
+      limit,
     );
     return this.claimedBy(token);
   }
@@ -77,7 +89,11 @@ export class Outbox {
 
   /** A completed step's result (JSON text) on a run's row, or undefined. */
   stepResult(key: string, name: string): string | undefined {
-    const [row] = this.sql.all<{ result: string | null }>("SELECT steps -> ? AS result FROM outbox WHERE idempotency_key = ?", `$."${name}"`, key);
+    const [row] = this.sql.all<{ result: string | null }>(
+      "SELECT steps -> ? AS result FROM outbox WHERE idempotency_key = ?",
+      `$."${name}"`,
+      key,
+    );
     return row?.result ?? undefined;
   }
 
@@ -91,17 +107,24 @@ export class Outbox {
     const recorded = this.sql.count(
       `UPDATE outbox SET steps = json_set(steps, ?1, json(?2))
         WHERE idempotency_key = ?3 AND claim_token = ?4 AND steps -> ?1 IS NULL RETURNING 1`,
-      path, result, key, token,
+      path,
+      result,
+      key,
+      token,
     );
     return recorded === 1 ? result : this.stepResult(key, name);
   }
 
   /** Fenced lease extension for an attempt still running. Returns false once another claimer owns the row. */
   renewLease(key: string, token: string, expiresAt: number): boolean {
-    return this.sql.count(
-      "UPDATE outbox SET claim_expires_at = ? WHERE idempotency_key = ? AND claim_token = ? AND status = 'pending' RETURNING 1",
-      expiresAt, key, token,
-    ) === 1;
+    return (
+      this.sql.count(
+        "UPDATE outbox SET claim_expires_at = ? WHERE idempotency_key = ? AND claim_token = ? AND status = 'pending' RETURNING 1",
+        expiresAt,
+        key,
+        token,
+      ) === 1
+    );
   }
 
   /** Fenced completion: deletes the delivered row only if `token` still holds its lease. */
@@ -111,29 +134,45 @@ export class Outbox {
 
   /** Fenced failure: counts the attempt and schedules the next one. */
   retryLater(key: string, token: string, attempts: number, nextAttemptAt: number, error: string): boolean {
-    return this.sql.count(
-      `UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, claim_token = NULL, claim_expires_at = NULL
+    return (
+      this.sql.count(
+        `UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, claim_token = NULL, claim_expires_at = NULL
         WHERE idempotency_key = ? AND claim_token = ? RETURNING 1`,
-      attempts, nextAttemptAt, error, key, token,
-    ) === 1;
+        attempts,
+        nextAttemptAt,
+        error,
+        key,
+        token,
+      ) === 1
+    );
   }
 
   /** Fenced postponement without an attempt (the row's rate-limit bucket is cooling down). */
   postpone(key: string, token: string, until: number): boolean {
-    return this.sql.count(
-      `UPDATE outbox SET next_attempt_at = ?, claim_token = NULL, claim_expires_at = NULL
+    return (
+      this.sql.count(
+        `UPDATE outbox SET next_attempt_at = ?, claim_token = NULL, claim_expires_at = NULL
         WHERE idempotency_key = ? AND claim_token = ? RETURNING 1`,
-      until, key, token,
-    ) === 1;
+        until,
+        key,
+        token,
+      ) === 1
+    );
   }
 
   /** Fenced parking: the row joins the dead-letter queue with its error. */
   park(key: string, token: string, attempts: number, error: string, now: number): boolean {
-    return this.sql.count(
-      `UPDATE outbox SET status = 'parked', attempts = ?, last_error = ?, parked_at = ?, claim_token = NULL, claim_expires_at = NULL
+    return (
+      this.sql.count(
+        `UPDATE outbox SET status = 'parked', attempts = ?, last_error = ?, parked_at = ?, claim_token = NULL, claim_expires_at = NULL
         WHERE idempotency_key = ? AND claim_token = ? RETURNING 1`,
-      attempts, error, now, key, token,
-    ) === 1;
+        attempts,
+        error,
+        now,
+        key,
+        token,
+      ) === 1
+    );
   }
 
   /** Puts parked rows (one, or all when `key` is omitted) back in line with fresh attempts. Returns how many. */
@@ -141,7 +180,8 @@ export class Outbox {
     return this.sql.count(
       `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?1, parked_at = NULL
         WHERE status = 'parked' AND (?2 IS NULL OR idempotency_key = ?2) RETURNING 1`,
-      now, key ?? null,
+      now,
+      key ?? null,
     );
   }
 
@@ -160,7 +200,9 @@ export class Outbox {
 
   countsByStatus(): Record<OutboxStatus, number> {
     const counts: Record<OutboxStatus, number> = { pending: 0, parked: 0 };
-    for (const row of this.sql.all<{ status: OutboxStatus; n: number }>("SELECT status, count(*) AS n FROM outbox GROUP BY status")) {
+    for (const row of this.sql.all<{ status: OutboxStatus; n: number }>(
+      "SELECT status, count(*) AS n FROM outbox GROUP BY status",
+    )) {
       counts[row.status] = row.n;
     }
     return counts;

@@ -8,7 +8,10 @@ import type { MeteredSql } from "./meteredSql";
  * pruning walks the primary key instead of an index that every insert would pay for.
  */
 export class Receipts {
-  constructor(private readonly sql: MeteredSql, private readonly retentionMs: number) {}
+  constructor(
+    private readonly sql: MeteredSql,
+    private readonly retentionMs: number,
+  ) {}
 
   private generationAt(now: number): number {
     return Math.floor(now / this.retentionMs);
@@ -35,23 +38,35 @@ export class Receipts {
 
   private insertFirst(key: string, inbound: Inbound, kind: "kind" | "fact", now: number, ackBody?: AckBody): boolean {
     const generation = this.generationAt(now);
-    if (this.sql.all("SELECT 1 FROM receipts WHERE generation = ? AND dedupe_key = ?", generation - 1, key).length > 0) return false;
-    return this.sql.count(
-      `INSERT INTO receipts (generation, dedupe_key, kind, type, workspace, retry_num, retry_reason, response, received_at)
+    if (this.sql.all("SELECT 1 FROM receipts WHERE generation = ? AND dedupe_key = ?", generation - 1, key).length > 0)
+      return false;
+    return (
+      this.sql.count(
+        `INSERT INTO receipts (generation, dedupe_key, kind, type, workspace, retry_num, retry_reason, response, received_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (generation, dedupe_key) DO NOTHING
        RETURNING 1`,
-      generation, key, kind === "fact" ? "fact" : inbound.kind, inbound.type, inbound.workspace,
-      inbound.retryNum ?? null, inbound.retryReason ?? null,
-      ackBody === undefined ? null : JSON.stringify(ackBody), now,
-    ) === 1;
+        generation,
+        key,
+        kind === "fact" ? "fact" : inbound.kind,
+        inbound.type,
+        inbound.workspace,
+        inbound.retryNum ?? null,
+        inbound.retryReason ?? null,
+        ackBody === undefined ? null : JSON.stringify(ackBody),
+        now,
+      ) === 1
+    );
   }
 
   /** The ack body the first delivery answered with, so a duplicate answers the same. */
   responseOf(dedupeKey: string, now: number): AckBody | undefined {
     const generation = this.generationAt(now);
     const [row] = this.sql.all<{ response: string | null }>(
-      "SELECT response FROM receipts WHERE generation IN (?, ?) AND dedupe_key = ?", generation, generation - 1, dedupeKey,
+      "SELECT response FROM receipts WHERE generation IN (?, ?) AND dedupe_key = ?",
+      generation,
+      generation - 1,
+      dedupeKey,
     );
     return row?.response ? (JSON.parse(row.response) as AckBody) : undefined;
   }
@@ -62,7 +77,8 @@ export class Receipts {
       `DELETE FROM receipts WHERE (generation, dedupe_key) IN (
          SELECT generation, dedupe_key FROM receipts WHERE generation < ? ORDER BY generation LIMIT ?)
        RETURNING 1`,
-      this.generationAt(now) - 1, limit,
+      this.generationAt(now) - 1,
+      limit,
     );
   }
 

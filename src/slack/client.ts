@@ -34,13 +34,16 @@ export class SlackClient {
     if (method === "views.open" && handles && typeof body.trigger_id === "string") assertTriggerUsable(handles, Date.now());
     this.token ??= Promise.resolve(this.options.token());
     const token = await this.token;
-    const result = await this.answer(method, (signal) => callWebApi({ apiUrl: this.options.apiUrl, token, method, body, signal }));
+    const result = await this.answer(method, (signal) =>
+      callWebApi({ apiUrl: this.options.apiUrl, token, method, body, signal }),
+    );
     return (result.body ?? {}) as T;
   }
 
   /** POSTs to a `response_url` (no token: the URL is the credential), within its lifetime and uses. */
   async respond(url: string, body: Record<string, unknown>): Promise<void> {
-    if (!this.allowsResponseUrl(url)) throw new ForbiddenUrl(`response_url origin not in RESPONSE_URL_ORIGINS: ${url.slice(0, 200)}`);
+    if (!this.allowsResponseUrl(url))
+      throw new ForbiddenUrl(`response_url origin not in RESPONSE_URL_ORIGINS: ${url.slice(0, 200)}`);
     const { handles } = this.options;
     if (handles) assertResponseUrlUsable(handles, handles.attempts + this.responds, Date.now());
     this.responds++;
@@ -64,7 +67,9 @@ export class SlackClient {
     try {
       result = await send(signal);
     } catch (error) {
-      const why = signal.aborted ? `timeout after ${this.options.timeoutMs} ms` : `network: ${error instanceof Error ? error.message : String(error)}`;
+      const why = signal.aborted
+        ? `timeout after ${this.options.timeoutMs} ms`
+        : `network: ${error instanceof Error ? error.message : String(error)}`;
       throw new SlackUnreachable(`${method}: ${why}`.slice(0, 300), { cause: error });
     }
     const outcome = classifyAnswer(result, method);

@@ -3,8 +3,16 @@ import { controlClock, sweepUntilQuiet } from "../support/clock";
 import { deliver, newWorkspace, shardStub, signedBy, storedFor } from "../support/coordinator";
 import { outboxRows } from "../support/outboxRows";
 import {
-  appMention, blockActions, channelMessage, eventCallback, messageTs, signedEvent, signedForm, signedInteraction,
-  slashCommandFields, viewSubmission,
+  appMention,
+  blockActions,
+  channelMessage,
+  eventCallback,
+  messageTs,
+  signedEvent,
+  signedForm,
+  signedInteraction,
+  slashCommandFields,
+  viewSubmission,
 } from "../support/slackSimulator";
 import { useFakeSlack } from "../support/useFakeSlack";
 
@@ -39,7 +47,11 @@ describe("app.event: a mention", () => {
     await slack().waitForCall((c) => c.method === "chat.update"); // the failed update
     await sweepUntilQuiet(shardStub(team), clock);
     expect(slack().callsTo("chat.postMessage")).toHaveLength(1);
-    expect(slack().callsTo("chat.update").map((c) => c.outcome)).toEqual([expect.stringContaining("500"), "ok"]);
+    expect(
+      slack()
+        .callsTo("chat.update")
+        .map((c) => c.outcome),
+    ).toEqual([expect.stringContaining("500"), "ok"]);
     const [failed, retried] = slack().callsTo("chat.update");
     expect(retried!.body.ts).toBe(failed!.body.ts); // the checkpointed placeholder's ts
     expect(await outboxRows(shardStub(team))).toEqual([]);
@@ -66,7 +78,10 @@ describe("app.event: a mention", () => {
   it("messages from bots — other bots or this app itself — are acked and ignored", async () => {
     const team = newWorkspace();
     const fromOtherBot = eventCallback({ ...appMention(), bot_id: "B0000OTHER" }, { teamId: team });
-    const fromItself = eventCallback(channelMessage({ user: "U0000BOT", text: "<@U0000BOT> echo" }), { teamId: team, botUserId: "U0000BOT" });
+    const fromItself = eventCallback(channelMessage({ user: "U0000BOT", text: "<@U0000BOT> echo" }), {
+      teamId: team,
+      botUserId: "U0000BOT",
+    });
     const botSubtype = eventCallback(channelMessage({ subtype: "bot_message", text: "<@U0000BOT> hi" }), { teamId: team });
     for (const envelope of [fromOtherBot, fromItself, botSubtype]) {
       expect((await deliver(await signedEvent(envelope, signedBy()))).status).toBe(200);
@@ -148,13 +163,20 @@ describe("app.view", () => {
     const payload = viewSubmission({ teamId: team, callbackId: "feedback_modal", values: { feedback: { text: "no" } } });
     const response = await deliver(await signedInteraction(payload, signedBy()), "/slack/interactivity");
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ response_action: "errors", errors: { feedback: "Please write at least 3 characters." } });
+    expect(await response.json()).toEqual({
+      response_action: "errors",
+      errors: { feedback: "Please write at least 3 characters." },
+    });
     expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 0, parked: 0 } });
   });
 
   it("a valid submission closes the modal (empty 200) and is processed in run", async () => {
     const team = newWorkspace();
-    const payload = viewSubmission({ teamId: team, callbackId: "feedback_modal", values: { feedback: { text: "More dark mode" } } });
+    const payload = viewSubmission({
+      teamId: team,
+      callbackId: "feedback_modal",
+      values: { feedback: { text: "More dark mode" } },
+    });
     const response = await deliver(await signedInteraction(payload, signedBy()), "/slack/interactivity");
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("");

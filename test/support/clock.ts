@@ -22,7 +22,12 @@ export function controlClock() {
  * in flight settles to (a retry a few seconds out, a lease running out) is swept: the outcome
  * no longer depends on how far that attempt had got when the test moved on.
  */
-export async function sweepUntilQuiet(stub: DurableObjectStub, clock: { advance(ms: number): number }, rounds = 4, stepMs = 15_000): Promise<void> {
+export async function sweepUntilQuiet(
+  stub: DurableObjectStub,
+  clock: { advance(ms: number): number },
+  rounds = 4,
+  stepMs = 15_000,
+): Promise<void> {
   const { runDurableObjectAlarm } = await import("cloudflare:test");
   for (let i = 0; i < rounds; i++) {
     clock.advance(stepMs);

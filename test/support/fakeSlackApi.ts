@@ -91,7 +91,11 @@ export class FakeSlackApi {
     }
     const fault = this.takeFault(method, body);
     const call: RecordedCall = {
-      method, url: request.url, token: request.headers.get("authorization"), body, at: Date.now(),
+      method,
+      url: request.url,
+      token: request.headers.get("authorization"),
+      body,
+      at: Date.now(),
       outcome: fault ? JSON.stringify(fault) : "ok",
     };
     this.record(call);
@@ -111,9 +115,12 @@ export class FakeSlackApi {
   }
 
   private takeFault(method: string, body: Record<string, unknown>): Fault | undefined {
-    const script = this.scripts.find((s) => s.remaining > 0
-      && (s.match.method === undefined || s.match.method === method)
-      && (s.match.channel === undefined || s.match.channel === body.channel));
+    const script = this.scripts.find(
+      (s) =>
+        s.remaining > 0 &&
+        (s.match.method === undefined || s.match.method === method) &&
+        (s.match.channel === undefined || s.match.channel === body.channel),
+    );
     if (!script) return undefined;
     script.remaining--;
     return script.fault;

@@ -1,9 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
-import type { Effect } from "../../src/effects/types";
 import { rateKeyOf } from "../../src/effects/registry";
-import { outboxOf } from "./shardParts";
-
+import type { Effect } from "../../src/effects/types";
 import type { Shard } from "../worker";
+import { outboxOf } from "./shardParts";
 
 type ShardStub = DurableObjectStub<Shard>;
 
@@ -21,12 +20,29 @@ export type OutboxRow = {
  * Puts effects in a shard's outbox as ingest would, but with their first lease already
  * expired, so the next sweep claims them (no immediate attempt runs). Returns their keys.
  */
-export function seedEffects(stub: ShardStub, workspace: string, effects: Array<{ name: string; effect: Effect }>, dedupeKey = "Ev-seeded") {
-  return seedRows(stub, effects.map(({ name, effect }) => ({ key: `${dedupeKey}:${name}`, workspace, effectType: effect.type, payload: JSON.stringify(effect), rateKey: rateKeyOf(effect) })));
+export function seedEffects(
+  stub: ShardStub,
+  workspace: string,
+  effects: Array<{ name: string; effect: Effect }>,
+  dedupeKey = "Ev-seeded",
+) {
+  return seedRows(
+    stub,
+    effects.map(({ name, effect }) => ({
+      key: `${dedupeKey}:${name}`,
+      workspace,
+      effectType: effect.type,
+      payload: JSON.stringify(effect),
+      rateKey: rateKeyOf(effect),
+    })),
+  );
 }
 
 /** Seeds rows as stored, payload text included (e.g. one that no longer parses). Returns their keys. */
-export function seedRows(stub: ShardStub, rows: Array<{ key: string; workspace: string; effectType: string; payload: string; rateKey: string | null }>): Promise<string[]> {
+export function seedRows(
+  stub: ShardStub,
+  rows: Array<{ key: string; workspace: string; effectType: string; payload: string; rateKey: string | null }>,
+): Promise<string[]> {
   return runInDurableObject(stub, async (_, state) => {
     const now = Date.now();
     outboxOf(state).enqueue(rows, now, { token: "expired-seed-lease", expiresAt: now });

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { type Authorize, singleWorkspace } from "../../src/auth/authorize";
 import { shardSettings } from "../../src/config";
-import type { CoordinatorEnv } from "../../src/env";
 import type { Courier } from "../../src/delivery/deliverClaimed";
 import { countInto, DeliveryEvents, newCounters } from "../../src/delivery/events";
+import type { CoordinatorEnv } from "../../src/env";
 import { buildCourier } from "../../src/shard/courier";
 import { MeteredSql } from "../../src/shard/meteredSql";
 import { applyMigrations } from "../../src/shard/migrations";
@@ -20,7 +20,11 @@ export function outboxOf(state: DurableObjectState): Outbox {
 }
 
 /** A delivery loop over the shard's outbox, as the Shard wires it, with its own counters. */
-export function courierOf(state: DurableObjectState, overrides: Partial<Courier> = {}, authorize: Authorize<CoordinatorEnv> = singleWorkspace) {
+export function courierOf(
+  state: DurableObjectState,
+  overrides: Partial<Courier> = {},
+  authorize: Authorize<CoordinatorEnv> = singleWorkspace,
+) {
   const counters = newCounters();
   const courier = buildCourier({
     shard: "test",

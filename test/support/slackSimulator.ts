@@ -59,13 +59,15 @@ export function eventCallback(event: Record<string, unknown>, options: EventOpti
     type: "event_callback",
     event_id: options.eventId ?? slackId("Ev"),
     event_time: Math.floor(Date.now() / 1000),
-    authorizations: [{
-      enterprise_id: options.enterpriseId ?? null,
-      team_id: teamId,
-      user_id: options.botUserId ?? "U0000BOT",
-      is_bot: true,
-      is_enterprise_install: options.isEnterpriseInstall ?? false,
-    }],
+    authorizations: [
+      {
+        enterprise_id: options.enterpriseId ?? null,
+        team_id: teamId,
+        user_id: options.botUserId ?? "U0000BOT",
+        is_bot: true,
+        is_enterprise_install: options.isEnterpriseInstall ?? false,
+      },
+    ],
     is_ext_shared_channel: false,
   };
 }
@@ -77,7 +79,12 @@ export function messageTs(): string {
   return `${Math.floor(Date.now() / 1000)}.${String(tsCounter).padStart(6, "0")}`;
 }
 
-interface MessageOptions { channel?: string; user?: string; text?: string; ts?: string }
+interface MessageOptions {
+  channel?: string;
+  user?: string;
+  text?: string;
+  ts?: string;
+}
 
 /** The fields every message-like event carries: who, what, when (its `ts`) and where. */
 function messageFields(options: MessageOptions, defaultText: string): Record<string, unknown> {
@@ -115,7 +122,7 @@ export function slashCommandFields(command: string, text: string, fields: Record
     api_app_id: "A0000TEST",
     is_enterprise_install: "false",
     response_url: "http://127.0.0.1:9/hooks/commands/T0000TEST/1/abc",
-    trigger_id: slackId("13345224609.") ,
+    trigger_id: slackId("13345224609."),
     ...fields,
   };
 }
@@ -145,7 +152,13 @@ export function channelMessage(options: MessageOptions & { botId?: string; subty
 }
 
 /** A `block_actions` payload: a button clicked on a message the app posted. */
-export function blockActions(options: { teamId?: string; actionId: string; channel?: string; messageTs?: string; responseUrl?: string }): Record<string, unknown> {
+export function blockActions(options: {
+  teamId?: string;
+  actionId: string;
+  channel?: string;
+  messageTs?: string;
+  responseUrl?: string;
+}): Record<string, unknown> {
   const channel = options.channel ?? "C0000TEST";
   const ts = options.messageTs ?? messageTs();
   return {
@@ -163,10 +176,17 @@ export function blockActions(options: { teamId?: string; actionId: string; chann
 }
 
 /** A `view_submission` payload with one plain-text input (`block_id` → `action_id` → value). */
-export function viewSubmission(options: { teamId?: string; callbackId: string; values: Record<string, Record<string, string>> }): Record<string, unknown> {
-  const values = Object.fromEntries(Object.entries(options.values).map(([block, actions]) => [
-    block, Object.fromEntries(Object.entries(actions).map(([action, value]) => [action, { type: "plain_text_input", value }])),
-  ]));
+export function viewSubmission(options: {
+  teamId?: string;
+  callbackId: string;
+  values: Record<string, Record<string, string>>;
+}): Record<string, unknown> {
+  const values = Object.fromEntries(
+    Object.entries(options.values).map(([block, actions]) => [
+      block,
+      Object.fromEntries(Object.entries(actions).map(([action, value]) => [action, { type: "plain_text_input", value }])),
+    ]),
+  );
   return {
     type: "view_submission",
     team: { id: options.teamId ?? "T0000TEST", domain: "test" },
