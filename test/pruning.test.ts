@@ -1,9 +1,12 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { shardSettings } from "../src/config";
 import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy, storedFor } from "./support/coordinator";
 import { signedEvent } from "./support/slackSimulator";
 
-const DAY = 24 * 3_600_000; // RECEIPT_RETENTION_HOURS = 24: one receipt generation
+/** One receipt generation: RECEIPT_RETENTION_HOURS as the shards under test read it. */
+const GENERATION_MS = shardSettings(env).receiptRetentionMs;
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -17,7 +20,7 @@ describe("receipt retention", () => {
     // An hour ahead of real time: alarms the shard re-arms for "now" then lie in the real
     // future, so only runDurableObjectAlarm fires them.
     const now = Date.now() + 3_600_000;
-    const generation = Math.floor(now / DAY);
+    const generation = Math.floor(now / GENERATION_MS);
     clockAt(now);
     const team = newWorkspace();
     expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
@@ -31,8 +34,8 @@ describe("receipt retention", () => {
           team,
           at,
         );
-      for (let i = 0; i < 700; i++) insert(generation - 2, `old-${i}`, (generation - 2) * DAY + i);
-      insert(generation - 1, "previous-generation", (generation - 1) * DAY);
+      for (let i = 0; i < 700; i++) insert(generation - 2, `old-${i}`, (generation - 2) * GENERATION_MS + i);
+      insert(generation - 1, "previous-generation", (generation - 1) * GENERATION_MS);
     });
     const count = () =>
       runInDurableObject(stub, (_, state) =>
@@ -50,7 +53,7 @@ describe("receipt retention", () => {
   });
 
   it("a retry whose receipt was filed in the previous generation is still a duplicate", async () => {
-    const boundary = (Math.floor(Date.now() / DAY) + 1) * DAY;
+    const boundary = (Math.floor(Date.now() / GENERATION_MS) + 1) * GENERATION_MS;
     const team = newWorkspace();
     clockAt(boundary - 1000);
     const { envelope, delivery } = await mentionDelivery(team);

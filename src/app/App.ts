@@ -53,7 +53,7 @@ function subtypeAllowed(spec: ListenerSpec, event: Json): boolean {
 /**
  * Bolt-style listeners with a durability guarantee Bolt does not have: `ack` answers inside
  * the ingest transaction, `run` happens after the ack from the outbox — retried with backoff,
- * resumable through `step()` checkpoints. Compose it with `createCoordinator(app)`.
+ * resumable through `step()` checkpoints. Compose it with `createCoordinator({ app })`.
  */
 export class App implements SlackApp {
   private readonly listeners: Registered[] = [];
