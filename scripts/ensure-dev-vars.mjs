@@ -4,6 +4,6 @@ import { copyFileSync, existsSync } from "node:fs";
 if (!existsSync(".dev.vars")) {
   copyFileSync(".dev.vars.example", ".dev.vars");
   console.log(
-    "Created .dev.vars from .dev.vars.example (SLACK_SIGNING_SECRET=dev-signing-secret). Edit it to use your app's secret.",
+    "Created .dev.vars from .dev.vars.example (SLACK_SIGNING_SECRET=dev-signing-secret, ADMIN_TOKEN=dev-admin-token). Edit it to use your app's secret.",
   );
 }

@@ -1,5 +1,5 @@
-import { createCoordinator } from "./coordinator";
 import { exampleApp } from "./example/app";
+import { createCoordinator } from "./lib";
 
 // The deployed Worker: the coordinator serving the example app. Swap in your own app here.
 const { worker, Shard } = createCoordinator({ app: exampleApp });

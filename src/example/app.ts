@@ -1,5 +1,5 @@
-import { App } from "../app/App";
-import { ownBotUser } from "../app/filters";
+// The demo uses only the library's public entry, as an app in its own Worker would.
+import { App, ownBotUser } from "../lib";
 
 /**
  * The demo served by `npm start`, and the shape of a real app:

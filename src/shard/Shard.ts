@@ -30,7 +30,7 @@ const PRUNE_INTERVAL_MS = 60_000;
  * deliveries (see routing/) and keeps their receipts and outbox in SQLite. The class is the RPC
  * facade; the work lives in ingest.ts (the transaction), wakeUps.ts (the alarm) and delivery/.
  */
-export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>) {
+export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>): ShardClass {
   return class Shard extends DurableObject<CoordinatorEnv> implements ShardApi {
     private readonly settings: ShardSettings;
     private readonly sql: MeteredSql;
@@ -167,5 +167,7 @@ export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>)
   };
 }
 
-export type ShardClass = ReturnType<typeof defineShard>;
-export type Shard = InstanceType<ShardClass>;
+/** A shard as its callers and wrangler see it: a Durable Object with the RPC surface of api.ts. */
+export type Shard = DurableObject<CoordinatorEnv> & ShardApi;
+/** The shard class `createCoordinator` returns, for the Worker to export under the name wrangler.toml binds. */
+export type ShardClass = (new (ctx: DurableObjectState, env: CoordinatorEnv) => Shard) & { prototype: Shard };

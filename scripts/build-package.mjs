@@ -1,0 +1,36 @@
+// `npm run build`: the library as a consumer installs it (also run by `npm pack` via prepack).
+// - dist/index.js: one ES module bundled by esbuild from src/lib.ts. The migrations are inlined
+//   as text, so a consumer's wrangler needs no rule for our .sql files; `cloudflare:*` and
+//   itty-router are left to the consumer's bundler (wrangler), as a dependency is.
+// - dist/types/: declarations from tsc (tsconfig.build.json), entry dist/types/lib.d.ts.
+// Bundling rather than emitting a file per module: the consumer gets one module to resolve,
+// and the .sql imports never reach them. esbuild is already what wrangler itself bundles with.
+import { execFileSync } from "node:child_process";
+import { rmSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { build } from "esbuild";
+
+const root = resolve(dirname(new URL(import.meta.url).pathname), "..");
+const dist = join(root, "dist");
+rmSync(dist, { recursive: true, force: true });
+
+await build({
+  absWorkingDir: root,
+  entryPoints: ["src/lib.ts"],
+  outfile: "dist/index.js",
+  bundle: true,
+  format: "esm",
+  platform: "neutral",
+  target: "es2022",
+  sourcemap: true,
+  external: ["cloudflare:*", "itty-router"],
+  loader: { ".sql": "text" },
+  logLevel: "warning",
+});
+execFileSync(join(root, "node_modules/.bin/tsc"), ["-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
+// worker-configuration.d.ts (for `*.sql` modules) pulls in the demo Worker; it is not part of the library.
+rmSync(join(dist, "types/index.d.ts"), { force: true });
+rmSync(join(dist, "types/example"), { recursive: true, force: true });
+
+const kib = (path) => `${(statSync(join(root, path)).size / 1024).toFixed(1)} KiB`;
+console.error(`build: dist/index.js ${kib("dist/index.js")}, declarations in dist/types/ (entry lib.d.ts)`);

@@ -1,0 +1,166 @@
+// `npm run check:package`: proves the packed library works in a Worker of someone else's.
+// Packs this package (`npm pack`, which builds it), makes a minimal Worker project in a
+// temporary folder that installs the tarball, bundles it with wrangler as a deploy would, runs
+// it in workerd (Miniflare) and sends a signed app_mention: it must be acked 200 and its reply
+// must reach a fake Slack Web API on 127.0.0.1. Nothing leaves the machine; bounded to 3 minutes.
+import { execFileSync } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+
+const root = resolve(dirname(new URL(import.meta.url).pathname), "..");
+const work = mkdtempSync(join(tmpdir(), "coordinator-package-"));
+const deadline = setTimeout(() => {
+  console.error("check:package: FAIL: did not finish within 3 minutes");
+  rmSync(work, { recursive: true, force: true });
+  process.exit(1);
+}, 180_000);
+const step = (text) => console.log(`check:package: ${text}`);
+class CheckFailed extends Error {}
+function fail(reason) {
+  throw new CheckFailed(reason);
+}
+const run = (command, args, cwd) => execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+
+let mf;
+let fakeSlack;
+try {
+  // 1. Pack, as `npm publish` would (prepack builds dist/).
+  const [packed] = JSON.parse(run("npm", ["pack", "--json", "--silent", "--pack-destination", work], root));
+  step(
+    `packed ${packed.filename}: ${(packed.size / 1024).toFixed(1)} KiB, ${packed.entryCount} files (${(packed.unpackedSize / 1024).toFixed(1)} KiB unpacked)`,
+  );
+  const unexpected = packed.files
+    .map((f) => f.path)
+    .filter((p) => !/^(package\.json|README\.md|dist\/index\.js(\.map)?|dist\/types\/.+\.d\.ts)$/.test(p));
+  if (unexpected.length > 0) fail(`the tarball holds files a consumer does not need: ${unexpected.join(", ")}`);
+
+  // 2. A Worker project of a consumer's, exactly as README "Use it in your own Worker" shows.
+  const project = join(work, "consumer");
+  mkdirSync(join(project, "src"), { recursive: true });
+  const compatibilityDate = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(readFileSync(join(root, "wrangler.toml"), "utf8"))[1];
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify(
+      { name: "consumer", private: true, type: "module", dependencies: { [packed.name]: `file:../${packed.filename}` } },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(
+    join(project, "wrangler.toml"),
+    `name = "consumer"
+main = "src/worker.ts"
+compatibility_date = "${compatibilityDate}"
+
+[[durable_objects.bindings]]
+name = "SHARD"
+class_name = "Shard"
+
+[[migrations]]
+tag = "v1"
+new_sqlite_classes = ["Shard"]
+`,
+  );
+  writeFileSync(
+    join(project, "src/worker.ts"),
+    `import { App, createCoordinator } from "${packed.name}";
+const app = new App();
+app.event("app_mention", async ({ say }) => { await say("hi"); });
+const { worker, Shard } = createCoordinator({ app });
+export { Shard };
+export default worker;
+`,
+  );
+  run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], project);
+  step("installed the tarball into a new Worker project");
+  // The consumer's code type-checks against the package's declarations (strict, as wrangler's templates are).
+  writeFileSync(
+    join(project, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        target: "es2022",
+        module: "es2022",
+        moduleResolution: "bundler",
+        strict: true,
+        noEmit: true,
+        lib: ["es2022"],
+        typeRoots: [join(root, "node_modules/@cloudflare")],
+        types: ["workers-types"],
+      },
+      include: ["src"],
+    }),
+  );
+  run(join(root, "node_modules/.bin/tsc"), ["-p", "."], project);
+  step("its Worker type-checks against the package's declarations (tsc --strict)");
+
+  // 3. Bundle it as `wrangler deploy` would, with this repository's wrangler.
+  run(join(root, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", "out"], project);
+  step("bundled it with wrangler (deploy --dry-run)");
+
+  // 4. A fake Slack Web API that records chat.postMessage.
+  const posted = [];
+  fakeSlack = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      if (request.url === "/api/chat.postMessage") posted.push({ auth: request.headers.authorization, body: JSON.parse(body) });
+      response.setHeader("content-type", "application/json");
+      response.end(JSON.stringify({ ok: true, channel: "C1", ts: "1700000000.000200" }));
+    });
+  });
+  await new Promise((done) => fakeSlack.listen(0, "127.0.0.1", done));
+  const apiUrl = `http://127.0.0.1:${fakeSlack.address().port}/api/`;
+
+  // 5. Run the bundle in workerd and deliver a signed app_mention as Slack would.
+  const secret = "package-check-secret";
+  // Miniflare 5 takes a new options shape; its converter accepts the documented v4 one.
+  mf = new Miniflare(
+    convertV4MiniflareOptions({
+      telemetry: { enabled: false },
+      modules: true,
+      scriptPath: join(project, "out/worker.js"),
+      modulesRoot: join(project, "out"),
+      compatibilityDate,
+      bindings: { SLACK_SIGNING_SECRET: secret, SLACK_BOT_TOKEN: "xoxb-package-check", SLACK_API_URL: apiUrl },
+      durableObjects: { SHARD: { className: "Shard", useSQLite: true } },
+    }),
+  );
+  {
+    const body = JSON.stringify({
+      type: "event_callback",
+      event_id: "Ev0PACKAGE",
+      team_id: "T0PACKAGE",
+      event: { type: "app_mention", user: "U1", text: "<@U0BOT> hi", ts: "1700000000.000100", channel: "C1" },
+    });
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = `v0=${createHmac("sha256", secret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
+    const response = await mf.dispatchFetch("http://127.0.0.1/slack/events", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-slack-request-timestamp": timestamp, "x-slack-signature": signature },
+      body,
+    });
+    if (response.status !== 200) fail(`the signed app_mention was answered ${response.status}: ${await response.text()}`);
+    step("the signed app_mention was acked 200");
+    for (let waited = 0; posted.length === 0 && waited < 10_000; waited += 100)
+      await new Promise((done) => setTimeout(done, 100));
+    const [reply] = posted;
+    if (!reply) fail("no chat.postMessage reached the fake Slack within 10 s");
+    if (reply.body.text !== "hi" || reply.body.channel !== "C1" || reply.auth !== "Bearer xoxb-package-check") {
+      fail(`unexpected reply: ${JSON.stringify(reply)}`);
+    }
+    step(`its reply reached the fake Web API: chat.postMessage ${JSON.stringify(reply.body)}`);
+    step("PASS");
+  }
+} catch (error) {
+  console.error(`check:package: FAIL: ${error instanceof CheckFailed ? error.message : (error.stack ?? error)}`);
+  process.exitCode = 1;
+} finally {
+  await mf?.dispose();
+  fakeSlack?.close();
+  clearTimeout(deadline);
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,37 @@
+/**
+ * The library: what a Worker that uses the coordinator imports. Five lines make a Worker:
+ *
+ *   import { App, createCoordinator } from "slack-durable-coordinator";
+ *   const app = new App();
+ *   app.event("app_mention", async ({ say }) => { await say("hi"); });
+ *   const { worker, Shard } = createCoordinator({ app });
+ *   export { Shard };  export default worker;
+ *
+ * Everything else under src/ is internal and may change between versions.
+ */
+export type { AppOptions } from "./app/App";
+export { App } from "./app/App";
+export { ownBotUser } from "./app/filters";
+export type { AckArgs, AckResult, Listener, ListenerContext, ListenerSpec, Matcher, RunArgs } from "./app/listeners";
+export type { AckBody, Plan, PlannedEffect, RunTools, SlackApp } from "./app/types";
+export type { Authorization, Authorize, WorkspaceRef } from "./auth/authorize";
+export { singleWorkspace } from "./auth/authorize";
+export type { CoordinatorOptions } from "./coordinator";
+export { createCoordinator } from "./coordinator";
+export type { Effect, ResponseUrlEffect, RunEffect, SlackApiEffect } from "./effects/types";
+export type { CoordinatorEnv } from "./env";
+export type { Disposition } from "./errors";
+export {
+  DeliveryError,
+  ExpiredHandle,
+  ForbiddenUrl,
+  HandlerError,
+  LeaseLost,
+  ListenerGone,
+  MissingBotToken,
+  RetryableError,
+  SlackApiError,
+  SlackUnreachable,
+} from "./errors";
+export type { Inbound, InboundKind } from "./inbound/types";
+export type { SlackClient } from "./slack/client";
