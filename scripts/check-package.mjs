@@ -75,6 +75,18 @@ export { Shard };
 export default worker;
 `,
   );
+  // Type-checked only: handlers get every Web API method typed, arguments and answers (not `any`).
+  writeFileSync(
+    join(project, "src/typedClient.ts"),
+    `import type { SlackWebClient } from "${packed.name}";
+export async function realName(client: SlackWebClient, user: string): Promise<string | undefined> {
+  const answer = await client.users.info({ user });
+  // @ts-expect-error users.info takes a user id string, not a number
+  await client.users.info({ user: 42 });
+  return answer.user?.real_name;
+}
+`,
+  );
   run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], project);
   step("installed the tarball into a new Worker project");
   // The consumer's code type-checks against the package's declarations (strict, as wrangler's templates are).
@@ -95,7 +107,7 @@ export default worker;
     }),
   );
   run(join(root, "node_modules/.bin/tsc"), ["-p", "."], project);
-  step("its Worker type-checks against the package's declarations (tsc --strict)");
+  step("its Worker type-checks against the package's declarations (tsc --strict), typed Web API methods included");
 
   // 3. Bundle it as `wrangler deploy` would, with this repository's wrangler.
   run(join(root, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", "out"], project);

@@ -34,4 +34,5 @@ export {
   SlackUnreachable,
 } from "./errors";
 export type { Inbound, InboundKind } from "./inbound/types";
-export type { SlackClient } from "./slack/client";
+export type { SlackWebClient } from "./slack/client";
+export type { WebApiMethods } from "./slack/webApiMethods";

@@ -187,7 +187,7 @@ export class App implements SlackApp {
       },
       say: async (message) => {
         if (!channel) throw new Error("this delivery has no channel to say anything in");
-        return client.chat.postMessage({ channel, ...asMessage(message) });
+        return client.call<{ ts: string; channel: string }>("chat.postMessage", { channel, ...asMessage(message) });
       },
     };
   }

@@ -1,5 +1,5 @@
 import type { Inbound } from "../inbound/types";
-import type { SlackClient } from "../slack/client";
+import type { SlackWebClient } from "../slack/client";
 import type { AckBody } from "./types";
 
 type Json = Record<string, unknown>;
@@ -26,7 +26,7 @@ export type AckArgs = ListenerContext;
 
 /** Arguments of `run`: durable, after the ack, retried by the outbox. */
 export interface RunArgs extends ListenerContext {
-  client: SlackClient;
+  client: SlackWebClient;
   /**
    * Checkpoint: `fn` runs until it succeeds once; its result is stored in the shard and a
    * retried run gets the stored result back without running `fn` again. Results must be JSON.

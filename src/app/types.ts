@@ -1,6 +1,6 @@
 import type { Effect, RunEffect } from "../effects/types";
 import type { Inbound } from "../inbound/types";
-import type { SlackClient } from "../slack/client";
+import type { SlackWebClient } from "../slack/client";
 
 export type { Effect, ResponseUrlEffect, RunEffect, SlackApiEffect } from "../effects/types";
 
@@ -24,7 +24,7 @@ export type Plan = { ignore: string } | { effects: PlannedEffect[]; ackBody?: Ac
 /** What the shard hands an app to perform one `run` effect. */
 export interface RunTools {
   /** Web API client bound to the workspace's credentials and to this delivery's handles. */
-  client: SlackClient;
+  client: SlackWebClient;
   /** Runs `fn` once per run: a retried run gets the stored result instead of running it again. */
   step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
   /** 1 for the first attempt of this run. */

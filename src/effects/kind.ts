@@ -1,12 +1,12 @@
 import type { SlackApp } from "../app/types";
-import type { SlackClient } from "../slack/client";
+import type { SlackWebClient } from "../slack/client";
 import type { Effect } from "./types";
 
 /** What a shard hands an effect kind to perform one outbox row once. */
 export interface EffectContext {
   app: SlackApp;
   /** Bound to the row's workspace (credentials from `authorize`) and to its delivery's handles. */
-  client: SlackClient;
+  client: SlackWebClient;
   /** `step()` for a run: checkpoints on the row, fenced by this attempt's lease. */
   step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
   /** Attempts made before this one. */

@@ -25,12 +25,12 @@ exampleApp.event(["app_mention", "message"], {
   // and as message, with two event_ids. Fact dedupe answers the message once.
   dedupe: "fact",
   when: ({ event, inbound }) => event!.type === "app_mention" || String(event!.text ?? "").includes(`<@${ownBotUser(inbound)}>`),
-  async run({ event, client, step }) {
+  async run({ event, client, say, step }) {
     const channel = String(event!.channel);
     const thread_ts = String(event!.thread_ts ?? event!.ts);
     // Each step runs once: a retried run reuses the placeholder's ts and updates it instead
-    // of posting a second placeholder.
-    const placeholder = await step("placeholder", () => client.chat.postMessage({ channel, thread_ts, text: "Working on it…" }));
+    // of posting a second placeholder. (`say` posts in the event's channel and answers its ts.)
+    const placeholder = await step("placeholder", () => say({ text: "Working on it…", thread_ts }));
     // The slow call goes here. A real one (an LLM, a search) belongs in its own step, e.g.
     //   const answer = await step("answer", () => llm.complete(prompt));
     // so a retry after a later failure does not pay for it twice. This one is instant and

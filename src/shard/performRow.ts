@@ -3,7 +3,7 @@ import type { Authorize } from "../auth/authorize";
 import type { ShardSettings } from "../config";
 import { kindOf } from "../effects/registry";
 import type { Effect } from "../effects/types";
-import { SlackClient } from "../slack/client";
+import { createSlackClient } from "../slack/client";
 import type { ClaimedRow, Outbox } from "./outbox";
 import { stepFor } from "./stepCheckpoints";
 
@@ -22,7 +22,7 @@ export interface PerformDeps<E> {
  */
 export function rowPerformer<E>({ app, authorize, env, settings, outbox }: PerformDeps<E>) {
   return (effect: Effect, row: ClaimedRow, token: string): Promise<void> => {
-    const client = new SlackClient({
+    const client = createSlackClient({
       apiUrl: settings.apiUrl,
       timeoutMs: settings.delivery.timeoutMs,
       responseUrlOrigins: settings.responseUrlOrigins,

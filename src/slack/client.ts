@@ -1,7 +1,8 @@
 import { ForbiddenUrl, SlackApiError, SlackUnreachable } from "../errors";
 import { classifyAnswer } from "./classifyAnswer";
 import { assertResponseUrlUsable, assertTriggerUsable, type HandleClock } from "./handles";
-import { type CallResult, callWebApi, postToResponseUrl, type WebApiMethods } from "./webApi";
+import { type CallResult, callWebApi, postToResponseUrl } from "./webApi";
+import { type WebApiMethods, withWebApiMethods } from "./webApiMethods";
 
 type Answer = Record<string, unknown>;
 
@@ -14,6 +15,14 @@ export interface ClientOptions {
   responseUrlOrigins: readonly string[];
   /** The delivery this client acts for: its trigger_id and response_url lifetimes count from here. */
   handles?: HandleClock;
+}
+
+/** The client handlers get: `call`, `respond`, and every Web API method typed (`client.users.info(…)`). */
+export type SlackWebClient = SlackClient & WebApiMethods;
+
+/** A client for one attempt, with the typed method tree. */
+export function createSlackClient(options: ClientOptions): SlackWebClient {
+  return withWebApiMethods(new SlackClient(options));
 }
 
 /**
@@ -76,21 +85,4 @@ export class SlackClient {
     if (outcome !== "delivered") throw new SlackApiError(method, result.status, result.error, outcome, result.retryAfterMs);
     return result;
   }
-
-  readonly chat = {
-    postMessage: (args: WebApiMethods["chat.postMessage"] & Answer) =>
-      this.call<{ ts: string; channel: string }>("chat.postMessage", args),
-    update: (args: WebApiMethods["chat.update"] & Answer) => this.call<{ ts: string; channel: string }>("chat.update", args),
-    delete: (args: WebApiMethods["chat.delete"] & Answer) => this.call("chat.delete", args),
-  };
-
-  readonly reactions = {
-    add: (args: WebApiMethods["reactions.add"] & Answer) => this.call("reactions.add", args),
-  };
-
-  readonly views = {
-    open: (args: WebApiMethods["views.open"] & Answer) => this.call<{ view: { id: string } }>("views.open", args),
-    update: (args: WebApiMethods["views.update"] & Answer) => this.call("views.update", args),
-    publish: (args: WebApiMethods["views.publish"] & Answer) => this.call("views.publish", args),
-  };
 }

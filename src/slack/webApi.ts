@@ -4,18 +4,6 @@
  * `ok`/`error`, and `Retry-After` — instead of throwing on `ok: false`.
  */
 
-/** The Web API methods the coordinator's effects use, with the fields we rely on. */
-export interface WebApiMethods {
-  "chat.postMessage": { channel: string; text?: string; blocks?: unknown[]; thread_ts?: string };
-  "chat.update": { channel: string; ts: string; text?: string; blocks?: unknown[] };
-  "chat.delete": { channel: string; ts: string };
-  "reactions.add": { channel: string; timestamp: string; name: string };
-  "views.open": { trigger_id: string; view: Record<string, unknown> };
-  "views.update": { view_id?: string; external_id?: string; view: Record<string, unknown>; hash?: string };
-  "views.publish": { user_id: string; view: Record<string, unknown> };
-}
-export type WebApiMethod = keyof WebApiMethods;
-
 export interface CallResult {
   /** HTTP status of the answer. */
   status: number;
@@ -57,11 +45,11 @@ function postJson(url: string, body: unknown, signal: AbortSignal, token?: strin
 }
 
 /** Calls `method` with the bot token. Throws only for network errors and timeouts (via `signal`). */
-export async function callWebApi<M extends WebApiMethod>(options: {
+export async function callWebApi(options: {
   apiUrl: string;
   token: string;
-  method: M | string;
-  body: WebApiMethods[M] | Record<string, unknown>;
+  method: string;
+  body: Record<string, unknown>;
   signal: AbortSignal;
 }): Promise<CallResult> {
   const url = new URL(options.method, options.apiUrl.endsWith("/") ? options.apiUrl : `${options.apiUrl}/`);

@@ -147,6 +147,7 @@ export class FakeSlackApi {
       answer.message = { text: body.text, ts: answer.ts };
     }
     if (method === "chat.update") Object.assign(answer, { channel: body.channel, ts: body.ts, text: body.text });
+    if (method === "users.info") answer.user = { id: body.user, name: "tester", real_name: `Real ${String(body.user)}` };
     return Response.json(answer);
   }
 }

@@ -6,7 +6,8 @@ import { App } from "../../src/app/App";
  * - `/echo TEXT` answers TEXT on the response_url;
  * - `/crash` has a handler with a bug (a TypeError of its own);
  * - `member_joined_channel` (also when the bot itself joins) gets a welcome;
- * - a message containing "ping" gets "pong" in its channel.
+ * - a message containing "ping" gets "pong" in its channel;
+ * - `/whois` looks its invoker up with the typed client (`users.info`) and answers the real name.
  */
 export const testApp = new App();
 
@@ -29,4 +30,9 @@ testApp.event("member_joined_channel", async ({ event, say }) => {
 
 testApp.message("ping", async ({ say }) => {
   await say("pong");
+});
+
+testApp.command("/whois", async ({ command, client, respond }) => {
+  const { user } = await client.users.info({ user: command!.user_id! });
+  await respond(user?.real_name ?? "unknown");
 });

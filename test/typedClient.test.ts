@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { withWebApiMethods } from "../src/slack/webApiMethods";
+import { controlClock, sweepUntilQuiet } from "./support/clock";
+import { deliver, newWorkspace, shardStub, signedBy } from "./support/coordinator";
+import type { Fault } from "./support/fakeSlackApi";
+import { outboxRows } from "./support/outboxRows";
+import { signedForm, slashCommandFields } from "./support/slackSimulator";
+import { useFakeSlack } from "./support/useFakeSlack";
+
+const slack = useFakeSlack();
+
+/** `/whois` from the test app: `client.users.info(…)` in a run, then `respond(real_name)`. */
+async function whois(team: string) {
+  const fields = slashCommandFields("/whois", "", {
+    team_id: team,
+    user_id: "U0WHO",
+    response_url: slack().responseUrl("whois"),
+  });
+  expect((await deliver(await signedForm(fields, signedBy()), "/slack/commands")).status).toBe(200);
+}
+
+/** Delivers /whois with users.info answering `fault` once, lets the immediate attempt settle, and returns the row. */
+async function whoisFailingOnce(fault: Fault) {
+  const clock = controlClock();
+  const team = newWorkspace();
+  slack().fail({ method: "users.info" }, fault);
+  await whois(team);
+  await slack().waitForCall((call) => call.method === "users.info");
+  await sweepUntilQuiet(shardStub(team), clock, 1, 1);
+  const [row] = await outboxRows(shardStub(team));
+  return { row, clock, team };
+}
+
+describe("the typed Web API client in handlers", () => {
+  it("any method is one call with the workspace's token, and its answer comes back typed", async () => {
+    const team = newWorkspace();
+    await whois(team);
+    const answer = await slack().waitForCall((call) => call.method === "response_url");
+    expect(
+      slack()
+        .callsTo("users.info")
+        .map((call) => [call.body, call.token]),
+    ).toEqual([[{ user: "U0WHO" }, "Bearer xoxb-test-token"]]);
+    expect(answer.body).toEqual({ text: "Real U0WHO" });
+  });
+
+  it("transient: a 5xx is retried with backoff", async () => {
+    const { row, clock } = await whoisFailingOnce({ status: 500 });
+    expect(row).toMatchObject({ status: "pending", attempts: 1, last_error: "users.info: 500 http_500" });
+    expect(row!.next_attempt_at).toBeGreaterThanOrEqual(clock.now() + 2000 - 1);
+  });
+
+  it("rate-limited: a 429 is retried no sooner than its Retry-After", async () => {
+    const { row, clock } = await whoisFailingOnce({ status: 429, retryAfter: 30 });
+    expect(row).toMatchObject({ status: "pending", attempts: 1, last_error: "users.info: 429 ratelimited" });
+    expect(row!.next_attempt_at).toBeGreaterThanOrEqual(clock.now() + 30_000 - 1);
+  });
+
+  it("permanent: an ok:false code such as user_not_found parks the run at once", async () => {
+    const { row } = await whoisFailingOnce({ error: "user_not_found" });
+    expect(row).toMatchObject({ status: "parked", attempts: 1, last_error: "users.info: 200 user_not_found" });
+  });
+
+  it("unreachable: a dropped connection is retried, named as such", async () => {
+    const { row } = await whoisFailingOnce({ reset: true });
+    expect(row).toMatchObject({ status: "pending", attempts: 1 });
+    expect(row!.last_error).toMatch(/^users\.info: network: /);
+  });
+
+  it("is not a thenable: awaiting the client gives the client back, not a Web API call", async () => {
+    const calls: string[] = [];
+    const client = withWebApiMethods({ call: async (method: string) => void calls.push(method) });
+    expect(await Promise.resolve(client)).toBe(client);
+    await (client as unknown as { conversations: { replies(args: object): Promise<unknown> } }).conversations.replies({
+      channel: "C1",
+      ts: "1.2",
+    });
+    expect(calls).toEqual(["conversations.replies"]);
+  });
+});
