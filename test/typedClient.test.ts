@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { formEncode } from "../src/slack/webApi";
 import { withWebApiMethods } from "../src/slack/webApiMethods";
 import { controlClock, sweepUntilQuiet } from "./support/clock";
 import { deliver, newWorkspace, shardStub, signedBy } from "./support/coordinator";
@@ -42,6 +43,17 @@ describe("the typed Web API client in handlers", () => {
         .map((call) => [call.body, call.token]),
     ).toEqual([[{ user: "U0WHO" }, "Bearer xoxb-test-token"]]);
     expect(answer.body).toEqual({ text: "Real U0WHO" });
+  });
+
+  it("sends Web API arguments form-encoded (read methods refuse JSON), response_url answers as JSON", async () => {
+    const team = newWorkspace();
+    await whois(team);
+    const answer = await slack().waitForCall((call) => call.method === "response_url");
+    expect(slack().callsTo("users.info")[0]!.contentType).toMatch(/^application\/x-www-form-urlencoded/);
+    expect(answer.contentType).toMatch(/^application\/json/);
+    expect(
+      formEncode({ channel: "C1", blocks: [{ type: "divider" }], thread_ts: undefined, unfurl_links: false }).toString(),
+    ).toBe("channel=C1&blocks=%5B%7B%22type%22%3A%22divider%22%7D%5D&unfurl_links=false");
   });
 
   it("transient: a 5xx is retried with backoff", async () => {

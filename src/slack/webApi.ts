@@ -38,10 +38,28 @@ async function toCallResult(response: Response): Promise<CallResult> {
   return { status: response.status, ok: response.ok && slackOk, error, retryAfterMs: retryAfterMs(response), body };
 }
 
-function postJson(url: string, body: unknown, signal: AbortSignal, token?: string): Promise<Response> {
-  const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
-  if (token) headers.authorization = `Bearer ${token}`;
-  return fetch(url, { method: "POST", headers, body: JSON.stringify(body), signal });
+function postJson(url: string, body: unknown, signal: AbortSignal): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json; charset=utf-8" },
+    body: JSON.stringify(body),
+    signal,
+  });
+}
+
+/**
+ * Web API arguments as `application/x-www-form-urlencoded`, the one encoding every method takes:
+ * JSON bodies are accepted by most *write* methods only (read methods such as `users.info` and
+ * `files.getUploadURLExternal` reject them). Objects and arrays (`blocks`, `view`) go as JSON
+ * text, as Slack expects in a form; absent values are left out.
+ */
+export function formEncode(args: Record<string, unknown>): URLSearchParams {
+  const form = new URLSearchParams();
+  for (const [key, value] of Object.entries(args)) {
+    if (value === undefined || value === null) continue;
+    form.set(key, typeof value === "object" ? JSON.stringify(value) : String(value));
+  }
+  return form;
 }
 
 /** Calls `method` with the bot token. Throws only for network errors and timeouts (via `signal`). */
@@ -53,7 +71,14 @@ export async function callWebApi(options: {
   signal: AbortSignal;
 }): Promise<CallResult> {
   const url = new URL(options.method, options.apiUrl.endsWith("/") ? options.apiUrl : `${options.apiUrl}/`);
-  return toCallResult(await postJson(url.toString(), options.body, options.signal, options.token));
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { authorization: `Bearer ${options.token}` },
+    // A URLSearchParams body is sent as application/x-www-form-urlencoded;charset=UTF-8.
+    body: formEncode(options.body),
+    signal: options.signal,
+  });
+  return toCallResult(response);
 }
 
 /** Answers an interaction's or slash command's `response_url` (valid 30 minutes, 5 uses). */

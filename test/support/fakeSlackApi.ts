@@ -29,12 +29,28 @@ export interface RecordedCall {
   at: number;
   /** What the fake answered: "ok", a fault's description. */
   outcome: string;
+  /** The request's content-type, as sent. */
+  contentType: string | null;
 }
 
 interface Scripted {
   match: CallMatch;
   fault: Fault;
   remaining: number;
+}
+
+/**
+ * A request body as Slack reads it: JSON, or a form whose JSON-looking values (`blocks`, `view`)
+ * are JSON, as Slack parses them.
+ */
+function parseBody(text: string, contentType: string | null): Record<string, unknown> {
+  if (contentType?.includes("application/json")) return JSON.parse(text) as Record<string, unknown>;
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    const looksJson = value.startsWith("{") || value.startsWith("[");
+    body[key] = looksJson ? JSON.parse(value) : value;
+  }
+  return body;
 }
 
 export class FakeSlackApi {
@@ -83,17 +99,13 @@ export class FakeSlackApi {
     const url = new URL(request.url);
     const method = url.pathname.startsWith("/api/") ? url.pathname.slice(5) : "response_url";
     const text = await request.text();
-    let body: Record<string, unknown> = {};
-    try {
-      body = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      body = Object.fromEntries(new URLSearchParams(text));
-    }
+    const body = parseBody(text, request.headers.get("content-type"));
     const fault = this.takeFault(method, body);
     const call: RecordedCall = {
       method,
       url: request.url,
       token: request.headers.get("authorization"),
+      contentType: request.headers.get("content-type"),
       body,
       at: Date.now(),
       outcome: fault ? JSON.stringify(fault) : "ok",
