@@ -20,17 +20,23 @@ async function whois(team: string) {
   expect((await deliver(await signedForm(fields, signedBy()), "/slack/commands")).status).toBe(200);
 }
 
-/** Delivers /whois with users.info answering `fault` once, lets the immediate attempt settle, and returns the row. */
-async function whoisFailingOnce(fault: Fault) {
+/**
+ * Delivers `command` with `method` answering `fault` once, lets the immediate attempt settle,
+ * and returns the run's row.
+ */
+async function runFailingOnce(command: string, method: string, fault: Fault) {
   const clock = controlClock();
   const team = newWorkspace();
-  slack().fail({ method: "users.info" }, fault);
-  await whois(team);
-  await slack().waitForCall((call) => call.method === "users.info");
+  slack().fail({ method }, fault);
+  const fields = slashCommandFields(command, "x", { team_id: team, user_id: "U0WHO", response_url: slack().responseUrl("r") });
+  expect((await deliver(await signedForm(fields, signedBy()), "/slack/commands")).status).toBe(200);
+  await slack().waitForCall((call) => call.method === method);
   await sweepUntilQuiet(shardStub(team), clock, 1, 1);
   const [row] = await outboxRows(shardStub(team));
-  return { row, clock, team };
+  return { row, clock };
 }
+
+const whoisFailingOnce = (fault: Fault) => runFailingOnce("/whois", "users.info", fault);
 
 describe("the typed Web API client in handlers", () => {
   it("any method is one call with the workspace's token, and its answer comes back typed", async () => {
@@ -77,6 +83,26 @@ describe("the typed Web API client in handlers", () => {
     const { row } = await whoisFailingOnce({ reset: true });
     expect(row).toMatchObject({ status: "pending", attempts: 1 });
     expect(row!.last_error).toMatch(/^users\.info: network: /);
+  });
+
+  it("files.uploadV2 runs Slack's upload flow: get an upload URL, upload the bytes, complete into the channel", async () => {
+    const team = newWorkspace();
+    const fields = slashCommandFields("/report", "quarterly numbers", { team_id: team, channel_id: "C0REPORT" });
+    expect((await deliver(await signedForm(fields, signedBy()), "/slack/commands")).status).toBe(200);
+    const complete = await slack().waitForCall((call) => call.method === "files.completeUploadExternal");
+    const calls = slack().calls.map((call) => [call.method, call.body]);
+    expect(calls).toEqual([
+      ["files.getUploadURLExternal", { filename: "report.txt", length: String("quarterly numbers".length) }],
+      ["file_upload", { bytes: "quarterly numbers" }],
+      ["files.completeUploadExternal", { files: [{ id: "F1", title: "Report" }], channel_id: "C0REPORT" }],
+    ]);
+    expect(complete.token).toBe("Bearer xoxb-test-token");
+    expect(slack().callsTo("file_upload")[0]!.token).toBeNull(); // the upload URL is the credential
+  });
+
+  it("files.uploadV2: a failed upload fails the run as any call does (5xx retried)", async () => {
+    const { row } = await runFailingOnce("/report", "file_upload", { status: 503 });
+    expect(row).toMatchObject({ status: "pending", attempts: 1, last_error: "files.upload: 503 http_503" });
   });
 
   it("is not a thenable: awaiting the client gives the client back, not a Web API call", async () => {

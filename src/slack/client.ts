@@ -1,7 +1,8 @@
 import { ForbiddenUrl, SlackApiError, SlackUnreachable } from "../errors";
 import { classifyAnswer } from "./classifyAnswer";
 import { assertResponseUrlUsable, assertTriggerUsable, type HandleClock } from "./handles";
-import { type CallResult, callWebApi, postToResponseUrl } from "./webApi";
+import { uploadFilesV2 } from "./uploadFilesV2";
+import { type CallResult, callWebApi, postFileBytes, postToResponseUrl } from "./webApi";
 import { type WebApiMethods, withWebApiMethods } from "./webApiMethods";
 
 type Answer = Record<string, unknown>;
@@ -39,6 +40,8 @@ export class SlackClient {
   constructor(private readonly options: ClientOptions) {}
 
   async call<T extends Answer = Answer>(method: string, body: Record<string, unknown>): Promise<T> {
+    // Not one method but Slack's upload flow (three calls and an upload), as Slack's SDKs offer it.
+    if (method === "files.uploadV2") return (await uploadFilesV2(this, body as never)) as T;
     const { handles } = this.options;
     if (method === "views.open" && handles && typeof body.trigger_id === "string") assertTriggerUsable(handles, Date.now());
     this.token ??= Promise.resolve(this.options.token());
@@ -47,6 +50,11 @@ export class SlackClient {
       callWebApi({ apiUrl: this.options.apiUrl, token, method, body, signal }),
     );
     return (result.body ?? {}) as T;
+  }
+
+  /** POSTs a file's bytes to an `upload_url` Slack gave (files.uploadV2), classified like any call. */
+  async uploadBytes(url: string, bytes: Uint8Array): Promise<void> {
+    await this.answer("files.upload", (signal) => postFileBytes(url, bytes, signal));
   }
 
   /** POSTs to a `response_url` (no token: the URL is the credential), within its lifetime and uses. */

@@ -81,6 +81,11 @@ export async function callWebApi(options: {
   return toCallResult(response);
 }
 
+/** POSTs a file's bytes to the `upload_url` files.getUploadURLExternal gave (no token: the URL is the credential). */
+export async function postFileBytes(url: string, bytes: Uint8Array, signal: AbortSignal): Promise<CallResult> {
+  return toCallResult(await fetch(url, { method: "POST", body: bytes, signal }));
+}
+
 /** Answers an interaction's or slash command's `response_url` (valid 30 minutes, 5 uses). */
 export async function postToResponseUrl(url: string, body: Record<string, unknown>, signal: AbortSignal): Promise<CallResult> {
   return toCallResult(await postJson(url, body, signal));

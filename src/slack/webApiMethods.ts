@@ -5,11 +5,9 @@ import type { SlackAPIClient } from "slack-web-api-client";
  * `conversations.replies`, … — with the argument and answer types of slack-web-api-client
  * (what slack-edge uses). Types only: each call goes through our own client, so the outbox
  * keeps owning retries, timeouts and the classification of Slack's answers.
- * `files.uploadV2` is left out: it is not one Web API method but three calls and an upload.
+ * `files.uploadV2` is Slack's upload flow rather than one method; the client runs it (uploadFilesV2.ts).
  */
-export type WebApiMethods = Omit<SlackAPIClient, "call" | "retryHandlers" | "files"> & {
-  files: Omit<SlackAPIClient["files"], "uploadV2">;
-};
+export type WebApiMethods = Omit<SlackAPIClient, "call" | "retryHandlers">;
 
 type Call = (method: string, body: Record<string, unknown>) => Promise<unknown>;
 

@@ -58,6 +58,7 @@ export class FakeSlackApi {
   private readonly scripts: Scripted[] = [];
   private readonly waiters: Array<{ predicate: (call: RecordedCall) => boolean; resolve: (call: RecordedCall) => void }> = [];
   private tsCounter = 0;
+  private fileCounter = 0;
 
   /** Where the fake is reachable: SLACK_API_URL is `${origin}/api/`, response_urls start with it. */
   readonly origin: string;
@@ -97,9 +98,15 @@ export class FakeSlackApi {
 
   async handle(request: Request, signal?: AbortSignal | null): Promise<Response> {
     const url = new URL(request.url);
-    const method = url.pathname.startsWith("/api/") ? url.pathname.slice(5) : "response_url";
+    // Web API methods under /api/, file uploads (files.uploadV2's second step) under /upload/,
+    // anything else is a response_url.
+    const method = url.pathname.startsWith("/api/")
+      ? url.pathname.slice(5)
+      : url.pathname.startsWith("/upload/")
+        ? "file_upload"
+        : "response_url";
     const text = await request.text();
-    const body = parseBody(text, request.headers.get("content-type"));
+    const body = method === "file_upload" ? { bytes: text } : parseBody(text, request.headers.get("content-type"));
     const fault = this.takeFault(method, body);
     const call: RecordedCall = {
       method,
@@ -151,6 +158,7 @@ export class FakeSlackApi {
 
   private success(method: string, body: Record<string, unknown>): Response {
     if (method === "response_url") return new Response("ok", { status: 200 });
+    if (method === "file_upload") return new Response(`OK - ${String(body.bytes).length}`, { status: 200 });
     const answer: Record<string, unknown> = { ok: true };
     if (method === "chat.postMessage") {
       this.tsCounter++;
@@ -159,6 +167,11 @@ export class FakeSlackApi {
       answer.message = { text: body.text, ts: answer.ts };
     }
     if (method === "chat.update") Object.assign(answer, { channel: body.channel, ts: body.ts, text: body.text });
+    if (method === "files.getUploadURLExternal") {
+      this.fileCounter++;
+      Object.assign(answer, { file_id: `F${this.fileCounter}`, upload_url: `${this.origin}/upload/F${this.fileCounter}` });
+    }
+    if (method === "files.completeUploadExternal") answer.files = body.files;
     if (method === "users.info") answer.user = { id: body.user, name: "tester", real_name: `Real ${String(body.user)}` };
     return Response.json(answer);
   }

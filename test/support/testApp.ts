@@ -7,7 +7,8 @@ import { App } from "../../src/app/App";
  * - `/crash` has a handler with a bug (a TypeError of its own);
  * - `member_joined_channel` (also when the bot itself joins) gets a welcome;
  * - a message containing "ping" gets "pong" in its channel;
- * - `/whois` looks its invoker up with the typed client (`users.info`) and answers the real name.
+ * - `/whois` looks its invoker up with the typed client (`users.info`) and answers the real name;
+ * - `/report TEXT` uploads TEXT as a file to the command's channel (`files.uploadV2`).
  */
 export const testApp = new App();
 
@@ -35,4 +36,13 @@ testApp.message("ping", async ({ say }) => {
 testApp.command("/whois", async ({ command, client, respond }) => {
   const { user } = await client.users.info({ user: command!.user_id! });
   await respond(user?.real_name ?? "unknown");
+});
+
+testApp.command("/report", async ({ command, client }) => {
+  await client.files.uploadV2({
+    channel_id: command!.channel_id,
+    filename: "report.txt",
+    title: "Report",
+    content: command!.text ?? "",
+  });
 });
