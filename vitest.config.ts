@@ -1,20 +1,21 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { quietExpectedFaults } from "./test/support/quietExpectedFaults.ts";
 import { TEST_BINDINGS } from "./test/support/testBindings.ts";
+
+quietExpectedFaults();
 
 /** A Worker under test in workerd, with the test settings; only Slack's side is faked. */
 function workerUnderTest(main: string) {
   return cloudflareTest({ main, wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings: TEST_BINDINGS } });
 }
 
-const shared = {
-  setupFiles: ["test/support/fetchGuard.ts"],
-  // Each request logs a JSON line; show them only for failing tests.
-  silent: "passed-only" as const,
-};
+const shared = { setupFiles: ["test/support/fetchGuard.ts"] };
 
 export default defineConfig({
   test: {
+    // Each request logs a JSON line; show them only for failing tests (a root-level option).
+    silent: "passed-only",
     projects: [
       {
         // The engine, driven through a Worker of its own with a small test app (test/worker.ts).

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Outbox } from "../src/shard/outbox";
 import { deliver, mentionDelivery, newWorkspace, signedBy, storedFor } from "./support/coordinator";
+import { EXPECTED_FAULT } from "./support/quietExpectedFaults";
 import { signedEvent } from "./support/slackSimulator";
 
 afterEach(() => vi.restoreAllMocks());
@@ -11,7 +12,7 @@ describe("one ingest transaction", () => {
     const { envelope, delivery } = await mentionDelivery(team);
     // Outbox rows are written after the receipt inside the same transaction.
     const enqueue = vi.spyOn(Outbox.prototype, "enqueue").mockImplementationOnce(() => {
-      throw new Error("injected: disk full");
+      throw new Error(`${EXPECTED_FAULT} disk full`);
     });
 
     const failed = await deliver(delivery);

@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Inbound } from "../src/inbound/types";
 import { deliver, deliverWithSettings, mentionDelivery, newWorkspace, signedBy, storedFor } from "./support/coordinator";
+import { EXPECTED_FAULT } from "./support/quietExpectedFaults";
 import { signedEvent } from "./support/slackSimulator";
 import { Shard } from "./worker";
 
 afterEach(() => vi.restoreAllMocks());
 
 function durableObjectError(message: string, flags: { retryable?: boolean; overloaded?: boolean }): Error {
-  return Object.assign(new Error(message), flags);
+  return Object.assign(new Error(`${EXPECTED_FAULT} ${message}`), flags);
 }
 
 describe("the ack budget (ACK_BUDGET_MS)", () => {

@@ -8,6 +8,7 @@ import { stepFor } from "../src/shard/stepCheckpoints";
 import { controlClock } from "./support/clock";
 import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy } from "./support/coordinator";
 import { outboxRows, postMessage, seedEffects, seedRows } from "./support/outboxRows";
+import { EXPECTED_FAULT } from "./support/quietExpectedFaults";
 import { courierOf, outboxOf } from "./support/shardParts";
 import { signedForm, slashCommandFields } from "./support/slackSimulator";
 import { DELIVERY_TIMEOUT_MS, LEASE_MS } from "./support/testBindings";
@@ -174,7 +175,7 @@ describe("the alarm sweep", () => {
     const stub = shardStub(team);
     await seedEffects(stub, team, [{ name: "reply", effect: postMessage("C1") }]);
     vi.spyOn(Outbox.prototype, "claimBatch").mockImplementationOnce(() => {
-      throw new Error("injected: SQLITE_BUSY");
+      throw new Error(`${EXPECTED_FAULT} SQLITE_BUSY`);
     });
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(slack().calls).toHaveLength(0);

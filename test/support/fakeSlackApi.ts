@@ -105,7 +105,8 @@ export class FakeSlackApi {
       : url.pathname.startsWith("/upload/")
         ? "file_upload"
         : "response_url";
-    const text = await request.text();
+    // Bytes, decoded here: workerd warns when .text() reads a form body.
+    const text = new TextDecoder().decode(await request.arrayBuffer());
     const body = method === "file_upload" ? { bytes: text } : parseBody(text, request.headers.get("content-type"));
     const fault = this.takeFault(method, body);
     const call: RecordedCall = {
