@@ -119,7 +119,8 @@ export async function realName(client: SlackWebClient, user: string): Promise<st
     let body = "";
     request.on("data", (chunk) => (body += chunk));
     request.on("end", () => {
-      if (request.url === "/api/chat.postMessage") posted.push({ auth: request.headers.authorization, body: JSON.parse(body) });
+      if (request.url === "/api/chat.postMessage")
+        posted.push({ auth: request.headers.authorization, body: Object.fromEntries(new URLSearchParams(body)) });
       response.setHeader("content-type", "application/json");
       response.end(JSON.stringify({ ok: true, channel: "C1", ts: "1700000000.000200" }));
     });

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { shardSettings } from "../src/config";
 import { deliverClaimed } from "../src/delivery/deliverClaimed";
+import { LeaseLost } from "../src/errors";
 import { Outbox } from "../src/shard/outbox";
 import { stepFor } from "../src/shard/stepCheckpoints";
 import { controlClock } from "./support/clock";
@@ -329,7 +330,7 @@ describe("leases and fences", () => {
       const reused = await freshStep("placeholder", () => ({ ts: "never posted" }));
       const fenced = await staleStep("update", () => "late").then(
         () => "recorded",
-        (e: Error) => e.name,
+        (e: unknown) => (e instanceof LeaseLost ? "LeaseLost" : String(e)),
       );
       return { first, reused, fenced };
     });

@@ -1,7 +1,7 @@
 import { startFakeSlackServer } from "./fakeSlackServer";
 
 // The fake Slack Web API on its own, for the local demo (README "Try it"): prints every call.
-// node scripts/build-bench.mjs && node bench/.build/node/fakeSlack.mjs [--port 8788]
+// npm run fake-slack [-- --port 8788]
 const portFlag = process.argv.indexOf("--port");
 const port = portFlag > 0 ? Number(process.argv[portFlag + 1]) : 8788;
 const server = await startFakeSlackServer({

@@ -1,10 +1,6 @@
 import type { RunTools } from "../app/types";
+import { LeaseLost } from "../errors";
 import type { Outbox } from "./outbox";
-
-/** Thrown when a step cannot be recorded because another attempt now holds the run's lease. */
-export class LeaseLost extends Error {
-  override name = "LeaseLost";
-}
 
 const STEP_NAME = /^[\w.:-]{1,100}$/;
 

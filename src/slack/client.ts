@@ -18,6 +18,14 @@ export interface ClientOptions {
   handles?: HandleClock;
 }
 
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The client handlers get: `call`, `respond`, and every Web API method typed (`client.users.info(…)`). */
 export type SlackWebClient = SlackClient & WebApiMethods;
 
@@ -59,8 +67,9 @@ export class SlackClient {
 
   /** POSTs to a `response_url` (no token: the URL is the credential), within its lifetime and uses. */
   async respond(url: string, body: Record<string, unknown>): Promise<void> {
+    // The origin only in the reason: the rest of a response_url is its credential, and reasons are logged.
     if (!this.allowsResponseUrl(url))
-      throw new ForbiddenUrl(`response_url origin not in RESPONSE_URL_ORIGINS: ${url.slice(0, 200)}`);
+      throw new ForbiddenUrl(`response_url origin not in RESPONSE_URL_ORIGINS: ${originOf(url) ?? "(not a URL)"}`);
     const { handles } = this.options;
     if (handles) assertResponseUrlUsable(handles, handles.attempts + this.responds, Date.now());
     this.responds++;
@@ -68,13 +77,8 @@ export class SlackClient {
   }
 
   private allowsResponseUrl(url: string): boolean {
-    let origin: string;
-    try {
-      origin = new URL(url).origin;
-    } catch {
-      return false;
-    }
-    return this.options.responseUrlOrigins.includes(origin);
+    const origin = originOf(url);
+    return origin !== undefined && this.options.responseUrlOrigins.includes(origin);
   }
 
   /** One request within DELIVERY_TIMEOUT_MS; anything but success is thrown, classified. */
