@@ -34,12 +34,16 @@ describe("parsing into one inbound shape", () => {
     });
   });
 
-  it("Events API: missing event_id, team_id or event → MalformedPayload", () => {
-    for (const field of ["event_id", "team_id", "event"]) {
+  it("Events API: missing event_id, event, or any workspace id → MalformedPayload", () => {
+    for (const field of ["event_id", "event"]) {
       const envelope = eventCallback(appMention());
       delete envelope[field];
       expect(() => parseSlackRequest(JSON.stringify(envelope), json)).toThrow(MalformedPayload);
     }
+    const noTeam = eventCallback(appMention());
+    delete noTeam.team_id;
+    (noTeam.authorizations as Array<Record<string, unknown>>)[0]!.team_id = null;
+    expect(() => parseSlackRequest(JSON.stringify(noTeam), json)).toThrow(/missing team or enterprise id/);
     expect(() => parseSlackRequest("[1,2]", json)).toThrow(MalformedPayload);
     expect(() => parseSlackRequest("{}", json)).toThrow(MalformedPayload);
   });
@@ -95,6 +99,29 @@ describe("parsing into one inbound shape", () => {
     expect(parseSlackRequest(JSON.stringify({ type: "app_rate_limited", team_id: "T1" }), json)).toEqual({
       kind: "ignored",
       reason: "envelope app_rate_limited",
+    });
+  });
+
+  it("Events API: an org-wide install's envelope without team_id (team_access_granted) belongs to its enterprise", () => {
+    // The shape Slack sends an org-wide install when workspaces are added to it.
+    const envelope = {
+      token: "unused",
+      enterprise_id: "E0ORG",
+      api_app_id: "A0000TEST",
+      event: { type: "team_access_granted", team_ids: ["T0A", "T0B"], event_ts: "1606113463.002800" },
+      type: "event_callback",
+      event_id: "Ev0GRANTED",
+      event_time: 1606113463,
+      authorizations: [{ enterprise_id: "E0ORG", team_id: null, user_id: "W0BOT", is_bot: true, is_enterprise_install: true }],
+      is_ext_shared_channel: false,
+    };
+    expect(inboundOf(JSON.stringify(envelope))).toMatchObject({
+      kind: "event",
+      dedupeKey: "Ev0GRANTED",
+      workspace: "E0ORG",
+      enterpriseId: "E0ORG",
+      isEnterpriseInstall: true,
+      type: "team_access_granted",
     });
   });
 });

@@ -135,6 +135,21 @@ describe("response table", () => {
     expect(await storedFor(team)).toEqual(nothingStored);
   });
 
+  it("an org-wide install's envelope without team_id (team_access_granted) → 200, never 400", async () => {
+    const envelope = {
+      enterprise_id: "E0ORGWIDE",
+      api_app_id: "A0000TEST",
+      event: { type: "team_access_granted", team_ids: ["T0A"], event_ts: "1606113463.002800" },
+      type: "event_callback",
+      event_id: "Ev0ORGWIDE",
+      event_time: 1606113463,
+      authorizations: [{ enterprise_id: "E0ORGWIDE", team_id: null, user_id: "W0BOT", is_bot: true, is_enterprise_install: true }],
+    };
+    const response = await deliver(await signedEvent(envelope, signedBy()));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-slack-no-retry")).toBeNull();
+  });
+
   it("accepted app_mention → 200 after its receipt and the outbox row of its listener's run are stored", async () => {
     const team = newWorkspace();
     const { envelope, delivery } = await mentionDelivery(team);

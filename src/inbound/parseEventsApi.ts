@@ -24,7 +24,6 @@ export function parseEventsApi(body: string): Parsed {
   }
 
   const dedupeKey = requireString(envelope, "event_id", "event_callback");
-  const teamId = requireString(envelope, "team_id", "event_callback");
   const event = envelope.event;
   if (!isObject(event)) throw new MalformedPayload('event_callback: missing "event"');
   const eventType = requireString(event, "type", "event_callback event");
@@ -33,17 +32,21 @@ export function parseEventsApi(body: string): Parsed {
     Array.isArray(envelope.authorizations) && isObject(envelope.authorizations[0]) ? envelope.authorizations[0] : {};
   const isEnterpriseInstall = envelope.is_enterprise_install === true || authorization.is_enterprise_install === true;
   const enterpriseId = optionalString(envelope.enterprise_id) ?? optionalString(authorization.enterprise_id);
+  // Org-wide installs get envelopes without a team_id (team_access_granted, …): the workspace is
+  // then the enterprise; only a delivery with neither id is malformed (workspaceOf).
+  const teamId = optionalString(envelope.team_id) ?? optionalString(authorization.team_id);
   const ids = { teamId, enterpriseId, isEnterpriseInstall };
+  const workspace = workspaceOf(ids, "event_callback");
 
   return {
     kind: "inbound",
     inbound: {
       kind: "event",
       dedupeKey,
-      workspace: workspaceOf(ids, "event_callback"),
+      workspace,
       ...ids,
       type: eventType,
-      factKey: factKeyOf(teamId, event),
+      factKey: factKeyOf(teamId ?? workspace, event),
       payload: envelope,
     },
   };
