@@ -143,7 +143,9 @@ describe("response table", () => {
       type: "event_callback",
       event_id: "Ev0ORGWIDE",
       event_time: 1606113463,
-      authorizations: [{ enterprise_id: "E0ORGWIDE", team_id: null, user_id: "W0BOT", is_bot: true, is_enterprise_install: true }],
+      authorizations: [
+        { enterprise_id: "E0ORGWIDE", team_id: null, user_id: "W0BOT", is_bot: true, is_enterprise_install: true },
+      ],
     };
     const response = await deliver(await signedEvent(envelope, signedBy()));
     expect(response.status).toBe(200);
