@@ -61,4 +61,18 @@ describe("response_url", () => {
     expect(row).toMatchObject({ status: "parked", attempts: 6, last_error: "response_url used up (5 uses)" });
     expect(slack().callsTo("response_url")).toHaveLength(5);
   });
+
+  it("a run's earlier attempts that never posted do not use up its response_url", async () => {
+    const clock = controlClock();
+    const team = newWorkspace();
+    const fields = slashCommandFields("/later", "finally", { team_id: team, response_url: slack().responseUrl("later") });
+    expect((await deliver(await signedForm(fields, signedBy()), "/slack/commands")).status).toBe(200);
+    await sweepUntilQuiet(shardStub(team), clock, 8, 60_000); // 5 failed attempts, then the answer (within 30 minutes)
+    expect(
+      slack()
+        .callsTo("response_url")
+        .map((call) => call.body),
+    ).toEqual([{ text: "finally" }]);
+    expect(await outboxRows(shardStub(team))).toEqual([]);
+  });
 });

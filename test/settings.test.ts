@@ -25,7 +25,9 @@ describe("settings", () => {
     expect(shardSettings({}).responseUrlOrigins).toEqual(["https://hooks.slack.com", "https://hooks.slack-gov.com"]);
   });
 
-  it("the Slack path reads only its own settings: a bad delivery setting does not fail the ack", async () => {
+  it("the edge reads only its own settings: a bad delivery setting in the Worker's env does not fail the edge", async () => {
+    // (The shard reads its settings from its own env: a bad value there makes it refuse to
+    // record, so Slack gets 503 and retries — README "Settings".)
     const team = newWorkspace();
     const { delivery } = await mentionDelivery(team);
     const response = await deliverWithSettings(delivery, { LEASE_MS: "soon" });

@@ -105,7 +105,7 @@ describe("the typed Web API client in handlers", () => {
     expect(row).toMatchObject({ status: "pending", attempts: 1, last_error: "files.upload: 503 http_503" });
   });
 
-  it("is not a thenable: awaiting the client gives the client back, not a Web API call", async () => {
+  it("is not a thenable (awaiting the client gives it back), and bind/call/apply reach the method", async () => {
     const calls: string[] = [];
     const client = withWebApiMethods({ call: async (method: string) => void calls.push(method) });
     expect(await Promise.resolve(client)).toBe(client);
@@ -113,6 +113,11 @@ describe("the typed Web API client in handlers", () => {
       channel: "C1",
       ts: "1.2",
     });
-    expect(calls).toEqual(["conversations.replies"]);
+    const methods = client as unknown as { chat: { postMessage(args: object): Promise<unknown> } };
+    // Wrappers that bind, call or apply a method still make that one call.
+    await methods.chat.postMessage.bind(methods.chat)({ channel: "C1", text: "a" });
+    await methods.chat.postMessage.call(methods.chat, { channel: "C1", text: "b" });
+    await methods.chat.postMessage.apply(methods.chat, [{ channel: "C1", text: "c" }]);
+    expect(calls).toEqual(["conversations.replies", "chat.postMessage", "chat.postMessage", "chat.postMessage"]);
   });
 });

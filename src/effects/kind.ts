@@ -25,4 +25,6 @@ export interface EffectKind<E extends Effect = Effect> {
   perform(effect: E, context: EffectContext): Promise<void>;
   /** Slack's rate-limit bucket within a workspace; after a 429 the whole bucket waits. Null: none. */
   rateKey?(effect: E): string | null;
+  /** Whether every attempt of this kind posts to the delivery's response_url once (toward its 5 uses). */
+  attemptUsesResponseUrl?: boolean;
 }

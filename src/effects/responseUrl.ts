@@ -7,6 +7,7 @@ import type { ResponseUrlEffect } from "./types";
  */
 export const responseUrl: EffectKind<ResponseUrlEffect> = {
   type: "response_url",
+  attemptUsesResponseUrl: true,
   async perform(effect, { client }) {
     await client.respond(effect.url, effect.body);
   },

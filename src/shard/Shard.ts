@@ -128,7 +128,9 @@ export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>)
         // Never let the alarm throw: the runtime stops retrying after six failures.
         log("error", "alarm failed; re-arming", { shard: this.courier.shard, error: describeError(error) });
       }
-      this.wakeUps.rearm();
+      // Without a schema (its migration failed) the wake sources have no tables to read: try again later.
+      if (this.migrated) this.wakeUps.rearm();
+      else this.wakeUps.arm(Date.now() + PRUNE_INTERVAL_MS);
     }
 
     // Operations RPCs (used by /admin): cheap reads and explicit, logged operator actions.

@@ -22,14 +22,19 @@ export interface PerformDeps<E> {
  */
 export function rowPerformer<E>({ app, authorize, env, settings, outbox }: PerformDeps<E>) {
   return (effect: Effect, row: ClaimedRow, token: string): Promise<void> => {
+    const kind = kindOf(effect);
     const client = createSlackClient({
       apiUrl: settings.apiUrl,
       timeoutMs: settings.delivery.timeoutMs,
       responseUrlOrigins: settings.responseUrlOrigins,
-      handles: { recordedAt: row.created_at, attempts: row.attempts },
+      handles: {
+        recordedAt: row.created_at,
+        attempts: row.attempts,
+        responseUrlUsesBefore: kind.attemptUsesResponseUrl ? row.attempts : 0,
+      },
       token: async () => (await authorize({ workspace: row.workspace }, env)).botToken,
     });
-    return kindOf(effect).perform(effect, {
+    return kind.perform(effect, {
       app,
       client,
       step: stepFor(outbox, row.idempotency_key, token),

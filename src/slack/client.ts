@@ -71,7 +71,7 @@ export class SlackClient {
     if (!this.allowsResponseUrl(url))
       throw new ForbiddenUrl(`response_url origin not in RESPONSE_URL_ORIGINS: ${originOf(url) ?? "(not a URL)"}`);
     const { handles } = this.options;
-    if (handles) assertResponseUrlUsable(handles, handles.attempts + this.responds, Date.now());
+    if (handles) assertResponseUrlUsable(handles, handles.responseUrlUsesBefore + this.responds, Date.now());
     this.responds++;
     await this.answer("response_url", (signal) => postToResponseUrl(url, body, signal));
   }

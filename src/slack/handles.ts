@@ -16,6 +16,12 @@ export interface HandleClock {
   recordedAt: number;
   /** Attempts before this one. */
   attempts: number;
+  /**
+   * Posts to the response_url known to have been made before this attempt: every earlier attempt
+   * of a `response_url` effect was one; a `run`'s earlier attempts may have made none, so it
+   * counts 0 and only its posts in this attempt count (Slack's own answer parks the rest).
+   */
+  responseUrlUsesBefore: number;
 }
 
 /** Throws ExpiredHandle when a response_url can no longer be used (`usesBefore` counts earlier posts). */

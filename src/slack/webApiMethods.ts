@@ -17,7 +17,11 @@ const NOT_METHODS = new Set(["then", "catch", "finally", "toJSON", "constructor"
 /** `chat` → `chat.postMessage` → called: one Web API call named by the path. */
 function methodAt(call: Call, path: string): unknown {
   return new Proxy(() => {}, {
-    get: (_target, key) => (typeof key === "string" && !NOT_METHODS.has(key) ? methodAt(call, `${path}.${key}`) : undefined),
+    get: (target, key) => {
+      // bind/call/apply stay a function's own, so wrappers (`fn.bind(…)`, `fn.apply(…)`) still call the method.
+      if (key === "bind" || key === "call" || key === "apply") return Reflect.get(target, key);
+      return typeof key === "string" && !NOT_METHODS.has(key) ? methodAt(call, `${path}.${key}`) : undefined;
+    },
     apply: (_target, _self, args: unknown[]) => call(path, (args[0] as Record<string, unknown> | undefined) ?? {}),
   });
 }

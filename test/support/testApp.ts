@@ -1,4 +1,5 @@
 import { App } from "../../src/app/App";
+import { RetryableError } from "../../src/errors";
 
 /**
  * The app the engine's tests run (test/worker.ts): one small listener per behaviour under test.
@@ -8,7 +9,8 @@ import { App } from "../../src/app/App";
  * - `member_joined_channel` (also when the bot itself joins) gets a welcome;
  * - a message containing "ping" gets "pong" in its channel;
  * - `/whois` looks its invoker up with the typed client (`users.info`) and answers the real name;
- * - `/report TEXT` uploads TEXT as a file to the command's channel (`files.uploadV2`).
+ * - `/report TEXT` uploads TEXT as a file to the command's channel (`files.uploadV2`);
+ * - `/later TEXT` fails its first 5 attempts before it answers TEXT on the response_url.
  */
 export const testApp = new App();
 
@@ -45,4 +47,9 @@ testApp.command("/report", async ({ command, client }) => {
     title: "Report",
     content: command!.text ?? "",
   });
+});
+
+testApp.command("/later", async ({ command, attempt, respond }) => {
+  if (attempt <= 5) throw new RetryableError(`not ready on attempt ${attempt}`);
+  await respond(command!.text ?? "");
 });
