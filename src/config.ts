@@ -4,7 +4,8 @@ import { InvalidSetting } from "./errors";
 /**
  * Settings read from wrangler vars / secrets, each documented in README.md ("Settings"). Parsed
  * once per isolate (per `env` object) and split by who uses them, so the Slack path depends only
- * on what it reads: a bad delivery setting cannot turn acks into errors at the edge. A bad value
+ * on what it reads: the edge on its three, a shard's recording on the receipt retention; a bad
+ * delivery setting pauses delivery (rows wait, logged) rather than failing acks. A bad value
  * throws InvalidSetting naming the setting, at the first request that needs it.
  */
 
@@ -15,9 +16,13 @@ export interface EdgeSettings {
   shardBuckets: number;
 }
 
-/** What a shard reads: retention and delivery. */
-export interface ShardSettings {
+/** What a shard needs to record deliveries: how long receipts are kept. */
+export interface RecordSettings {
   receiptRetentionMs: number;
+}
+
+/** What a shard needs to deliver effects. A bad value pauses delivery, not recording. */
+export interface ShardSettings {
   apiUrl: string;
   responseUrlOrigins: string[];
   /** Attempts in all for a run whose handler throws its own error, before it is parked. */
@@ -79,6 +84,11 @@ function parseEdgeSettings(vars: Vars): EdgeSettings {
   };
 }
 
+function parseRecordSettings(vars: Vars): RecordSettings {
+  // Fractions are allowed for benchmarks; production wants far more than Slack's ~6 min of retries.
+  return { receiptRetentionMs: Math.round(positive(vars, "RECEIPT_RETENTION_HOURS", 24, "number") * 3_600_000) };
+}
+
 function parseShardSettings(vars: Vars): ShardSettings {
   const timeoutMs = positive(vars, "DELIVERY_TIMEOUT_MS", 10_000);
   const leaseMs = positive(vars, "LEASE_MS", 60_000);
@@ -86,8 +96,6 @@ function parseShardSettings(vars: Vars): ShardSettings {
   if (leaseMs < 2 * timeoutMs)
     throw new InvalidSetting("LEASE_MS", `(${leaseMs}) must be at least twice DELIVERY_TIMEOUT_MS (${timeoutMs})`);
   return {
-    // Fractions are allowed for benchmarks; production wants far more than Slack's ~6 min of retries.
-    receiptRetentionMs: Math.round(positive(vars, "RECEIPT_RETENTION_HOURS", 24, "number") * 3_600_000),
     apiUrl: text(vars, "SLACK_API_URL") ?? "https://slack.com/api/",
     responseUrlOrigins: origins(vars, "RESPONSE_URL_ORIGINS", DEFAULT_RESPONSE_URL_ORIGINS),
     handlerMaxAttempts: positive(vars, "HANDLER_MAX_ATTEMPTS", 8),
@@ -126,4 +134,5 @@ function oncePerEnv<T>(parse: (vars: Vars) => T): (env: object) => T {
 }
 
 export const edgeSettings = oncePerEnv(parseEdgeSettings);
+export const recordSettings = oncePerEnv(parseRecordSettings);
 export const shardSettings = oncePerEnv(parseShardSettings);

@@ -1,12 +1,12 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { shardSettings } from "../src/config";
+import { recordSettings } from "../src/config";
 import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy, storedFor } from "./support/coordinator";
 import { signedEvent } from "./support/slackSimulator";
 
 /** One receipt generation: RECEIPT_RETENTION_HOURS as the shards under test read it. */
-const GENERATION_MS = shardSettings(env).receiptRetentionMs;
+const GENERATION_MS = recordSettings(env).receiptRetentionMs;
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -26,8 +26,8 @@ describe("settings", () => {
   });
 
   it("the edge reads only its own settings: a bad delivery setting in the Worker's env does not fail the edge", async () => {
-    // (The shard reads its settings from its own env: a bad value there makes it refuse to
-    // record, so Slack gets 503 and retries — README "Settings".)
+    // (A shard reads its own settings from its env: a bad delivery value there pauses delivery,
+    // not recording — test/pausedDelivery.test.ts.)
     const team = newWorkspace();
     const { delivery } = await mentionDelivery(team);
     const response = await deliverWithSettings(delivery, { LEASE_MS: "soon" });

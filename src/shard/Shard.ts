@@ -1,12 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 import type { SlackApp } from "../app/types";
 import type { Authorize } from "../auth/authorize";
-import { type ShardSettings, shardSettings } from "../config";
+import { recordSettings, type ShardSettings, shardSettings } from "../config";
 import type { Courier } from "../delivery/deliverClaimed";
 import { countInto, DeliveryEvents, newCounters } from "../delivery/events";
 import { logDeliveryEvents } from "../delivery/logDeliveryEvents";
 import { deliverLeased, sweep } from "../delivery/sweep";
 import type { CoordinatorEnv } from "../env";
+import { InvalidSetting } from "../errors";
 import type { Inbound } from "../inbound/types";
 import { describeError, log } from "../log";
 import type { IngestResult, ParkedRow, ShardApi, ShardStats } from "./api";
@@ -24,6 +25,11 @@ export const IMMEDIATE_IN_FLIGHT_MAX = 64;
 const PRUNE_BATCH = 500;
 /** Alarms for pruning alone come no more often than this: receipts expire in bulk, not one by one. */
 const PRUNE_INTERVAL_MS = 60_000;
+/** While delivery is paused by an invalid setting, the alarm looks again this often (and logs why). */
+const PAUSED_RETRY_MS = 60_000;
+
+/** Delivery, ready — or paused because a delivery setting is invalid (recording goes on). */
+type Delivery = { settings: ShardSettings; courier: Courier } | { paused: unknown };
 
 /**
  * Builds the shard Durable Object class for one app. A shard owns a workspace's slice of
@@ -32,12 +38,13 @@ const PRUNE_INTERVAL_MS = 60_000;
  */
 export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>): ShardClass {
   return class Shard extends DurableObject<CoordinatorEnv> implements ShardApi {
-    private readonly settings: ShardSettings;
+    private readonly receiptRetentionMs: number;
     private readonly sql: MeteredSql;
     private readonly receipts: Receipts;
     private readonly outbox: Outbox;
     private readonly wakeUps: WakeUps;
-    private readonly courier: Courier;
+    private readonly delivery: Delivery;
+    private readonly name: string;
     private readonly counters = newCounters();
     private accepted = 0;
     /** Rows whose immediate attempt is running now. */
@@ -47,9 +54,11 @@ export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>)
 
     constructor(ctx: DurableObjectState, env: CoordinatorEnv) {
       super(ctx, env);
-      this.settings = shardSettings(env);
+      this.name = ctx.id.name ?? ctx.id.toString();
+      // Recording needs only the receipt retention; without it the shard cannot record (503).
+      this.receiptRetentionMs = recordSettings(env).receiptRetentionMs;
       this.sql = new MeteredSql(ctx.storage.sql);
-      this.receipts = new Receipts(this.sql, this.settings.receiptRetentionMs);
+      this.receipts = new Receipts(this.sql, this.receiptRetentionMs);
       this.outbox = new Outbox(this.sql);
       this.wakeUps = new WakeUps(ctx.storage, [
         // Due rows, and leases running out (the sweep reclaims them).
@@ -59,22 +68,48 @@ export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>)
           return prunable === null ? null : Math.max(prunable, now + PRUNE_INTERVAL_MS);
         },
       ]);
-      this.courier = buildCourier({
-        shard: ctx.id.name ?? ctx.id.toString(),
-        app,
-        authorize,
-        env,
-        settings: this.settings,
-        outbox: this.outbox,
-        // Logging is one subscriber of the delivery events; counters are another.
-        events: new DeliveryEvents().subscribe(countInto(this.counters)).subscribe(logDeliveryEvents),
-        wakeAt: (at) => this.wakeUps.arm(at),
-      });
+      this.delivery = this.prepareDelivery(app, authorize, env);
       // Schema first: no request may see a half-migrated shard. This is the only
       // blockConcurrencyWhile — on the request path it would cap the shard's throughput.
       void ctx.blockConcurrencyWhile(async () => {
         if (hasSchema(ctx.storage)) this.migrate();
         await this.wakeUps.load();
+      });
+    }
+
+    /**
+     * The delivery loop, if its settings are valid. If one is not, deliveries are still recorded
+     * and acked — their rows wait in the outbox — and every alarm logs which setting to fix, so a
+     * configuration mistake delays replies instead of losing events once Slack stops retrying.
+     */
+    private prepareDelivery(app: SlackApp, authorize: Authorize<CoordinatorEnv>, env: CoordinatorEnv): Delivery {
+      let settings: ShardSettings;
+      try {
+        settings = shardSettings(env);
+      } catch (problem) {
+        this.logPaused(problem);
+        return { paused: problem };
+      }
+      const courier = buildCourier({
+        shard: this.name,
+        app,
+        authorize,
+        env,
+        settings,
+        outbox: this.outbox,
+        // Logging is one subscriber of the delivery events; counters are another.
+        events: new DeliveryEvents().subscribe(countInto(this.counters)).subscribe(logDeliveryEvents),
+        wakeAt: (at) => this.wakeUps.arm(at),
+      });
+      return { settings, courier };
+    }
+
+    private logPaused(problem: unknown): void {
+      const setting = problem instanceof InvalidSetting ? problem.setting : undefined;
+      log("error", "delivery paused: a setting is invalid; deliveries are recorded and wait", {
+        shard: this.name,
+        setting,
+        error: describeError(problem),
       });
     }
 
@@ -96,8 +131,9 @@ export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>)
       // New rows are leased to this delivery's immediate attempt as they are written — unless
       // the shard already has many attempts in flight: then acks come first, and the rows
       // wait unleased for the sweep, which delivers with bounded concurrency.
-      const immediate = this.immediateInFlight < IMMEDIATE_IN_FLIGHT_MAX;
-      const lease = immediate ? { token: crypto.randomUUID(), expiresAt: now + this.settings.delivery.leaseMs } : null;
+      const delivery = "courier" in this.delivery ? this.delivery : undefined;
+      const immediate = delivery !== undefined && this.immediateInFlight < IMMEDIATE_IN_FLIGHT_MAX;
+      const lease = immediate ? { token: crypto.randomUUID(), expiresAt: now + delivery.settings.delivery.leaseMs } : null;
       const stores = { storage: this.ctx.storage, receipts: this.receipts, outbox: this.outbox };
       const { result, leased } = ingestDelivery(stores, app, inbound, now, lease);
       if (result.verdict !== "accepted") return result;
@@ -106,12 +142,13 @@ export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>)
       // rolled-back alarm; with no await in between, the alarm write commits with the rows.
       // The sweep is the contract: if the immediate attempt dies with this instance, the
       // alarm reclaims the rows once their lease has run out.
-      this.wakeUps.arm(leased.length === 0 ? now + this.settings.receiptRetentionMs : (lease?.expiresAt ?? now));
-      if (lease && leased.length > 0) {
+      const pausedAt = delivery ? now : now + PAUSED_RETRY_MS;
+      this.wakeUps.arm(leased.length === 0 ? now + this.receiptRetentionMs : (lease?.expiresAt ?? pausedAt));
+      if (lease && delivery && leased.length > 0) {
         // The immediate attempt, an optimisation of the sweep's own code path. Its fetches
         // leave only after the transaction is durable (the output gate holds them).
         this.immediateInFlight += leased.length;
-        void deliverLeased(this.courier, lease.token, leased).finally(() => (this.immediateInFlight -= leased.length));
+        void deliverLeased(delivery.courier, lease.token, leased).finally(() => (this.immediateInFlight -= leased.length));
       }
       return result;
     }
@@ -121,16 +158,19 @@ export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>)
       const started = Date.now();
       try {
         this.migrate();
-        await sweep(this.courier, started);
+        if ("courier" in this.delivery) await sweep(this.delivery.courier, started);
+        else this.logPaused(this.delivery.paused);
         // Whole generations expire together; if more remain than one batch, come back soon.
         if (this.receipts.pruneExpired(started, PRUNE_BATCH) === PRUNE_BATCH) this.wakeUps.arm(started + 1_000);
       } catch (error) {
         // Never let the alarm throw: the runtime stops retrying after six failures.
-        log("error", "alarm failed; re-arming", { shard: this.courier.shard, error: describeError(error) });
+        log("error", "alarm failed; re-arming", { shard: this.name, error: describeError(error) });
       }
-      // Without a schema (its migration failed) the wake sources have no tables to read: try again later.
-      if (this.migrated) this.wakeUps.rearm();
-      else this.wakeUps.arm(Date.now() + PRUNE_INTERVAL_MS);
+      // Without a schema (its migration failed) the wake sources have no tables to read; with
+      // delivery paused, due rows would wake us at once: either way, look again a minute later.
+      const now = Date.now();
+      if (!this.migrated) this.wakeUps.arm(now + PAUSED_RETRY_MS);
+      else this.wakeUps.rearm(now, "courier" in this.delivery ? now : now + PAUSED_RETRY_MS);
     }
 
     // Operations RPCs (used by /admin): cheap reads and explicit, logged operator actions.
@@ -157,13 +197,13 @@ export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>)
       const now = Date.now();
       const replayed = this.migrated ? this.outbox.replay(now, key) : 0;
       if (replayed > 0) this.wakeUps.arm(now);
-      log("info", "parked effects replayed", { shard: this.courier.shard, key, replayed });
+      log("info", "parked effects replayed", { shard: this.name, key, replayed });
       return replayed;
     }
 
     discard(key: string): boolean {
       const discarded = this.migrated && this.outbox.discard(key);
-      log("info", "parked effect discarded", { shard: this.courier.shard, key, discarded });
+      log("info", "parked effect discarded", { shard: this.name, key, discarded });
       return discarded;
     }
   };

@@ -36,13 +36,16 @@ export class WakeUps {
     void this.storage.setAlarm(at);
   }
 
-  /** Arms for the earliest time any source needs the shard (after an alarm has done its work). */
-  rearm(now = Date.now()): void {
+  /**
+   * Arms for the earliest time any source needs the shard (after an alarm has done its work),
+   * but not before `notBefore`; nothing is armed when no source needs the shard.
+   */
+  rearm(now = Date.now(), notBefore = now): void {
     let earliest: number | null = null;
     for (const source of this.sources) {
       const at = source(now);
       if (at !== null && (earliest === null || at < earliest)) earliest = at;
     }
-    this.arm(earliest);
+    this.arm(earliest === null ? null : Math.max(earliest, notBefore));
   }
 }
