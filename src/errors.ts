@@ -73,6 +73,16 @@ export class InvalidSetting extends Error {
   }
 }
 
+/** The shard did not confirm the record within ACK_BUDGET_MS; recordInbound answers it as NotRecorded. */
+export class BudgetExceeded extends Error {
+  override name = "BudgetExceeded";
+}
+
+/** A sealed token no configured key can open (unknown key id, or tampered with). */
+export class TokenUnreadable extends Error {
+  override name = "TokenUnreadable";
+}
+
 // ── Delivery: what happens to an outbox row ──────────────────────────────────────────────────
 
 /** What one attempt means for its outbox row. */

@@ -1,4 +1,4 @@
-import { InvalidSetting } from "../errors";
+import { InvalidSetting, TokenUnreadable } from "../errors";
 
 /**
  * Encryption of tokens at rest (bot and refresh tokens of installations): AES-256-GCM through
@@ -12,11 +12,6 @@ export interface TokenCipher {
   readonly keyId: string;
   encrypt(plaintext: string): Promise<string>;
   decrypt(sealed: string): Promise<string>;
-}
-
-/** A sealed token that no configured key can open (unknown key id, or tampered with). */
-export class TokenUnreadable extends Error {
-  override name = "TokenUnreadable";
 }
 
 const encoder = new TextEncoder();

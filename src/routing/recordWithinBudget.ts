@@ -1,11 +1,8 @@
 import type { ShardNamespace } from "../env";
+import { BudgetExceeded } from "../errors";
 import type { Inbound } from "../inbound/types";
 import type { IngestResult } from "../shard/api";
 import { shardStub } from "./shardStub";
-
-class BudgetExceeded extends Error {
-  override name = "BudgetExceeded";
-}
 
 /** Durable Object errors carry these flags; `overloaded` means retrying makes things worse. */
 function isRetryable(error: unknown): boolean {
