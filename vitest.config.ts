@@ -1,13 +1,13 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { quietExpectedFaults } from "./test/support/quietExpectedFaults.ts";
-import { TEST_BINDINGS } from "./test/support/testBindings.ts";
+import { OAUTH_TEST_BINDINGS, TEST_BINDINGS } from "./test/support/testBindings.ts";
 
 quietExpectedFaults();
 
 /** A Worker under test in workerd, with the test settings; only Slack's side is faked. */
-function workerUnderTest(main: string) {
-  return cloudflareTest({ main, wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings: TEST_BINDINGS } });
+function workerUnderTest(main: string, bindings: Record<string, string> = TEST_BINDINGS) {
+  return cloudflareTest({ main, wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings } });
 }
 
 const shared = { setupFiles: ["test/support/fetchGuard.ts"] };
@@ -21,6 +21,11 @@ export default defineConfig({
         // The engine, driven through a Worker of its own with a small test app (test/worker.ts).
         plugins: [workerUnderTest("./test/worker.ts")],
         test: { name: "coordinator", include: ["test/*.test.ts"], ...shared },
+      },
+      {
+        // The same engine in OAuth (multi-workspace) mode: installs, per-installation tokens, lifecycle.
+        plugins: [workerUnderTest("./test/worker.ts", OAUTH_TEST_BINDINGS)],
+        test: { name: "oauth", include: ["test/oauth/*.test.ts"], ...shared },
       },
       {
         // The shipped demo (src/index.ts), end to end: what `npm start` serves.

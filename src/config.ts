@@ -37,6 +37,21 @@ export interface ShardSettings {
   };
 }
 
+/** OAuth (multi-workspace) mode: on when SLACK_CLIENT_ID and SLACK_CLIENT_SECRET are both set. */
+export interface OAuthSettings {
+  clientId: string;
+  clientSecret: string;
+  /** Bot scopes asked for at install (SLACK_SCOPES), and user scopes (SLACK_USER_SCOPES). */
+  scopes: string[];
+  userScopes: string[];
+  redirectUri?: string;
+  successUrl?: string;
+  allowNoState: boolean;
+  authorizeUrl: string;
+  /** Where oauth.v2.access is called: SLACK_API_URL. */
+  apiUrl: string;
+}
+
 type Vars = Record<string, unknown>;
 
 function positive(env: Vars, name: string, fallback: number, kind: "integer" | "number" = "integer"): number {
@@ -89,6 +104,64 @@ function parseRecordSettings(vars: Vars): RecordSettings {
   return { receiptRetentionMs: Math.round(positive(vars, "RECEIPT_RETENTION_HOURS", 24, "number") * 3_600_000) };
 }
 
+function list(vars: Vars, name: string): string[] {
+  return (text(vars, name) ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
+
+function url(vars: Vars, name: string): string | undefined {
+  const value = text(vars, name);
+  if (value === undefined) return undefined;
+  try {
+    new URL(value);
+  } catch {
+    throw new InvalidSetting(name, `must be an absolute URL, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+/** A 32-byte key, base64 (checked here so a bad key is a configuration error, not a failed install). */
+function aesKey(vars: Vars, name: string, required: boolean): void {
+  const value = text(vars, name);
+  if (value === undefined) {
+    if (required) throw new InvalidSetting(name, "is not set: OAuth mode never stores tokens unencrypted");
+    return;
+  }
+  let bytes: number;
+  try {
+    bytes = atob(value.trim()).length;
+  } catch {
+    throw new InvalidSetting(name, "must be base64 (32 random bytes: `openssl rand -base64 32`)");
+  }
+  if (bytes !== 32) throw new InvalidSetting(name, `must be 32 bytes, base64; got ${bytes} bytes`);
+}
+
+function parseOAuthSettings(vars: Vars): OAuthSettings | null {
+  const clientId = text(vars, "SLACK_CLIENT_ID");
+  const clientSecret = text(vars, "SLACK_CLIENT_SECRET");
+  if (clientId === undefined && clientSecret === undefined) return null;
+  if (clientId === undefined) throw new InvalidSetting("SLACK_CLIENT_ID", "is not set, but SLACK_CLIENT_SECRET is");
+  if (clientSecret === undefined) throw new InvalidSetting("SLACK_CLIENT_SECRET", "is not set, but SLACK_CLIENT_ID is");
+  aesKey(vars, "TOKEN_ENCRYPTION_KEY", true);
+  aesKey(vars, "TOKEN_ENCRYPTION_KEY_PREVIOUS", false);
+  const allowNoState = text(vars, "SLACK_OAUTH_ALLOW_NO_STATE") ?? "false";
+  if (allowNoState !== "true" && allowNoState !== "false")
+    throw new InvalidSetting("SLACK_OAUTH_ALLOW_NO_STATE", `must be true or false, got ${JSON.stringify(allowNoState)}`);
+  return {
+    clientId,
+    clientSecret,
+    scopes: list(vars, "SLACK_SCOPES"),
+    userScopes: list(vars, "SLACK_USER_SCOPES"),
+    redirectUri: url(vars, "SLACK_REDIRECT_URI"),
+    successUrl: url(vars, "SLACK_INSTALL_SUCCESS_URL"),
+    allowNoState: allowNoState === "true",
+    authorizeUrl: url(vars, "SLACK_OAUTH_AUTHORIZE_URL") ?? "https://slack.com/oauth/v2/authorize",
+    apiUrl: url(vars, "SLACK_API_URL") ?? "https://slack.com/api/",
+  };
+}
+
 function parseShardSettings(vars: Vars): ShardSettings {
   const timeoutMs = positive(vars, "DELIVERY_TIMEOUT_MS", 10_000);
   const leaseMs = positive(vars, "LEASE_MS", 60_000);
@@ -136,3 +209,5 @@ function oncePerEnv<T>(parse: (vars: Vars) => T): (env: object) => T {
 export const edgeSettings = oncePerEnv(parseEdgeSettings);
 export const recordSettings = oncePerEnv(parseRecordSettings);
 export const shardSettings = oncePerEnv(parseShardSettings);
+/** Null in single-workspace mode; throws InvalidSetting when OAuth mode is half configured. */
+export const oauthSettings = oncePerEnv(parseOAuthSettings);

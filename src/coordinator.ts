@@ -1,7 +1,9 @@
 import type { SlackApp } from "./app/types";
-import { type Authorize, singleWorkspace } from "./auth/authorize";
+import type { Authorize } from "./auth/authorize";
 import { buildRouter } from "./edge/router";
 import type { CoordinatorEnv } from "./env";
+import { byMode } from "./installations/authorizeInstallation";
+import { Installations } from "./installations/Installations";
 import { defineShard } from "./shard/Shard";
 
 export interface CoordinatorOptions {
@@ -9,21 +11,24 @@ export interface CoordinatorOptions {
   app: SlackApp;
   /**
    * Credentials per workspace, resolved on the shard when an effect calls the Web API.
-   * Default: single-workspace mode, SLACK_BOT_TOKEN for every workspace.
+   * Default: the installation store in OAuth mode (SLACK_CLIENT_ID and SLACK_CLIENT_SECRET set),
+   * else single-workspace mode, SLACK_BOT_TOKEN for every workspace.
    */
   authorize?: Authorize<CoordinatorEnv>;
 }
 
 /**
- * Composes the front Worker and the shard Durable Object class for one app. Export both
- * from the Worker's entry module (the class under the name wrangler.toml binds).
+ * Composes the front Worker and the Durable Object classes for one app. Export them from the
+ * Worker's entry module under the names wrangler.toml binds: `Shard` always, `Installations`
+ * for OAuth mode (README "Distribute your app").
  */
-export function createCoordinator({ app, authorize = singleWorkspace }: CoordinatorOptions) {
+export function createCoordinator({ app, authorize = byMode }: CoordinatorOptions) {
   const router = buildRouter(app);
   return {
     worker: {
       fetch: (request, env, ctx) => router.fetch(request, env, ctx),
     } satisfies ExportedHandler<CoordinatorEnv>,
     Shard: defineShard(app, authorize),
+    Installations,
   };
 }

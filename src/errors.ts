@@ -51,6 +51,14 @@ export class MalformedPayload extends Rejection {
   }
 }
 
+/** OAuth mode: the workspace has not installed the app (or uninstalled it): 410 and no retry. */
+export class WorkspaceNotInstalled extends Rejection {
+  override name = "WorkspaceNotInstalled";
+  constructor(message = "workspace has not installed this app") {
+    super(410, message, true);
+  }
+}
+
 /** Not confirmed durable within the ack budget: 503 without no-retry, so Slack's retry can save it. */
 export class NotRecorded extends Rejection {
   override name = "NotRecorded";
@@ -141,6 +149,22 @@ export class ForbiddenUrl extends DeliveryError {
 export class ListenerGone extends DeliveryError {
   override name = "ListenerGone";
   readonly disposition = "park";
+}
+
+/**
+ * OAuth mode: the workspace has no usable installation — never installed, uninstalled, or its
+ * tokens revoked (by Slack, or a refresh Slack refused). Parked at once: no retry brings it back;
+ * a reinstall and a replay do.
+ */
+export class NotInstalled extends DeliveryError {
+  override name = "NotInstalled";
+  readonly disposition = "park";
+}
+
+/** OAuth mode: the installation's token could not be refreshed just now (Slack unreachable, 5xx). */
+export class TokenRefreshFailed extends DeliveryError {
+  override name = "TokenRefreshFailed";
+  readonly disposition = "retry";
 }
 
 /** No bot token for the workspace yet (single-workspace mode without SLACK_BOT_TOKEN). Fixable by config. */

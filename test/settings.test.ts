@@ -35,12 +35,12 @@ describe("settings", () => {
     expect(await storedFor(team)).toMatchObject({ receipts: 1 });
   });
 
-  it("a missing signing secret answers 500 (Slack retries), naming nothing to the caller", async () => {
+  it("a missing signing secret answers 500 (Slack retries), naming no setting to the caller", async () => {
     const { delivery } = await mentionDelivery(newWorkspace());
     const response = await deliverWithSettings(delivery, { SLACK_SIGNING_SECRET: "", SLACK_SIGNING_SECRET_PREVIOUS: "" });
     expect(response.status).toBe(500);
     expect(response.headers.get("x-slack-no-retry")).toBeNull();
-    expect(await response.text()).toBe("internal error");
+    expect(await response.text()).toBe("configuration error (see the Worker's log)");
     // And the Worker under its real settings is unaffected.
     expect((await deliver((await mentionDelivery(newWorkspace())).delivery)).status).toBe(200);
   });

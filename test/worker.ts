@@ -3,8 +3,8 @@ import { testApp } from "./support/testApp";
 
 // The Worker the engine's tests drive: the coordinator serving the test app, so the demo
 // (src/example/app.ts) stays free to change.
-const { worker, Shard } = createCoordinator({ app: testApp });
+const { worker, Shard, Installations } = createCoordinator({ app: testApp });
 type Shard = InstanceType<typeof Shard>;
 
-export { Shard };
+export { Installations, Shard };
 export default worker;

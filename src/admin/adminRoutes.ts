@@ -5,8 +5,9 @@ import { describeError, log } from "../log";
 import { shardName } from "../routing/shardFor";
 import { shardStub } from "../routing/shardStub";
 import { authorizeAdmin } from "./authorizeAdmin";
+import { installationRoutes } from "./installationRoutes";
 
-type AdminRequest = IRequest & { params: { workspace: string; bucket: string; key?: string } };
+type AdminRequest = IRequest & { params: { workspace: string; bucket: string; key?: string; id?: string } };
 
 /** A path segment, percent-decoded; a malformed escape is the caller's error (400), not ours. */
 function segment(raw: string | undefined, what: string): string {
@@ -68,5 +69,7 @@ export function adminRoutes() {
       if (!(await shardOf(request, env).discard(keyOf(request)))) throw new Rejection(404, "no parked effect with that key");
       return Response.json({ discarded: 1 });
     })
+    .get("/installations", installationRoutes.list)
+    .delete("/installations/:id", (request, env) => installationRoutes.remove(segment(request.params.id, "installation id"), env))
     .all("*", () => new Response("not found", { status: 404 }));
 }

@@ -3,6 +3,7 @@ import { edgeSettings } from "../config";
 import type { CoordinatorEnv } from "../env";
 import { InvalidSetting, InvalidSignature, Rejection } from "../errors";
 import { parseSlackRequest } from "../inbound/parseSlackRequest";
+import { oauthMode } from "../installations/mode";
 import { describeError, type LogFields, log } from "../log";
 import { recordInbound } from "../routing/recordInbound";
 import { readRawBody } from "./readRawBody";
@@ -13,6 +14,8 @@ const decoder = new TextDecoder();
 /** Receive: verified, parsed and handed to recordInbound — or a Rejection, thrown. */
 async function answer(request: Request, env: CoordinatorEnv, app: SlackApp, facts: LogFields): Promise<Response> {
   const { signingSecrets } = edgeSettings(env);
+  // OAuth mode that cannot work safely (no TOKEN_ENCRYPTION_KEY, …) is refused before anything else.
+  oauthMode(env);
   const timestamp = request.headers.get("x-slack-request-timestamp");
   const signature = request.headers.get("x-slack-signature");
   if (!timestamp || !signature) throw new InvalidSignature("missing Slack signature headers");
@@ -67,8 +70,12 @@ export async function handleSlackRequest(request: Request, env: CoordinatorEnv, 
   try {
     response = await answer(request, env, app, facts);
   } catch (error) {
-    if (error instanceof InvalidSetting) facts.setting = error.setting;
-    if (error instanceof Rejection) {
+    if (error instanceof InvalidSetting) {
+      facts.setting = error.setting;
+      facts.error = describeError(error);
+      // Said to be configuration, so nobody hunts a bug; which setting is in the log line only.
+      response = new Response("configuration error (see the Worker's log)", { status: 500 });
+    } else if (error instanceof Rejection) {
       facts.outcome ??= error.message;
       response = error.toResponse();
     } else {

@@ -2,6 +2,7 @@ import { Router } from "itty-router";
 import { adminRoutes } from "../admin/adminRoutes";
 import type { SlackApp } from "../app/types";
 import type { CoordinatorEnv } from "../env";
+import { beginInstall, completeInstall, installEndpoint } from "../installations/installFlow";
 import { handleSlackRequest } from "./handleSlackRequest";
 
 /** The Worker's routes (README "Endpoints"). Every Slack surface shares one handler, as in Bolt. */
@@ -14,6 +15,8 @@ export function buildRouter(app: SlackApp) {
     .post("/slack/events", slack)
     .post("/slack/commands", slack)
     .post("/slack/interactivity", slack)
+    .get("/slack/install", installEndpoint(beginInstall))
+    .get("/slack/oauth_redirect", installEndpoint(completeInstall))
     .get("/healthz", () => Response.json({ ok: true }))
     .all("/admin/*", admin.fetch)
     .all("*", () => new Response("not found", { status: 404 }));

@@ -1,4 +1,5 @@
 import type { SlackApp } from "../app/types";
+import type { InstallationsNamespace } from "../env";
 import type { SlackWebClient } from "../slack/client";
 import type { Effect } from "./types";
 
@@ -13,6 +14,8 @@ export interface EffectContext {
   attempts: number;
   /** HANDLER_MAX_ATTEMPTS: how often a handler's own bug is retried before the run is parked. */
   handlerMaxAttempts: number;
+  /** The installation store (OAuth mode), for the coordinator's own lifecycle effects. */
+  installations?: InstallationsNamespace;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { UnreadableEffect } from "../errors";
+import { installation } from "./installation";
 import type { EffectKind } from "./kind";
 import { responseUrl } from "./responseUrl";
 import { run } from "./run";
@@ -7,7 +8,7 @@ import type { Effect } from "./types";
 
 /** Every effect kind this build performs, looked up by `type`. */
 const KINDS: ReadonlyMap<string, EffectKind> = new Map(
-  ([slackApi, responseUrl, run] as EffectKind[]).map((kind) => [kind.type, kind]),
+  ([slackApi, responseUrl, run, installation] as EffectKind[]).map((kind) => [kind.type, kind]),
 );
 
 /** The kind that performs `effect`; UnreadableEffect (parked) for a type this build does not know. */

@@ -5,7 +5,7 @@ import type { Inbound } from "../inbound/types";
  * in the outbox. One kind per file in src/effects/ performs it; a new kind adds its shape here,
  * its file, and its line in registry.ts.
  */
-export type Effect = SlackApiEffect | ResponseUrlEffect | RunEffect;
+export type Effect = SlackApiEffect | ResponseUrlEffect | RunEffect | InstallationEffect;
 
 /** A Slack Web API call (`chat.postMessage`, `reactions.add`, …) with the workspace's bot token. */
 export interface SlackApiEffect {
@@ -28,3 +28,19 @@ export interface RunEffect {
   listener: string;
   inbound: Inbound;
 }
+
+/**
+ * OAuth mode: what an installation lifecycle event does to the installation store. Planned by
+ * the coordinator itself (src/installations/lifecycle.ts), not by apps.
+ */
+export type InstallationEffect = {
+  type: "installation";
+  /** The installation: the delivery's workspace. */
+  installation: string;
+  /** The event's `event_time` (seconds): a lifecycle event older than the latest install is ignored. */
+  eventTime?: number;
+} & (
+  | { action: "uninstall" }
+  | { action: "revoke_tokens"; bot: string[]; users: string[] }
+  | { action: "team_access"; change: "granted" | "revoked"; teams: string[] }
+);

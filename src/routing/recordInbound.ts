@@ -1,8 +1,10 @@
 import type { SlackApp } from "../app/types";
 import { edgeSettings } from "../config";
 import type { CoordinatorEnv } from "../env";
-import { NotRecorded } from "../errors";
+import { NotRecorded, WorkspaceNotInstalled } from "../errors";
 import type { Inbound } from "../inbound/types";
+import { withInstallationLifecycle } from "../installations/lifecycle";
+import { oauthMode } from "../installations/mode";
 import { describeError, log } from "../log";
 import type { IngestResult } from "../shard/api";
 import { recordWithinBudget } from "./recordWithinBudget";
@@ -17,22 +19,29 @@ export type Recorded =
  * Records one parsed, verified delivery in the shard that owns it, within the ack budget — the
  * seam every way in shares (the Slack endpoints now; backfill and resharding next). Deliberately
  * ignored deliveries never reach a shard: nothing to store, nothing to retry. Throws NotRecorded
- * (503, Slack retries) when the record was not confirmed durable in time.
+ * (503, Slack retries) when the record was not confirmed durable in time, and, in OAuth mode,
+ * WorkspaceNotInstalled (410, no retry) when the shard found no installation for the workspace.
  */
 export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound: Inbound): Promise<Recorded> {
-  const plan = app.plan(inbound);
+  // OAuth mode plans installation lifecycle events too, as the shard does.
+  const planner = oauthMode(env) ? withInstallationLifecycle(app) : app;
+  const plan = planner.plan(inbound);
   if ("ignore" in plan) return { verdict: "ignored", reason: plan.ignore };
 
   const { ackBudgetMs, shardBuckets } = edgeSettings(env);
   const shard = shardOf(inbound, shardBuckets);
+  let recorded: Awaited<ReturnType<typeof recordWithinBudget>>;
   try {
-    const { result, attempts } = await recordWithinBudget(env.SHARD, shard, inbound, ackBudgetMs);
-    // The shard plans again inside its transaction (it is the authority): it may ignore too.
-    if (result.verdict === "ignored") return { verdict: "ignored", reason: `by shard ${shard}` };
-    return { ...result, verdict: result.verdict, shard, ingestAttempts: attempts };
+    recorded = await recordWithinBudget(env.SHARD, shard, inbound, ackBudgetMs);
   } catch (error) {
     // Not confirmed durable: answer non-2xx without x-slack-no-retry so Slack's retry can still save it.
     log("error", "event not recorded", { dedupeKey: inbound.dedupeKey, shard, error: describeError(error) });
     throw new NotRecorded();
   }
+  const { result, attempts } = recorded;
+  // The shard plans again inside its transaction (it is the authority): it may ignore too.
+  if (result.verdict === "ignored") return { verdict: "ignored", reason: `by shard ${shard}` };
+  if (result.verdict === "not_installed")
+    throw new WorkspaceNotInstalled(`workspace not installed: ${result.reason ?? "unknown"}`);
+  return { ...result, verdict: result.verdict, shard, ingestAttempts: attempts };
 }

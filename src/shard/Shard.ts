@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { SlackApp } from "../app/types";
 import type { Authorize } from "../auth/authorize";
-import { recordSettings, type ShardSettings, shardSettings } from "../config";
+import { oauthSettings, recordSettings, type ShardSettings, shardSettings } from "../config";
 import type { Courier } from "../delivery/deliverClaimed";
 import { countInto, DeliveryEvents, newCounters } from "../delivery/events";
 import { logDeliveryEvents } from "../delivery/logDeliveryEvents";
@@ -9,6 +9,10 @@ import { deliverLeased, sweep } from "../delivery/sweep";
 import type { CoordinatorEnv } from "../env";
 import { InvalidSetting } from "../errors";
 import type { Inbound } from "../inbound/types";
+import type { InstallationChange } from "../installations/api";
+import { installationCache, type Known } from "../installations/installationCache";
+import { withInstallationLifecycle } from "../installations/lifecycle";
+import { installationStub } from "../installations/stubs";
 import { describeError, log } from "../log";
 import type { IngestResult, ParkedRow, ShardApi, ShardStats } from "./api";
 import { buildCourier } from "./courier";
@@ -36,8 +40,11 @@ type Delivery = { settings: ShardSettings; courier: Courier } | { paused: unknow
  * deliveries (see routing/) and keeps their receipts and outbox in SQLite. The class is the RPC
  * facade; the work lives in ingest.ts (the transaction), wakeUps.ts (the alarm) and delivery/.
  */
-export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>): ShardClass {
+export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorEnv>): ShardClass {
   return class Shard extends DurableObject<CoordinatorEnv> implements ShardApi {
+    /** OAuth mode: deliveries are recorded only for installed workspaces, lifecycle events included. */
+    private readonly oauth: boolean;
+    private readonly app: SlackApp;
     private readonly receiptRetentionMs: number;
     private readonly sql: MeteredSql;
     private readonly receipts: Receipts;
@@ -55,6 +62,8 @@ export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>)
     constructor(ctx: DurableObjectState, env: CoordinatorEnv) {
       super(ctx, env);
       this.name = ctx.id.name ?? ctx.id.toString();
+      this.oauth = isOAuthMode(env);
+      this.app = this.oauth ? withInstallationLifecycle(userApp) : userApp;
       // Recording needs only the receipt retention; without it the shard cannot record (503).
       this.receiptRetentionMs = recordSettings(env).receiptRetentionMs;
       this.sql = new MeteredSql(ctx.storage.sql);
@@ -68,7 +77,7 @@ export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>)
           return prunable === null ? null : Math.max(prunable, now + PRUNE_INTERVAL_MS);
         },
       ]);
-      this.delivery = this.prepareDelivery(app, authorize, env);
+      this.delivery = this.prepareDelivery(this.app, authorize, env);
       // Schema first: no request may see a half-migrated shard. This is the only
       // blockConcurrencyWhile — on the request path it would cap the shard's throughput.
       void ctx.blockConcurrencyWhile(async () => {
@@ -125,7 +134,24 @@ export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>)
      * reply is held by the output gate until that transaction is durable, so the Worker
      * can never answer Slack 200 for something that is not stored.
      */
-    ingest(inbound: Inbound): IngestResult {
+    ingest(inbound: Inbound): IngestResult | Promise<IngestResult> {
+      if (!this.oauth) return this.record(inbound);
+      // Installed? Known without waiting in steady state; asked of the store on a cold cache. A
+      // refresh failing for now ("retry") is no verdict on the installation: record, deliver later.
+      const lookup = () => installationStub(this.env, inbound.workspace).token({ refresh: false });
+      const known = installationCache.peek(inbound.workspace, Date.now(), "status", lookup);
+      if (known === undefined) {
+        return installationCache
+          .get(inbound.workspace, Date.now(), "status", lookup)
+          .then((answer) =>
+            answer.status === "installed" || answer.status === "retry" ? this.record(inbound) : notInstalled(answer),
+          );
+      }
+      return known.status === "installed" ? this.record(inbound) : notInstalled(known);
+    }
+
+    /** Records a delivery of a workspace this shard serves: the transaction is ingest.ts. */
+    private record(inbound: Inbound): IngestResult {
       this.migrate();
       const now = Date.now();
       // New rows are leased to this delivery's immediate attempt as they are written — unless
@@ -135,9 +161,12 @@ export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>)
       const immediate = delivery !== undefined && this.immediateInFlight < IMMEDIATE_IN_FLIGHT_MAX;
       const lease = immediate ? { token: crypto.randomUUID(), expiresAt: now + delivery.settings.delivery.leaseMs } : null;
       const stores = { storage: this.ctx.storage, receipts: this.receipts, outbox: this.outbox };
-      const { result, leased } = ingestDelivery(stores, app, inbound, now, lease);
+      const { result, leased } = ingestDelivery(stores, this.app, inbound, now, lease);
       if (result.verdict !== "accepted") return result;
       this.accepted++;
+      // Later events of an uninstalled app answer 410 from now on, before the store hears of it.
+      if (this.oauth && inbound.type === "app_uninstalled")
+        installationCache.apply(inbound.workspace, { status: "uninstalled", reason: "app uninstalled" }, now);
       // Armed only once the transaction has succeeded, so the alarm mirror never believes in a
       // rolled-back alarm; with no await in between, the alarm write commits with the rows.
       // The sweep is the contract: if the immediate attempt dies with this instance, the
@@ -171,6 +200,20 @@ export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>)
       const now = Date.now();
       if (!this.migrated) this.wakeUps.arm(now + PAUSED_RETRY_MS);
       else this.wakeUps.rearm(now, "courier" in this.delivery ? now : now + PAUSED_RETRY_MS);
+    }
+
+    /**
+     * Told by the installation store (to every bucket of the workspace): forget what this isolate
+     * cached, and when the installation is gone, park the workspace's waiting effects with why.
+     */
+    installationChanged(workspace: string, change: InstallationChange): number {
+      const now = Date.now();
+      installationCache.apply(workspace, change, now);
+      if (change.status === "installed" || !this.migrated) return 0;
+      const parked = this.outbox.parkWorkspace(workspace, change.reason, now, "installation");
+      if (parked > 0)
+        log("warn", "effects parked: installation gone", { shard: this.name, workspace, parked, reason: change.reason });
+      return parked;
     }
 
     // Operations RPCs (used by /admin): cheap reads and explicit, logged operator actions.
@@ -208,6 +251,21 @@ export function defineShard(app: SlackApp, authorize: Authorize<CoordinatorEnv>)
     }
   };
 }
+
+/** OAuth mode, judged leniently: a half-configured OAuth setup is refused at the edge (500), named. */
+function isOAuthMode(env: CoordinatorEnv): boolean {
+  try {
+    return oauthSettings(env) !== null;
+  } catch {
+    return true;
+  }
+}
+
+const notInstalled = (known: Exclude<Known, { status: "installed" }>): IngestResult => ({
+  verdict: "not_installed",
+  reason: known.reason,
+  enqueued: 0,
+});
 
 /** A shard as its callers and wrangler see it: a Durable Object with the RPC surface of api.ts. */
 export type Shard = DurableObject<CoordinatorEnv> & ShardApi;

@@ -1,5 +1,6 @@
 import type { AckBody } from "../app/types";
 import type { Inbound } from "../inbound/types";
+import type { InstallationChange } from "../installations/api";
 
 /**
  * The shard's RPC surface as the front Worker and the operations API see it: types only, so
@@ -7,16 +8,21 @@ import type { Inbound } from "../inbound/types";
  * Worker may talk to an old shard for minutes: only ever add optional fields and new methods.
  */
 export interface ShardApi {
-  ingest(inbound: Inbound): IngestResult;
+  ingest(inbound: Inbound): IngestResult | Promise<IngestResult>;
   stats(): ShardStats;
   listParked(limit?: number): ParkedRow[];
   replay(key?: string): number;
   discard(key: string): boolean;
+  /** OAuth mode: the installation store's push; returns how many waiting effects were parked. */
+  installationChanged(workspace: string, change: InstallationChange): number;
 }
 
 /** The shard's answer to `ingest`, returned only once it is durable. */
 export interface IngestResult {
-  verdict: "accepted" | "duplicate" | "ignored";
+  /** `not_installed` (OAuth mode): the workspace has no usable installation; nothing stored. */
+  verdict: "accepted" | "duplicate" | "ignored" | "not_installed";
+  /** Why, for `not_installed`. */
+  reason?: string;
   /** Synchronous ack body for Slack, when the app gave one (a duplicate gets the first one's). */
   ackBody?: AckBody;
   /** Outbox rows this delivery added (0 for duplicates and ignored). */

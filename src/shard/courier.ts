@@ -4,10 +4,11 @@ import type { ShardSettings } from "../config";
 import type { Courier } from "../delivery/deliverClaimed";
 import type { DeliveryEvents } from "../delivery/events";
 import { RateLimits } from "../delivery/rateLimits";
+import type { CoordinatorEnv } from "../env";
 import type { Outbox } from "./outbox";
 import { rowPerformer } from "./performRow";
 
-export interface CourierParts<E> {
+export interface CourierParts<E extends Pick<CoordinatorEnv, "INSTALLATIONS">> {
   shard: string;
   app: SlackApp;
   authorize: Authorize<E>;
@@ -20,7 +21,7 @@ export interface CourierParts<E> {
 }
 
 /** Wires what the delivery loop needs of a shard: its outbox, settings, events and how to perform a row. */
-export function buildCourier<E>(parts: CourierParts<E>): Courier {
+export function buildCourier<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>(parts: CourierParts<E>): Courier {
   const { shard, settings, outbox, events, wakeAt } = parts;
   return {
     shard,

@@ -175,6 +175,23 @@ export class Outbox {
     );
   }
 
+  /**
+   * Parks a workspace's waiting rows at once with `reason` (its installation is gone): rows not in
+   * an attempt now, except `keep`'s kind. A row in an attempt is parked by that attempt, whose
+   * credentials lookup now fails the same way. Returns how many.
+   */
+  parkWorkspace(workspace: string, reason: string, now: number, keep: string): number {
+    return this.sql.count(
+      `UPDATE outbox SET status = 'parked', last_error = ?1, parked_at = ?2
+        WHERE status = 'pending' AND workspace = ?3 AND effect != ?4 AND (claim_expires_at IS NULL OR claim_expires_at <= ?2)
+        RETURNING 1`,
+      reason,
+      now,
+      workspace,
+      keep,
+    );
+  }
+
   /** Puts parked rows (one, or all when `key` is omitted) back in line with fresh attempts. Returns how many. */
   replay(now: number, key?: string): number {
     return this.sql.count(

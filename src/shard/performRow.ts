@@ -3,11 +3,12 @@ import type { Authorize } from "../auth/authorize";
 import type { ShardSettings } from "../config";
 import { kindOf } from "../effects/registry";
 import type { Effect } from "../effects/types";
+import type { CoordinatorEnv } from "../env";
 import { createSlackClient } from "../slack/client";
 import type { ClaimedRow, Outbox } from "./outbox";
 import { stepFor } from "./stepCheckpoints";
 
-export interface PerformDeps<E> {
+export interface PerformDeps<E extends Pick<CoordinatorEnv, "INSTALLATIONS">> {
   app: SlackApp;
   authorize: Authorize<E>;
   env: E;
@@ -20,7 +21,13 @@ export interface PerformDeps<E> {
  * row's workspace (asked of `authorize` only if the attempt calls the Web API) and the row's
  * handles, and `step()` fenced by the attempt's lease.
  */
-export function rowPerformer<E>({ app, authorize, env, settings, outbox }: PerformDeps<E>) {
+export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
+  app,
+  authorize,
+  env,
+  settings,
+  outbox,
+}: PerformDeps<E>) {
   return (effect: Effect, row: ClaimedRow, token: string): Promise<void> => {
     const kind = kindOf(effect);
     const client = createSlackClient({
@@ -40,6 +47,7 @@ export function rowPerformer<E>({ app, authorize, env, settings, outbox }: Perfo
       step: stepFor(outbox, row.idempotency_key, token),
       attempts: row.attempts,
       handlerMaxAttempts: settings.handlerMaxAttempts,
+      installations: env.INSTALLATIONS,
     });
   };
 }

@@ -55,7 +55,7 @@ export class SlackClient {
     this.token ??= Promise.resolve(this.options.token());
     const token = await this.token;
     const result = await this.answer(method, (signal) =>
-      callWebApi({ apiUrl: this.options.apiUrl, token, method, body, signal }),
+      callWebApi({ apiUrl: this.options.apiUrl, authorization: `Bearer ${token}`, method, body, signal }),
     );
     return (result.body ?? {}) as T;
   }

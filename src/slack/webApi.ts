@@ -62,10 +62,13 @@ export function formEncode(args: Record<string, unknown>): URLSearchParams {
   return form;
 }
 
-/** Calls `method` with the bot token. Throws only for network errors and timeouts (via `signal`). */
+/**
+ * Calls `method` with the given credentials (`Bearer {bot token}`, or `Basic …` for
+ * oauth.v2.access). Throws only for network errors and timeouts (via `signal`).
+ */
 export async function callWebApi(options: {
   apiUrl: string;
-  token: string;
+  authorization: string;
   method: string;
   body: Record<string, unknown>;
   signal: AbortSignal;
@@ -73,7 +76,7 @@ export async function callWebApi(options: {
   const url = new URL(options.method, options.apiUrl.endsWith("/") ? options.apiUrl : `${options.apiUrl}/`);
   const response = await fetch(url, {
     method: "POST",
-    headers: { authorization: `Bearer ${options.token}` },
+    headers: { authorization: options.authorization },
     // A URLSearchParams body is sent as application/x-www-form-urlencoded;charset=UTF-8.
     body: formEncode(options.body),
     signal: options.signal,

@@ -59,6 +59,10 @@ export class FakeSlackApi {
   private readonly waiters: Array<{ predicate: (call: RecordedCall) => boolean; resolve: (call: RecordedCall) => void }> = [];
   private tsCounter = 0;
   private fileCounter = 0;
+  /** oauth.v2.access: codes Slack would redeem (each once), and live refresh tokens. */
+  private readonly codes = new Map<string, Record<string, unknown>>();
+  private readonly refreshTokens = new Map<string, { id: string; expiresIn: number }>();
+  private rotation = 0;
 
   /** Where the fake is reachable: SLACK_API_URL is `${origin}/api/`, response_urls start with it. */
   readonly origin: string;
@@ -79,6 +83,25 @@ export class FakeSlackApi {
   fail(match: CallMatch, fault: Fault, times = 1): this {
     this.scripts.push({ match, fault, remaining: times });
     return this;
+  }
+
+  /**
+   * Makes `code` redeemable once by oauth.v2.access, answering `access` (Slack's install answer).
+   * With token rotation (`refresh_token` in it), each refresh answers new tokens living `expires_in`.
+   */
+  issueCode(code: string, access: Record<string, unknown>): this {
+    this.codes.set(code, access);
+    if (typeof access.refresh_token === "string") {
+      const owner = (access.team ?? access.enterprise) as { id?: string } | null | undefined;
+      const id = String(owner?.id ?? "");
+      this.refreshTokens.set(access.refresh_token, { id, expiresIn: Number(access.expires_in ?? 43_200) });
+    }
+    return this;
+  }
+
+  /** oauth.v2.access calls that were refreshes. */
+  refreshCalls(): RecordedCall[] {
+    return this.callsTo("oauth.v2.access").filter((call) => call.body.grant_type === "refresh_token");
   }
 
   callsTo(method: string): RecordedCall[] {
@@ -157,7 +180,31 @@ export class FakeSlackApi {
     }
   }
 
+  private oauthAccess(body: Record<string, unknown>): Response {
+    if (body.grant_type === "refresh_token") {
+      const live = this.refreshTokens.get(String(body.refresh_token));
+      if (!live) return Response.json({ ok: false, error: "invalid_refresh_token" });
+      // Slack's rotation: the refresh token is spent, a new pair replaces it.
+      this.refreshTokens.delete(String(body.refresh_token));
+      this.rotation++;
+      const refreshToken = `xoxe-1-${live.id}-r${this.rotation}`;
+      this.refreshTokens.set(refreshToken, live);
+      return Response.json({
+        ok: true,
+        token_type: "bot",
+        access_token: `xoxe.xoxb-${live.id}-r${this.rotation}`,
+        refresh_token: refreshToken,
+        expires_in: live.expiresIn,
+      });
+    }
+    const access = this.codes.get(String(body.code));
+    if (!access) return Response.json({ ok: false, error: "invalid_code" });
+    this.codes.delete(String(body.code));
+    return Response.json({ ok: true, ...access });
+  }
+
   private success(method: string, body: Record<string, unknown>): Response {
+    if (method === "oauth.v2.access") return this.oauthAccess(body);
     if (method === "response_url") return new Response("ok", { status: 200 });
     if (method === "file_upload") return new Response(`OK - ${String(body.bytes).length}`, { status: 200 });
     const answer: Record<string, unknown> = { ok: true };

@@ -22,3 +22,20 @@ export const TEST_BINDINGS = {
 export const LEASE_MS = Number(TEST_BINDINGS.LEASE_MS);
 export const DELIVERY_TIMEOUT_MS = Number(TEST_BINDINGS.DELIVERY_TIMEOUT_MS);
 export const HANDLER_MAX_ATTEMPTS = Number(TEST_BINDINGS.HANDLER_MAX_ATTEMPTS);
+
+/** A fixed 32-byte key for tests only ("0123456789abcdef" twice), base64. */
+export const TEST_TOKEN_ENCRYPTION_KEY = btoa("0123456789abcdef0123456789abcdef");
+
+/**
+ * OAuth mode's settings for the "oauth" test project: no SLACK_BOT_TOKEN, so every token an
+ * effect uses must come from an installation.
+ */
+export const OAUTH_TEST_BINDINGS = {
+  ...Object.fromEntries(Object.entries(TEST_BINDINGS).filter(([name]) => name !== "SLACK_BOT_TOKEN")),
+  SLACK_CLIENT_ID: "1111.2222",
+  SLACK_CLIENT_SECRET: "test-client-secret",
+  SLACK_SCOPES: "app_mentions:read,chat:write",
+  SLACK_REDIRECT_URI: "https://coordinator.test/slack/oauth_redirect",
+  SLACK_OAUTH_AUTHORIZE_URL: `${FAKE_SLACK_ORIGIN}/oauth/v2/authorize`,
+  TOKEN_ENCRYPTION_KEY: TEST_TOKEN_ENCRYPTION_KEY,
+};

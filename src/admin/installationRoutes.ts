@@ -1,0 +1,25 @@
+import type { CoordinatorEnv } from "../env";
+import { Rejection } from "../errors";
+import { oauthMode } from "../installations/mode";
+import { directoryStub, installationStub } from "../installations/stubs";
+
+function requireOAuth(env: CoordinatorEnv): void {
+  if (!oauthMode(env)) throw new Rejection(404, "no installations: single-workspace mode (SLACK_CLIENT_ID is not set)");
+}
+
+/** GET /admin/installations and DELETE /admin/installations/{id}: summaries only, never a token. */
+export const installationRoutes = {
+  async list(request: Request, env: CoordinatorEnv): Promise<Response> {
+    requireOAuth(env);
+    const params = new URL(request.url).searchParams;
+    const limit = Number(params.get("limit") ?? 100);
+    const page = await directoryStub(env).list(params.get("cursor") ?? undefined, Number.isInteger(limit) ? limit : 100);
+    return Response.json(page);
+  },
+
+  async remove(id: string, env: CoordinatorEnv): Promise<Response> {
+    requireOAuth(env);
+    if (!(await installationStub(env, id).remove())) throw new Rejection(404, "no installation with that id");
+    return Response.json({ deleted: 1 });
+  },
+};

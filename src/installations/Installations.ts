@@ -1,0 +1,279 @@
+import { DurableObject } from "cloudflare:workers";
+import installationsSchema from "../../migrations/installations/0001_installations.sql";
+import { type TokenCipher, tokenCipher } from "../auth/tokenCipher";
+import { type OAuthSettings, oauthSettings } from "../config";
+import type { CoordinatorEnv } from "../env";
+import { InvalidSetting } from "../errors";
+import { log } from "../log";
+import { MeteredSql } from "../shard/meteredSql";
+import { applyMigrations, hasSchema, type Migration } from "../shard/migrations";
+import type {
+  InstallationChange,
+  InstallationSummary,
+  InstallationsApi,
+  LifecycleCause,
+  OAuthAccess,
+  StateCheck,
+  TokenAnswer,
+} from "./api";
+import { Directory } from "./directory";
+import { expiryOf, InstallationRecord, type StoredInstallation, summaryOf } from "./installationRecord";
+import { notifyShards } from "./notifyShards";
+import { installationIdOf, oauthAccess } from "./oauthAccess";
+import { TOKEN_REFRESH_MARGIN_MS } from "./refreshMargin";
+import { directoryStub } from "./stubs";
+
+export const INSTALLATION_MIGRATIONS: readonly Migration[] = [{ id: 1, name: "0001_installations", sql: installationsSchema }];
+
+/** Slack's answers to a refresh that mean the refresh token is dead for good. */
+const REFRESH_REFUSED = new Set(["invalid_refresh_token", "invalid_grant", "token_revoked", "token_expired", "invalid_auth"]);
+
+/**
+ * The installation store (OAuth mode), one SQLite Durable Object per installation — strongly
+ * consistent and single-threaded, so a rotation is one atomic write and concurrent askers share
+ * one refresh — plus one object, the directory, for OAuth states and the operations list.
+ */
+export class Installations extends DurableObject<CoordinatorEnv> implements InstallationsApi {
+  private readonly sql: MeteredSql;
+  private readonly installation: InstallationRecord;
+  private readonly directory: Directory;
+  private migrated = false;
+  private cipher?: Promise<TokenCipher>;
+  /** The refresh in flight: every asker awaits this one instead of starting its own. */
+  private refreshing?: Promise<TokenAnswer | null>;
+
+  constructor(ctx: DurableObjectState, env: CoordinatorEnv) {
+    super(ctx, env);
+    this.sql = new MeteredSql(ctx.storage.sql);
+    this.installation = new InstallationRecord(this.sql);
+    this.directory = new Directory(this.sql);
+    void ctx.blockConcurrencyWhile(async () => {
+      if (hasSchema(ctx.storage)) this.migrate();
+    });
+  }
+
+  private migrate(): void {
+    if (this.migrated) return;
+    applyMigrations(this.ctx.storage, INSTALLATION_MIGRATIONS);
+    this.migrated = true;
+  }
+
+  private read(): StoredInstallation | null {
+    return this.migrated ? this.installation.read() : null;
+  }
+
+  private settings(): OAuthSettings {
+    const settings = oauthSettings(this.env);
+    if (!settings) throw new InvalidSetting("SLACK_CLIENT_ID", "is not set: the installation store serves OAuth mode only");
+    return settings;
+  }
+
+  private sealer(): Promise<TokenCipher> {
+    this.cipher ??= tokenCipher(this.env);
+    return this.cipher;
+  }
+
+  private async seal(token: string | undefined): Promise<string | null> {
+    return token ? (await this.sealer()).encrypt(token) : null;
+  }
+
+  /** Writes the installation and the directory's copy of its summary; tells its shards if asked. */
+  private async commit(stored: StoredInstallation, change?: InstallationChange): Promise<void> {
+    this.migrate();
+    this.installation.write(stored);
+    await directoryStub(this.env).recordSummary(stored.summary);
+    if (change) await notifyShards(this.env, stored.summary.id, change);
+  }
+
+  // ── One installation ──────────────────────────────────────────────────────────────────────
+
+  async save(access: OAuthAccess): Promise<InstallationSummary> {
+    const id = installationIdOf(access);
+    if (!id || !access.access_token) throw new Error("oauth.v2.access answered without an installation id or bot token");
+    const now = Date.now();
+    const previous = this.read();
+    const summary = summaryOf(id, access, previous?.summary, now);
+    const user = access.authed_user;
+    await this.commit(
+      {
+        summary,
+        botToken: await this.seal(access.access_token),
+        botRefreshToken: await this.seal(access.refresh_token),
+        botExpiresAt: summary.tokenExpiresAt,
+        userToken: await this.seal(user?.access_token),
+        userRefreshToken: await this.seal(user?.refresh_token),
+      },
+      { status: "installed" },
+    );
+    log("info", previous ? "installation updated" : "installation stored", {
+      installation: id,
+      enterprise: summary.isEnterpriseInstall,
+    });
+    return summary;
+  }
+
+  async token({ refresh = true }: { refresh?: boolean } = {}): Promise<TokenAnswer> {
+    const stored = this.read();
+    if (!stored) return { status: "absent", reason: "workspace has not installed this app" };
+    const { summary } = stored;
+    if (summary.status !== "installed" || !stored.botToken)
+      return {
+        status: summary.status === "installed" ? "revoked" : summary.status,
+        reason: summary.statusReason ?? summary.status,
+      };
+    const expiresAt = stored.botExpiresAt;
+    if (refresh && stored.botRefreshToken && expiresAt !== null && expiresAt - Date.now() <= TOKEN_REFRESH_MARGIN_MS) {
+      // Single flight: the first asker starts the refresh; everyone arriving meanwhile awaits it.
+      this.refreshing ??= this.refresh(stored).finally(() => {
+        this.refreshing = undefined;
+      });
+      const failed = await this.refreshing;
+      if (failed) return failed;
+      return this.token({ refresh: false });
+    }
+    return { status: "installed", botToken: await (await this.sealer()).decrypt(stored.botToken), expiresAt };
+  }
+
+  /** One rotation: null when both new tokens are stored, else the answer for the askers. */
+  private async refresh(stored: StoredInstallation): Promise<TokenAnswer | null> {
+    const id = stored.summary.id;
+    const refreshToken = await (await this.sealer()).decrypt(stored.botRefreshToken as string);
+    const outcome = await oauthAccess(this.settings(), { grant_type: "refresh_token", refresh_token: refreshToken });
+    // The refresh token was sent: re-read, in case the installation changed while we waited.
+    const now = Date.now();
+    const current = this.read();
+    if (current?.summary.status !== "installed") return null;
+    if (outcome.ok) {
+      const { access } = outcome;
+      if (!access.access_token || !access.refresh_token) {
+        log("error", "token refresh answered without tokens", { installation: id });
+        return { status: "retry", reason: "token refresh answered without tokens" };
+      }
+      const expiresAt = expiryOf(access.expires_in, now);
+      // Both new tokens in one write: the old refresh token is dead now, the new one must not be lost.
+      await this.commit({
+        ...current,
+        summary: { ...current.summary, tokenExpiresAt: expiresAt, updatedAt: now },
+        botToken: await this.seal(access.access_token),
+        botRefreshToken: await this.seal(access.refresh_token),
+        botExpiresAt: expiresAt,
+      });
+      log("info", "token refreshed", { installation: id, expiresAt });
+      return null;
+    }
+    const refused = !outcome.transient && REFRESH_REFUSED.has(outcome.reason.replace("oauth.v2.access answered ", ""));
+    if (!refused) {
+      // Slack down, or our own client id/secret wrong: an operator can fix either; the token stays.
+      log("error", "token refresh failed; will retry", { installation: id, reason: outcome.reason });
+      return { status: "retry", reason: `token refresh failed: ${outcome.reason}` };
+    }
+    const reason = `token refresh refused: ${outcome.reason}`;
+    await this.stop(current, "revoked", reason, now);
+    return { status: "revoked", reason };
+  }
+
+  /** Deletes the tokens, keeps a tombstone, and tells the shards (which park what waits). */
+  private async stop(stored: StoredInstallation, status: "uninstalled" | "revoked", reason: string, now: number) {
+    await this.commit(
+      {
+        summary: { ...stored.summary, status, statusReason: reason, uninstalledAt: now, updatedAt: now, tokenExpiresAt: null },
+        botToken: null,
+        botRefreshToken: null,
+        botExpiresAt: null,
+        userToken: null,
+        userRefreshToken: null,
+      },
+      { status, reason },
+    );
+    log("warn", "installation stopped", { installation: stored.summary.id, status, reason });
+  }
+
+  /**
+   * An event from before the latest install is about the previous one (a late retry): ignored.
+   * Slack's event_time has whole seconds, so an event in the install's own second counts.
+   */
+  private isStale(stored: StoredInstallation, cause: LifecycleCause): boolean {
+    return cause.eventTime !== undefined && cause.eventTime < Math.floor(stored.summary.installedAt / 1000);
+  }
+
+  async uninstall(cause: LifecycleCause): Promise<boolean> {
+    const stored = this.read();
+    if (!stored || stored.summary.status === "uninstalled") return false;
+    if (this.isStale(stored, cause)) {
+      // The shard that received it believed it at once; tell them all the installation stands.
+      log("info", "stale uninstall ignored", { installation: stored.summary.id, eventTime: cause.eventTime });
+      await notifyShards(this.env, stored.summary.id, { status: "installed" });
+      return false;
+    }
+    await this.stop(stored, "uninstalled", cause.reason, Date.now());
+    return true;
+  }
+
+  async revokeTokens(revoked: { bot: string[]; users: string[] }, cause: LifecycleCause): Promise<boolean> {
+    const stored = this.read();
+    if (stored?.summary.status !== "installed" || this.isStale(stored, cause)) return false;
+    const { botUserId, userId } = stored.summary;
+    if (botUserId !== null && revoked.bot.includes(botUserId)) {
+      await this.stop(stored, "revoked", cause.reason, Date.now());
+      return true;
+    }
+    if (userId !== null && revoked.users.includes(userId) && stored.userToken !== null) {
+      await this.commit({ ...stored, userToken: null, userRefreshToken: null });
+      log("info", "installing user's token revoked", { installation: stored.summary.id });
+      return true;
+    }
+    return false;
+  }
+
+  async teamAccess(change: "granted" | "revoked", teamIds: string[]): Promise<void> {
+    const stored = this.read();
+    if (!stored) return;
+    const teams = new Set(stored.summary.teams);
+    for (const team of teamIds) {
+      if (change === "granted") teams.add(team);
+      else teams.delete(team);
+    }
+    await this.commit({ ...stored, summary: { ...stored.summary, teams: [...teams].sort(), updatedAt: Date.now() } });
+    log("info", `org access ${change}`, { installation: stored.summary.id, teams: teamIds.length });
+  }
+
+  summary(): InstallationSummary | null {
+    return this.read()?.summary ?? null;
+  }
+
+  async remove(): Promise<boolean> {
+    const stored = this.read();
+    if (!stored) return false;
+    this.installation.delete();
+    await directoryStub(this.env).forgetSummary(stored.summary.id);
+    await notifyShards(this.env, stored.summary.id, { status: "uninstalled", reason: "installation deleted by an operator" });
+    log("warn", "installation deleted by an operator", { installation: stored.summary.id });
+    return true;
+  }
+
+  // ── The directory ─────────────────────────────────────────────────────────────────────────
+
+  openState(): string {
+    this.migrate();
+    return this.directory.openState(Date.now());
+  }
+
+  consumeState(state: string): StateCheck {
+    if (!this.migrated) return "unknown";
+    return this.directory.consumeState(state, Date.now());
+  }
+
+  list(cursor?: string, limit = 100): { installations: InstallationSummary[]; cursor: string | null } {
+    if (!this.migrated) return { installations: [], cursor: null };
+    return this.directory.list(cursor, limit);
+  }
+
+  recordSummary(summary: InstallationSummary): void {
+    this.migrate();
+    this.directory.record(summary);
+  }
+
+  forgetSummary(id: string): void {
+    if (this.migrated) this.directory.forget(id);
+  }
+}

@@ -1,0 +1,30 @@
+import type { Authorization, Authorize, WorkspaceRef } from "../auth/authorize";
+import { singleWorkspace } from "../auth/authorize";
+import { oauthSettings } from "../config";
+import type { CoordinatorEnv } from "../env";
+import { NotInstalled, TokenRefreshFailed } from "../errors";
+import { installationCache } from "./installationCache";
+import { installationStub } from "./stubs";
+
+/**
+ * OAuth mode: the bot token of the workspace's installation, from the isolate's cache or the
+ * installation store (which refreshes a rotating token first). No installation, or one that was
+ * uninstalled or revoked: NotInstalled, parked at once. A refresh that failed for now: retried.
+ */
+export async function fromInstallations(ref: WorkspaceRef, env: CoordinatorEnv): Promise<Authorization> {
+  const answer = await installationCache.get(ref.workspace, Date.now(), "token", () =>
+    installationStub(env, ref.workspace).token(),
+  );
+  switch (answer.status) {
+    case "installed":
+      return { botToken: answer.botToken };
+    case "retry":
+      throw new TokenRefreshFailed(answer.reason);
+    default:
+      throw new NotInstalled(answer.reason);
+  }
+}
+
+/** The default: installations in OAuth mode (SLACK_CLIENT_ID and _SECRET set), else SLACK_BOT_TOKEN. */
+export const byMode: Authorize<CoordinatorEnv> = (ref, env) =>
+  oauthSettings(env) ? fromInstallations(ref, env) : singleWorkspace(ref, env);

@@ -1,0 +1,58 @@
+import type { Plan, PlannedEffect, SlackApp } from "../app/types";
+import { isObject } from "../inbound/fields";
+import type { Inbound } from "../inbound/types";
+
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+
+/**
+ * The effects the coordinator plans for itself in OAuth mode: installation lifecycle events
+ * change the installation store whether or not the app listens to them. Pure, like any plan.
+ */
+export function lifecycleEffects(inbound: Inbound): PlannedEffect[] {
+  if (inbound.kind !== "event") return [];
+  const event = isObject(inbound.payload.event) ? inbound.payload.event : {};
+  const eventTime = typeof inbound.payload.event_time === "number" ? inbound.payload.event_time : undefined;
+  const base = { type: "installation" as const, installation: inbound.workspace, eventTime };
+  switch (inbound.type) {
+    case "app_uninstalled":
+      return [{ name: "installation.uninstall", effect: { ...base, action: "uninstall" } }];
+    case "tokens_revoked": {
+      const tokens = isObject(event.tokens) ? event.tokens : {};
+      const revoked = { bot: strings(tokens.bot), users: strings(tokens.oauth) };
+      return [{ name: "installation.revoke_tokens", effect: { ...base, action: "revoke_tokens", ...revoked } }];
+    }
+    case "team_access_granted":
+    case "team_access_revoked": {
+      const change = inbound.type === "team_access_granted" ? "granted" : "revoked";
+      const teams = strings(event.team_ids);
+      return [{ name: "installation.team_access", effect: { ...base, action: "team_access", change, teams } }];
+    }
+    default:
+      return [];
+  }
+}
+
+const wrapped = new WeakMap<SlackApp, SlackApp>();
+
+/**
+ * The app as OAuth mode runs it: its own plan, plus the lifecycle effects above. The edge and
+ * the shard both plan with this, so neither skips a lifecycle event the app ignores.
+ */
+export function withInstallationLifecycle(app: SlackApp): SlackApp {
+  let lifecycle = wrapped.get(app);
+  if (!lifecycle) {
+    lifecycle = {
+      plan(inbound: Inbound): Plan {
+        const plan = app.plan(inbound);
+        const own = lifecycleEffects(inbound);
+        if (own.length === 0) return plan;
+        if ("ignore" in plan) return { effects: own };
+        return { ...plan, effects: [...own, ...plan.effects] };
+      },
+      run: app.run?.bind(app),
+    };
+    wrapped.set(app, lifecycle);
+  }
+  return lifecycle;
+}

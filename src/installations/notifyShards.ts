@@ -1,0 +1,27 @@
+import { edgeSettings } from "../config";
+import type { CoordinatorEnv } from "../env";
+import { describeError, log } from "../log";
+import { shardName } from "../routing/shardFor";
+import { shardStub } from "../routing/shardStub";
+import type { InstallationChange } from "./api";
+
+/**
+ * Tells every shard of a workspace that its installation changed, so each drops what it cached
+ * about it at once (and parks its waiting effects when the installation is gone) instead of
+ * learning it when the cache ages out. Best effort: a shard that cannot be reached now learns
+ * it from its cache's age bound (src/installations/installationCache.ts).
+ */
+export async function notifyShards(env: CoordinatorEnv, workspace: string, change: InstallationChange): Promise<number> {
+  const { shardBuckets } = edgeSettings(env);
+  const answers = await Promise.allSettled(
+    Array.from({ length: shardBuckets }, (_, bucket) =>
+      shardStub(env.SHARD, shardName(workspace, bucket)).installationChanged(workspace, change),
+    ),
+  );
+  let parked = 0;
+  for (const answer of answers) {
+    if (answer.status === "fulfilled") parked += answer.value;
+    else log("warn", "shard not told of installation change", { workspace, error: describeError(answer.reason) });
+  }
+  return parked;
+}

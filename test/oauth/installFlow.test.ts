@@ -1,0 +1,168 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { CoordinatorEnv } from "../../src/env";
+import { controlClock } from "../support/clock";
+import { accessAnswer, adminInstallations, browse, install, installationOf, newTeam, startInstall } from "../support/oauth";
+import { FAKE_SLACK_ORIGIN, OAUTH_TEST_BINDINGS } from "../support/testBindings";
+import { useFakeSlack } from "../support/useFakeSlack";
+
+const slack = useFakeSlack();
+
+/** Nothing about `team` is stored: no installation, nothing in the admin list. */
+async function expectNothingStored(team: string) {
+  expect(await installationOf(team)).toBeNull();
+  const listed = (await (await adminInstallations()).json()) as { installations: Array<{ id: string }> };
+  expect(listed.installations.map((i) => i.id)).not.toContain(team);
+}
+
+describe("GET /slack/install", () => {
+  it("redirects to Slack's authorize page with client id, scopes, redirect URI and a state bound to this browser", async () => {
+    const { response, state } = await startInstall();
+    expect(response.status).toBe(302);
+    const location = new URL(response.headers.get("location") ?? "");
+    expect(`${location.origin}${location.pathname}`).toBe(`${FAKE_SLACK_ORIGIN}/oauth/v2/authorize`);
+    expect(location.searchParams.get("client_id")).toBe(OAUTH_TEST_BINDINGS.SLACK_CLIENT_ID);
+    expect(location.searchParams.get("scope")).toBe("app_mentions:read,chat:write");
+    expect(location.searchParams.get("redirect_uri")).toBe(OAUTH_TEST_BINDINGS.SLACK_REDIRECT_URI);
+    expect(state).toMatch(/^[0-9a-f-]{36}$/);
+    const cookie = response.headers.get("set-cookie") ?? "";
+    expect(cookie).toContain(`slack-app-oauth-state=${state}`);
+    for (const attribute of ["HttpOnly", "Secure", "SameSite=Lax", "Max-Age=600"]) expect(cookie).toContain(attribute);
+  });
+});
+
+describe("GET /slack/oauth_redirect", () => {
+  it("redeems the code (client credentials by Basic auth) and stores the installation; the page says where", async () => {
+    const team = newTeam();
+    const response = await install(slack(), { id: team });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain(`Team ${team}`);
+    const [call] = slack().callsTo("oauth.v2.access");
+    expect(call?.token).toBe(
+      `Basic ${btoa(`${OAUTH_TEST_BINDINGS.SLACK_CLIENT_ID}:${OAUTH_TEST_BINDINGS.SLACK_CLIENT_SECRET}`)}`,
+    );
+    expect(call?.body.redirect_uri).toBe(OAUTH_TEST_BINDINGS.SLACK_REDIRECT_URI);
+    expect(call?.body).not.toHaveProperty("client_secret");
+    expect(await installationOf(team)).toMatchObject({
+      id: team,
+      teamId: team,
+      teamName: `Team ${team}`,
+      isEnterpriseInstall: false,
+      botUserId: `UB${team}`,
+      botScopes: ["app_mentions:read", "chat:write"],
+      userId: "UINSTALLER",
+      status: "installed",
+      tokenExpiresAt: null,
+    });
+  });
+
+  it("a state is single-use: the same redirect again fails and changes nothing", async () => {
+    const team = newTeam();
+    const { state, cookie } = await startInstall();
+    slack().issueCode("code-1", accessAnswer({ id: team }));
+    expect((await browse(`/slack/oauth_redirect?code=code-1&state=${state}`, { cookie })).status).toBe(200);
+    const other = newTeam();
+    slack().issueCode("code-2", accessAnswer({ id: other }));
+    const again = await browse(`/slack/oauth_redirect?code=code-2&state=${state}`, { cookie });
+    expect(again.status).toBe(400);
+    expect(again.headers.get("content-type")).toContain("text/html");
+    expect(await again.text()).toContain("already used");
+    await expectNothingStored(other);
+  });
+
+  it("an unknown state fails with 400 and stores nothing", async () => {
+    const team = newTeam();
+    slack().issueCode("code-x", accessAnswer({ id: team }));
+    const response = await browse("/slack/oauth_redirect?code=code-x&state=never-issued", {
+      cookie: "slack-app-oauth-state=never-issued",
+    });
+    expect(response.status).toBe(400);
+    expect(slack().callsTo("oauth.v2.access")).toHaveLength(0);
+    await expectNothingStored(team);
+  });
+
+  it("a state older than ten minutes fails with 400 and stores nothing", async () => {
+    const clock = controlClock();
+    const team = newTeam();
+    const { state, cookie } = await startInstall();
+    clock.advance(10 * 60_000 + 1);
+    slack().issueCode("code-late", accessAnswer({ id: team }));
+    const response = await browse(`/slack/oauth_redirect?code=code-late&state=${state}`, { cookie });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("expired");
+    await expectNothingStored(team);
+  });
+
+  it("without this browser's cookie the install fails, and the state is spent all the same", async () => {
+    const team = newTeam();
+    const { state, cookie } = await startInstall();
+    slack().issueCode("code-c", accessAnswer({ id: team }));
+    const noCookie = await browse(`/slack/oauth_redirect?code=code-c&state=${state}`);
+    expect(noCookie.status).toBe(400);
+    expect(await noCookie.text()).toContain("cookie");
+    // Consumed by its first use, successful or not.
+    expect((await browse(`/slack/oauth_redirect?code=code-c&state=${state}`, { cookie })).status).toBe(400);
+    await expectNothingStored(team);
+  });
+
+  it("access_denied (the user cancelled) answers 403 and stores nothing", async () => {
+    const { state, cookie } = await startInstall();
+    const response = await browse(`/slack/oauth_redirect?error=access_denied&state=${state}`, { cookie });
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain("access_denied");
+    expect(slack().callsTo("oauth.v2.access")).toHaveLength(0);
+  });
+
+  it("Slack refusing the code (ok:false) answers 400 naming the error; stores nothing", async () => {
+    const { state, cookie } = await startInstall();
+    const response = await browse(`/slack/oauth_redirect?code=not-issued&state=${state}`, { cookie });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("invalid_code");
+  });
+
+  it("Slack unreachable answers 502; stores nothing", async () => {
+    const team = newTeam();
+    const { state, cookie } = await startInstall();
+    slack()
+      .issueCode("code-u", accessAnswer({ id: team }))
+      .fail({ method: "oauth.v2.access" }, { reset: true });
+    const response = await browse(`/slack/oauth_redirect?code=code-u&state=${state}`, { cookie });
+    expect(response.status).toBe(502);
+    await expectNothingStored(team);
+  });
+
+  it("a redirect without state is refused unless SLACK_OAUTH_ALLOW_NO_STATE is on", async () => {
+    const team = newTeam();
+    slack().issueCode("code-n", accessAnswer({ id: team }));
+    const response = await browse("/slack/oauth_redirect?code=code-n");
+    expect(response.status).toBe(400);
+    await expectNothingStored(team);
+  });
+
+  it("reinstalling updates the installation in place", async () => {
+    const team = newTeam();
+    await install(slack(), { id: team });
+    await install(slack(), { id: team, botUserId: "UNEWBOT" });
+    expect(await installationOf(team)).toMatchObject({ botUserId: "UNEWBOT", status: "installed" });
+    const listed = (await (await adminInstallations()).json()) as { installations: Array<{ id: string }> };
+    expect(listed.installations.filter((i) => i.id === team)).toHaveLength(1);
+  });
+});
+
+describe("OAuth mode without TOKEN_ENCRYPTION_KEY", () => {
+  it("install and Slack endpoints answer a configuration error and store nothing", async () => {
+    const { default: worker } = await import("../worker");
+    const context = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
+    const broken = { ...(env as unknown as CoordinatorEnv), TOKEN_ENCRYPTION_KEY: "" };
+    const page = await worker.fetch(new Request("https://coordinator.test/slack/install") as never, broken, context);
+    expect(page.status).toBe(500);
+    expect(await page.text()).toContain("TOKEN_ENCRYPTION_KEY");
+    const events = await worker.fetch(
+      new Request("https://coordinator.test/slack/events", { method: "POST", body: "{}" }) as never,
+      broken,
+      context,
+    );
+    expect(events.status).toBe(500);
+    expect(await events.text()).toContain("configuration error");
+  });
+});
