@@ -80,6 +80,19 @@ describe("parsing into one inbound shape", () => {
     expect(inbound.workspace).toBe("E1");
   });
 
+  it("interactivity from a view opened by another workspace's installation routes by view.app_installed_team_id", () => {
+    const inbound = inboundOf(
+      interaction({
+        type: "view_submission",
+        team: { id: "T2" },
+        trigger_id: "t2",
+        view: { id: "V2", app_installed_team_id: "T1" },
+      }),
+      form,
+    );
+    expect(inbound).toMatchObject({ workspace: "T1", teamId: "T1" });
+  });
+
   it("interactivity: unknown types are ignored, broken payloads are malformed", () => {
     expect(parseSlackRequest(interaction({ type: "block_suggestion", team: { id: "T1" } }), form)).toEqual({
       kind: "ignored",

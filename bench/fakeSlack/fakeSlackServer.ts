@@ -93,7 +93,11 @@ export async function startFakeSlackServer(options: FakeSlackServerOptions = {})
     const receivedAt = highResNow();
     const text = await readBody(request);
     const url = new URL(request.url ?? "/", fake!.origin);
-    const method = url.pathname.startsWith("/api/") ? url.pathname.slice(5) : "response_url";
+    const method = url.pathname.startsWith("/api/")
+      ? url.pathname.slice(5)
+      : url.pathname === "/oauth/v2/authorize"
+        ? "oauth.authorize"
+        : "response_url";
     const fields = callFields(text);
     const { channel } = fields;
     const fault = options.faultFor?.({ method, channel });

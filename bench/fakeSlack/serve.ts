@@ -18,6 +18,6 @@ const server = await startFakeSlackServer({
     ),
 });
 console.log(
-  `fake Slack Web API on ${server.fake.apiUrl} — set SLACK_API_URL to it (and any SLACK_BOT_TOKEN=xoxb-…) in .dev.vars; Ctrl-C stops it`,
+  `fake Slack Web API on ${server.fake.apiUrl} — set SLACK_API_URL to it (and any SLACK_BOT_TOKEN=xoxb-…) in .dev.vars; its authorize page for OAuth mode is ${server.origin}/oauth/v2/authorize; Ctrl-C stops it`,
 );
 process.on("SIGINT", () => void server.close().then(() => process.exit(0)));

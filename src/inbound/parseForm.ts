@@ -33,8 +33,11 @@ function parseInteraction(json: string): Parsed {
 
   const team = isObject(payload.team) ? payload.team : {};
   const enterprise = isObject(payload.enterprise) ? payload.enterprise : {};
+  // A view opened in another workspace of an org (shared channels, Grid) belongs to the
+  // installation that opened it, as Bolt resolves it: `view.app_installed_team_id` first.
+  const view = isObject(payload.view) ? payload.view : {};
   const ids = {
-    teamId: optionalString(team.id),
+    teamId: optionalString(view.app_installed_team_id) ?? optionalString(team.id),
     enterpriseId: optionalString(enterprise.id),
     isEnterpriseInstall: payload.is_enterprise_install === true,
   };

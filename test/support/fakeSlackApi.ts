@@ -99,6 +99,35 @@ export class FakeSlackApi {
     return this;
   }
 
+  /**
+   * Slack's authorize page, consenting at once (for running the install flow locally): issues a
+   * code for the team in `?team=` (default T0LOCAL; `E…` installs org-wide) and sends the browser
+   * back to `redirect_uri` with it and the state.
+   */
+  private consent(url: URL): Response {
+    const redirect = url.searchParams.get("redirect_uri");
+    if (!redirect)
+      return new Response("fake Slack: set SLACK_REDIRECT_URI so the authorize URL carries redirect_uri", { status: 400 });
+    const team = url.searchParams.get("team") ?? "T0LOCAL";
+    const orgWide = team.startsWith("E");
+    const code = `fake-code-${crypto.randomUUID()}`;
+    this.issueCode(code, {
+      app_id: "A0LOCAL",
+      access_token: `xoxb-${team}-local`,
+      token_type: "bot",
+      scope: url.searchParams.get("scope") ?? "",
+      bot_user_id: `UB${team}`,
+      team: orgWide ? null : { id: team, name: `Local team ${team}` },
+      enterprise: orgWide ? { id: team, name: `Local org ${team}` } : null,
+      is_enterprise_install: orgWide,
+      authed_user: { id: "U0LOCAL" },
+    });
+    const back = new URL(redirect);
+    back.searchParams.set("code", code);
+    back.searchParams.set("state", url.searchParams.get("state") ?? "");
+    return new Response(null, { status: 302, headers: { location: back.toString() } });
+  }
+
   /** oauth.v2.access calls that were refreshes. */
   refreshCalls(): RecordedCall[] {
     return this.callsTo("oauth.v2.access").filter((call) => call.body.grant_type === "refresh_token");
@@ -121,6 +150,7 @@ export class FakeSlackApi {
 
   async handle(request: Request, signal?: AbortSignal | null): Promise<Response> {
     const url = new URL(request.url);
+    if (url.pathname === "/oauth/v2/authorize") return this.consent(url);
     // Web API methods under /api/, file uploads (files.uploadV2's second step) under /upload/,
     // anything else is a response_url.
     const method = url.pathname.startsWith("/api/")
