@@ -4,8 +4,10 @@
  *   import { App, createCoordinator } from "slack-durable-coordinator";
  *   const app = new App();
  *   app.event("app_mention", async ({ say }) => { await say("hi"); });
- *   const { worker, Shard } = createCoordinator({ app });
- *   export { Shard };  export default worker;
+ *   const { worker, Shard, Installations } = createCoordinator({ app });
+ *   export { Shard, Installations };  export default worker;
+ *
+ * (`Installations` is needed in OAuth mode only: README "Distribute your app".)
  *
  * Everything else under src/ is internal and may change between versions.
  */
@@ -18,7 +20,7 @@ export type { Authorization, Authorize, WorkspaceRef } from "./auth/authorize";
 export { singleWorkspace } from "./auth/authorize";
 export type { CoordinatorOptions } from "./coordinator";
 export { createCoordinator } from "./coordinator";
-export type { Effect, ResponseUrlEffect, RunEffect, SlackApiEffect } from "./effects/types";
+export type { Effect, InstallationEffect, ResponseUrlEffect, RunEffect, SlackApiEffect } from "./effects/types";
 export type { CoordinatorEnv } from "./env";
 export type { Disposition } from "./errors";
 export {
@@ -29,10 +31,14 @@ export {
   LeaseLost,
   ListenerGone,
   MissingBotToken,
+  NotInstalled,
   RetryableError,
   SlackApiError,
   SlackUnreachable,
+  TokenRefreshFailed,
 } from "./errors";
 export type { Inbound, InboundKind } from "./inbound/types";
+export type { InstallationStatus, InstallationSummary } from "./installations/api";
+export { fromInstallations } from "./installations/authorizeInstallation";
 export type { SlackWebClient } from "./slack/client";
 export type { WebApiMethods } from "./slack/webApiMethods";

@@ -101,15 +101,13 @@ export class FakeSlackApi {
 
   /**
    * Slack's authorize page, consenting at once (for running the install flow locally): issues a
-   * code for the team in `?team=` (default T0LOCAL; `E…` installs org-wide) and sends the browser
-   * back to `redirect_uri` with it and the state.
+   * code for team T0LOCAL and sends the browser back to `redirect_uri` with it and the state.
    */
   private consent(url: URL): Response {
     const redirect = url.searchParams.get("redirect_uri");
     if (!redirect)
       return new Response("fake Slack: set SLACK_REDIRECT_URI so the authorize URL carries redirect_uri", { status: 400 });
-    const team = url.searchParams.get("team") ?? "T0LOCAL";
-    const orgWide = team.startsWith("E");
+    const team = "T0LOCAL";
     const code = `fake-code-${crypto.randomUUID()}`;
     this.issueCode(code, {
       app_id: "A0LOCAL",
@@ -117,9 +115,9 @@ export class FakeSlackApi {
       token_type: "bot",
       scope: url.searchParams.get("scope") ?? "",
       bot_user_id: `UB${team}`,
-      team: orgWide ? null : { id: team, name: `Local team ${team}` },
-      enterprise: orgWide ? { id: team, name: `Local org ${team}` } : null,
-      is_enterprise_install: orgWide,
+      team: { id: team, name: `Local team ${team}` },
+      enterprise: null,
+      is_enterprise_install: false,
       authed_user: { id: "U0LOCAL" },
     });
     const back = new URL(redirect);
