@@ -60,9 +60,17 @@ compatibility_date = "${compatibilityDate}"
 name = "SHARD"
 class_name = "Shard"
 
+[[durable_objects.bindings]]
+name = "INSTALLATIONS"
+class_name = "Installations"
+
 [[migrations]]
 tag = "v1"
 new_sqlite_classes = ["Shard"]
+
+[[migrations]]
+tag = "v2"
+new_sqlite_classes = ["Installations"]
 `,
   );
   writeFileSync(
@@ -70,8 +78,8 @@ new_sqlite_classes = ["Shard"]
     `import { App, createCoordinator } from "${packed.name}";
 const app = new App();
 app.event("app_mention", async ({ say }) => { await say("hi"); });
-const { worker, Shard } = createCoordinator({ app });
-export { Shard };
+const { worker, Shard, Installations } = createCoordinator({ app });
+export { Installations, Shard };
 export default worker;
 `,
   );
@@ -139,7 +147,10 @@ export async function realName(client: SlackWebClient, user: string): Promise<st
       modulesRoot: join(project, "out"),
       compatibilityDate,
       bindings: { SLACK_SIGNING_SECRET: secret, SLACK_BOT_TOKEN: "xoxb-package-check", SLACK_API_URL: apiUrl },
-      durableObjects: { SHARD: { className: "Shard", useSQLite: true } },
+      durableObjects: {
+        SHARD: { className: "Shard", useSQLite: true },
+        INSTALLATIONS: { className: "Installations", useSQLite: true },
+      },
     }),
   );
   {
