@@ -23,8 +23,9 @@ export default defineConfig({
         test: { name: "coordinator", include: ["test/*.test.ts"], ...shared },
       },
       {
-        // The same engine in OAuth (multi-workspace) mode: installs, per-installation tokens, lifecycle.
-        plugins: [workerUnderTest("./test/worker.ts", OAUTH_TEST_BINDINGS)],
+        // OAuth (multi-workspace) mode: installs, per-installation tokens, lifecycle — driven
+        // through the shipped demo, which must work in both modes.
+        plugins: [workerUnderTest("./src/index.ts", OAUTH_TEST_BINDINGS)],
         test: { name: "oauth", include: ["test/oauth/*.test.ts"], ...shared },
       },
       {

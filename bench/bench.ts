@@ -11,9 +11,10 @@ import { killDescendantsOnExit, watchdog } from "./runtime/cleanup";
 import { repoRoot } from "./runtime/repoRoot";
 import type { BenchContext } from "./scenarios/benchContext";
 import { findMaxSustained, type MaxSustained } from "./scenarios/maxSustained";
-import { startRowsPerEvent } from "./scenarios/rowsPerEvent";
+import { compareOAuth, installWorkspaces } from "./scenarios/oauthOverhead";
+import { COST_WORKSPACES, startRowsPerEvent } from "./scenarios/rowsPerEvent";
 import { type RunResult, runAtRate } from "./scenarios/runAtRate";
-import { type Subject, startSubject } from "./subjects";
+import { oauthSettings, type Subject, startSubject } from "./subjects";
 
 type Compared = "coordinator" | "floor" | "slack-edge";
 
@@ -43,6 +44,15 @@ const subjects = {
   "slack-edge": await startSubject({ name: "slack-edge", apiUrl, stateDir: "bench/slack-edge" }),
 } satisfies Record<Compared, Subject>;
 const ingestOnly = await startSubject({ name: "ingest-only", apiUrl, stateDir: "bench/ingest-only" });
+// The same coordinator build in OAuth mode, its workspaces installed through the install flow.
+const oauth = await startSubject({
+  name: "coordinator-oauth",
+  apiUrl,
+  stateDir: "bench/coordinator-oauth",
+  settings: oauthSettings(fake.origin),
+});
+const oauthWorkspaces = workspaces(Math.max(plan.oauth.workspaces, ...plan.scalingWorkspaces));
+await installWorkspaces(oauth, fake.fake, oauthWorkspaces);
 const metered = await startSubject({
   name: "coordinator",
   worker: "coordinatorMetered",
@@ -50,15 +60,26 @@ const metered = await startSubject({
   stateDir: "bench/cost",
   settings: { RECEIPT_RETENTION_HOURS: String(plan.cost.receiptRetentionHours) },
 });
+// The same cost scenario in OAuth mode: tokens must be read, not written, per event.
+const meteredOAuth = await startSubject({
+  name: "coordinator-oauth",
+  worker: "coordinatorMetered",
+  apiUrl,
+  stateDir: "bench/cost-oauth",
+  settings: { RECEIPT_RETENTION_HOURS: String(plan.cost.receiptRetentionHours), ...oauthSettings(fake.origin) },
+});
+await installWorkspaces(meteredOAuth, fake.fake, COST_WORKSPACES);
 
 try {
   console.log(
     `\nrows written per event: ${plan.cost.rate}/s for ${plan.cost.durationMs / 1000} s, then waiting for pruning (the other scenarios run meanwhile)`,
   );
   const finishCost = await startRowsPerEvent(context, metered, plan.cost);
+  console.log("the same in OAuth mode (its workspaces installed):");
+  const finishCostOAuth = await startRowsPerEvent(context, meteredOAuth, plan.cost);
 
   console.log("\nwarm-up, not measured: JIT, connections and every shard the runs use are created first");
-  for (const subject of [...Object.values(subjects), ingestOnly]) {
+  for (const subject of [...Object.values(subjects), ingestOnly, oauth]) {
     await runAtRate(context, subject, {
       rate: 100,
       durationMs: 2000,
@@ -134,10 +155,21 @@ try {
     scaling.push({ workspaces: count, atRate, maxSustained: search });
   }
 
+  console.log(
+    `\nOAuth mode vs single-workspace mode: ${plan.oauth.rate}/s over ${plan.oauth.workspaces} installed workspaces, ${plan.oauth.rounds} interleaved runs each`,
+  );
+  const oauthOverhead = await compareOAuth(context, subjects.coordinator, oauth, {
+    rate: plan.oauth.rate,
+    durationMs: plan.oauth.durationMs,
+    rounds: plan.oauth.rounds,
+    workspaces: workspaces(plan.oauth.workspaces),
+  });
+
   console.log("\nwaiting for the cost scenario's receipts to be pruned …");
   const cost = await finishCost();
+  const costOAuth = await finishCostOAuth();
 
-  const targets = judgeTargets({ ladder: fixed, ours: maxSustained.coordinator!, cost });
+  const targets = judgeTargets({ ladder: fixed, ours: maxSustained.coordinator!, cost, oauth: oauthOverhead, costOAuth });
   const results = {
     generatedAt: startedAt.toISOString(),
     durationS: Math.round((Date.now() - startedAt.getTime()) / 1000),
@@ -149,10 +181,13 @@ try {
     scaling,
     cpuPerEvent,
     cost,
+    costOAuth,
+    oauthOverhead,
     targets,
     runtimeLogs: {
-      ...Object.fromEntries([...Object.values(subjects), ingestOnly].map((s) => [s.name, s.logs])),
+      ...Object.fromEntries([...Object.values(subjects), ingestOnly, oauth].map((s) => [s.name, s.logs])),
       "coordinator (metered)": metered.logs,
+      "coordinator-oauth (metered)": meteredOAuth.logs,
     },
   };
   printBench(results);
@@ -160,7 +195,7 @@ try {
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nwrote ${file}`);
 } finally {
-  for (const subject of [...Object.values(subjects), ingestOnly, metered]) await subject.runtime.stop();
+  for (const subject of [...Object.values(subjects), ingestOnly, oauth, metered, meteredOAuth]) await subject.runtime.stop();
   load.close();
   await fake.close();
 }

@@ -5,7 +5,7 @@ import { repoRoot } from "./runtime/repoRoot";
 import { type Runtime, startRuntime, type WorkerKind } from "./runtime/startRuntime";
 
 /** What is measured side by side: the coordinator, the floor and slack-edge (and, to split the coordinator's cost, its ingest alone). */
-export type SubjectName = "coordinator" | "floor" | "slack-edge" | "ingest-only";
+export type SubjectName = "coordinator" | "floor" | "slack-edge" | "ingest-only" | "coordinator-oauth";
 
 export interface Subject {
   name: SubjectName;
@@ -55,7 +55,20 @@ const WORKERS: Record<SubjectName, WorkerKind> = {
   floor: "floor",
   "slack-edge": "slackEdge",
   "ingest-only": "coordinatorIngestOnly",
+  "coordinator-oauth": "coordinator",
 };
+
+/** OAuth mode's settings for the "coordinator-oauth" subject (a bench-only encryption key). */
+export function oauthSettings(fakeOrigin: string): Record<string, string> {
+  return {
+    SLACK_BOT_TOKEN: "",
+    SLACK_CLIENT_ID: "bench-client-id",
+    SLACK_CLIENT_SECRET: "bench-client-secret",
+    SLACK_SCOPES: "app_mentions:read,chat:write",
+    SLACK_OAUTH_AUTHORIZE_URL: `${fakeOrigin}/oauth/v2/authorize`,
+    TOKEN_ENCRYPTION_KEY: Buffer.from("bench-only-key-0123456789abcdef!").toString("base64"),
+  };
+}
 
 /**
  * Starts one subject in its own workerd on 127.0.0.1 (a random free port), with a fresh state
@@ -79,6 +92,7 @@ export async function startSubject(options: {
     // The guard's extra hop per outbound call would skew CPU and latency; loopback-only is
     // ensured by configuration here (SLACK_API_URL, and slack-edge's own check, see its file).
     outboundGuard: false,
+    installations: options.name === "coordinator-oauth",
     bindings: {
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
       SLACK_BOT_TOKEN: "xoxb-bench-token",
@@ -96,7 +110,7 @@ export async function startSubject(options: {
   return {
     name: options.name,
     runtime,
-    sendsReplies: options.name === "coordinator" || options.name === "slack-edge",
+    sendsReplies: options.name === "coordinator" || options.name === "coordinator-oauth" || options.name === "slack-edge",
     cpuMs: runtimeProcesses(pids, logs),
     logs,
   };

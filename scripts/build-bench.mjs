@@ -9,12 +9,14 @@ const here = resolve(import.meta.dirname, "..");
 const product = resolve(process.env.PRODUCT_ROOT ?? here);
 const out = resolve(here, "bench/.build");
 
-/** The bench swaps the shard's SQL door for one that meters each statement (bench/workers/statementMeter.ts). */
+/** The bench swaps the shards' and installations' SQL door for one that meters each statement (bench/workers/statementMeter.ts). */
 const meterStatements = {
   name: "meter-statements",
   setup(b) {
     b.onResolve({ filter: /\/meteredSql$/ }, (args) =>
-      args.importer.includes("/src/shard/") ? { path: resolve(here, "bench/workers/meteredSqlByStatement.ts") } : undefined,
+      args.importer.includes("/src/shard/") || args.importer.includes("/src/installations/")
+        ? { path: resolve(here, "bench/workers/meteredSqlByStatement.ts") }
+        : undefined,
     );
   },
 };

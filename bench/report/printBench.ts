@@ -1,4 +1,5 @@
 import type { MaxSustained } from "../scenarios/maxSustained";
+import type { OAuthOverhead } from "../scenarios/oauthOverhead";
 import type { RowsPerEvent } from "../scenarios/rowsPerEvent";
 import type { RunResult } from "../scenarios/runAtRate";
 import type { SubjectLogs } from "../subjects";
@@ -17,6 +18,8 @@ export interface BenchSummary {
   maxSustained: Partial<Record<string, MaxSustained>>;
   scaling: Array<{ workspaces: number; atRate: RunResult; maxSustained: MaxSustained | null }>;
   cost: RowsPerEvent;
+  costOAuth: RowsPerEvent;
+  oauthOverhead: OAuthOverhead;
   targets: TargetVerdict[];
   runtimeLogs: Record<string, SubjectLogs>;
 }
@@ -167,7 +170,23 @@ export function printBench(results: BenchSummary): void {
     `  at $${cost.prices.rowsWrittenUsdPerMillion} per million rows written (${cost.prices.source}, read ${cost.prices.readOn}): $${cost.rowsWrittenUsdPerMillionEvents} per million events, beyond the ${cost.prices.rowsWrittenIncludedPerMonth / 1e6} M rows/month included`,
   );
 
-  console.log("\n== targets (issue 5)");
+  const o = results.oauthOverhead;
+  console.log(
+    `\n== OAuth mode vs single-workspace mode (${o.rate}/s, ${o.workspaces} installed workspaces, ${o.rounds} interleaved runs each)`,
+  );
+  console.log(formatTable(RUN_HEADERS, [...o.single, ...o.oauth].map(runRow)));
+  console.log(
+    `   median ack p50 ${o.ackP50.oauth} vs ${o.ackP50.single} ms, p99 ${o.ackP99.oauth} vs ${o.ackP99.single} ms (${o.p99Ratio}×); installations changed during the runs: ${o.installationsWritten}`,
+  );
+  const c = results.costOAuth;
+  console.log(
+    `   rows written per event in OAuth mode (same cost scenario): ${c.rowsPerEvent} (${c.pruned ? "all pruned" : "NOT all pruned"}); by statement: ${c.perStatement
+      .filter((s) => s.rowsWritten > 0)
+      .map((s) => `${s.statement.slice(0, 28)}… ${s.rowsPerEvent}`)
+      .join(" · ")}`,
+  );
+
+  console.log("\n== targets (issues 5 and 10)");
   console.log(
     formatTable(
       ["", "target", "measured"],

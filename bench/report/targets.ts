@@ -1,4 +1,5 @@
 import type { MaxSustained } from "../scenarios/maxSustained";
+import type { OAuthOverhead } from "../scenarios/oauthOverhead";
 import type { RowsPerEvent } from "../scenarios/rowsPerEvent";
 import type { RunResult } from "../scenarios/runAtRate";
 
@@ -12,7 +13,13 @@ const ratio = (a: number | null, b: number | null) =>
   a !== null && b !== null && b > 0 ? Math.round((a / b) * 100) / 100 : null;
 
 /** The issue's targets, judged on this run's numbers, with what was measured. */
-export function judgeTargets(input: { ladder: RunResult[]; ours: MaxSustained; cost: RowsPerEvent | null }): TargetVerdict[] {
+export function judgeTargets(input: {
+  ladder: RunResult[];
+  ours: MaxSustained;
+  cost: RowsPerEvent | null;
+  oauth: OAuthOverhead | null;
+  costOAuth: RowsPerEvent | null;
+}): TargetVerdict[] {
   const ours = input.ladder.filter((r) => r.subject === "coordinator");
   const slackEdge = (rate: number) => input.ladder.find((r) => r.subject === "slack-edge" && r.rate === rate);
   const ratios = ours.map((r) => ({ rate: r.rate, ratio: ratio(r.ack.p99, slackEdge(r.rate)?.ack.p99 ?? null) }));
@@ -46,6 +53,37 @@ export function judgeTargets(input: { ladder: RunResult[]; ours: MaxSustained; c
       measured: !input.cost?.countersComplete
         ? "not measured (the shard's counters did not cover every event)"
         : `${input.cost.rowsPerEvent} rows/event${input.cost.pruned ? "" : " (receipts not yet pruned)"}`,
+    },
+    ...oauthTargets(input.oauth, input.cost, input.costOAuth),
+  ];
+}
+
+/** Issue 10's: OAuth mode costs the ack no more than 10 % at p99, and no rows per event. */
+function oauthTargets(oauth: OAuthOverhead | null, single: RowsPerEvent | null, costOAuth: RowsPerEvent | null): TargetVerdict[] {
+  if (!oauth) return [];
+  const allAnswered = [...oauth.single, ...oauth.oauth].every((r) => r.non2xx === 0);
+  // The installation store's statements are metered too: none may write during the scenario.
+  const storeRows = (costOAuth?.perStatement ?? [])
+    .filter((s) => /\b(installation|directory|oauth_state)\b/.test(s.statement))
+    .reduce((sum, s) => sum + s.rowsWritten, 0);
+  const bothMeasured = single?.countersComplete === true && costOAuth?.countersComplete === true;
+  return [
+    {
+      target: `OAuth mode ack p99 ≤ 1.1× single-workspace (${oauth.rate}/s, ${oauth.workspaces} workspaces)`,
+      met: allAnswered && oauth.p99Ratio !== null && oauth.p99Ratio <= 1.1,
+      measured: `${oauth.ackP99.oauth} vs ${oauth.ackP99.single} ms = ${oauth.p99Ratio ?? "?"}×${allAnswered ? "" : " (some non-2xx)"}`,
+    },
+    {
+      target: "OAuth mode writes no more rows per event (tokens read, not written)",
+      // Sweep claims vary by a few hundredths between runs of the same code; the hot path may not.
+      met:
+        bothMeasured &&
+        costOAuth.rowsPerEvent <= single.rowsPerEvent + 0.1 &&
+        storeRows === 0 &&
+        oauth.installationsWritten === 0,
+      measured: bothMeasured
+        ? `${costOAuth.rowsPerEvent} vs ${single.rowsPerEvent} rows/event; installation store rows written during the runs: ${storeRows}; installations changed: ${oauth.installationsWritten}`
+        : "not measured (a shard's counters did not cover every event)",
     },
   ];
 }

@@ -11,6 +11,8 @@ export interface RuntimeOptions {
   port: number;
   /** Env vars (settings and secrets) as the Worker reads them. */
   bindings: Record<string, string>;
+  /** Binds the installation store (OAuth mode; the "coordinator" build only). */
+  installations?: boolean;
   /** Where Durable Object state persists across restarts; a fresh temp dir when omitted. */
   persistTo?: string;
   /** Route outbound fetches through bench/workers/loopbackGuard.ts (default true). */
@@ -56,7 +58,15 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
           scriptPath: bundle(options.worker),
           compatibilityDate: compatibilityDate(),
           bindings: options.bindings,
-          ...(hasShard ? { durableObjects: { SHARD: { className: "Shard", useSQLite: true } } } : {}),
+          ...(hasShard
+            ? {
+                durableObjects: {
+                  SHARD: { className: "Shard", useSQLite: true },
+                  // OAuth mode's store, bound only when asked: older product builds lack the class.
+                  ...(options.installations ? { INSTALLATIONS: { className: "Installations", useSQLite: true } } : {}),
+                },
+              }
+            : {}),
           ...(options.outboundGuard === false ? {} : { outboundService: "loopbackGuard" }),
         },
         { name: "loopbackGuard", modules: true, scriptPath: bundle("loopbackGuard"), compatibilityDate: compatibilityDate() },

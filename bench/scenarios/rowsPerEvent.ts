@@ -38,6 +38,9 @@ export interface RowsPerEvent {
   rowsWrittenUsdPerMillionEvents: number;
 }
 
+/** The workspaces the scenario sends to: one shard for the load, a fresh one for the single event. */
+export const COST_WORKSPACES = ["TCOST", "TCOSTONE"] as const;
+
 async function shardStats(subject: Subject, workspace: string): Promise<ShardStats> {
   const response = await fetch(new URL(`/admin/shards/${workspace}/0`, subject.runtime.url), {
     headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
@@ -86,7 +89,7 @@ export async function startRowsPerEvent(
     maxWaitMs: number;
   },
 ): Promise<() => Promise<RowsPerEvent>> {
-  const workspace = "TCOST";
+  const [workspace, fresh] = COST_WORKSPACES;
   const tallyBefore = await statementCosts(subject);
   const run = await runAtRate(context, subject, { rate: options.rate, durationMs: options.durationMs, workspaces: [workspace] });
   const started = Date.now();
@@ -117,8 +120,8 @@ export async function startRowsPerEvent(
     const rowsPerEvent = accepted > 0 ? (rowsWritten + alarmsSet) / accepted : 0;
 
     const tallyBeforeOne = await statementCosts(subject);
-    const one = await runAtRate(context, subject, { rate: 1, durationMs: 1000, workspaces: ["TCOSTONE"] });
-    const oneStats = one.acked === 1 ? await shardStats(subject, "TCOSTONE") : undefined;
+    const one = await runAtRate(context, subject, { rate: 1, durationMs: 1000, workspaces: [fresh] });
+    const oneStats = one.acked === 1 ? await shardStats(subject, fresh) : undefined;
     const round = (n: number) => Math.round(n * 100) / 100;
     return {
       events: run.acked,

@@ -1,9 +1,13 @@
-import worker, { Shard } from "product:src/index.ts";
+import * as product from "product:src/index.ts";
 import { statementCosts } from "./statementMeter";
 
 // The coordinator as deployed, plus one bench-only route that reports rows written per SQL
-// statement (shards run in the Worker's isolate under workerd, so they share the tally).
-export { Shard };
+// statement (shards and installations run in the Worker's isolate under workerd, so they share
+// the tally).
+export const { Shard } = product;
+// OAuth mode's store; undefined when PRODUCT_ROOT is a build from before it (then never bound).
+export const Installations = (product as Record<string, unknown>).Installations;
+const worker = product.default;
 
 export default {
   fetch(request, env, ctx) {

@@ -139,6 +139,18 @@ describe("GET /slack/oauth_redirect", () => {
     await expectNothingStored(team);
   });
 
+  it("with SLACK_OAUTH_ALLOW_NO_STATE=true a redirect without state (an org admin's install) is completed", async () => {
+    const { default: worker } = await import("../../src/index");
+    const context = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
+    const allowing = { ...(env as unknown as CoordinatorEnv), SLACK_OAUTH_ALLOW_NO_STATE: "true" };
+    const org = newTeam().replace(/^T/, "E");
+    slack().issueCode("code-admin", accessAnswer({ id: org, orgWide: true }));
+    const request = new Request("https://coordinator.test/slack/oauth_redirect?code=code-admin");
+    const response = await worker.fetch(request as never, allowing, context);
+    expect(response.status).toBe(200);
+    expect(await installationOf(org)).toMatchObject({ id: org, isEnterpriseInstall: true });
+  });
+
   it("reinstalling updates the installation in place", async () => {
     const team = newTeam();
     await install(slack(), { id: team });
@@ -151,7 +163,7 @@ describe("GET /slack/oauth_redirect", () => {
 
 describe("OAuth mode without TOKEN_ENCRYPTION_KEY", () => {
   it("install and Slack endpoints answer a configuration error and store nothing", async () => {
-    const { default: worker } = await import("../worker");
+    const { default: worker } = await import("../../src/index");
     const context = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
     const broken = { ...(env as unknown as CoordinatorEnv), TOKEN_ENCRYPTION_KEY: "" };
     const page = await worker.fetch(new Request("https://coordinator.test/slack/install") as never, broken, context);

@@ -1,5 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
+import { controlClock, sweepUntilQuiet } from "../support/clock";
 import { deliver, shardStub, signedBy, storedFor } from "../support/coordinator";
 import {
   adminInstallations,
@@ -122,7 +123,44 @@ describe("token rotation", () => {
   });
 });
 
+describe("token rotation when Slack fails", () => {
+  it("a refresh that fails for now (Slack answers 503) is retried, and the effect is delivered with the new token", async () => {
+    const clock = controlClock();
+    const team = newTeam();
+    await install(slack(), { id: team, expiresIn: 600 });
+    slack().fail({ method: "oauth.v2.access" }, { status: 503 });
+    expect((await mention({ team })).status).toBe(200);
+    await vi.waitFor(async () => expect((await shardStub(team).stats()).counters.retried).toBe(1));
+    expect(slack().callsTo("chat.postMessage")).toHaveLength(0);
+    expect(await installationOf(team)).toMatchObject({ status: "installed" });
+
+    await sweepUntilQuiet(shardStub(team), clock);
+    expect(slack().refreshCalls()).toHaveLength(2);
+    expect(postsWith(`xoxe.xoxb-${team}-r1`)).toHaveLength(1);
+    expect((await shardStub(team).stats()).outbox).toEqual({ pending: 0, parked: 0 });
+  });
+});
+
+/** The installing user's sealed token, as stored (null once dropped). */
+async function userTokenOf(team: string): Promise<string | null> {
+  return runInDurableObject(installationStub(coordinatorEnv, team) as unknown as DurableObjectStub, (_, state) => {
+    const [row] = state.storage.sql.exec<{ user_token: string | null }>("SELECT user_token FROM installation").toArray();
+    return row?.user_token ?? null;
+  });
+}
+
 describe("uninstall and revocation", () => {
+  it("tokens_revoked naming only the installing user drops that user's token; the bot goes on", async () => {
+    const team = newTeam();
+    await install(slack(), { id: team, userToken: true });
+    expect(await userTokenOf(team)).toMatch(/^v1\./);
+    const revoked = { type: "tokens_revoked", tokens: { oauth: ["UINSTALLER"], bot: [] } };
+    expect((await deliverEvent({ team }, revoked)).status).toBe(200);
+    await vi.waitFor(async () => expect(await userTokenOf(team)).toBeNull());
+    expect(await installationOf(team)).toMatchObject({ status: "installed" });
+    expect((await mention({ team })).status).toBe(200);
+  });
+
   it("app_uninstalled: later events answer 410, waiting effects are parked as 'app uninstalled', a reinstall works", async () => {
     const team = newTeam();
     await install(slack(), { id: team });

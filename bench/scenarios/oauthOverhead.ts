@@ -1,0 +1,108 @@
+import type { FakeSlackApi } from "../../test/support/fakeSlackApi";
+import { ADMIN_TOKEN, type Subject } from "../subjects";
+import type { BenchContext } from "./benchContext";
+import { type RunResult, runAtRate } from "./runAtRate";
+
+/**
+ * OAuth mode against single-workspace mode, same load, same workspaces, runs interleaved. (Rows
+ * written per event are compared by the cost scenario, run on a metered OAuth subject as well.)
+ */
+export interface OAuthOverhead {
+  rate: number;
+  durationS: number;
+  workspaces: number;
+  rounds: number;
+  single: RunResult[];
+  oauth: RunResult[];
+  /** Median over the rounds of each run's ack percentile, ms. */
+  ackP50: { single: number | null; oauth: number | null };
+  ackP99: { single: number | null; oauth: number | null };
+  /** OAuth's median ack p99 over single-workspace's. */
+  p99Ratio: number | null;
+  /** Installations whose record changed during the runs (a token refresh would): 0 means tokens were only read. */
+  installationsWritten: number;
+}
+
+const median = (values: number[]) => {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+
+/** Installs each team through the real install flow (/slack/install → consent → /slack/oauth_redirect). */
+export async function installWorkspaces(subject: Subject, fake: FakeSlackApi, teams: readonly string[]): Promise<void> {
+  for (const team of teams) {
+    const start = await fetch(new URL("/slack/install", subject.runtime.url), { redirect: "manual" });
+    const state = new URL(start.headers.get("location") ?? "").searchParams.get("state");
+    const cookie = (start.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const code = `bench-code-${team}-${Date.now()}`;
+    fake.issueCode(code, {
+      app_id: "A0BENCH",
+      access_token: `xoxb-${team}-bench`,
+      token_type: "bot",
+      scope: "app_mentions:read,chat:write",
+      bot_user_id: `UB${team}`,
+      team: { id: team, name: `Bench ${team}` },
+      enterprise: null,
+      is_enterprise_install: false,
+      authed_user: { id: "U0BENCH" },
+    });
+    const done = await fetch(new URL(`/slack/oauth_redirect?code=${code}&state=${state}`, subject.runtime.url), {
+      headers: { cookie },
+      redirect: "manual",
+    });
+    await done.arrayBuffer();
+    if (done.status !== 200) throw new Error(`bench: installing ${team} answered ${done.status}`);
+  }
+}
+
+async function installationStamps(subject: Subject): Promise<Map<string, number>> {
+  const page = (await (
+    await fetch(new URL("/admin/installations?limit=1000", subject.runtime.url), { headers: admin })
+  ).json()) as {
+    installations: Array<{ id: string; updatedAt: number }>;
+  };
+  return new Map(page.installations.map((i) => [i.id, i.updatedAt]));
+}
+
+export async function compareOAuth(
+  context: BenchContext,
+  single: Subject,
+  oauth: Subject,
+  options: { rate: number; durationMs: number; rounds: number; workspaces: readonly string[] },
+): Promise<OAuthOverhead> {
+  const stampsBefore = await installationStamps(oauth);
+  const runs = { single: [] as RunResult[], oauth: [] as RunResult[] };
+  const run = (subject: Subject) => runAtRate(context, subject, options);
+  for (let round = 0; round < options.rounds; round++) {
+    // Alternate who goes first, so a drift in the machine's load does not favour one mode.
+    if (round % 2 === 0) {
+      runs.single.push(await run(single));
+      runs.oauth.push(await run(oauth));
+    } else {
+      runs.oauth.push(await run(oauth));
+      runs.single.push(await run(single));
+    }
+  }
+  const stampsAfter = await installationStamps(oauth);
+  const p = (results: RunResult[], key: "p50" | "p99") => median(results.map((r) => r.ack[key] ?? Number.NaN));
+  const ackP99 = { single: p(runs.single, "p99"), oauth: p(runs.oauth, "p99") };
+  return {
+    rate: options.rate,
+    durationS: options.durationMs / 1000,
+    workspaces: options.workspaces.length,
+    rounds: options.rounds,
+    single: runs.single,
+    oauth: runs.oauth,
+    ackP50: { single: p(runs.single, "p50"), oauth: p(runs.oauth, "p50") },
+    ackP99,
+    p99Ratio:
+      ackP99.single !== null && ackP99.oauth !== null && ackP99.single > 0
+        ? Math.round((ackP99.oauth / ackP99.single) * 100) / 100
+        : null,
+    installationsWritten: [...stampsAfter].filter(([id, at]) => stampsBefore.get(id) !== at).length,
+  };
+}
