@@ -163,6 +163,7 @@ try {
     durationMs: plan.oauth.durationMs,
     rounds: plan.oauth.rounds,
     workspaces: workspaces(plan.oauth.workspaces),
+    oauthStateDir: resolve(repoRoot, "bench/.state", "bench/coordinator-oauth"),
   });
 
   console.log("\nwaiting for the cost scenario's receipts to be pruned …");

@@ -74,16 +74,34 @@ function oauthTargets(oauth: OAuthOverhead | null, single: RowsPerEvent | null, 
       measured: `${oauth.ackP99.oauth} vs ${oauth.ackP99.single} ms = ${oauth.p99Ratio ?? "?"}×${allAnswered ? "" : " (some non-2xx)"}`,
     },
     {
-      target: "OAuth mode writes no more rows per event (tokens read, not written)",
-      // Sweep claims vary by a few hundredths between runs of the same code; the hot path may not.
+      // Judged on one event on a fresh shard (deterministic) and on the store's own statements;
+      // the totals under load also hold sweep claims, whose share varies from run to run.
+      target: "OAuth mode adds no rows per event: one event costs the same, the installation store writes none",
       met:
         bothMeasured &&
-        costOAuth.rowsPerEvent <= single.rowsPerEvent + 0.1 &&
+        single.oneEvent !== null &&
+        costOAuth.oneEvent !== null &&
+        costOAuth.oneEvent.rowsWritten + costOAuth.oneEvent.alarmsSet <=
+          single.oneEvent.rowsWritten + single.oneEvent.alarmsSet &&
         storeRows === 0 &&
         oauth.installationsWritten === 0,
       measured: bothMeasured
-        ? `${costOAuth.rowsPerEvent} vs ${single.rowsPerEvent} rows/event; installation store rows written during the runs: ${storeRows}; installations changed: ${oauth.installationsWritten}`
+        ? `one event: ${oneEvent(costOAuth)} vs ${oneEvent(single)}; under load ${costOAuth.rowsPerEvent} vs ${single.rowsPerEvent} rows/event (sweep claims ${claims(costOAuth)} vs ${claims(single)}); store rows written: ${storeRows}; installations changed: ${oauth.installationsWritten}`
         : "not measured (a shard's counters did not cover every event)",
+    },
+    {
+      target: "no bot token in plaintext in the persisted state (SQLite files, WAL included)",
+      met: oauth.filesScanned > 0 && oauth.plaintextTokenFiles.length === 0,
+      measured: `${oauth.plaintextTokenFiles.length} of ${oauth.filesScanned} files`,
     },
   ];
 }
+
+const oneEvent = (cost: RowsPerEvent) =>
+  cost.oneEvent ? `${cost.oneEvent.rowsWritten} rows + ${cost.oneEvent.alarmsSet} alarm` : "?";
+
+/** Rows per event the sweep's claims wrote (rows the immediate attempt left to the sweep). */
+const claims = (cost: RowsPerEvent) =>
+  cost.perStatement
+    .filter((s) => s.statement.startsWith("UPDATE outbox SET claim_token"))
+    .reduce((sum, s) => sum + s.rowsPerEvent, 0);

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { FakeSlackApi } from "../../test/support/fakeSlackApi";
 import { ADMIN_TOKEN, type Subject } from "../subjects";
 import type { BenchContext } from "./benchContext";
@@ -21,6 +23,33 @@ export interface OAuthOverhead {
   p99Ratio: number | null;
   /** Installations whose record changed during the runs (a token refresh would): 0 means tokens were only read. */
   installationsWritten: number;
+  /** Files under the OAuth subject's persisted state holding an installed bot token in plaintext (must be 0). */
+  plaintextTokenFiles: string[];
+  /** Files scanned for it (Durable Object SQLite files and their WAL, Miniflare's metadata). */
+  filesScanned: number;
+}
+
+/** The bot token the bench installs for a team. */
+export const benchToken = (team: string) => `xoxb-${team}-bench`;
+
+/** Every file under `dir` that contains one of `secrets` as plain bytes. */
+export function filesContaining(dir: string, secrets: readonly string[]): { hits: string[]; scanned: number } {
+  const hits: string[] = [];
+  let scanned = 0;
+  const needles = secrets.map((secret) => Buffer.from(secret));
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) {
+        scanned++;
+        const bytes = readFileSync(path);
+        if (needles.some((needle) => bytes.includes(needle))) hits.push(path);
+      }
+    }
+  };
+  walk(dir);
+  return { hits, scanned };
 }
 
 const median = (values: number[]) => {
@@ -41,7 +70,7 @@ export async function installWorkspaces(subject: Subject, fake: FakeSlackApi, te
     const code = `bench-code-${team}-${Date.now()}`;
     fake.issueCode(code, {
       app_id: "A0BENCH",
-      access_token: `xoxb-${team}-bench`,
+      access_token: benchToken(team),
       token_type: "bot",
       scope: "app_mentions:read,chat:write",
       bot_user_id: `UB${team}`,
@@ -72,7 +101,7 @@ export async function compareOAuth(
   context: BenchContext,
   single: Subject,
   oauth: Subject,
-  options: { rate: number; durationMs: number; rounds: number; workspaces: readonly string[] },
+  options: { rate: number; durationMs: number; rounds: number; workspaces: readonly string[]; oauthStateDir: string },
 ): Promise<OAuthOverhead> {
   const stampsBefore = await installationStamps(oauth);
   const runs = { single: [] as RunResult[], oauth: [] as RunResult[] };
@@ -88,6 +117,7 @@ export async function compareOAuth(
     }
   }
   const stampsAfter = await installationStamps(oauth);
+  const atRest = filesContaining(options.oauthStateDir, options.workspaces.map(benchToken));
   const p = (results: RunResult[], key: "p50" | "p99") => median(results.map((r) => r.ack[key] ?? Number.NaN));
   const ackP99 = { single: p(runs.single, "p99"), oauth: p(runs.oauth, "p99") };
   return {
@@ -104,5 +134,7 @@ export async function compareOAuth(
         ? Math.round((ackP99.oauth / ackP99.single) * 100) / 100
         : null,
     installationsWritten: [...stampsAfter].filter(([id, at]) => stampsBefore.get(id) !== at).length,
+    plaintextTokenFiles: atRest.hits,
+    filesScanned: atRest.scanned,
   };
 }

@@ -151,6 +151,23 @@ describe("GET /slack/oauth_redirect", () => {
     expect(await installationOf(org)).toMatchObject({ id: org, isEnterpriseInstall: true });
   });
 
+  it("with SLACK_INSTALL_SUCCESS_URL a completed install redirects there, and clears the state cookie", async () => {
+    const { default: worker } = await import("../../src/index");
+    const context = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
+    const settings = { ...(env as unknown as CoordinatorEnv), SLACK_INSTALL_SUCCESS_URL: "https://example.test/welcome" };
+    const team = newTeam();
+    const { state, cookie } = await startInstall();
+    slack().issueCode("code-s", accessAnswer({ id: team }));
+    const request = new Request(`https://coordinator.test/slack/oauth_redirect?code=code-s&state=${state}`, {
+      headers: { cookie },
+    });
+    const response = await worker.fetch(request as never, settings, context);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("https://example.test/welcome");
+    expect(response.headers.get("set-cookie")).toContain("Max-Age=0");
+    expect(await installationOf(team)).toMatchObject({ status: "installed" });
+  });
+
   it("reinstalling updates the installation in place", async () => {
     const team = newTeam();
     await install(slack(), { id: team });
