@@ -9,6 +9,8 @@ export interface Sample {
   settledAt: number;
   /** HTTP status; 0 when there was no answer (timeout or connection error). */
   status: number;
+  /** Why there was no answer: `timeout`, or the socket error's code (`ECONNRESET`, …). */
+  failure?: string;
 }
 
 export interface OpenLoopProgress {
@@ -30,19 +32,21 @@ export interface OpenLoopOptions {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 512 });
 
-function post(url: URL, event: PreparedEvent, timeoutMs: number): Promise<number> {
+const failureOf = (error: Error & { code?: string }) => error.code ?? error.message.slice(0, 60);
+
+function post(url: URL, event: PreparedEvent, timeoutMs: number): Promise<{ status: number; failure?: string }> {
   return new Promise((resolve) => {
     const req = httpRequest(
       url,
       { method: "POST", agent, headers: { ...event.headers, "content-length": Buffer.byteLength(event.body) } },
       (res) => {
         res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-        res.on("error", () => resolve(0));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0 }));
+        res.on("error", (error) => resolve({ status: 0, failure: failureOf(error) }));
       },
     );
     req.setTimeout(timeoutMs, () => req.destroy(new Error("timeout")));
-    req.on("error", () => resolve(0));
+    req.on("error", (error) => resolve({ status: 0, failure: failureOf(error) }));
     req.end(event.body);
   });
 }
@@ -70,8 +74,14 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<Sample[]> {
         const index = next++;
         const event = options.events[index]!;
         const scheduledAt = start + index * intervalMs;
-        void post(url, event, options.timeoutMs).then((status) => {
-          samples[index] = { thread: event.thread, scheduledAt, settledAt: highResNow(), status };
+        void post(url, event, options.timeoutMs).then(({ status, failure }) => {
+          samples[index] = {
+            thread: event.thread,
+            scheduledAt,
+            settledAt: highResNow(),
+            status,
+            ...(failure ? { failure } : {}),
+          };
           settled++;
           if (status < 200 || status >= 300) non2xx++;
           if (settled === options.events.length) done();

@@ -63,12 +63,21 @@ const RUN_HEADERS = [
   "gen cpu",
 ];
 
+/** What the non-2xx of each run were (older results.json files have no `failures`). */
+function printFailures(runs: RunResult[]): void {
+  for (const r of runs.filter((run) => run.non2xx > 0 && run.failures)) {
+    const causes = Object.entries(r.failures).map(([cause, n]) => `${n}× ${cause}`);
+    console.log(`  non-2xx of ${r.subject} @ ${r.rate}/s, ${r.workspaces} ws: ${causes.join(", ")}`);
+  }
+}
+
 /** The human summary of a bench run (the JSON file has everything). */
 export function printBench(results: BenchSummary): void {
   console.log(
     "\n== ack latency at fixed offered rates (ms; reply = ack → fake Slack got the reply; done = ack → last effect call)",
   );
   console.log(formatTable(RUN_HEADERS, results.fixed.map(runRow)));
+  printFailures(results.fixed);
   for (const r of results.fixed.filter((run) => run.runtimeRestarted)) {
     console.log(
       `  ! ${r.subject} @ ${r.rate}/s: its workerd crashed during the run and Miniflare started a new one (see the note at the end)`,
@@ -175,6 +184,7 @@ export function printBench(results: BenchSummary): void {
     `\n== OAuth mode vs single-workspace mode (${o.rate}/s, ${o.workspaces} installed workspaces, ${o.rounds} interleaved runs each)`,
   );
   console.log(formatTable(RUN_HEADERS, [...o.single, ...o.oauth].map(runRow)));
+  printFailures([...o.single, ...o.oauth]);
   console.log(
     `   median ack p50 ${o.ackP50.oauth} vs ${o.ackP50.single} ms, p99 ${o.ackP99.oauth} vs ${o.ackP99.single} ms (${o.p99Ratio}×); installations changed during the runs: ${o.installationsWritten}`,
   );

@@ -15,6 +15,8 @@ export interface RunResult {
   non2xx: number;
   /** Of the non-2xx: no answer within the client timeout, or a connection error. */
   noAnswer: number;
+  /** The non-2xx by cause: the HTTP status, or why there was no answer (`timeout`, `ECONNRESET`, …). */
+  failures: Record<string, number>;
   /** From each request's scheduled send time to its answer, ms. */
   ack: LatencySummary;
   /** From the ack to the fake Web API receiving the event's reply (its first chat.postMessage), ms. */
@@ -136,6 +138,7 @@ export async function runAtRate(
     acked: acked.length,
     non2xx,
     noAnswer: samples.filter((s) => s.status === 0).length,
+    failures: countFailures(samples),
     ack,
     delivery,
     completion,
@@ -149,4 +152,14 @@ export async function runAtRate(
     `${label}: ack p50 ${ack.p50} / p99 ${ack.p99} ms, ${non2xx} non-2xx${delivery ? `, reply p99 ${delivery.p99} ms after the ack` : ""}${result.sustained ? "" : "  (not sustained)"}${runtimeRestarted ? "  (workerd crashed and was restarted)" : ""}`,
   );
   return result;
+}
+
+function countFailures(samples: ReadonlyArray<{ status: number; failure?: string }>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const sample of samples) {
+    if (sample.status >= 200 && sample.status < 300) continue;
+    const cause = sample.status === 0 ? (sample.failure ?? "no answer") : String(sample.status);
+    counts[cause] = (counts[cause] ?? 0) + 1;
+  }
+  return counts;
 }
