@@ -22,6 +22,14 @@ describe("operations API", () => {
     expect((await admin("/shards/T1/0", {}, "wrong")).status).toBe(401);
   });
 
+  it("in single-workspace mode there are no installations: the install endpoints and the list answer 404", async () => {
+    expect((await admin("/installations")).status).toBe(404);
+    expect((await admin("/installations/T1", { method: "DELETE" })).status).toBe(404);
+    for (const path of ["/slack/install", "/slack/oauth_redirect?code=c&state=s"]) {
+      expect((await exports.default.fetch(new Request(`https://coordinator.test${path}`))).status).toBe(404);
+    }
+  });
+
   it("shows a shard's counts, lists parked effects, replays and discards them", async () => {
     controlClock();
     const team = newWorkspace();
