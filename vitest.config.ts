@@ -1,7 +1,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { quietExpectedFaults } from "./test/support/quietExpectedFaults.ts";
-import { OAUTH_TEST_BINDINGS, TEST_BINDINGS } from "./test/support/testBindings.ts";
+import { OAUTH_TEST_BINDINGS, RELAY_TEST_BINDINGS, TEST_BINDINGS } from "./test/support/testBindings.ts";
 
 quietExpectedFaults();
 
@@ -27,6 +27,11 @@ export default defineConfig({
         // through the shipped demo, which must work in both modes.
         plugins: [workerUnderTest("./src/index.ts", OAUTH_TEST_BINDINGS)],
         test: { name: "oauth", include: ["test/oauth/*.test.ts"], ...shared },
+      },
+      {
+        // Relay mode: every request forwarded to an existing backend (faked), beside the test app.
+        plugins: [workerUnderTest("./test/worker.ts", RELAY_TEST_BINDINGS)],
+        test: { name: "relay", include: ["test/relay/*.test.ts"], ...shared },
       },
       {
         // The shipped demo (src/index.ts), end to end: what `npm start` serves.

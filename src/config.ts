@@ -21,12 +21,26 @@ export interface RecordSettings {
   receiptRetentionMs: number;
 }
 
+/** Relay mode: on when RELAY_URL is set (README "Relay an existing app"). */
+export interface RelaySettings {
+  url: string;
+  /** Signs what is relayed as Slack would: RELAY_SIGNING_SECRET, else SLACK_SIGNING_SECRET. */
+  signingSecret: string;
+  timeoutMs: number;
+  syncMs: number;
+  retryHours: number;
+  /** Standard Webhooks secret (`whsec_…`), for backends that verify that scheme too. */
+  webhookSecret?: string;
+}
+
 /** What a shard needs to deliver effects. A bad value pauses delivery, not recording. */
 export interface ShardSettings {
   apiUrl: string;
   responseUrlOrigins: string[];
   /** Attempts in all for a run whose handler throws its own error, before it is parked. */
   handlerMaxAttempts: number;
+  /** Relay mode's settings, or null. */
+  relay: RelaySettings | null;
   delivery: {
     timeoutMs: number;
     leaseMs: number;
@@ -138,6 +152,26 @@ function aesKey(vars: Vars, name: string, required: boolean): void {
   if (bytes !== 32) throw new InvalidSetting(name, `must be 32 bytes, base64; got ${bytes} bytes`);
 }
 
+function parseRelaySettings(vars: Vars): RelaySettings | null {
+  const relayUrl = url(vars, "RELAY_URL");
+  if (relayUrl === undefined) return null;
+  const signingSecret = text(vars, "RELAY_SIGNING_SECRET") ?? text(vars, "SLACK_SIGNING_SECRET");
+  if (signingSecret === undefined) throw new InvalidSetting("RELAY_SIGNING_SECRET", "is not set, nor SLACK_SIGNING_SECRET");
+  const timeoutMs = positive(vars, "RELAY_TIMEOUT_MS", 60_000);
+  if (timeoutMs > 300_000) throw new InvalidSetting("RELAY_TIMEOUT_MS", `must be at most 300000, got ${timeoutMs}`);
+  const webhookSecret = text(vars, "RELAY_WEBHOOK_SECRET");
+  if (webhookSecret !== undefined && !/^whsec_[A-Za-z0-9+/]+=*$/.test(webhookSecret))
+    throw new InvalidSetting("RELAY_WEBHOOK_SECRET", "must be a Standard Webhooks secret: whsec_ followed by base64");
+  return {
+    url: relayUrl,
+    signingSecret,
+    timeoutMs,
+    syncMs: positive(vars, "RELAY_SYNC_MS", 2_000),
+    retryHours: positive(vars, "RELAY_RETRY_HOURS", 24, "number"),
+    webhookSecret,
+  };
+}
+
 function parseOAuthSettings(vars: Vars): OAuthSettings | null {
   const clientId = text(vars, "SLACK_CLIENT_ID");
   const clientSecret = text(vars, "SLACK_CLIENT_SECRET");
@@ -172,6 +206,7 @@ function parseShardSettings(vars: Vars): ShardSettings {
     apiUrl: text(vars, "SLACK_API_URL") ?? "https://slack.com/api/",
     responseUrlOrigins: origins(vars, "RESPONSE_URL_ORIGINS", DEFAULT_RESPONSE_URL_ORIGINS),
     handlerMaxAttempts: positive(vars, "HANDLER_MAX_ATTEMPTS", 8),
+    relay: parseRelaySettings(vars),
     delivery: {
       timeoutMs,
       leaseMs,
@@ -209,5 +244,7 @@ function oncePerEnv<T>(parse: (vars: Vars) => T): (env: object) => T {
 export const edgeSettings = oncePerEnv(parseEdgeSettings);
 export const recordSettings = oncePerEnv(parseRecordSettings);
 export const shardSettings = oncePerEnv(parseShardSettings);
+/** Null unless RELAY_URL is set; throws InvalidSetting for a relay setting that cannot work. */
+export const relaySettings = oncePerEnv(parseRelaySettings);
 /** Null in single-workspace mode; throws InvalidSetting when OAuth mode is half configured. */
 export const oauthSettings = oncePerEnv(parseOAuthSettings);

@@ -97,7 +97,7 @@ export class TokenUnreadable extends Error {
 export type Verdict =
   | { outcome: "delivered" }
   /** `maxAttempts` lowers the engine's MAX_ATTEMPTS for this failure (e.g. a bug in a handler). */
-  | { outcome: "retry"; reason: string; retryAfterMs?: number; maxAttempts?: number }
+  | { outcome: "retry"; reason: string; retryAfterMs?: number; maxAttempts?: number; retryUntil?: number }
   | { outcome: "park"; reason: string }
   /** The attempt found its lease taken by another claimer (a step write was fenced out). */
   | { outcome: "lease_lost" };
@@ -111,6 +111,11 @@ export abstract class DeliveryError extends Error {
   readonly retryAfterMs?: number;
   /** Attempts after which this failure parks the row, when fewer than MAX_ATTEMPTS. */
   readonly maxAttempts?: number;
+  /**
+   * A horizon in time instead of in attempts: retried (past MAX_ATTEMPTS) while the next attempt
+   * would come before this time (ms since the epoch), then parked.
+   */
+  readonly retryUntil?: number;
 }
 
 /** A Web API or response_url answer that is not a success; `disposition` comes from classifying it. */
@@ -185,6 +190,28 @@ export class LeaseLost extends DeliveryError {
   readonly disposition = "lease_lost";
 }
 
+/** Relay mode: the backend said never again (`410`, or `x-slack-no-retry: 1`). Parked at once. */
+export class RelayRefused extends DeliveryError {
+  override name = "RelayRefused";
+  readonly disposition = "park";
+}
+
+/**
+ * Relay mode: the backend failed this attempt (a non-2xx, a timeout, no connection). Retried with
+ * backoff, honouring Retry-After, until RELAY_RETRY_HOURS after the delivery was recorded.
+ */
+export class RelayFailed extends DeliveryError {
+  override name = "RelayFailed";
+  readonly disposition = "retry";
+  constructor(
+    message: string,
+    override readonly retryUntil: number,
+    override readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
 /**
  * Thrown by a handler's own code (a bug, not a Slack answer): retried a few times, since a
  * deploy may fix it, then parked with the first line of its stack.
@@ -237,6 +264,12 @@ export function verdictOf(error: unknown): Verdict {
     case "park":
       return { outcome: "park", reason };
     case "retry":
-      return { outcome: "retry", reason, retryAfterMs: error.retryAfterMs, maxAttempts: error.maxAttempts };
+      return {
+        outcome: "retry",
+        reason,
+        retryAfterMs: error.retryAfterMs,
+        maxAttempts: error.maxAttempts,
+        retryUntil: error.retryUntil,
+      };
   }
 }

@@ -1,3 +1,4 @@
+import { fromBase64, toBase64 } from "../base64";
 import { InvalidSetting, TokenUnreadable } from "../errors";
 
 /**
@@ -16,14 +17,6 @@ export interface TokenCipher {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-function fromBase64(text: string): Uint8Array {
-  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-}
-
-function toBase64(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes));
-}
 
 async function importKey(setting: string, base64: string): Promise<{ id: string; key: CryptoKey }> {
   let raw: Uint8Array;

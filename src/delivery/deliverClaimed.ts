@@ -89,19 +89,27 @@ function settle(courier: Courier, token: string, row: ClaimedRow, verdict: Verdi
   if (verdict.outcome === "delivered") {
     return outbox.complete(key, token) ? { type: "delivered", shard, key, attempts } : fenced(courier, row, "complete");
   }
-  const maxAttempts = Math.min(
-    verdict.outcome === "retry" ? (verdict.maxAttempts ?? Infinity) : Infinity,
-    delivery.backoff.maxAttempts,
-  );
+  const retryUntil = verdict.outcome === "retry" ? verdict.retryUntil : undefined;
+  // A horizon in time (relay) replaces the one in attempts.
+  const maxAttempts =
+    retryUntil !== undefined
+      ? Infinity
+      : Math.min(verdict.outcome === "retry" ? (verdict.maxAttempts ?? Infinity) : Infinity, delivery.backoff.maxAttempts);
+  const nextAttemptAt =
+    verdict.outcome === "retry" ? now + retryDelayMs(delivery.backoff, attempts, verdict.retryAfterMs) : Number.NaN;
   const exhausted = verdict.outcome === "retry" && attempts >= maxAttempts;
-  if (verdict.outcome === "park" || exhausted) {
-    const reason = exhausted ? `attempts exhausted; last: ${verdict.reason}` : verdict.reason;
+  const expired = retryUntil !== undefined && nextAttemptAt > retryUntil;
+  if (verdict.outcome === "park" || exhausted || expired) {
+    const reason = exhausted
+      ? `attempts exhausted; last: ${verdict.reason}`
+      : expired
+        ? `retry horizon passed; last: ${verdict.reason}`
+        : verdict.reason;
     // Step checkpoints stay on a parked row: a replayed run resumes after its completed steps.
     return outbox.park(key, token, attempts, reason, now)
       ? { type: "parked", shard, key, attempts, reason }
       : fenced(courier, row, "park");
   }
-  const nextAttemptAt = now + retryDelayMs(delivery.backoff, attempts, verdict.retryAfterMs);
   if (verdict.retryAfterMs !== undefined) rateLimits.remember(row.workspace, row.rate_key, now + verdict.retryAfterMs);
   if (!outbox.retryLater(key, token, attempts, nextAttemptAt, verdict.reason)) return fenced(courier, row, "retry");
   courier.wakeAt(nextAttemptAt);

@@ -1,8 +1,10 @@
 import type { SlackApp } from "../app/types";
-import { edgeSettings } from "../config";
+import { toBase64 } from "../base64";
+import { edgeSettings, relaySettings } from "../config";
 import type { CoordinatorEnv } from "../env";
 import { InvalidSetting, InvalidSignature, Rejection } from "../errors";
 import { parseSlackRequest } from "../inbound/parseSlackRequest";
+import type { RawRequest } from "../inbound/types";
 import { oauthMode } from "../installations/mode";
 import { describeError, type LogFields, log } from "../log";
 import { recordInbound } from "../routing/recordInbound";
@@ -11,11 +13,25 @@ import { assertFreshTimestamp, verifySignature } from "./verifySignature";
 
 const decoder = new TextDecoder();
 
+// ignoreBOM: a leading BOM stays in the text, so the text encodes back to the same bytes.
+const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The body byte for byte: as text when it is valid UTF-8 (Slack's always is), else base64. */
+function rawRequestOf(body: Uint8Array, contentType: string | null): RawRequest {
+  const type = contentType ?? "application/octet-stream";
+  try {
+    return { body: strictDecoder.decode(body), contentType: type };
+  } catch {
+    return { body: toBase64(body), encoding: "base64", contentType: type };
+  }
+}
+
 /** Receive: verified, parsed and handed to recordInbound — or a Rejection, thrown. */
 async function answer(request: Request, env: CoordinatorEnv, app: SlackApp, facts: LogFields): Promise<Response> {
   const { signingSecrets } = edgeSettings(env);
   // OAuth mode that cannot work safely (no TOKEN_ENCRYPTION_KEY, …) is refused before anything else.
   oauthMode(env);
+  const relay = relaySettings(env);
   const timestamp = request.headers.get("x-slack-request-timestamp");
   const signature = request.headers.get("x-slack-signature");
   if (!timestamp || !signature) throw new InvalidSignature("missing Slack signature headers");
@@ -44,6 +60,8 @@ async function answer(request: Request, env: CoordinatorEnv, app: SlackApp, fact
 
   const { inbound } = parsed;
   inbound.receivedAt = Date.now();
+  // Relay mode forwards the request as Slack sent it, so it travels with the delivery.
+  if (relay) inbound.raw = rawRequestOf(body, request.headers.get("content-type"));
   Object.assign(facts, { dedupeKey: inbound.dedupeKey, type: inbound.type, retryNum: inbound.retryNum });
   const recorded = await recordInbound(env, app, inbound);
   if (recorded.verdict === "ignored") {

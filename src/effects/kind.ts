@@ -1,4 +1,5 @@
 import type { SlackApp } from "../app/types";
+import type { RelaySettings } from "../config";
 import type { InstallationsNamespace } from "../env";
 import type { SlackWebClient } from "../slack/client";
 import type { Effect } from "./types";
@@ -16,6 +17,10 @@ export interface EffectContext {
   handlerMaxAttempts: number;
   /** The installation store (OAuth mode), for the coordinator's own lifecycle effects. */
   installations?: InstallationsNamespace;
+  /** Relay mode's settings (RELAY_URL …), or null. */
+  relay: RelaySettings | null;
+  /** When the row's delivery was recorded (ms since the epoch). */
+  recordedAt: number;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { UnreadableEffect } from "../errors";
 import { installation } from "./installation";
 import type { EffectKind } from "./kind";
+import { relay } from "./relay";
 import { responseUrl } from "./responseUrl";
 import { run } from "./run";
 import { slackApi } from "./slackApi";
@@ -8,7 +9,7 @@ import type { Effect } from "./types";
 
 /** Every effect kind this build performs, looked up by `type`. */
 const KINDS: ReadonlyMap<string, EffectKind> = new Map(
-  ([slackApi, responseUrl, run, installation] as EffectKind[]).map((kind) => [kind.type, kind]),
+  ([slackApi, responseUrl, run, installation, relay] as EffectKind[]).map((kind) => [kind.type, kind]),
 );
 
 /** The kind that performs `effect`; UnreadableEffect (parked) for a type this build does not know. */

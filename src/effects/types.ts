@@ -1,11 +1,11 @@
-import type { Inbound } from "../inbound/types";
+import type { Inbound, RawRequest } from "../inbound/types";
 
 /**
  * The side effects a shard performs after the ack, at least once. Plain JSON: each is stored
  * in the outbox. One kind per file in src/effects/ performs it; a new kind adds its shape here,
  * its file, and its line in registry.ts.
  */
-export type Effect = SlackApiEffect | ResponseUrlEffect | RunEffect | InstallationEffect;
+export type Effect = SlackApiEffect | ResponseUrlEffect | RunEffect | InstallationEffect | RelayEffect;
 
 /** A Slack Web API call (`chat.postMessage`, `reactions.add`, …) with the workspace's bot token. */
 export interface SlackApiEffect {
@@ -44,3 +44,14 @@ export type InstallationEffect = {
   | { action: "revoke_tokens"; bot: string[]; users: string[] }
   | { action: "team_access"; change: "granted" | "revoked"; teams: string[] }
 );
+
+/** Relay mode: the Slack request forwarded to RELAY_URL, re-signed at each attempt. */
+export interface RelayEffect {
+  type: "relay";
+  /** The dedupe key: `x-relay-delivery-id`, the backend's idempotency key. */
+  deliveryId: string;
+  request: RawRequest;
+  /** As Slack sent them (`x-slack-retry-num` / `-reason`). */
+  retryNum?: number;
+  retryReason?: string;
+}

@@ -26,6 +26,15 @@ export interface Inbound {
   receivedAt?: number;
   /** The parsed Slack payload: event envelope, command form fields or interaction payload. */
   payload: Record<string, unknown>;
+  /** Relay mode only: the request as Slack sent it, to forward byte for byte. */
+  raw?: RawRequest;
+}
+
+/** A request body as received: UTF-8 text, or base64 when its bytes are not valid UTF-8. */
+export interface RawRequest {
+  body: string;
+  encoding?: "base64";
+  contentType: string;
 }
 
 /** What the edge makes of a signed request before anything is stored. */

@@ -3,11 +3,11 @@ import { edgeSettings } from "../config";
 import type { CoordinatorEnv } from "../env";
 import { NotRecorded, WorkspaceNotInstalled } from "../errors";
 import type { Inbound } from "../inbound/types";
-import { withInstallationLifecycle } from "../installations/lifecycle";
-import { oauthMode } from "../installations/mode";
+
 import { describeError, log } from "../log";
 import type { IngestResult } from "../shard/api";
 import { recordWithinBudget } from "./recordWithinBudget";
+import { servedApp } from "./servedApp";
 import { shardOf } from "./shardFor";
 
 /** What became of an inbound delivery. */
@@ -23,9 +23,8 @@ export type Recorded =
  * WorkspaceNotInstalled (410, no retry) when the shard found no installation for the workspace.
  */
 export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound: Inbound): Promise<Recorded> {
-  // OAuth mode plans installation lifecycle events too, as the shard does.
-  const planner = oauthMode(env) ? withInstallationLifecycle(app) : app;
-  const plan = planner.plan(inbound);
+  // With what the coordinator plans itself (relay, lifecycle events), as the shard does.
+  const plan = servedApp(app, env).plan(inbound);
   if ("ignore" in plan) return { verdict: "ignored", reason: plan.ignore };
 
   const { ackBudgetMs, shardBuckets } = edgeSettings(env);

@@ -11,9 +11,9 @@ import { InvalidSetting } from "../errors";
 import type { Inbound } from "../inbound/types";
 import type { InstallationChange } from "../installations/api";
 import { installationCache, type Known } from "../installations/installationCache";
-import { withInstallationLifecycle } from "../installations/lifecycle";
 import { installationStub } from "../installations/stubs";
 import { describeError, log } from "../log";
+import { servedApp } from "../routing/servedApp";
 import type { IngestResult, ParkedRow, ShardApi, ShardStats } from "./api";
 import { buildCourier } from "./courier";
 import { ingestDelivery } from "./ingest";
@@ -63,7 +63,7 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       super(ctx, env);
       this.name = ctx.id.name ?? ctx.id.toString();
       this.oauth = isOAuthMode(env);
-      this.app = this.oauth ? withInstallationLifecycle(userApp) : userApp;
+      this.app = planningApp(userApp, env);
       // Recording needs only the receipt retention; without it the shard cannot record (503).
       this.receiptRetentionMs = recordSettings(env).receiptRetentionMs;
       this.sql = new MeteredSql(ctx.storage.sql);
@@ -258,6 +258,18 @@ function isOAuthMode(env: CoordinatorEnv): boolean {
     return oauthSettings(env) !== null;
   } catch {
     return true;
+  }
+}
+
+/**
+ * The app the shard plans with: as the edge does (routing/servedApp.ts). With a mode's settings
+ * invalid the edge refuses every request (500), so the user's app alone is only a fallback.
+ */
+function planningApp(app: SlackApp, env: CoordinatorEnv): SlackApp {
+  try {
+    return servedApp(app, env);
+  } catch {
+    return app;
   }
 }
 

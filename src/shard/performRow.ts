@@ -48,6 +48,8 @@ export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
       attempts: row.attempts,
       handlerMaxAttempts: settings.handlerMaxAttempts,
       installations: env.INSTALLATIONS,
+      relay: settings.relay,
+      recordedAt: row.created_at,
     });
   };
 }

@@ -39,3 +39,17 @@ export const OAUTH_TEST_BINDINGS = {
   SLACK_OAUTH_AUTHORIZE_URL: `${FAKE_SLACK_ORIGIN}/oauth/v2/authorize`,
   TOKEN_ENCRYPTION_KEY: TEST_TOKEN_ENCRYPTION_KEY,
 };
+
+/** The existing backend relay mode forwards to, in the "relay" test project (loopback, nothing listens). */
+export const RELAY_BACKEND_URL = "http://127.0.0.1:11/slack/events";
+export const RELAY_SIGNING_SECRET = "backend-signing-secret";
+/** 36 seconds: the retry horizon is reached within a test's controlled clock. */
+export const RELAY_RETRY_HOURS = 0.01;
+
+/** Relay mode's settings for the "relay" test project (the engine's, plus RELAY_URL). */
+export const RELAY_TEST_BINDINGS = {
+  ...TEST_BINDINGS,
+  RELAY_URL: RELAY_BACKEND_URL,
+  RELAY_SIGNING_SECRET,
+  RELAY_RETRY_HOURS: String(RELAY_RETRY_HOURS),
+};

@@ -1,0 +1,43 @@
+import { RelayFailed, RelayRefused } from "../errors";
+import { relayBody, relayHeaders } from "../relay/relayHeaders";
+import type { EffectKind } from "./kind";
+import type { RelayEffect } from "./types";
+
+function retryAfterMs(response: Response): number | undefined {
+  const seconds = Number(response.headers.get("retry-after") ?? Number.NaN);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}
+
+/**
+ * `relay`: the Slack request forwarded to RELAY_URL (README "Relay an existing app"), byte for
+ * byte and re-signed at each attempt. 2xx delivers; `410` or `x-slack-no-retry: 1` parks at once;
+ * anything else — another status, a timeout, no connection — is retried with backoff and
+ * Retry-After until RELAY_RETRY_HOURS after the delivery was recorded, then parked.
+ */
+export const relay: EffectKind<RelayEffect> = {
+  type: "relay",
+  async perform(effect, { relay: settings, attempts, recordedAt }) {
+    if (!settings) throw new RelayRefused("relay: RELAY_URL is not set (any more); set it and replay");
+    const body = relayBody(effect);
+    const headers = await relayHeaders(effect, body, settings, attempts + 1, Math.floor(Date.now() / 1000));
+    const retryUntil = recordedAt + settings.retryHours * 3_600_000;
+    let response: Response;
+    try {
+      response = await fetch(settings.url, { method: "POST", headers, body, signal: AbortSignal.timeout(settings.timeoutMs) });
+    } catch (error) {
+      // The reason names the failure, never the URL (it may carry a credential).
+      const cause =
+        error instanceof Error && error.name === "TimeoutError" ? `no answer in ${settings.timeoutMs} ms` : "no connection";
+      throw new RelayFailed(`relay: ${cause}`, retryUntil);
+    }
+    await response.body?.cancel();
+    if (response.ok) return;
+    if (response.status === 410 || response.headers.get("x-slack-no-retry") === "1") {
+      const noRetry = response.status === 410 ? "" : " with x-slack-no-retry";
+      throw new RelayRefused(`relay: backend answered ${response.status}${noRetry}`);
+    }
+    throw new RelayFailed(`relay: backend answered HTTP ${response.status}`, retryUntil, retryAfterMs(response));
+  },
+  // One destination: after its 429 + Retry-After, every relay of the workspace waits.
+  rateKey: () => "relay",
+};

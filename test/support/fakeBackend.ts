@@ -1,0 +1,52 @@
+import { beforeEach, vi } from "vitest";
+import { FakeSlackApi } from "./fakeSlackApi";
+import { FAKE_SLACK_ORIGIN, RELAY_BACKEND_URL } from "./testBindings";
+
+/** One request the relay made to the backend. */
+export interface RelayedRequest {
+  headers: Headers;
+  body: Uint8Array;
+  text: string;
+}
+
+type Answer = { status: number; headers?: Record<string, string> } | { reset: true };
+
+/**
+ * An existing Slack backend (a Bolt app elsewhere) as relay mode sees it: records every request
+ * and answers 200, or what it was told to answer next.
+ */
+export class FakeBackend {
+  readonly requests: RelayedRequest[] = [];
+  private readonly answers: Answer[] = [];
+
+  /** Answers the next `times` requests with `answer` (an HTTP status, or a dropped connection). */
+  answerNext(answer: Answer, times = 1): this {
+    for (let i = 0; i < times; i++) this.answers.push(answer);
+    return this;
+  }
+
+  async handle(request: Request): Promise<Response> {
+    const body = new Uint8Array(await request.arrayBuffer());
+    this.requests.push({ headers: request.headers, body, text: new TextDecoder().decode(body) });
+    const answer = this.answers.shift() ?? { status: 200 };
+    if ("reset" in answer) throw new TypeError("Network connection lost.");
+    return new Response("ok", { status: answer.status, headers: answer.headers });
+  }
+}
+
+/** Routes fetches to a fresh fake Slack and a fresh fake backend per test; anything else fails. */
+export function useFakeSlackAndBackend(): { slack: () => FakeSlackApi; backend: () => FakeBackend } {
+  let slack = new FakeSlackApi(FAKE_SLACK_ORIGIN);
+  let backend = new FakeBackend();
+  beforeEach(() => {
+    slack = new FakeSlackApi(FAKE_SLACK_ORIGIN);
+    backend = new FakeBackend();
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const request = new Request(input, init);
+      if (request.url === RELAY_BACKEND_URL) return backend.handle(request);
+      if (!slack.serves(request.url)) throw new TypeError(`outbound fetch blocked in tests: ${request.url}`);
+      return slack.handle(request, init?.signal ?? (input instanceof Request ? input.signal : null));
+    });
+  });
+  return { slack: () => slack, backend: () => backend };
+}
