@@ -55,6 +55,12 @@ describe("parsing into one inbound shape", () => {
     expect(inbound.payload.text).toBe("hi there");
   });
 
+  it("Events API: the installation is the authorization's, not the envelope's team (shared channels), as in Bolt", () => {
+    const envelope = eventCallback(appMention(), { teamId: "TOTHERORG" });
+    (envelope.authorizations as Array<Record<string, unknown>>)[0]!.team_id = "TOURS";
+    expect(inboundOf(JSON.stringify(envelope))).toMatchObject({ workspace: "TOURS", teamId: "TOURS" });
+  });
+
   it("interactivity: every accepted type, keyed by trigger_id (view_closed by view id)", () => {
     const team = { id: "T1", domain: "x" };
     for (const type of ["block_actions", "view_submission", "shortcut", "message_action"]) {

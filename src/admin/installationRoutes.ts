@@ -19,7 +19,7 @@ export const installationRoutes = {
 
   async remove(id: string, env: CoordinatorEnv): Promise<Response> {
     requireOAuth(env);
-    if (!(await installationStub(env, id).remove())) throw new Rejection(404, "no installation with that id");
+    if (!(await installationStub(env, id).remove(id))) throw new Rejection(404, "no installation with that id");
     return Response.json({ deleted: 1 });
   },
 };

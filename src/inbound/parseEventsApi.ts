@@ -30,11 +30,16 @@ export function parseEventsApi(body: string): Parsed {
 
   const authorization =
     Array.isArray(envelope.authorizations) && isObject(envelope.authorizations[0]) ? envelope.authorizations[0] : {};
-  const isEnterpriseInstall = envelope.is_enterprise_install === true || authorization.is_enterprise_install === true;
-  const enterpriseId = optionalString(envelope.enterprise_id) ?? optionalString(authorization.enterprise_id);
+  // The installation that receives the event is its authorization's, as Bolt resolves it: in a
+  // shared channel (Slack Connect) the envelope's team_id can be the other organisation's.
+  const isEnterpriseInstall =
+    typeof authorization.is_enterprise_install === "boolean"
+      ? authorization.is_enterprise_install
+      : envelope.is_enterprise_install === true;
+  const enterpriseId = optionalString(authorization.enterprise_id) ?? optionalString(envelope.enterprise_id);
   // Org-wide installs get envelopes without a team_id (team_access_granted, …): the workspace is
   // then the enterprise; only a delivery with neither id is malformed (workspaceOf).
-  const teamId = optionalString(envelope.team_id) ?? optionalString(authorization.team_id);
+  const teamId = optionalString(authorization.team_id) ?? optionalString(envelope.team_id);
   const ids = { teamId, enterpriseId, isEnterpriseInstall };
   const workspace = workspaceOf(ids, "event_callback");
 

@@ -14,6 +14,7 @@ import type {
   LifecycleCause,
   OAuthAccess,
   StateCheck,
+  StatusAnswer,
   TokenAnswer,
 } from "./api";
 import { Directory } from "./directory";
@@ -77,12 +78,33 @@ export class Installations extends DurableObject<CoordinatorEnv> implements Inst
     return token ? (await this.sealer()).encrypt(token) : null;
   }
 
-  /** Writes the installation and the directory's copy of its summary; tells its shards if asked. */
-  private async commit(stored: StoredInstallation, change?: InstallationChange): Promise<void> {
+  /**
+   * Writes the installation, tells its shards if asked, then updates the directory's copy of its
+   * summary (awaited unless `directory` is "background": a rotation must not wait on the list).
+   * What follows the write is repeated by `announce` when an effect is retried.
+   */
+  private async commit(
+    stored: StoredInstallation,
+    change?: InstallationChange,
+    directory: "await" | "background" = "await",
+  ): Promise<void> {
     this.migrate();
     this.installation.write(stored);
-    await directoryStub(this.env).recordSummary(stored.summary);
-    if (change) await notifyShards(this.env, stored.summary.id, change);
+    await this.announce(stored.summary, change, directory);
+  }
+
+  private async announce(
+    summary: InstallationSummary,
+    change?: InstallationChange,
+    directory: "await" | "background" = "await",
+  ): Promise<void> {
+    if (change) await notifyShards(this.env, summary.id, change);
+    const listed = directoryStub(this.env).recordSummary(summary);
+    if (directory === "await") await listed;
+    else
+      void listed.catch((error: unknown) =>
+        log("warn", "directory not updated", { installation: summary.id, error: String(error) }),
+      );
   }
 
   // ── One installation ──────────────────────────────────────────────────────────────────────
@@ -90,26 +112,36 @@ export class Installations extends DurableObject<CoordinatorEnv> implements Inst
   async save(access: OAuthAccess): Promise<InstallationSummary> {
     const id = installationIdOf(access);
     if (!id || !access.access_token) throw new Error("oauth.v2.access answered without an installation id or bot token");
+    const user = access.authed_user;
+    // Sealed before the read, so nothing awaits between reading and writing the row.
+    const sealed = {
+      botToken: await this.seal(access.access_token),
+      botRefreshToken: await this.seal(access.refresh_token),
+      userToken: await this.seal(user?.access_token),
+      userRefreshToken: await this.seal(user?.refresh_token),
+    };
     const now = Date.now();
     const previous = this.read();
     const summary = summaryOf(id, access, previous?.summary, now);
-    const user = access.authed_user;
-    await this.commit(
-      {
-        summary,
-        botToken: await this.seal(access.access_token),
-        botRefreshToken: await this.seal(access.refresh_token),
-        botExpiresAt: summary.tokenExpiresAt,
-        userToken: await this.seal(user?.access_token),
-        userRefreshToken: await this.seal(user?.refresh_token),
-      },
-      { status: "installed" },
-    );
+    await this.commit({ summary, ...sealed, botExpiresAt: summary.tokenExpiresAt }, { status: "installed" });
     log("info", previous ? "installation updated" : "installation stored", {
       installation: id,
       enterprise: summary.isEnterpriseInstall,
     });
     return summary;
+  }
+
+  /** Installed or not, without decrypting anything: what the ack path asks (a key problem never stops recording). */
+  status(): StatusAnswer {
+    const stored = this.read();
+    if (!stored) return { status: "absent", reason: "workspace has not installed this app" };
+    const { summary } = stored;
+    if (summary.status !== "installed" || !stored.botToken)
+      return {
+        status: summary.status === "installed" ? "revoked" : summary.status,
+        reason: summary.statusReason ?? summary.status,
+      };
+    return { status: "installed", expiresAt: stored.botExpiresAt };
   }
 
   async token({ refresh = true }: { refresh?: boolean } = {}): Promise<TokenAnswer> {
@@ -139,25 +171,35 @@ export class Installations extends DurableObject<CoordinatorEnv> implements Inst
     const id = stored.summary.id;
     const refreshToken = await (await this.sealer()).decrypt(stored.botRefreshToken as string);
     const outcome = await oauthAccess(this.settings(), { grant_type: "refresh_token", refresh_token: refreshToken });
-    // The refresh token was sent: re-read, in case the installation changed while we waited.
+    const sealed =
+      outcome.ok && outcome.access.access_token && outcome.access.refresh_token
+        ? {
+            botToken: await this.seal(outcome.access.access_token),
+            botRefreshToken: await this.seal(outcome.access.refresh_token),
+          }
+        : null;
+    // The refresh token was sent: re-read. An uninstall, or a reinstall (new tokens), while we
+    // waited makes this outcome stale — it must neither overwrite nor revoke the newer state.
     const now = Date.now();
     const current = this.read();
-    if (current?.summary.status !== "installed") return null;
+    if (current?.summary.status !== "installed" || current.botRefreshToken !== stored.botRefreshToken) return null;
     if (outcome.ok) {
-      const { access } = outcome;
-      if (!access.access_token || !access.refresh_token) {
+      if (!sealed) {
         log("error", "token refresh answered without tokens", { installation: id });
         return { status: "retry", reason: "token refresh answered without tokens" };
       }
-      const expiresAt = expiryOf(access.expires_in, now);
+      const expiresAt = expiryOf(outcome.access.expires_in, now);
       // Both new tokens in one write: the old refresh token is dead now, the new one must not be lost.
-      await this.commit({
-        ...current,
-        summary: { ...current.summary, tokenExpiresAt: expiresAt, updatedAt: now },
-        botToken: await this.seal(access.access_token),
-        botRefreshToken: await this.seal(access.refresh_token),
-        botExpiresAt: expiresAt,
-      });
+      await this.commit(
+        {
+          ...current,
+          ...sealed,
+          summary: { ...current.summary, tokenExpiresAt: expiresAt, updatedAt: now },
+          botExpiresAt: expiresAt,
+        },
+        undefined,
+        "background",
+      );
       log("info", "token refreshed", { installation: id, expiresAt });
       return null;
     }
@@ -198,7 +240,12 @@ export class Installations extends DurableObject<CoordinatorEnv> implements Inst
 
   async uninstall(cause: LifecycleCause): Promise<boolean> {
     const stored = this.read();
-    if (!stored || stored.summary.status === "uninstalled") return false;
+    if (!stored) return false;
+    if (stored.summary.status === "uninstalled") {
+      // Already applied; a retried effect repeats what followed the write, which may have failed.
+      await this.announce(stored.summary, { status: "uninstalled", reason: stored.summary.statusReason ?? cause.reason });
+      return false;
+    }
     if (this.isStale(stored, cause)) {
       // The shard that received it believed it at once; tell them all the installation stands.
       log("info", "stale uninstall ignored", { installation: stored.summary.id, eventTime: cause.eventTime });
@@ -211,8 +258,13 @@ export class Installations extends DurableObject<CoordinatorEnv> implements Inst
 
   async revokeTokens(revoked: { bot: string[]; users: string[] }, cause: LifecycleCause): Promise<boolean> {
     const stored = this.read();
-    if (stored?.summary.status !== "installed" || this.isStale(stored, cause)) return false;
-    const { botUserId, userId } = stored.summary;
+    if (!stored || this.isStale(stored, cause)) return false;
+    const { botUserId, userId, status } = stored.summary;
+    if (status !== "installed") {
+      if (botUserId !== null && revoked.bot.includes(botUserId))
+        await this.announce(stored.summary, { status, reason: stored.summary.statusReason ?? cause.reason });
+      return false;
+    }
     if (botUserId !== null && revoked.bot.includes(botUserId)) {
       await this.stop(stored, "revoked", cause.reason, Date.now());
       return true;
@@ -241,14 +293,15 @@ export class Installations extends DurableObject<CoordinatorEnv> implements Inst
     return this.read()?.summary ?? null;
   }
 
-  async remove(): Promise<boolean> {
+  /** Deletes the installation; `id` lets a retried DELETE finish what a failed one left (shards, list). */
+  async remove(id: string): Promise<boolean> {
     const stored = this.read();
-    if (!stored) return false;
-    this.installation.delete();
-    await directoryStub(this.env).forgetSummary(stored.summary.id);
-    await notifyShards(this.env, stored.summary.id, { status: "uninstalled", reason: "installation deleted by an operator" });
-    log("warn", "installation deleted by an operator", { installation: stored.summary.id });
-    return true;
+    if (stored) this.installation.delete();
+    const reason = "installation deleted by an operator";
+    await notifyShards(this.env, id, { status: "uninstalled", reason });
+    await directoryStub(this.env).forgetSummary(id);
+    if (stored) log("warn", reason, { installation: id });
+    return stored !== null;
   }
 
   // ── The directory ─────────────────────────────────────────────────────────────────────────

@@ -59,6 +59,11 @@ export type TokenAnswer =
   /** The token needs a refresh that failed for now (Slack unreachable, 5xx): ask again later. */
   | { status: "retry"; reason: string };
 
+/** Whether a workspace is installed, as the ack path asks it: nothing decrypted. */
+export type StatusAnswer =
+  | { status: "installed"; expiresAt: number | null }
+  | { status: "absent" | "uninstalled" | "revoked"; reason: string };
+
 /** Why an installation stops: the event's reason and Slack's `event_time` (seconds), if from an event. */
 export interface LifecycleCause {
   reason: string;
@@ -80,6 +85,8 @@ export interface InstallationsApi {
    * unless `refresh: false` (the ack path only asks whether the workspace is installed).
    */
   token(options?: { refresh?: boolean }): Promise<TokenAnswer>;
+  /** Installed or not, nothing decrypted (the ack path). */
+  status(): StatusAnswer;
   /** app_uninstalled (or an operator): tokens deleted, a tombstone kept. False if nothing changed. */
   uninstall(cause: LifecycleCause): Promise<boolean>;
   /** tokens_revoked: the bot's token (if its user id is listed) and the installer's user token. */
@@ -87,8 +94,8 @@ export interface InstallationsApi {
   /** team_access_granted / team_access_revoked on an org-wide install. */
   teamAccess(change: "granted" | "revoked", teamIds: string[]): Promise<void>;
   summary(): InstallationSummary | null;
-  /** Deletes the installation entirely (DELETE /admin/installations/{id}). */
-  remove(): Promise<boolean>;
+  /** Deletes the installation entirely (DELETE /admin/installations/{id}); false if there was none. */
+  remove(id: string): Promise<boolean>;
 
   // The directory (the object named DIRECTORY).
   /** A fresh single-use state, valid for ten minutes. */

@@ -12,9 +12,7 @@ import { installationStub } from "./stubs";
  * uninstalled or revoked: NotInstalled, parked at once. A refresh that failed for now: retried.
  */
 export async function fromInstallations(ref: WorkspaceRef, env: CoordinatorEnv): Promise<Authorization> {
-  const answer = await installationCache.get(ref.workspace, Date.now(), "token", () =>
-    installationStub(env, ref.workspace).token(),
-  );
+  const answer = await installationCache.token(ref.workspace, Date.now(), () => installationStub(env, ref.workspace).token());
   switch (answer.status) {
     case "installed":
       return { botToken: answer.botToken };

@@ -5,6 +5,13 @@ import type { Inbound } from "../inbound/types";
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
 
+const LIFECYCLE_EVENTS = new Set(["app_uninstalled", "tokens_revoked", "team_access_granted", "team_access_revoked"]);
+
+/** An installation lifecycle event: recorded whatever the installation's state (the store judges it). */
+export function isLifecycleEvent(inbound: Inbound): boolean {
+  return inbound.kind === "event" && LIFECYCLE_EVENTS.has(inbound.type);
+}
+
 /**
  * The effects the coordinator plans for itself in OAuth mode: installation lifecycle events
  * change the installation store whether or not the app listens to them. Pure, like any plan.

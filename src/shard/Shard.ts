@@ -11,6 +11,7 @@ import { InvalidSetting } from "../errors";
 import type { Inbound } from "../inbound/types";
 import type { InstallationChange } from "../installations/api";
 import { installationCache, type Known } from "../installations/installationCache";
+import { isLifecycleEvent } from "../installations/lifecycle";
 import { installationStub } from "../installations/stubs";
 import { describeError, log } from "../log";
 import { servedApp } from "../routing/servedApp";
@@ -135,17 +136,17 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
      * can never answer Slack 200 for something that is not stored.
      */
     ingest(inbound: Inbound): IngestResult | Promise<IngestResult> {
-      if (!this.oauth) return this.record(inbound);
-      // Installed? Known without waiting in steady state; asked of the store on a cold cache. A
-      // refresh failing for now ("retry") is no verdict on the installation: record, deliver later.
-      const lookup = () => installationStub(this.env, inbound.workspace).token({ refresh: false });
+      // Lifecycle events are the store's to judge (it knows the installation's history): an
+      // uninstall's app_uninstalled and tokens_revoked come in any order, and both must land.
+      if (!this.oauth || isLifecycleEvent(inbound)) return this.record(inbound);
+      // Installed? Known without waiting in steady state; asked of the store on a cold cache,
+      // which decrypts nothing and never refreshes on the ack path.
+      const lookup = () => installationStub(this.env, inbound.workspace).status();
       const known = installationCache.peek(inbound.workspace, Date.now(), "status", lookup);
       if (known === undefined) {
         return installationCache
-          .get(inbound.workspace, Date.now(), "status", lookup)
-          .then((answer) =>
-            answer.status === "installed" || answer.status === "retry" ? this.record(inbound) : notInstalled(answer),
-          );
+          .status(inbound.workspace, Date.now(), lookup)
+          .then((answer) => (answer.status === "installed" ? this.record(inbound) : notInstalled(answer)));
       }
       return known.status === "installed" ? this.record(inbound) : notInstalled(known);
     }
@@ -164,9 +165,6 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       const { result, leased } = ingestDelivery(stores, this.app, inbound, now, lease);
       if (result.verdict !== "accepted") return result;
       this.accepted++;
-      // Later events of an uninstalled app answer 410 from now on, before the store hears of it.
-      if (this.oauth && inbound.type === "app_uninstalled")
-        installationCache.apply(inbound.workspace, { status: "uninstalled", reason: "app uninstalled" }, now);
       // Armed only once the transaction has succeeded, so the alarm mirror never believes in a
       // rolled-back alarm; with no await in between, the alarm write commits with the rows.
       // The sweep is the contract: if the immediate attempt dies with this instance, the

@@ -108,6 +108,17 @@ describe("token rotation", () => {
     expect(postsWith(`xoxe.xoxb-${team}-r1`)).toHaveLength(25);
   });
 
+  it("the store itself makes one refresh for 25 concurrent askers (no isolate cache in between)", async () => {
+    const team = newTeam();
+    await install(slack(), { id: team, expiresIn: 600 });
+    const store = installationStub(coordinatorEnv, team);
+    const answers = await Promise.all(Array.from({ length: 25 }, () => store.token()));
+    expect(slack().refreshCalls()).toHaveLength(1);
+    expect(new Set(answers.map((answer) => (answer.status === "installed" ? answer.botToken : answer.status)))).toEqual(
+      new Set([`xoxe.xoxb-${team}-r1`]),
+    );
+  });
+
   it("a refresh Slack refuses parks the effect with the reason, and the workspace then answers 410", async () => {
     const team = newTeam();
     await install(slack(), { id: team, expiresIn: 600 });
@@ -170,11 +181,12 @@ describe("uninstall and revocation", () => {
     await vi.waitFor(() => expect(slack().callsTo("chat.postMessage")).toHaveLength(1));
 
     expect((await deliverEvent({ team }, { type: "app_uninstalled" })).status).toBe(200);
-    expect((await mention({ team })).status).toBe(410);
+    // The store applies it (the effect's immediate attempt) and tells the shards at once.
     await vi.waitFor(async () => {
       const parked = await shardStub(team).listParked();
       expect(parked.map((row) => row.last_error)).toEqual(["app uninstalled"]);
     });
+    expect((await mention({ team })).status).toBe(410);
     expect(await installationOf(team)).toMatchObject({ status: "uninstalled", statusReason: "app uninstalled" });
 
     await install(slack(), { id: team });
@@ -182,13 +194,36 @@ describe("uninstall and revocation", () => {
     await vi.waitFor(() => expect(postsWith(`xoxb-${team}-install`)).toHaveLength(2));
   });
 
-  it("tokens_revoked naming the bot: later events answer 410", async () => {
+  it("tokens_revoked naming the bot: waiting effects are parked, later events answer 410", async () => {
     const team = newTeam();
     await install(slack(), { id: team });
+    slack().fail({ method: "chat.postMessage" }, { status: 500 });
+    expect((await mention({ team })).status).toBe(200);
+    await vi.waitFor(() => expect(slack().callsTo("chat.postMessage")).toHaveLength(1));
     const revoked = { type: "tokens_revoked", tokens: { oauth: [], bot: [`UB${team}`] } };
     expect((await deliverEvent({ team }, revoked)).status).toBe(200);
-    await vi.waitFor(async () => expect(await installationOf(team)).toMatchObject({ status: "revoked" }));
+    await vi.waitFor(async () => {
+      const parked = await shardStub(team).listParked();
+      expect(parked.map((row) => row.last_error)).toEqual(["tokens revoked"]);
+    });
+    expect(await installationOf(team)).toMatchObject({ status: "revoked" });
     expect((await mention({ team })).status).toBe(410);
+  });
+
+  it("an uninstall's tokens_revoked and app_uninstalled, in either order, are both accepted and end uninstalled", async () => {
+    for (const order of [
+      ["tokens_revoked", "app_uninstalled"],
+      ["app_uninstalled", "tokens_revoked"],
+    ]) {
+      const team = newTeam();
+      await install(slack(), { id: team });
+      for (const type of order) {
+        const event = type === "tokens_revoked" ? { type, tokens: { oauth: ["UINSTALLER"], bot: [`UB${team}`] } } : { type };
+        expect((await deliverEvent({ team }, event)).status).toBe(200);
+        await vi.waitFor(async () => expect((await installationOf(team))?.status).not.toBe("installed"));
+      }
+      await vi.waitFor(async () => expect(await installationOf(team)).toMatchObject({ status: "uninstalled" }));
+    }
   });
 });
 
@@ -240,7 +275,9 @@ describe("lifecycle events from before the latest install", () => {
     const envelope = eventCallback({ type: "app_uninstalled" }, { teamId: team });
     envelope.event_time = Math.floor(Date.now() / 1000) - 120;
     expect((await deliver(await signedEvent(envelope, signedBy()))).status).toBe(200);
-    await vi.waitFor(async () => expect((await mention({ team })).status).toBe(200));
+    // Not one event in between is refused: only the store judges a lifecycle event.
+    for (let i = 0; i < 5; i++) expect((await mention({ team })).status).toBe(200);
+    await vi.waitFor(() => expect(slack().callsTo("chat.postMessage")).toHaveLength(5));
     expect(await installationOf(team)).toMatchObject({ status: "installed" });
   });
 });

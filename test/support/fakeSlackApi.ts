@@ -61,7 +61,7 @@ export class FakeSlackApi {
   private fileCounter = 0;
   /** oauth.v2.access: codes Slack would redeem (each once), and live refresh tokens. */
   private readonly codes = new Map<string, Record<string, unknown>>();
-  private readonly refreshTokens = new Map<string, { id: string; expiresIn: number }>();
+  private readonly refreshTokens = new Map<string, { id: string }>();
   private rotation = 0;
 
   /** Where the fake is reachable: SLACK_API_URL is `${origin}/api/`, response_urls start with it. */
@@ -87,14 +87,14 @@ export class FakeSlackApi {
 
   /**
    * Makes `code` redeemable once by oauth.v2.access, answering `access` (Slack's install answer).
-   * With token rotation (`refresh_token` in it), each refresh answers new tokens living `expires_in`.
+   * With token rotation (`refresh_token` in it), each refresh answers a new pair living 12 hours.
    */
   issueCode(code: string, access: Record<string, unknown>): this {
     this.codes.set(code, access);
     if (typeof access.refresh_token === "string") {
       const owner = (access.team ?? access.enterprise) as { id?: string } | null | undefined;
       const id = String(owner?.id ?? "");
-      this.refreshTokens.set(access.refresh_token, { id, expiresIn: Number(access.expires_in ?? 43_200) });
+      this.refreshTokens.set(access.refresh_token, { id });
     }
     return this;
   }
@@ -222,7 +222,8 @@ export class FakeSlackApi {
         token_type: "bot",
         access_token: `xoxe.xoxb-${live.id}-r${this.rotation}`,
         refresh_token: refreshToken,
-        expires_in: live.expiresIn,
+        // Slack's rotated tokens live 12 hours, whatever the install's first one had left.
+        expires_in: 43_200,
       });
     }
     const access = this.codes.get(String(body.code));
