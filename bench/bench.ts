@@ -155,16 +155,20 @@ try {
     scaling.push({ workspaces: count, atRate, maxSustained: search });
   }
 
-  console.log(
-    `\nOAuth mode vs single-workspace mode: ${plan.oauth.rate}/s over ${plan.oauth.workspaces} installed workspaces, ${plan.oauth.rounds} interleaved runs each`,
-  );
-  const oauthOverhead = await compareOAuth(context, subjects.coordinator, oauth, {
-    rate: plan.oauth.rate,
-    durationMs: plan.oauth.durationMs,
-    rounds: plan.oauth.rounds,
-    workspaces: workspaces(plan.oauth.workspaces),
-    oauthStateDir: resolve(repoRoot, "bench/.state", "bench/coordinator-oauth"),
-  });
+  const compareAt = async (rate: number) => {
+    console.log(
+      `\nOAuth mode vs single-workspace mode: ${rate}/s over ${plan.oauth.workspaces} installed workspaces, ${plan.oauth.rounds} interleaved runs each`,
+    );
+    return compareOAuth(context, subjects.coordinator, oauth, {
+      rate,
+      durationMs: plan.oauth.durationMs,
+      rounds: plan.oauth.rounds,
+      workspaces: workspaces(plan.oauth.workspaces),
+      oauthStateDir: resolve(repoRoot, "bench/.state", "bench/coordinator-oauth"),
+    });
+  };
+  const oauthUnsaturated = await compareAt(plan.oauth.unsaturatedRate);
+  const oauthOverhead = await compareAt(plan.oauth.rate);
 
   console.log("\nwaiting for the cost scenario's receipts to be pruned …");
   const cost = await finishCost();
@@ -184,6 +188,7 @@ try {
     cost,
     costOAuth,
     oauthOverhead,
+    oauthUnsaturated,
     targets,
     runtimeLogs: {
       ...Object.fromEntries([...Object.values(subjects), ingestOnly, oauth].map((s) => [s.name, s.logs])),

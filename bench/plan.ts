@@ -16,8 +16,11 @@ export interface BenchPlan {
   /** Whether the scaling runs also search their highest sustained rate. */
   scalingSearch: boolean;
   cost: { rate: number; durationMs: number; receiptRetentionHours: number; maxWaitMs: number };
-  /** OAuth mode against single-workspace mode: same rate and installed workspaces, `rounds` interleaved runs each. */
-  oauth: { rate: number; durationMs: number; rounds: number; workspaces: number };
+  /**
+   * OAuth mode against single-workspace mode: same rate and installed workspaces, `rounds`
+   * interleaved runs each; at `rate` (judged) and at `unsaturatedRate`, one this machine sustains.
+   */
+  oauth: { rate: number; unsaturatedRate: number; durationMs: number; rounds: number; workspaces: number };
   /** The whole run stops (exit 1) past this. */
   deadlineMs: number;
 }
@@ -34,7 +37,7 @@ export const FULL_PLAN: BenchPlan = {
   scalingSearch: true,
   // 18 s retention: the first alarm after the load (at the immediate attempts' lease expiry, ~60 s) prunes everything.
   cost: { rate: 200, durationMs: 10_000, receiptRetentionHours: 0.005, maxWaitMs: 180_000 },
-  oauth: { rate: 300, durationMs: 10_000, rounds: 3, workspaces: 16 },
+  oauth: { rate: 300, unsaturatedRate: 150, durationMs: 10_000, rounds: 3, workspaces: 16 },
   deadlineMs: 18 * 60_000,
 };
 
@@ -49,7 +52,7 @@ export const QUICK_PLAN: BenchPlan = {
   scalingRate: 300,
   scalingSearch: false,
   cost: { rate: 100, durationMs: 5_000, receiptRetentionHours: 0.005, maxWaitMs: 150_000 },
-  oauth: { rate: 300, durationMs: 3_000, rounds: 2, workspaces: 16 },
+  oauth: { rate: 300, unsaturatedRate: 150, durationMs: 3_000, rounds: 2, workspaces: 16 },
   deadlineMs: 7 * 60_000,
 };
 

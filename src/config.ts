@@ -27,7 +27,6 @@ export interface RelaySettings {
   /** Signs what is relayed as Slack would: RELAY_SIGNING_SECRET, else SLACK_SIGNING_SECRET. */
   signingSecret: string;
   timeoutMs: number;
-  syncMs: number;
   retryHours: number;
   /** Standard Webhooks secret (`whsec_…`), for backends that verify that scheme too. */
   webhookSecret?: string;
@@ -166,7 +165,6 @@ function parseRelaySettings(vars: Vars): RelaySettings | null {
     url: relayUrl,
     signingSecret,
     timeoutMs,
-    syncMs: positive(vars, "RELAY_SYNC_MS", 2_000),
     retryHours: positive(vars, "RELAY_RETRY_HOURS", 24, "number"),
     webhookSecret,
   };

@@ -20,6 +20,7 @@ export interface BenchSummary {
   cost: RowsPerEvent;
   costOAuth: RowsPerEvent;
   oauthOverhead: OAuthOverhead;
+  oauthUnsaturated: OAuthOverhead;
   targets: TargetVerdict[];
   runtimeLogs: Record<string, SubjectLogs>;
 }
@@ -179,15 +180,16 @@ export function printBench(results: BenchSummary): void {
     `  at $${cost.prices.rowsWrittenUsdPerMillion} per million rows written (${cost.prices.source}, read ${cost.prices.readOn}): $${cost.rowsWrittenUsdPerMillionEvents} per million events, beyond the ${cost.prices.rowsWrittenIncludedPerMonth / 1e6} M rows/month included`,
   );
 
-  const o = results.oauthOverhead;
-  console.log(
-    `\n== OAuth mode vs single-workspace mode (${o.rate}/s, ${o.workspaces} installed workspaces, ${o.rounds} interleaved runs each)`,
-  );
-  console.log(formatTable(RUN_HEADERS, [...o.single, ...o.oauth].map(runRow)));
-  printFailures([...o.single, ...o.oauth]);
-  console.log(
-    `   median ack p50 ${o.ackP50.oauth} vs ${o.ackP50.single} ms, p99 ${o.ackP99.oauth} vs ${o.ackP99.single} ms (${o.p99Ratio}×); installations changed during the runs: ${o.installationsWritten}`,
-  );
+  for (const o of [results.oauthUnsaturated, results.oauthOverhead]) {
+    console.log(
+      `\n== OAuth mode vs single-workspace mode (${o.rate}/s, ${o.workspaces} installed workspaces, ${o.rounds} interleaved runs each)`,
+    );
+    console.log(formatTable(RUN_HEADERS, [...o.single, ...o.oauth].map(runRow)));
+    printFailures([...o.single, ...o.oauth]);
+    console.log(
+      `   median ack p50 ${o.ackP50.oauth} vs ${o.ackP50.single} ms, p99 ${o.ackP99.oauth} vs ${o.ackP99.single} ms (${o.p99Ratio}×); installations changed during the runs: ${o.installationsWritten}`,
+    );
+  }
   const c = results.costOAuth;
   console.log(
     `   rows written per event in OAuth mode (same cost scenario): ${c.rowsPerEvent} (${c.pruned ? "all pruned" : "NOT all pruned"}); by statement: ${c.perStatement
