@@ -1,5 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
+import { Installations } from "../../src/installations/Installations";
 import { controlClock, sweepUntilQuiet } from "../support/clock";
 import { deliver, shardStub, signedBy, storedFor } from "../support/coordinator";
 import {
@@ -46,6 +47,17 @@ describe("events in OAuth mode", () => {
     expect(response.status).toBe(410);
     expect(response.headers.get("x-slack-no-retry")).toBe("1");
     expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+  });
+
+  it("in steady state neither the ack nor the delivery asks the store: 20 events, one lookup of each kind", async () => {
+    const team = newTeam();
+    await install(slack(), { id: team });
+    const status = vi.spyOn(Installations.prototype, "status");
+    const token = vi.spyOn(Installations.prototype, "token");
+    for (let i = 0; i < 20; i++) expect((await mention({ team })).status).toBe(200);
+    await vi.waitFor(() => expect(slack().callsTo("chat.postMessage")).toHaveLength(20));
+    expect(status).toHaveBeenCalledTimes(1);
+    expect(token).toHaveBeenCalledTimes(1);
   });
 
   it("two workspaces: each one's effects carry its own installation's token", async () => {
