@@ -44,7 +44,10 @@ const subjects = {
   "slack-edge": await startSubject({ name: "slack-edge", apiUrl, stateDir: "bench/slack-edge" }),
 } satisfies Record<Compared, Subject>;
 const ingestOnly = await startSubject({ name: "ingest-only", apiUrl, stateDir: "bench/ingest-only" });
-// The same coordinator build in OAuth mode, its workspaces installed through the install flow.
+// The same coordinator build in OAuth mode, its workspaces installed through the install flow,
+// and beside it a fresh single-workspace one with the same history: comparing with the ladder's
+// coordinator (tens of thousands of events warmer) measured a gap between two identical builds.
+const singleTwin = await startSubject({ name: "coordinator", apiUrl, stateDir: "bench/coordinator-twin" });
 const oauth = await startSubject({
   name: "coordinator-oauth",
   apiUrl,
@@ -79,7 +82,7 @@ try {
   const finishCostOAuth = await startRowsPerEvent(context, meteredOAuth, plan.cost);
 
   console.log("\nwarm-up, not measured: JIT, connections and every shard the runs use are created first");
-  for (const subject of [...Object.values(subjects), ingestOnly, oauth]) {
+  for (const subject of [...Object.values(subjects), ingestOnly, singleTwin, oauth]) {
     await runAtRate(context, subject, {
       rate: 100,
       durationMs: 2000,
@@ -159,7 +162,7 @@ try {
     console.log(
       `\nOAuth mode vs single-workspace mode: ${rate}/s over ${plan.oauth.workspaces} installed workspaces, ${plan.oauth.rounds} interleaved runs each`,
     );
-    return compareOAuth(context, subjects.coordinator, oauth, {
+    return compareOAuth(context, singleTwin, oauth, {
       rate,
       durationMs: plan.oauth.durationMs,
       rounds: plan.oauth.rounds,
@@ -167,6 +170,14 @@ try {
       oauthStateDir: resolve(repoRoot, "bench/.state", "bench/coordinator-oauth"),
     });
   };
+  console.log("\nwarming the pair up alike (not measured)");
+  for (const subject of [singleTwin, oauth]) {
+    await runAtRate(context, subject, {
+      rate: plan.oauth.unsaturatedRate,
+      durationMs: plan.oauth.durationMs,
+      workspaces: workspaces(plan.oauth.workspaces),
+    });
+  }
   const oauthUnsaturated = await compareAt(plan.oauth.unsaturatedRate);
   const oauthOverhead = await compareAt(plan.oauth.rate);
 
@@ -192,6 +203,7 @@ try {
     targets,
     runtimeLogs: {
       ...Object.fromEntries([...Object.values(subjects), ingestOnly, oauth].map((s) => [s.name, s.logs])),
+      "coordinator (twin for OAuth)": singleTwin.logs,
       "coordinator (metered)": metered.logs,
       "coordinator-oauth (metered)": meteredOAuth.logs,
     },
@@ -201,7 +213,8 @@ try {
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nwrote ${file}`);
 } finally {
-  for (const subject of [...Object.values(subjects), ingestOnly, oauth, metered, meteredOAuth]) await subject.runtime.stop();
+  for (const subject of [...Object.values(subjects), ingestOnly, singleTwin, oauth, metered, meteredOAuth])
+    await subject.runtime.stop();
   load.close();
   await fake.close();
 }
