@@ -97,7 +97,9 @@ export async function startFakeSlackServer(options: FakeSlackServerOptions = {})
       ? url.pathname.slice(5)
       : url.pathname === "/oauth/v2/authorize"
         ? "oauth.authorize"
-        : "response_url";
+        : url.pathname === "/relay"
+          ? "relay"
+          : "response_url";
     const fields = callFields(text);
     const { channel } = fields;
     const fault = options.faultFor?.({ method, channel });
