@@ -9,6 +9,12 @@ export interface WorkspaceRef {
 /** The credentials an effect is performed with. */
 export interface Authorization {
   botToken: string;
+  /**
+   * Called when Slack rejects this token (`invalid_auth`, `token_revoked`, `account_inactive`,
+   * `not_authed`) — the effect itself is parked either way. OAuth mode marks the installation
+   * revoked, so its other effects park at once instead of each trying the dead token.
+   */
+  onRejected?(code: string): void | Promise<void>;
 }
 
 /**

@@ -277,6 +277,17 @@ export class Installations extends DurableObject<CoordinatorEnv> implements Inst
     return false;
   }
 
+  async tokenRejected(botToken: string, code: string): Promise<boolean> {
+    const stored = this.read();
+    if (stored?.summary.status !== "installed" || !stored.botToken) return false;
+    // A token rotated or reinstalled since the call was made is not the one Slack refused.
+    if ((await (await this.sealer()).decrypt(stored.botToken)) !== botToken) return false;
+    const current = this.read();
+    if (current?.botToken !== stored.botToken) return false;
+    await this.stop(current, "revoked", `token rejected by Slack: ${code}`, Date.now());
+    return true;
+  }
+
   async teamAccess(change: "granted" | "revoked", teamIds: string[]): Promise<void> {
     const stored = this.read();
     if (!stored) return;

@@ -91,6 +91,8 @@ export interface InstallationsApi {
   uninstall(cause: LifecycleCause): Promise<boolean>;
   /** tokens_revoked: the bot's token (if its user id is listed) and the installer's user token. */
   revokeTokens(revoked: { bot: string[]; users: string[] }, cause: LifecycleCause): Promise<boolean>;
+  /** Slack rejected `botToken` with `code`: revoked, if it is still the installation's token. */
+  tokenRejected(botToken: string, code: string): Promise<boolean>;
   /** team_access_granted / team_access_revoked on an org-wide install. */
   teamAccess(change: "granted" | "revoked", teamIds: string[]): Promise<void>;
   summary(): InstallationSummary | null;

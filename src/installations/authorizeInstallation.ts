@@ -15,7 +15,13 @@ export async function fromInstallations(ref: WorkspaceRef, env: CoordinatorEnv):
   const answer = await installationCache.token(ref.workspace, Date.now(), () => installationStub(env, ref.workspace).token());
   switch (answer.status) {
     case "installed":
-      return { botToken: answer.botToken };
+      return {
+        botToken: answer.botToken,
+        // Slack says the installation is gone: the store marks it revoked (if this is still its token).
+        onRejected: async (code) => {
+          await installationStub(env, ref.workspace).tokenRejected(answer.botToken, code);
+        },
+      };
     case "retry":
       throw new TokenRefreshFailed(answer.reason);
     default:

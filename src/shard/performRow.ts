@@ -1,9 +1,12 @@
 import type { SlackApp } from "../app/types";
-import type { Authorize } from "../auth/authorize";
+import type { Authorization, Authorize } from "../auth/authorize";
 import type { ShardSettings } from "../config";
 import { kindOf } from "../effects/registry";
 import type { Effect } from "../effects/types";
 import type { CoordinatorEnv } from "../env";
+import { SlackApiError } from "../errors";
+import { describeError, log } from "../log";
+import { TOKEN_REJECTIONS } from "../slack/classifyAnswer";
 import { createSlackClient } from "../slack/client";
 import type { ClaimedRow, Outbox } from "./outbox";
 import { stepFor } from "./stepCheckpoints";
@@ -30,6 +33,7 @@ export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
 }: PerformDeps<E>) {
   return (effect: Effect, row: ClaimedRow, token: string): Promise<void> => {
     const kind = kindOf(effect);
+    let authorization: Authorization | undefined;
     const client = createSlackClient({
       apiUrl: settings.apiUrl,
       timeoutMs: settings.delivery.timeoutMs,
@@ -39,9 +43,12 @@ export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
         attempts: row.attempts,
         responseUrlUsesBefore: kind.attemptUsesResponseUrl ? row.attempts : 0,
       },
-      token: async () => (await authorize({ workspace: row.workspace }, env)).botToken,
+      token: async () => {
+        authorization = await authorize({ workspace: row.workspace }, env);
+        return authorization.botToken;
+      },
     });
-    return kind.perform(effect, {
+    const performed = kind.perform(effect, {
       app,
       client,
       step: stepFor(outbox, row.idempotency_key, token),
@@ -50,6 +57,17 @@ export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
       installations: env.INSTALLATIONS,
       relay: settings.relay,
       recordedAt: row.created_at,
+    });
+    return performed.catch(async (error: unknown) => {
+      // Slack refused the token itself: say so to whoever issued it, then fail as usual (parked).
+      if (error instanceof SlackApiError && error.code !== undefined && TOKEN_REJECTIONS.has(error.code)) {
+        try {
+          await authorization?.onRejected?.(error.code);
+        } catch (problem) {
+          log("warn", "token rejection not reported", { key: row.idempotency_key, error: describeError(problem) });
+        }
+      }
+      throw error;
     });
   };
 }

@@ -1,5 +1,8 @@
 import type { CallResult } from "./webApi";
 
+/** Slack error codes that mean the token itself is dead (the installation is gone or revoked). */
+export const TOKEN_REJECTIONS: ReadonlySet<string> = new Set(["invalid_auth", "not_authed", "token_revoked", "account_inactive"]);
+
 /** Slack error codes that a later attempt can succeed past. */
 const TRANSIENT_ERRORS = new Set(["ratelimited", "internal_error", "fatal_error", "service_unavailable", "request_timeout"]);
 

@@ -280,6 +280,31 @@ async function exportsDelete(path: string, headers: Record<string, string>): Pro
   return exports.default.fetch(new Request(`https://coordinator.test${path}`, { method: "DELETE", headers }));
 }
 
+describe("a token Slack rejects", () => {
+  it("parks its effect and marks the installation revoked, so later events answer 410", async () => {
+    const team = newTeam();
+    await install(slack(), { id: team });
+    slack().fail({ method: "chat.postMessage" }, { error: "token_revoked" });
+    expect((await mention({ team })).status).toBe(200);
+    await vi.waitFor(async () =>
+      expect(await installationOf(team)).toMatchObject({
+        status: "revoked",
+        statusReason: "token rejected by Slack: token_revoked",
+      }),
+    );
+    const parked = await shardStub(team).listParked();
+    expect(parked.map((row) => row.last_error)).toEqual(["chat.postMessage: 200 token_revoked"]);
+    expect((await mention({ team })).status).toBe(410);
+  });
+
+  it("a rejection of a token the installation no longer has (a reinstall since) changes nothing", async () => {
+    const team = newTeam();
+    await install(slack(), { id: team });
+    expect(await installationStub(coordinatorEnv, team).tokenRejected("xoxb-an-older-token", "invalid_auth")).toBe(false);
+    expect(await installationOf(team)).toMatchObject({ status: "installed" });
+  });
+});
+
 describe("lifecycle events from before the latest install", () => {
   it("a late app_uninstalled (event_time before the reinstall) is ignored; the workspace keeps being served", async () => {
     const team = newTeam();
