@@ -11,19 +11,33 @@ import { recordInbound } from "../routing/recordInbound";
 import { readRawBody } from "./readRawBody";
 import { assertFreshTimestamp, verifySignature } from "./verifySignature";
 
-const decoder = new TextDecoder();
-
+const lenientDecoder = new TextDecoder();
 // ignoreBOM: a leading BOM stays in the text, so the text encodes back to the same bytes.
 const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** The body byte for byte: as text when it is valid UTF-8 (Slack's always is), else base64. */
-function rawRequestOf(body: Uint8Array, contentType: string | null): RawRequest {
-  const type = contentType ?? "application/octet-stream";
+/** The body as text, decoded once: exactly its bytes when they are UTF-8 (Slack's always are). */
+interface DecodedBody {
+  text: string;
+  utf8: boolean;
+}
+
+function decodeBody(body: Uint8Array): DecodedBody {
   try {
-    return { body: strictDecoder.decode(body), contentType: type };
+    return { text: strictDecoder.decode(body), utf8: true };
   } catch {
-    return { body: toBase64(body), encoding: "base64", contentType: type };
+    return { text: lenientDecoder.decode(body), utf8: false };
   }
+}
+
+/** What is parsed: the text as a default TextDecoder gives it (a leading BOM dropped). */
+const parseableText = ({ text, utf8 }: DecodedBody) => (utf8 && text.startsWith("\uFEFF") ? text.slice(1) : text);
+
+/** The body byte for byte, for relay mode: the text when it is UTF-8, else base64. */
+function rawRequestOf(body: Uint8Array, decoded: DecodedBody, contentType: string | null): RawRequest {
+  const type = contentType ?? "application/octet-stream";
+  return decoded.utf8
+    ? { body: decoded.text, contentType: type }
+    : { body: toBase64(body), encoding: "base64", contentType: type };
 }
 
 /** Receive: verified, parsed and handed to recordInbound — or a Rejection, thrown. */
@@ -41,7 +55,8 @@ async function answer(request: Request, env: CoordinatorEnv, app: SlackApp, fact
   const body = await readRawBody(request);
   await verifySignature({ secrets: signingSecrets, timestamp, signature, body, nowSeconds });
 
-  const parsed = parseSlackRequest(decoder.decode(body), {
+  const decoded = decodeBody(body);
+  const parsed = parseSlackRequest(parseableText(decoded), {
     contentType: request.headers.get("content-type"),
     retryNum: request.headers.get("x-slack-retry-num"),
     retryReason: request.headers.get("x-slack-retry-reason"),
@@ -61,7 +76,7 @@ async function answer(request: Request, env: CoordinatorEnv, app: SlackApp, fact
   const { inbound } = parsed;
   inbound.receivedAt = Date.now();
   // Relay mode forwards the request as Slack sent it, so it travels with the delivery.
-  if (relay) inbound.raw = rawRequestOf(body, request.headers.get("content-type"));
+  if (relay) inbound.raw = rawRequestOf(body, decoded, request.headers.get("content-type"));
   Object.assign(facts, { dedupeKey: inbound.dedupeKey, type: inbound.type, retryNum: inbound.retryNum });
   const recorded = await recordInbound(env, app, inbound);
   if (recorded.verdict === "ignored") {

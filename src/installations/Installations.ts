@@ -26,6 +26,14 @@ import { directoryStub } from "./stubs";
 
 export const INSTALLATION_MIGRATIONS: readonly Migration[] = [{ id: 1, name: "0001_installations", sql: installationsSchema }];
 
+/** Why an installation serves no token: never installed, or stopped (uninstalled, revoked). */
+function notServing(stored: StoredInstallation | null): Exclude<StatusAnswer, { status: "installed" }> {
+  if (!stored) return { status: "absent", reason: "workspace has not installed this app" };
+  const { status, statusReason } = stored.summary;
+  // "installed" without a bot token should not happen; it can serve nothing, so it counts as revoked.
+  return { status: status === "installed" ? "revoked" : status, reason: statusReason ?? status };
+}
+
 /** Slack's answers to a refresh that mean the refresh token is dead for good. */
 const REFRESH_REFUSED = new Set(["invalid_refresh_token", "invalid_grant", "token_revoked", "token_expired", "invalid_auth"]);
 
@@ -134,25 +142,14 @@ export class Installations extends DurableObject<CoordinatorEnv> implements Inst
   /** Installed or not, without decrypting anything: what the ack path asks (a key problem never stops recording). */
   status(): StatusAnswer {
     const stored = this.read();
-    if (!stored) return { status: "absent", reason: "workspace has not installed this app" };
-    const { summary } = stored;
-    if (summary.status !== "installed" || !stored.botToken)
-      return {
-        status: summary.status === "installed" ? "revoked" : summary.status,
-        reason: summary.statusReason ?? summary.status,
-      };
-    return { status: "installed", expiresAt: stored.botExpiresAt };
+    return stored?.botToken && stored.summary.status === "installed"
+      ? { status: "installed", expiresAt: stored.botExpiresAt }
+      : notServing(stored);
   }
 
   async token({ refresh = true }: { refresh?: boolean } = {}): Promise<TokenAnswer> {
     const stored = this.read();
-    if (!stored) return { status: "absent", reason: "workspace has not installed this app" };
-    const { summary } = stored;
-    if (summary.status !== "installed" || !stored.botToken)
-      return {
-        status: summary.status === "installed" ? "revoked" : summary.status,
-        reason: summary.statusReason ?? summary.status,
-      };
+    if (!stored?.botToken || stored.summary.status !== "installed") return notServing(stored);
     const expiresAt = stored.botExpiresAt;
     if (refresh && stored.botRefreshToken && expiresAt !== null && expiresAt - Date.now() <= TOKEN_REFRESH_MARGIN_MS) {
       // Single flight: the first asker starts the refresh; everyone arriving meanwhile awaits it.

@@ -1,4 +1,4 @@
-import type { Plan, PlannedEffect, SlackApp } from "../app/types";
+import type { PlannedEffect } from "../app/types";
 import { isObject } from "../inbound/fields";
 import type { Inbound } from "../inbound/types";
 
@@ -13,8 +13,8 @@ export function isLifecycleEvent(inbound: Inbound): boolean {
 }
 
 /**
- * The effects the coordinator plans for itself in OAuth mode: installation lifecycle events
- * change the installation store whether or not the app listens to them. Pure, like any plan.
+ * The effects the coordinator plans for itself in OAuth mode (routing/servedApp.ts): installation
+ * lifecycle events change the installation store whether or not the app listens to them.
  */
 export function lifecycleEffects(inbound: Inbound): PlannedEffect[] {
   if (inbound.kind !== "event") return [];
@@ -38,28 +38,4 @@ export function lifecycleEffects(inbound: Inbound): PlannedEffect[] {
     default:
       return [];
   }
-}
-
-const wrapped = new WeakMap<SlackApp, SlackApp>();
-
-/**
- * The app as OAuth mode runs it: its own plan, plus the lifecycle effects above. The edge and
- * the shard both plan with this, so neither skips a lifecycle event the app ignores.
- */
-export function withInstallationLifecycle(app: SlackApp): SlackApp {
-  let lifecycle = wrapped.get(app);
-  if (!lifecycle) {
-    lifecycle = {
-      plan(inbound: Inbound): Plan {
-        const plan = app.plan(inbound);
-        const own = lifecycleEffects(inbound);
-        if (own.length === 0) return plan;
-        if ("ignore" in plan) return { effects: own };
-        return { ...plan, effects: [...own, ...plan.effects] };
-      },
-      run: app.run?.bind(app),
-    };
-    wrapped.set(app, lifecycle);
-  }
-  return lifecycle;
 }

@@ -1,9 +1,10 @@
 import type { SlackApp } from "../app/types";
+import { withOwnEffects } from "../app/withOwnEffects";
 import { relaySettings } from "../config";
 import type { CoordinatorEnv } from "../env";
-import { withInstallationLifecycle } from "../installations/lifecycle";
+import { lifecycleEffects } from "../installations/lifecycle";
 import { oauthMode } from "../installations/mode";
-import { withRelay } from "../relay/relayPlan";
+import { relayEffects } from "../relay/relayPlan";
 
 /**
  * The app as this deployment serves it: the user's app, plus what the coordinator plans itself —
@@ -11,6 +12,6 @@ import { withRelay } from "../relay/relayPlan";
  * both plan with it. A mode whose settings are invalid throws InvalidSetting.
  */
 export function servedApp(app: SlackApp, env: CoordinatorEnv): SlackApp {
-  const lifecycle = oauthMode(env) ? withInstallationLifecycle(app) : app;
-  return relaySettings(env) ? withRelay(lifecycle) : lifecycle;
+  const lifecycle = oauthMode(env) ? withOwnEffects(app, lifecycleEffects) : app;
+  return relaySettings(env) ? withOwnEffects(lifecycle, relayEffects) : lifecycle;
 }
