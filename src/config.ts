@@ -27,6 +27,11 @@ export interface RelaySettings {
   /** Signs what is relayed as Slack would: RELAY_SIGNING_SECRET, else SLACK_SIGNING_SECRET. */
   signingSecret: string;
   timeoutMs: number;
+  /**
+   * Commands and interactivity: how long after the request arrived the ack may wait for the
+   * backend's answer to its first attempt (0: never wait). At most RELAY_SYNC_MS_MAX.
+   */
+  syncMs: number;
   retryHours: number;
   /** Standard Webhooks secret (`whsec_…`), for backends that verify that scheme too. */
   webhookSecret?: string;
@@ -73,6 +78,16 @@ function positive(env: Vars, name: string, fallback: number, kind: "integer" | "
   const value = Number(raw);
   const valid = kind === "integer" ? Number.isInteger(value) : Number.isFinite(value);
   if (!valid || value <= 0) throw new InvalidSetting(name, `must be a positive ${kind}, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+/** Like `positive`, but 0 is allowed (it switches something off). */
+function nonNegative(env: Vars, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0)
+    throw new InvalidSetting(name, `must be 0 or a positive integer, got ${JSON.stringify(raw)}`);
   return value;
 }
 
@@ -151,6 +166,9 @@ function aesKey(vars: Vars, name: string, required: boolean): void {
   if (bytes !== 32) throw new InvalidSetting(name, `must be 32 bytes, base64; got ${bytes} bytes`);
 }
 
+/** The longest RELAY_SYNC_MS: the ack must leave before Slack's 3 seconds are up, network included. */
+export const RELAY_SYNC_MS_MAX = 2_500;
+
 function parseRelaySettings(vars: Vars): RelaySettings | null {
   const relayUrl = url(vars, "RELAY_URL");
   if (relayUrl === undefined) return null;
@@ -158,6 +176,9 @@ function parseRelaySettings(vars: Vars): RelaySettings | null {
   if (signingSecret === undefined) throw new InvalidSetting("RELAY_SIGNING_SECRET", "is not set, nor SLACK_SIGNING_SECRET");
   const timeoutMs = positive(vars, "RELAY_TIMEOUT_MS", 60_000);
   if (timeoutMs > 300_000) throw new InvalidSetting("RELAY_TIMEOUT_MS", `must be at most 300000, got ${timeoutMs}`);
+  const syncMs = nonNegative(vars, "RELAY_SYNC_MS", 2_000);
+  if (syncMs > RELAY_SYNC_MS_MAX)
+    throw new InvalidSetting("RELAY_SYNC_MS", `must be at most ${RELAY_SYNC_MS_MAX} (Slack waits 3 s), got ${syncMs}`);
   const webhookSecret = text(vars, "RELAY_WEBHOOK_SECRET");
   if (webhookSecret !== undefined && !/^whsec_[A-Za-z0-9+/]+=*$/.test(webhookSecret))
     throw new InvalidSetting("RELAY_WEBHOOK_SECRET", "must be a Standard Webhooks secret: whsec_ followed by base64");
@@ -165,6 +186,7 @@ function parseRelaySettings(vars: Vars): RelaySettings | null {
     url: relayUrl,
     signingSecret,
     timeoutMs,
+    syncMs,
     retryHours: positive(vars, "RELAY_RETRY_HOURS", 24, "number"),
     webhookSecret,
   };

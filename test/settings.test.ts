@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { edgeSettings, shardSettings } from "../src/config";
+import { edgeSettings, relaySettings, shardSettings } from "../src/config";
 import { InvalidSetting } from "../src/errors";
 import { deliver, deliverWithSettings, mentionDelivery, newWorkspace, storedFor } from "./support/coordinator";
 
@@ -13,6 +13,15 @@ describe("settings", () => {
     );
     expect(() => shardSettings({ RESPONSE_URL_ORIGINS: "hooks.slack.com" })).toThrow(/^RESPONSE_URL_ORIGINS must list origins/);
     expect(() => edgeSettings({})).toThrow(/^SLACK_SIGNING_SECRET is not set/);
+  });
+
+  it("relay settings: RELAY_SYNC_MS defaults to 2000, allows 0 (never wait) and stops at 2500", () => {
+    const relay = { SLACK_SIGNING_SECRET: "s", RELAY_URL: "http://127.0.0.1:1/slack/events" };
+    expect(relaySettings(relay)?.syncMs).toBe(2000);
+    expect(relaySettings({ ...relay, RELAY_SYNC_MS: "0" })?.syncMs).toBe(0);
+    expect(() => relaySettings({ ...relay, RELAY_SYNC_MS: "2501" })).toThrow(/^RELAY_SYNC_MS must be at most 2500/);
+    expect(() => relaySettings({ ...relay, RELAY_SYNC_MS: "-1" })).toThrow(/^RELAY_SYNC_MS must be 0 or a positive integer/);
+    expect(() => relaySettings({ ...relay, RELAY_TIMEOUT_MS: "300001" })).toThrow(/^RELAY_TIMEOUT_MS must be at most 300000/);
   });
 
   it("are parsed once per env, not per request", () => {

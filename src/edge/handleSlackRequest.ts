@@ -7,6 +7,7 @@ import { parseSlackRequest } from "../inbound/parseSlackRequest";
 import type { RawRequest } from "../inbound/types";
 import { oauthMode } from "../installations/mode";
 import { describeError, type LogFields, log } from "../log";
+import { waitForBackend } from "../relay/waitForBackend";
 import { recordInbound } from "../routing/recordInbound";
 import { readRawBody } from "./readRawBody";
 import { assertFreshTimestamp, verifySignature } from "./verifySignature";
@@ -89,7 +90,14 @@ async function answer(request: Request, env: CoordinatorEnv, app: SlackApp, fact
     ingestAttempts: recorded.ingestAttempts,
     enqueued: recorded.enqueued,
   });
-  return recorded.ackBody ? Response.json(recorded.ackBody) : new Response(null, { status: 200 });
+  if (recorded.ackBody) return Response.json(recorded.ackBody);
+  if (recorded.awaitsBackend && relay) {
+    // The whole ack stays within RELAY_SYNC_MS of the request's arrival.
+    const answer = await waitForBackend(env.SHARD, recorded.shard, inbound.dedupeKey, inbound.receivedAt + relay.syncMs);
+    facts.backendAnswer = answer !== null;
+    if (answer) return new Response(answer.body, { status: 200, headers: { "content-type": answer.contentType } });
+  }
+  return new Response(null, { status: 200 });
 }
 
 /**

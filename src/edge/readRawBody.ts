@@ -3,8 +3,11 @@ import { BodyTooLarge } from "../errors";
 /** Slack payloads are a few KiB; anything near this is not from Slack. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Reads the body once, as bytes (the signature covers the exact bytes), refusing more than the cap. */
-export async function readRawBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array> {
+/**
+ * Reads a body once, as bytes (the signature covers the exact bytes), refusing more than the cap:
+ * a request from Slack, or a relay backend's answer.
+ */
+export async function readRawBody(request: Pick<Request, "headers" | "body">, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length"));
   if (declared > maxBytes) throw new BodyTooLarge(`content-length ${declared} exceeds ${maxBytes}`);
   if (!request.body) return new Uint8Array();

@@ -1,6 +1,7 @@
 import type { SlackApp } from "../app/types";
 import type { RelaySettings } from "../config";
 import type { InstallationsNamespace } from "../env";
+import type { BackendAnswer } from "../shard/api";
 import type { SlackWebClient } from "../slack/client";
 import type { Effect } from "./types";
 
@@ -21,6 +22,11 @@ export interface EffectContext {
   relay: RelaySettings | null;
   /** When the row's delivery was recorded (ms since the epoch). */
   recordedAt: number;
+  /**
+   * Set while the edge waits to ack a command or interaction with the backend's answer (relay
+   * mode's first attempt): a relay that succeeds hands the answer here.
+   */
+  answer?(answer: BackendAnswer): void;
 }
 
 /**

@@ -1,7 +1,24 @@
+import { readRawBody } from "../edge/readRawBody";
 import { RelayFailed, RelayRefused } from "../errors";
+import { log } from "../log";
 import { relayBody, relayHeaders } from "../relay/relayHeaders";
+import type { BackendAnswer } from "../shard/api";
 import type { EffectKind } from "./kind";
 import type { RelayEffect } from "./types";
+
+/** Larger answers are not given to Slack as the ack (the relay still counts as delivered). */
+const ANSWER_MAX_BYTES = 256 * 1024;
+
+/** The backend's 2xx body as an ack for Slack, or undefined when there is none to give. */
+async function answerOf(response: Response): Promise<BackendAnswer | undefined> {
+  try {
+    const body = new TextDecoder().decode(await readRawBody(response, ANSWER_MAX_BYTES));
+    return { contentType: response.headers.get("content-type") ?? "text/plain;charset=utf-8", body };
+  } catch {
+    log("warn", "relay answer not used as the ack: larger than the cap or unreadable", { maxBytes: ANSWER_MAX_BYTES });
+    return undefined;
+  }
+}
 
 function retryAfterMs(response: Response): number | undefined {
   const seconds = Number(response.headers.get("retry-after") ?? Number.NaN);
@@ -16,7 +33,7 @@ function retryAfterMs(response: Response): number | undefined {
  */
 export const relay: EffectKind<RelayEffect> = {
   type: "relay",
-  async perform(effect, { relay: settings, attempts, recordedAt }) {
+  async perform(effect, { relay: settings, attempts, recordedAt, answer }) {
     if (!settings) throw new RelayRefused("relay: RELAY_URL is not set (any more); set it and replay");
     const body = relayBody(effect);
     const headers = await relayHeaders(effect, body, settings, attempts + 1, Math.floor(Date.now() / 1000));
@@ -29,6 +46,11 @@ export const relay: EffectKind<RelayEffect> = {
       const cause =
         error instanceof Error && error.name === "TimeoutError" ? `no answer in ${settings.timeoutMs} ms` : "no connection";
       throw new RelayFailed(`relay: ${cause}`, retryUntil);
+    }
+    if (response.ok && answer) {
+      const given = await answerOf(response);
+      if (given) answer(given);
+      return;
     }
     await response.body?.cancel();
     if (response.ok) return;

@@ -1,5 +1,22 @@
-import type { PlannedEffect } from "../app/types";
+import type { AckBody, PlannedEffect } from "../app/types";
+import type { RelaySettings } from "../config";
 import type { Inbound } from "../inbound/types";
+import { outboxKeyOf } from "../shard/ingest";
+
+/** The relay effect's name: its outbox row is `{dedupe key}:relay`. */
+const RELAY = "relay";
+
+/** The outbox key of a delivery's relay row. */
+export const relayRowKey = (dedupeKey: string) => outboxKeyOf({ dedupeKey }, { name: RELAY });
+
+/**
+ * Whether the ack of this delivery waits for the backend (README "Synchronous answers"): commands
+ * and interactivity, whose ack Slack shows, when RELAY_SYNC_MS allows and the app's own listener
+ * gave no ack body of its own (that one wins). Events API requests are never held.
+ */
+export function awaitsBackend(inbound: Inbound, relay: RelaySettings | null, ackBody: AckBody | undefined): boolean {
+  return relay !== null && relay.syncMs > 0 && inbound.kind !== "event" && inbound.raw !== undefined && ackBody === undefined;
+}
 
 /**
  * Relay mode's own effect (routing/servedApp.ts): every delivery that carries its raw request is
@@ -10,7 +27,7 @@ export function relayEffects(inbound: Inbound): PlannedEffect[] {
   if (!inbound.raw) return [];
   return [
     {
-      name: "relay",
+      name: RELAY,
       effect: {
         type: "relay",
         deliveryId: inbound.dedupeKey,

@@ -1,6 +1,7 @@
 import type { ShardNamespace } from "../env";
 import { BudgetExceeded } from "../errors";
 import type { Inbound } from "../inbound/types";
+import { settleWithin } from "../settleWithin";
 import type { IngestResult } from "../shard/api";
 import { shardStub } from "./shardStub";
 
@@ -11,15 +12,12 @@ function isRetryable(error: unknown): boolean {
 }
 
 function withDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
-  let cancel = () => {};
-  const expired = new Promise<never>((_, reject) => {
-    const timer = setTimeout(() => reject(new BudgetExceeded("ack budget exceeded")), Math.max(0, deadline - Date.now()));
-    cancel = () => clearTimeout(timer);
-  });
   // Losing the race does not cancel the shard's transaction; it may still commit, which is
   // safe because a retry of the same event then finds the receipt and adds nothing.
   work.catch(() => {});
-  return Promise.race([work, expired]).finally(cancel);
+  return settleWithin(work, deadline - Date.now(), () => {
+    throw new BudgetExceeded("ack budget exceeded");
+  });
 }
 
 /**

@@ -14,8 +14,10 @@ import { installationCache, type Known } from "../installations/installationCach
 import { isLifecycleEvent } from "../installations/lifecycle";
 import { installationStub } from "../installations/stubs";
 import { describeError, log } from "../log";
+import { BackendAnswers } from "../relay/backendAnswers";
+import { awaitsBackend, relayRowKey } from "../relay/relayPlan";
 import { servedApp } from "../routing/servedApp";
-import type { IngestResult, ParkedRow, ShardApi, ShardStats } from "./api";
+import type { BackendAnswer, IngestResult, ParkedRow, ShardApi, ShardStats } from "./api";
 import { buildCourier } from "./courier";
 import { ingestDelivery } from "./ingest";
 import { MeteredSql } from "./meteredSql";
@@ -54,6 +56,7 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     private readonly delivery: Delivery;
     private readonly name: string;
     private readonly counters = newCounters();
+    private readonly backendAnswers = new BackendAnswers();
     private accepted = 0;
     /** Rows whose immediate attempt is running now. */
     private immediateInFlight = 0;
@@ -108,7 +111,11 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
         settings,
         outbox: this.outbox,
         // Logging is one subscriber of the delivery events; counters are another.
-        events: new DeliveryEvents().subscribe(countInto(this.counters)).subscribe(logDeliveryEvents),
+        events: new DeliveryEvents()
+          .subscribe(countInto(this.counters))
+          .subscribe(logDeliveryEvents)
+          .subscribe(this.backendAnswers.settle),
+        backendAnswers: this.backendAnswers,
         wakeAt: (at) => this.wakeUps.arm(at),
       });
       return { settings, courier };
@@ -172,6 +179,14 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       const pausedAt = delivery ? now : now + PAUSED_RETRY_MS;
       this.wakeUps.arm(leased.length === 0 ? now + this.receiptRetentionMs : (lease?.expiresAt ?? pausedAt));
       if (lease && delivery && leased.length > 0) {
+        // Relay mode: a command's or interaction's backend may answer in time for the ack.
+        const relayKey = awaitsBackend(inbound, delivery.settings.relay, result.ackBody)
+          ? relayRowKey(inbound.dedupeKey)
+          : undefined;
+        if (relayKey !== undefined && leased.some((row) => row.idempotency_key === relayKey)) {
+          this.backendAnswers.expect(relayKey, now);
+          result.awaitsBackend = true;
+        }
         // The immediate attempt, an optimisation of the sweep's own code path. Its fetches
         // leave only after the transaction is durable (the output gate holds them).
         this.immediateInFlight += leased.length;
@@ -212,6 +227,10 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       if (parked > 0)
         log("warn", "effects parked: installation gone", { shard: this.name, workspace, parked, reason: change.reason });
       return parked;
+    }
+
+    backendAnswer(dedupeKey: string, waitMs: number): Promise<BackendAnswer | null> {
+      return this.backendAnswers.collect(relayRowKey(dedupeKey), waitMs);
     }
 
     // Operations RPCs (used by /admin): cheap reads and explicit, logged operator actions.

@@ -15,6 +15,11 @@ export interface ShardApi {
   discard(key: string): boolean;
   /** OAuth mode: the installation store's push; returns how many waiting effects were parked. */
   installationChanged(workspace: string, change: InstallationChange): number;
+  /**
+   * Relay mode, after an ingest that said `awaitsBackend`: the backend's answer to the delivery's
+   * first relay attempt once its row is completed, waiting at most `waitMs`; else null.
+   */
+  backendAnswer(dedupeKey: string, waitMs: number): Promise<BackendAnswer | null>;
 }
 
 /** The shard's answer to `ingest`, returned only once it is durable. */
@@ -27,6 +32,17 @@ export interface IngestResult {
   ackBody?: AckBody;
   /** Outbox rows this delivery added (0 for duplicates and ignored). */
   enqueued: number;
+  /**
+   * Relay mode, a command or interaction: its relay row's first attempt is running now, and the
+   * backend's answer can be had from `backendAnswer` for a synchronous ack.
+   */
+  awaitsBackend?: boolean;
+}
+
+/** What a relay backend answered a command or interaction: the ack Slack shows (README "Synchronous answers"). */
+export interface BackendAnswer {
+  contentType: string;
+  body: string;
 }
 
 export type OutboxStatus = "pending" | "parked";

@@ -5,6 +5,7 @@ import type { Courier } from "../delivery/deliverClaimed";
 import type { DeliveryEvents } from "../delivery/events";
 import { RateLimits } from "../delivery/rateLimits";
 import type { CoordinatorEnv } from "../env";
+import type { BackendAnswers } from "../relay/backendAnswers";
 import type { Outbox } from "./outbox";
 import { rowPerformer } from "./performRow";
 
@@ -16,6 +17,7 @@ export interface CourierParts<E extends Pick<CoordinatorEnv, "INSTALLATIONS">> {
   settings: ShardSettings;
   outbox: Outbox;
   events: DeliveryEvents;
+  backendAnswers?: BackendAnswers;
   /** Moves the shard's alarm earlier when a row becomes due again. */
   wakeAt(at: number): void;
 }

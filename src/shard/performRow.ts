@@ -6,6 +6,7 @@ import type { Effect } from "../effects/types";
 import type { CoordinatorEnv } from "../env";
 import { SlackApiError } from "../errors";
 import { describeError, log } from "../log";
+import type { BackendAnswers } from "../relay/backendAnswers";
 import { TOKEN_REJECTIONS } from "../slack/classifyAnswer";
 import { createSlackClient } from "../slack/client";
 import type { ClaimedRow, Outbox } from "./outbox";
@@ -17,6 +18,8 @@ export interface PerformDeps<E extends Pick<CoordinatorEnv, "INSTALLATIONS">> {
   env: E;
   settings: ShardSettings;
   outbox: Outbox;
+  /** Relay mode: where a first attempt leaves the backend's answer for an edge that waits for it. */
+  backendAnswers?: BackendAnswers;
 }
 
 /**
@@ -30,9 +33,11 @@ export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
   env,
   settings,
   outbox,
+  backendAnswers,
 }: PerformDeps<E>) {
   return (effect: Effect, row: ClaimedRow, token: string): Promise<void> => {
     const kind = kindOf(effect);
+    const key = row.idempotency_key;
     let authorization: Authorization | undefined;
     const client = createSlackClient({
       apiUrl: settings.apiUrl,
@@ -51,12 +56,13 @@ export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
     const performed = kind.perform(effect, {
       app,
       client,
-      step: stepFor(outbox, row.idempotency_key, token),
+      step: stepFor(outbox, key, token),
       attempts: row.attempts,
       handlerMaxAttempts: settings.handlerMaxAttempts,
       installations: env.INSTALLATIONS,
       relay: settings.relay,
       recordedAt: row.created_at,
+      answer: backendAnswers?.wants(key) ? (answer) => backendAnswers.offer(key, answer) : undefined,
     });
     return performed.catch(async (error: unknown) => {
       // Slack refused the token itself: say so to whoever issued it, then fail as usual (parked).
@@ -64,7 +70,7 @@ export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
         try {
           await authorization?.onRejected?.(error.code);
         } catch (problem) {
-          log("warn", "token rejection not reported", { key: row.idempotency_key, error: describeError(problem) });
+          log("warn", "token rejection not reported", { key, error: describeError(problem) });
         }
       }
       throw error;

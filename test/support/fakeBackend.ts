@@ -9,7 +9,8 @@ export interface RelayedRequest {
   text: string;
 }
 
-type Answer = { status: number; headers?: Record<string, string> } | { reset: true };
+/** An answer: a status (with headers, a body, after a delay), or a dropped connection. */
+type Answer = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number } | { reset: true };
 
 /**
  * An existing Slack backend (a Bolt app elsewhere) as relay mode sees it: records every request
@@ -30,7 +31,8 @@ export class FakeBackend {
     this.requests.push({ headers: request.headers, body, text: new TextDecoder().decode(body) });
     const answer = this.answers.shift() ?? { status: 200 };
     if ("reset" in answer) throw new TypeError("Network connection lost.");
-    return new Response("ok", { status: answer.status, headers: answer.headers });
+    if (answer.delayMs) await new Promise((later) => setTimeout(later, answer.delayMs));
+    return new Response(answer.body ?? "ok", { status: answer.status, headers: answer.headers });
   }
 }
 

@@ -1,0 +1,27 @@
+import type { ShardNamespace } from "../env";
+import { describeError, log } from "../log";
+import { shardStub } from "../routing/shardStub";
+import { settleWithin } from "../settleWithin";
+import type { BackendAnswer } from "../shard/api";
+
+/** Beyond the shard's own wait, for the RPC's way back; past it the ack goes out empty. */
+const RPC_MARGIN_MS = 100;
+
+/**
+ * Relay mode, after a command or interaction is recorded: the backend's answer to its first
+ * attempt if that row is completed by `deadline`, else null (Slack then gets an empty 200 and the
+ * row is delivered durably). Never throws: the record is durable, so nothing here may fail the ack.
+ */
+export async function waitForBackend(
+  namespace: ShardNamespace,
+  shard: string,
+  dedupeKey: string,
+  deadline: number,
+): Promise<BackendAnswer | null> {
+  const waitMs = Math.max(0, deadline - Date.now());
+  const asked = Promise.resolve(shardStub(namespace, shard).backendAnswer(dedupeKey, waitMs)).catch((error: unknown) => {
+    log("warn", "backend answer not collected; acking empty", { dedupeKey, shard, error: describeError(error) });
+    return null;
+  });
+  return settleWithin(asked as Promise<BackendAnswer | null>, waitMs + RPC_MARGIN_MS, () => null);
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it, vi } from "vitest";
+import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy } from "../support/coordinator";
+import { useFakeSlackAndBackend } from "../support/fakeBackend";
+import { signedForm, signedInteraction, slashCommandFields, viewSubmission } from "../support/slackSimulator";
+import { RELAY_SYNC_MS } from "../support/testBindings";
+
+const { backend } = useFakeSlackAndBackend();
+
+const relayed = () => backend().requests;
+const pause = (ms: number) => new Promise((later) => setTimeout(later, ms));
+
+/** A slash command to a fresh workspace, as Slack sends it to the commands URL. */
+async function command(team = newWorkspace()) {
+  const fields = slashCommandFields("/deploy", "production", { team_id: team });
+  return { team, fields, delivery: await signedForm(fields, signedBy()) };
+}
+
+/** Sends a delivery and measures how long the ack took. */
+async function timedDeliver(...args: Parameters<typeof deliver>) {
+  const started = Date.now();
+  const response = await deliver(...args);
+  return { response, body: await response.text(), ackMs: Date.now() - started };
+}
+
+describe("relay mode: synchronous answers for commands and interactivity", () => {
+  it("a command the backend answers within RELAY_SYNC_MS: its body is the ack, and it is called once", async () => {
+    const { team, delivery } = await command();
+    const answer = { response_type: "ephemeral", text: "Deploying production…" };
+    backend().answerNext({ status: 200, body: JSON.stringify(answer), headers: { "content-type": "application/json" } });
+    const { response, body } = await timedDeliver(delivery, "/slack/commands");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    expect(JSON.parse(body)).toEqual(answer);
+    // Completed, fenced, by that attempt: nothing left to deliver, nothing delivered twice.
+    expect((await shardStub(team).stats()).outbox).toEqual({ pending: 0, parked: 0 });
+    await pause(100);
+    expect(relayed()).toHaveLength(1);
+    expect(relayed()[0]!.headers.get("x-relay-attempt")).toBe("1");
+  });
+
+  it("a modal's response_action from the backend reaches Slack in the ack of the view_submission", async () => {
+    const team = newWorkspace();
+    const payload = viewSubmission({ teamId: team, callbackId: "deploy_form", values: { env: { name: "" } } });
+    const answer = { response_action: "errors", errors: { env: "Pick an environment" } };
+    backend().answerNext({ status: 200, body: JSON.stringify(answer), headers: { "content-type": "application/json" } });
+    const { response, body } = await timedDeliver(await signedInteraction(payload, signedBy()), "/slack/interactivity");
+    expect(response.status).toBe(200);
+    expect(JSON.parse(body)).toEqual(answer);
+    expect(relayed()).toHaveLength(1);
+  });
+
+  it("a backend slower than RELAY_SYNC_MS: Slack gets an empty 200 in time, and the backend still gets it — once", async () => {
+    const { team, fields, delivery } = await command();
+    backend().answerNext({ status: 200, body: '{"text":"too late"}', delayMs: RELAY_SYNC_MS * 3 });
+    const { response, body, ackMs } = await timedDeliver(delivery, "/slack/commands");
+    expect(response.status).toBe(200);
+    expect(body).toBe("");
+    expect(ackMs).toBeLessThan(RELAY_SYNC_MS * 3);
+    // The first attempt is not cut short: it completes the row when the backend answers.
+    await vi.waitFor(async () => expect((await shardStub(team).stats()).counters.delivered).toBe(1), { timeout: 5_000 });
+    expect(relayed().map((request) => request.headers.get("x-relay-delivery-id"))).toEqual([fields.trigger_id]);
+    expect((await shardStub(team).stats()).outbox).toEqual({ pending: 0, parked: 0 });
+  });
+
+  it("a backend that fails inline: an empty 200, and the row is delivered durably afterwards", async () => {
+    const { team, delivery } = await command();
+    backend().answerNext({ status: 500, body: "boom" });
+    const { response, body } = await timedDeliver(delivery, "/slack/commands");
+    expect(response.status).toBe(200);
+    expect(body).toBe("");
+    expect((await shardStub(team).stats()).counters.retried).toBe(1);
+    expect((await shardStub(team).stats()).outbox.pending).toBe(1);
+  });
+
+  it("Events API requests are never held for the backend", async () => {
+    const team = newWorkspace();
+    backend().answerNext({ status: 200, body: '{"text":"ignored"}', delayMs: RELAY_SYNC_MS * 3 });
+    const { response, body, ackMs } = await timedDeliver((await mentionDelivery(team)).delivery);
+    expect(response.status).toBe(200);
+    expect(body).toBe("");
+    expect(ackMs).toBeLessThan(RELAY_SYNC_MS);
+    await vi.waitFor(async () => expect((await shardStub(team).stats()).counters.delivered).toBeGreaterThan(0), {
+      timeout: 5_000,
+    });
+  });
+
+  it("a duplicate of an answered command (Slack's retry) is acked empty and not forwarded again", async () => {
+    const { delivery } = await command();
+    backend().answerNext({ status: 200, body: '{"text":"first"}', headers: { "content-type": "application/json" } });
+    expect(JSON.parse((await timedDeliver(delivery, "/slack/commands")).body)).toEqual({ text: "first" });
+    const again = await timedDeliver(delivery, "/slack/commands");
+    expect(again.response.status).toBe(200);
+    expect(again.body).toBe("");
+    expect(relayed()).toHaveLength(1);
+  });
+});
