@@ -37,6 +37,16 @@ export interface RelaySettings {
   webhookSecret?: string;
 }
 
+/** Alerts and the guard against Slack's auto-disable (README "Alerts"). */
+export interface AlertSettings {
+  /** Where alerts are POSTed as `{"text": …}` (a Slack incoming webhook works); none: no alerts. */
+  webhookUrl?: string;
+  /** The guard judges a window only with at least this many answers in it. */
+  guardMinRequests: number;
+  /** The guard alerts when more than this share of the window's answers failed. */
+  guardFailureRatio: number;
+}
+
 /** What a shard needs to deliver effects. A bad value pauses delivery, not recording. */
 export interface ShardSettings {
   apiUrl: string;
@@ -45,6 +55,8 @@ export interface ShardSettings {
   handlerMaxAttempts: number;
   /** Relay mode's settings, or null. */
   relay: RelaySettings | null;
+  /** ALERT_WEBHOOK_URL: where the coordinator's own alerts are POSTed; none: alerts are off. */
+  alertWebhookUrl?: string;
   delivery: {
     timeoutMs: number;
     leaseMs: number;
@@ -192,6 +204,17 @@ function parseRelaySettings(vars: Vars): RelaySettings | null {
   };
 }
 
+function parseAlertSettings(vars: Vars): AlertSettings {
+  const guardFailureRatio = positive(vars, "GUARD_FAILURE_RATIO", 0.5, "number");
+  if (guardFailureRatio >= 1)
+    throw new InvalidSetting("GUARD_FAILURE_RATIO", `must be below 1 (Slack disables at 0.95), got ${guardFailureRatio}`);
+  return {
+    webhookUrl: url(vars, "ALERT_WEBHOOK_URL"),
+    guardMinRequests: positive(vars, "GUARD_MIN_REQUESTS", 20),
+    guardFailureRatio,
+  };
+}
+
 function parseOAuthSettings(vars: Vars): OAuthSettings | null {
   const clientId = text(vars, "SLACK_CLIENT_ID");
   const clientSecret = text(vars, "SLACK_CLIENT_SECRET");
@@ -227,6 +250,7 @@ function parseShardSettings(vars: Vars): ShardSettings {
     responseUrlOrigins: origins(vars, "RESPONSE_URL_ORIGINS", DEFAULT_RESPONSE_URL_ORIGINS),
     handlerMaxAttempts: positive(vars, "HANDLER_MAX_ATTEMPTS", 8),
     relay: parseRelaySettings(vars),
+    alertWebhookUrl: url(vars, "ALERT_WEBHOOK_URL"),
     delivery: {
       timeoutMs,
       leaseMs,
@@ -266,5 +290,6 @@ export const recordSettings = oncePerEnv(parseRecordSettings);
 export const shardSettings = oncePerEnv(parseShardSettings);
 /** Null unless RELAY_URL is set; throws InvalidSetting for a relay setting that cannot work. */
 export const relaySettings = oncePerEnv(parseRelaySettings);
+export const alertSettings = oncePerEnv(parseAlertSettings);
 /** Null in single-workspace mode; throws InvalidSetting when OAuth mode is half configured. */
 export const oauthSettings = oncePerEnv(parseOAuthSettings);

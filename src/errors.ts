@@ -207,9 +207,17 @@ export class RelayFailed extends DeliveryError {
     message: string,
     override readonly retryUntil: number,
     override readonly retryAfterMs?: number,
+    /** The backend's HTTP status, when it answered. */
+    readonly status?: number,
   ) {
     super(message);
   }
+}
+
+/** ALERT_WEBHOOK_URL refused an alert for good (a 4xx other than 429), or is not set: parked. */
+export class UndeliverableAlert extends DeliveryError {
+  override name = "UndeliverableAlert";
+  readonly disposition = "park";
 }
 
 /**

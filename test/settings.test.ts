@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { edgeSettings, relaySettings, shardSettings } from "../src/config";
+import { alertSettings, edgeSettings, relaySettings, shardSettings } from "../src/config";
 import { InvalidSetting } from "../src/errors";
 import { deliver, deliverWithSettings, mentionDelivery, newWorkspace, storedFor } from "./support/coordinator";
 
@@ -13,6 +13,12 @@ describe("settings", () => {
     );
     expect(() => shardSettings({ RESPONSE_URL_ORIGINS: "hooks.slack.com" })).toThrow(/^RESPONSE_URL_ORIGINS must list origins/);
     expect(() => edgeSettings({})).toThrow(/^SLACK_SIGNING_SECRET is not set/);
+  });
+
+  it("alert settings: the guard's defaults (20 answers, ratio 0.5); a ratio of 1 or more is refused", () => {
+    expect(alertSettings({})).toEqual({ webhookUrl: undefined, guardMinRequests: 20, guardFailureRatio: 0.5 });
+    expect(() => alertSettings({ GUARD_FAILURE_RATIO: "1" })).toThrow(/^GUARD_FAILURE_RATIO must be below 1/);
+    expect(() => alertSettings({ ALERT_WEBHOOK_URL: "hooks.slack.com/x" })).toThrow(/^ALERT_WEBHOOK_URL must be an absolute URL/);
   });
 
   it("relay settings: RELAY_SYNC_MS defaults to 2000, allows 0 (never wait) and stops at 2500", () => {

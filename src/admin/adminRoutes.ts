@@ -4,6 +4,7 @@ import { Rejection } from "../errors";
 import { describeError, log } from "../log";
 import { shardName } from "../routing/shardFor";
 import { shardStub } from "../routing/shardStub";
+import { WATCH } from "../watch/Watch";
 import { authorizeAdmin } from "./authorizeAdmin";
 import { installationRoutes } from "./installationRoutes";
 
@@ -68,6 +69,10 @@ export function adminRoutes() {
     .delete("/shards/:workspace/:bucket/parked/:key", async (request, env) => {
       if (!(await shardOf(request, env).discard(keyOf(request)))) throw new Rejection(404, "no parked effect with that key");
       return Response.json({ discarded: 1 });
+    })
+    .get("/health", async (_request, env) => {
+      const { span_minutes: _, ...window } = await shardStub(env.SHARD, WATCH).health();
+      return Response.json(window);
     })
     .get("/installations", installationRoutes.list)
     .delete("/installations/:id", (request, env) => installationRoutes.remove(segment(request.params.id, "installation id"), env))

@@ -1,3 +1,4 @@
+import { tallyAnswer } from "../alerts/answerTally";
 import type { SlackApp } from "../app/types";
 import { toBase64 } from "../base64";
 import { edgeSettings, relaySettings } from "../config";
@@ -104,7 +105,12 @@ async function answer(request: Request, env: CoordinatorEnv, app: SlackApp, fact
  * The Slack Request URL: Events API, slash commands and interactivity. Logs one JSON line per
  * request with its status, dedupe key, shard and ack milliseconds.
  */
-export async function handleSlackRequest(request: Request, env: CoordinatorEnv, app: SlackApp): Promise<Response> {
+export async function handleSlackRequest(
+  request: Request,
+  env: CoordinatorEnv,
+  app: SlackApp,
+  ctx: Pick<ExecutionContext, "waitUntil">,
+): Promise<Response> {
   const started = Date.now();
   const facts: LogFields = {};
   let response: Response;
@@ -124,6 +130,8 @@ export async function handleSlackRequest(request: Request, env: CoordinatorEnv, 
       response = new Response("internal error", { status: 500 });
     }
   }
+  // The guard against Slack's auto-disable counts every answer, without a write per request.
+  tallyAnswer(response.status, env, ctx);
   log(response.status >= 500 ? "error" : "info", "slack request", {
     status: response.status,
     ...facts,

@@ -7,7 +7,7 @@ import { handleSlackRequest } from "./handleSlackRequest";
 
 /** The Worker's routes (README "Endpoints"). Every Slack surface shares one handler, as in Bolt. */
 export function buildRouter(app: SlackApp) {
-  const slack = (request: Request, env: CoordinatorEnv) => handleSlackRequest(request, env, app);
+  const slack = (request: Request, env: CoordinatorEnv, ctx: ExecutionContext) => handleSlackRequest(request, env, app, ctx);
   const admin = adminRoutes();
   return Router<Request, [CoordinatorEnv, ExecutionContext]>({
     catch: () => new Response("internal error", { status: 500 }),

@@ -1,3 +1,4 @@
+import type { ObserveCall } from "../alerts/outcomes";
 import type { SlackApp } from "../app/types";
 import type { RelaySettings } from "../config";
 import type { InstallationsNamespace } from "../env";
@@ -27,6 +28,10 @@ export interface EffectContext {
    * mode's first attempt): a relay that succeeds hands the answer here.
    */
   answer?(answer: BackendAnswer): void;
+  /** Told how each request to a destination went (alerts); the client reports its own calls. */
+  observe: ObserveCall;
+  /** ALERT_WEBHOOK_URL, for the coordinator's own alert effects. */
+  alertWebhookUrl?: string;
 }
 
 /**

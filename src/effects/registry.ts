@@ -1,4 +1,5 @@
 import { UnreadableEffect } from "../errors";
+import { alert } from "./alert";
 import { installation } from "./installation";
 import type { EffectKind } from "./kind";
 import { relay } from "./relay";
@@ -9,7 +10,7 @@ import type { Effect } from "./types";
 
 /** Every effect kind this build performs, looked up by `type`. */
 const KINDS: ReadonlyMap<string, EffectKind> = new Map(
-  ([slackApi, responseUrl, run, installation, relay] as EffectKind[]).map((kind) => [kind.type, kind]),
+  ([slackApi, responseUrl, run, installation, relay, alert] as EffectKind[]).map((kind) => [kind.type, kind]),
 );
 
 /** The kind that performs `effect`; UnreadableEffect (parked) for a type this build does not know. */

@@ -1,9 +1,12 @@
+import type { CallOutcome } from "../alerts/outcomes";
+import type { RelaySettings } from "../config";
 import { readRawBody } from "../edge/readRawBody";
 import { RelayFailed, RelayRefused } from "../errors";
 import { log } from "../log";
 import { relayBody, relayHeaders } from "../relay/relayHeaders";
+import { retryAfterMs } from "../retryAfter";
 import type { BackendAnswer } from "../shard/api";
-import type { EffectKind } from "./kind";
+import type { EffectContext, EffectKind } from "./kind";
 import type { RelayEffect } from "./types";
 
 /** Larger answers are not given to Slack as the ack (the relay still counts as delivered). */
@@ -20,9 +23,10 @@ async function answerOf(response: Response): Promise<BackendAnswer | undefined> 
   }
 }
 
-function retryAfterMs(response: Response): number | undefined {
-  const seconds = Number(response.headers.get("retry-after") ?? Number.NaN);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+/** The relay backend as alerts name it: origin and path, never a query or credentials in the URL. */
+function relayDestination(url: string, ok: boolean, error?: string): CallOutcome {
+  const { origin, pathname } = new URL(url);
+  return { destination: "relay", label: `the relay backend ${origin}${pathname}`, ok, error };
 }
 
 /**
@@ -33,33 +37,51 @@ function retryAfterMs(response: Response): number | undefined {
  */
 export const relay: EffectKind<RelayEffect> = {
   type: "relay",
-  async perform(effect, { relay: settings, attempts, recordedAt, answer }) {
+  async perform(effect, context) {
+    const { relay: settings, observe } = context;
     if (!settings) throw new RelayRefused("relay: RELAY_URL is not set (any more); set it and replay");
-    const body = relayBody(effect);
-    const headers = await relayHeaders(effect, body, settings, attempts + 1, Math.floor(Date.now() / 1000));
-    const retryUntil = recordedAt + settings.retryHours * 3_600_000;
-    let response: Response;
     try {
-      response = await fetch(settings.url, { method: "POST", headers, body, signal: AbortSignal.timeout(settings.timeoutMs) });
+      await relayOnce(effect, settings, context);
+      observe(relayDestination(settings.url, true));
     } catch (error) {
-      // The reason names the failure, never the URL (it may carry a credential).
-      const cause =
-        error instanceof Error && error.name === "TimeoutError" ? `no answer in ${settings.timeoutMs} ms` : "no connection";
-      throw new RelayFailed(`relay: ${cause}`, retryUntil);
+      // A 429 is the backend asking to slow down, which the outbox does: no failure for alerts.
+      if (!(error instanceof RelayFailed && error.status === 429))
+        observe(relayDestination(settings.url, false, error instanceof Error ? error.message : String(error)));
+      throw error;
     }
-    if (response.ok && answer) {
-      const given = await answerOf(response);
-      if (given) answer(given);
-      return;
-    }
-    await response.body?.cancel();
-    if (response.ok) return;
-    if (response.status === 410 || response.headers.get("x-slack-no-retry") === "1") {
-      const noRetry = response.status === 410 ? "" : " with x-slack-no-retry";
-      throw new RelayRefused(`relay: backend answered ${response.status}${noRetry}`);
-    }
-    throw new RelayFailed(`relay: backend answered HTTP ${response.status}`, retryUntil, retryAfterMs(response));
   },
   // One destination: after its 429 + Retry-After, every relay of the workspace waits.
   rateKey: () => "relay",
 };
+
+/** One POST to the backend; throws RelayRefused (park) or RelayFailed (retry) for anything but 2xx. */
+async function relayOnce(
+  effect: RelayEffect,
+  settings: RelaySettings,
+  { attempts, recordedAt, answer }: Pick<EffectContext, "attempts" | "recordedAt" | "answer">,
+): Promise<void> {
+  const body = relayBody(effect);
+  const headers = await relayHeaders(effect, body, settings, attempts + 1, Math.floor(Date.now() / 1000));
+  const retryUntil = recordedAt + settings.retryHours * 3_600_000;
+  let response: Response;
+  try {
+    response = await fetch(settings.url, { method: "POST", headers, body, signal: AbortSignal.timeout(settings.timeoutMs) });
+  } catch (error) {
+    // The reason names the failure, never the URL (it may carry a credential).
+    const cause =
+      error instanceof Error && error.name === "TimeoutError" ? `no answer in ${settings.timeoutMs} ms` : "no connection";
+    throw new RelayFailed(`relay: ${cause}`, retryUntil);
+  }
+  if (response.ok && answer) {
+    const given = await answerOf(response);
+    if (given) answer(given);
+    return;
+  }
+  await response.body?.cancel();
+  if (response.ok) return;
+  if (response.status === 410 || response.headers.get("x-slack-no-retry") === "1") {
+    const noRetry = response.status === 410 ? "" : " with x-slack-no-retry";
+    throw new RelayRefused(`relay: backend answered ${response.status}${noRetry}`);
+  }
+  throw new RelayFailed(`relay: backend answered HTTP ${response.status}`, retryUntil, retryAfterMs(response), response.status);
+}

@@ -5,7 +5,7 @@ import type { Inbound, RawRequest } from "../inbound/types";
  * in the outbox. One kind per file in src/effects/ performs it; a new kind adds its shape here,
  * its file, and its line in registry.ts.
  */
-export type Effect = SlackApiEffect | ResponseUrlEffect | RunEffect | InstallationEffect | RelayEffect;
+export type Effect = SlackApiEffect | ResponseUrlEffect | RunEffect | InstallationEffect | RelayEffect | AlertEffect;
 
 /** A Slack Web API call (`chat.postMessage`, `reactions.add`, …) with the workspace's bot token. */
 export interface SlackApiEffect {
@@ -54,4 +54,10 @@ export interface RelayEffect {
   /** As Slack sent them (`x-slack-retry-num` / `-reason`). */
   retryNum?: number;
   retryReason?: string;
+}
+
+/** An alert to ALERT_WEBHOOK_URL, planned by the watch (README "Alerts"): never a token or a payload. */
+export interface AlertEffect {
+  type: "alert";
+  text: string;
 }

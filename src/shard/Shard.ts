@@ -1,7 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
+import { DeliveryReports } from "../alerts/deliveryReports";
+import type { DeliveryReport } from "../alerts/outcomes";
 import type { SlackApp } from "../app/types";
 import type { Authorize } from "../auth/authorize";
-import { oauthSettings, recordSettings, type ShardSettings, shardSettings } from "../config";
+import { alertSettings, oauthSettings, recordSettings, type ShardSettings, shardSettings } from "../config";
 import type { Courier } from "../delivery/deliverClaimed";
 import { countInto, DeliveryEvents, newCounters } from "../delivery/events";
 import { logDeliveryEvents } from "../delivery/logDeliveryEvents";
@@ -17,6 +19,10 @@ import { describeError, log } from "../log";
 import { BackendAnswers } from "../relay/backendAnswers";
 import { awaitsBackend, relayRowKey } from "../relay/relayPlan";
 import { servedApp } from "../routing/servedApp";
+import { shardStub } from "../routing/shardStub";
+import type { AnswerTally, HealthWindow } from "../watch/answerWindow";
+import { nextParkedDueAt } from "../watch/parkedBatches";
+import { WATCH, Watch } from "../watch/Watch";
 import type { BackendAnswer, IngestResult, ParkedRow, ShardApi, ShardStats } from "./api";
 import { buildCourier } from "./courier";
 import { ingestDelivery } from "./ingest";
@@ -62,6 +68,8 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     private immediateInFlight = 0;
     /** Whether this shard has its schema; a shard nobody wrote to has none, and reads keep it so. */
     private migrated = false;
+    /** The reserved shard "watch" only: alerts and the guard (src/watch/), made at first use. */
+    private watchPart?: Watch;
 
     constructor(ctx: DurableObjectState, env: CoordinatorEnv) {
       super(ctx, env);
@@ -80,6 +88,8 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
           const prunable = this.receipts.nextPruneAt(now);
           return prunable === null ? null : Math.max(prunable, now + PRUNE_INTERVAL_MS);
         },
+        // The watch: parked batches coming due.
+        () => (this.name === WATCH && this.migrated ? nextParkedDueAt(this.sql) : null),
       ]);
       this.delivery = this.prepareDelivery(this.app, authorize, env);
       // Schema first: no request may see a half-migrated shard. This is the only
@@ -103,6 +113,16 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
         this.logPaused(problem);
         return { paused: problem };
       }
+      // With ALERT_WEBHOOK_URL set, workspace shards tell the watch how deliveries go.
+      const reports =
+        settings.alertWebhookUrl !== undefined && this.name !== WATCH
+          ? new DeliveryReports(this.name, (report) => shardStub(env.SHARD, WATCH).reportDeliveries(report))
+          : undefined;
+      const events = new DeliveryEvents()
+        .subscribe(countInto(this.counters))
+        .subscribe(logDeliveryEvents)
+        .subscribe(this.backendAnswers.settle);
+      if (reports) events.subscribe(reports.onEvent);
       const courier = buildCourier({
         shard: this.name,
         app,
@@ -111,11 +131,9 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
         settings,
         outbox: this.outbox,
         // Logging is one subscriber of the delivery events; counters are another.
-        events: new DeliveryEvents()
-          .subscribe(countInto(this.counters))
-          .subscribe(logDeliveryEvents)
-          .subscribe(this.backendAnswers.settle),
+        events,
         backendAnswers: this.backendAnswers,
+        observe: reports && ((outcome, key) => reports.observe(outcome, key)),
         wakeAt: (at) => this.wakeUps.arm(at),
       });
       return { settings, courier };
@@ -200,6 +218,7 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       const started = Date.now();
       try {
         this.migrate();
+        if (this.name === WATCH) this.watch().due(started);
         if ("courier" in this.delivery) await sweep(this.delivery.courier, started);
         else this.logPaused(this.delivery.paused);
         // Whole generations expire together; if more remain than one batch, come back soon.
@@ -227,6 +246,31 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       if (parked > 0)
         log("warn", "effects parked: installation gone", { shard: this.name, workspace, parked, reason: change.reason });
       return parked;
+    }
+
+    // The watch (the reserved shard "watch"; src/watch/): alerts and the auto-disable guard.
+
+    private watch(): Watch {
+      this.migrate();
+      this.watchPart ??= new Watch({
+        sql: this.sql,
+        outbox: this.outbox,
+        settings: alertSettings(this.env),
+        wakeAt: (at) => this.wakeUps.arm(at),
+      });
+      return this.watchPart;
+    }
+
+    countAnswers(tally: AnswerTally): void {
+      this.watch().countAnswers(tally, Date.now());
+    }
+
+    reportDeliveries(report: DeliveryReport): void {
+      this.watch().reportDeliveries(report, Date.now());
+    }
+
+    health(): HealthWindow {
+      return this.watch().health(Date.now());
     }
 
     backendAnswer(dedupeKey: string, waitMs: number): Promise<BackendAnswer | null> {

@@ -1,6 +1,8 @@
+import type { DeliveryReport } from "../alerts/outcomes";
 import type { AckBody } from "../app/types";
 import type { Inbound } from "../inbound/types";
 import type { InstallationChange } from "../installations/api";
+import type { AnswerTally, HealthWindow } from "../watch/answerWindow";
 
 /**
  * The shard's RPC surface as the front Worker and the operations API see it: types only, so
@@ -20,6 +22,12 @@ export interface ShardApi {
    * first relay attempt once its row is completed, waiting at most `waitMs`; else null.
    */
   backendAnswer(dedupeKey: string, waitMs: number): Promise<BackendAnswer | null>;
+  /** The watch only (shard "watch"): answers a Worker instance gave Slack, per minute and cause. */
+  countAnswers(tally: AnswerTally): void;
+  /** The watch only: how a shard's deliveries went (failure streaks, parked effects). */
+  reportDeliveries(report: DeliveryReport): void;
+  /** The watch only: the rolling window of answers to Slack (GET /admin/health). */
+  health(): HealthWindow;
 }
 
 /** The shard's answer to `ingest`, returned only once it is durable. */

@@ -1,3 +1,4 @@
+import type { CallOutcome } from "../alerts/outcomes";
 import type { SlackApp } from "../app/types";
 import type { Authorize } from "../auth/authorize";
 import type { ShardSettings } from "../config";
@@ -18,6 +19,8 @@ export interface CourierParts<E extends Pick<CoordinatorEnv, "INSTALLATIONS">> {
   outbox: Outbox;
   events: DeliveryEvents;
   backendAnswers?: BackendAnswers;
+  /** Told how each request of an attempt went (alerts). */
+  observe?(outcome: CallOutcome, key: string): void;
   /** Moves the shard's alarm earlier when a row becomes due again. */
   wakeAt(at: number): void;
 }

@@ -1,5 +1,6 @@
 import receiptsAndOutbox from "../../migrations/0001_receipts_and_outbox.sql";
 import steps from "../../migrations/0002_steps.sql";
+import watch from "../../migrations/0003_watch.sql";
 
 export interface Migration {
   /** Monotonically increasing; an applied migration is never edited, only followed. */
@@ -12,6 +13,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { id: 1, name: "0001_receipts_and_outbox", sql: receiptsAndOutbox },
   { id: 2, name: "0002_steps", sql: steps },
+  { id: 3, name: "0003_watch", sql: watch },
 ];
 
 /**

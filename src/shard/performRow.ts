@@ -1,3 +1,4 @@
+import { type CallOutcome, webApiDestination } from "../alerts/outcomes";
 import type { SlackApp } from "../app/types";
 import type { Authorization, Authorize } from "../auth/authorize";
 import type { ShardSettings } from "../config";
@@ -13,6 +14,8 @@ import type { ClaimedRow, Outbox } from "./outbox";
 import { stepFor } from "./stepCheckpoints";
 
 export interface PerformDeps<E extends Pick<CoordinatorEnv, "INSTALLATIONS">> {
+  /** Told how each request of an attempt went, with the row's key (alerts; see alerts/deliveryReports.ts). */
+  observe?(outcome: CallOutcome, key: string): void;
   app: SlackApp;
   authorize: Authorize<E>;
   env: E;
@@ -34,10 +37,12 @@ export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
   settings,
   outbox,
   backendAnswers,
+  observe: report = () => {},
 }: PerformDeps<E>) {
   return (effect: Effect, row: ClaimedRow, token: string): Promise<void> => {
     const kind = kindOf(effect);
     const key = row.idempotency_key;
+    const observe = (outcome: CallOutcome) => report(outcome, key);
     let authorization: Authorization | undefined;
     const client = createSlackClient({
       apiUrl: settings.apiUrl,
@@ -48,6 +53,7 @@ export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
         attempts: row.attempts,
         responseUrlUsesBefore: kind.attemptUsesResponseUrl ? row.attempts : 0,
       },
+      observe: (method, ok, error) => observe(webApiDestination(row.workspace, method, ok, error)),
       token: async () => {
         authorization = await authorize({ workspace: row.workspace }, env);
         return authorization.botToken;
@@ -62,6 +68,8 @@ export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
       installations: env.INSTALLATIONS,
       relay: settings.relay,
       recordedAt: row.created_at,
+      observe,
+      alertWebhookUrl: settings.alertWebhookUrl,
       answer: backendAnswers?.wants(key) ? (answer) => backendAnswers.offer(key, answer) : undefined,
     });
     return performed.catch(async (error: unknown) => {

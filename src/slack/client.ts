@@ -16,6 +16,11 @@ export interface ClientOptions {
   responseUrlOrigins: readonly string[];
   /** The delivery this client acts for: its trigger_id and response_url lifetimes count from here. */
   handles?: HandleClock;
+  /**
+   * Told how each request went (alerts count failures per method). A rate-limited answer is
+   * neither: Slack asked to slow down, which the outbox does.
+   */
+  observe?(method: string, ok: boolean, error?: string): void;
 }
 
 function originOf(url: string): string | undefined {
@@ -84,6 +89,7 @@ export class SlackClient {
   /** One request within DELIVERY_TIMEOUT_MS; anything but success is thrown, classified. */
   private async answer(method: string, send: (signal: AbortSignal) => Promise<CallResult>): Promise<CallResult> {
     const signal = AbortSignal.timeout(this.options.timeoutMs);
+    const { observe } = this.options;
     let result: CallResult;
     try {
       result = await send(signal);
@@ -91,10 +97,17 @@ export class SlackClient {
       const why = signal.aborted
         ? `timeout after ${this.options.timeoutMs} ms`
         : `network: ${error instanceof Error ? error.message : String(error)}`;
-      throw new SlackUnreachable(`${method}: ${why}`.slice(0, 300), { cause: error });
+      const unreachable = new SlackUnreachable(`${method}: ${why}`.slice(0, 300), { cause: error });
+      observe?.(method, false, unreachable.message);
+      throw unreachable;
     }
     const outcome = classifyAnswer(result, method);
-    if (outcome !== "delivered") throw new SlackApiError(method, result.status, result.error, outcome, result.retryAfterMs);
-    return result;
+    if (outcome === "delivered") {
+      observe?.(method, true);
+      return result;
+    }
+    const refused = new SlackApiError(method, result.status, result.error, outcome, result.retryAfterMs);
+    if (result.status !== 429) observe?.(method, false, refused.message);
+    throw refused;
   }
 }

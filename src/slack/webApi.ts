@@ -1,3 +1,4 @@
+import { retryAfterMs } from "../retryAfter";
 /**
  * A deliberately small Slack Web API client: one fetch per call, no retries of its own (the
  * outbox owns retries), and it reports what classification needs — HTTP status, Slack's
@@ -15,13 +16,6 @@ export interface CallResult {
   retryAfterMs?: number;
   /** Parsed JSON answer, when there was one (e.g. the `ts` of a posted message). */
   body?: Record<string, unknown>;
-}
-
-function retryAfterMs(response: Response): number | undefined {
-  const header = response.headers.get("retry-after");
-  if (header === null) return undefined;
-  const seconds = Number(header);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
 async function toCallResult(response: Response): Promise<CallResult> {

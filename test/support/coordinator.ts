@@ -2,8 +2,10 @@ import { env, exports } from "cloudflare:workers";
 import type { CoordinatorEnv } from "../../src/env";
 import { shardFor } from "../../src/routing/shardFor";
 import { shardStub as stubByName } from "../../src/routing/shardStub";
+import { WATCH } from "../../src/watch/Watch";
 import { TEST_SIGNING_SECRET } from "./secrets";
 import { appMention, type Delivery, eventCallback, type SignOptions, signedEvent, slackId, toRequest } from "./slackSimulator";
+import { TEST_BINDINGS } from "./testBindings";
 
 /** Signing options for the secret the test Worker is configured with. */
 export const signedBy = (extra: Partial<SignOptions> = {}): SignOptions => ({ secret: TEST_SIGNING_SECRET, ...extra });
@@ -34,6 +36,15 @@ export async function storedFor(workspace: string) {
   const { receipts, outbox } = await shardStub(workspace).stats();
   return { receipts, outbox };
 }
+
+/** An operator's GET of an /admin path (`token` null: without one). */
+export function adminGet(path: string, token: string | null = TEST_BINDINGS.ADMIN_TOKEN): Promise<Response> {
+  const headers: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` };
+  return exports.default.fetch(new Request(`https://coordinator.test${path}`, { headers }));
+}
+
+/** The reserved shard that runs alerts and the guard. */
+export const watchStub = () => stubByName(env.SHARD, WATCH);
 
 /** A fresh workspace per test: storage is isolated per file, not per test. */
 export function newWorkspace(): string {

@@ -1,6 +1,6 @@
 import { beforeEach, vi } from "vitest";
 import { FakeSlackApi } from "./fakeSlackApi";
-import { FAKE_SLACK_ORIGIN, RELAY_BACKEND_URL } from "./testBindings";
+import { ALERT_RECEIVER_URL, FAKE_SLACK_ORIGIN, RELAY_BACKEND_URL } from "./testBindings";
 
 /** One request the relay made to the backend. */
 export interface RelayedRequest {
@@ -26,6 +26,12 @@ export class FakeBackend {
     return this;
   }
 
+  /** Forgets the answers it was told to give: from now on it answers 200. */
+  recover(): this {
+    this.answers.length = 0;
+    return this;
+  }
+
   async handle(request: Request): Promise<Response> {
     const body = new Uint8Array(await request.arrayBuffer());
     this.requests.push({ headers: request.headers, body, text: new TextDecoder().decode(body) });
@@ -36,19 +42,37 @@ export class FakeBackend {
   }
 }
 
-/** Routes fetches to a fresh fake Slack and a fresh fake backend per test; anything else fails. */
-export function useFakeSlackAndBackend(): { slack: () => FakeSlackApi; backend: () => FakeBackend } {
+/** ALERT_WEBHOOK_URL's receiver (a Slack incoming webhook, as it were): keeps each alert's text. */
+export class FakeAlertReceiver {
+  readonly texts: string[] = [];
+
+  async handle(request: Request): Promise<Response> {
+    const { text } = (await request.json()) as { text: string };
+    this.texts.push(text);
+    return new Response("ok");
+  }
+}
+
+/** Routes fetches to a fresh fake Slack, backend and alert receiver per test; anything else fails. */
+export function useFakeSlackAndBackend(): {
+  slack: () => FakeSlackApi;
+  backend: () => FakeBackend;
+  alerts: () => FakeAlertReceiver;
+} {
   let slack = new FakeSlackApi(FAKE_SLACK_ORIGIN);
   let backend = new FakeBackend();
+  let alerts = new FakeAlertReceiver();
   beforeEach(() => {
     slack = new FakeSlackApi(FAKE_SLACK_ORIGIN);
     backend = new FakeBackend();
+    alerts = new FakeAlertReceiver();
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
       const request = new Request(input, init);
       if (request.url === RELAY_BACKEND_URL) return backend.handle(request);
+      if (request.url === ALERT_RECEIVER_URL) return alerts.handle(request);
       if (!slack.serves(request.url)) throw new TypeError(`outbound fetch blocked in tests: ${request.url}`);
       return slack.handle(request, init?.signal ?? (input instanceof Request ? input.signal : null));
     });
   });
-  return { slack: () => slack, backend: () => backend };
+  return { slack: () => slack, backend: () => backend, alerts: () => alerts };
 }

@@ -46,14 +46,18 @@ export const RELAY_SIGNING_SECRET = "backend-signing-secret";
 /** 36 seconds: the retry horizon is reached within a test's controlled clock. */
 export const RELAY_RETRY_HOURS = 0.01;
 
+/** Where alerts go in the "relay" test project (a fake receiver; loopback, nothing listens). */
+export const ALERT_RECEIVER_URL = "http://127.0.0.1:12/alerts";
+
 /** How long the ack of a command or interaction waits for the backend, shortened for tests. */
 export const RELAY_SYNC_MS = 400;
 
-/** Relay mode's settings for the "relay" test project (the engine's, plus RELAY_URL). */
+/** Relay mode's settings for the "relay" test project (the engine's, plus RELAY_URL), with alerts on. */
 export const RELAY_TEST_BINDINGS = {
   ...TEST_BINDINGS,
   RELAY_URL: RELAY_BACKEND_URL,
   RELAY_SIGNING_SECRET,
   RELAY_RETRY_HOURS: String(RELAY_RETRY_HOURS),
   RELAY_SYNC_MS: String(RELAY_SYNC_MS),
+  ALERT_WEBHOOK_URL: ALERT_RECEIVER_URL,
 };

@@ -1,0 +1,47 @@
+import type { CoordinatorEnv } from "../env";
+import { describeError, log } from "../log";
+import { shardStub } from "../routing/shardStub";
+import { type AnswerTally, addToTally, causeOf, minuteOf, SUCCESS } from "../watch/answerWindow";
+import { WATCH } from "../watch/Watch";
+
+/** A failure is sent to the watch this soon (the guard's first alert is due within 60 s). */
+const FAILURE_FLUSH_MS = 1_000;
+/** Successes alone wait this long, so the hot path adds no write per request, only one per flush. */
+const SUCCESS_FLUSH_MS = 10_000;
+
+/** This Worker instance's answers not yet sent to the watch. */
+let pending: AnswerTally = {};
+/** When the earliest scheduled flush runs, or null. */
+let flushAt: number | null = null;
+
+/**
+ * Counts one answer the edge gave Slack, for the guard against Slack's auto-disable (README
+ * "Alerts"). Counts stay in this instance's memory and go to the watch in one call per flush,
+ * after the response, within `waitUntil`: a second after a failure, ten after successes alone.
+ * An instance evicted before its flush loses at most those seconds of counts.
+ */
+export function tallyAnswer(status: number, env: CoordinatorEnv, ctx: Pick<ExecutionContext, "waitUntil">): void {
+  const now = Date.now();
+  const cause = causeOf(status);
+  addToTally(pending, minuteOf(now), cause);
+  const delayMs = cause === SUCCESS ? SUCCESS_FLUSH_MS : FAILURE_FLUSH_MS;
+  if (flushAt !== null && flushAt <= now + delayMs) return;
+  flushAt = now + delayMs;
+  ctx.waitUntil(flushAfter(env, delayMs));
+}
+
+async function flushAfter(env: CoordinatorEnv, delayMs: number): Promise<void> {
+  await new Promise((later) => setTimeout(later, delayMs));
+  if (Object.keys(pending).length === 0) return;
+  const tally = pending;
+  pending = {};
+  flushAt = null;
+  try {
+    await shardStub(env.SHARD, WATCH).countAnswers(tally);
+  } catch (error) {
+    // Kept for the next flush rather than lost; the next answer schedules it.
+    for (const [minute, causes] of Object.entries(tally))
+      for (const [cause, n] of Object.entries(causes)) addToTally(pending, Number(minute), cause, n);
+    log("warn", "answer counts not sent to the watch; kept for the next flush", { error: describeError(error) });
+  }
+}

@@ -1,0 +1,80 @@
+import type { DeliveryReport } from "../alerts/outcomes";
+import type { AlertSettings } from "../config";
+import { log } from "../log";
+import type { MeteredSql } from "../shard/meteredSql";
+import type { Outbox } from "../shard/outbox";
+import { type AnswerTally, AnswerWindow, type HealthWindow } from "./answerWindow";
+import { judge } from "./guard";
+import { addParked, dueParked, nextParkedDueAt } from "./parkedBatches";
+import { applyRun } from "./streaks";
+
+/** The watch's shard name: never a workspace shard's, which are "{workspace}/{bucket}". */
+export const WATCH = "watch";
+
+export interface WatchParts {
+  sql: MeteredSql;
+  outbox: Outbox;
+  settings: AlertSettings;
+  /** Moves the shard's alarm earlier (alerts to send; a parked batch coming due). */
+  wakeAt(at: number): void;
+}
+
+/**
+ * What the one reserved shard "watch" does besides being a shard: it sums the answers every
+ * Worker instance gave Slack (the guard, GET /admin/health), keeps the failure streaks the
+ * shards report, batches their parked effects, and plans the resulting alerts as `alert` rows
+ * of its own outbox — delivered, retried and parked like any effect (README "Alerts").
+ */
+export class Watch {
+  private readonly answers: AnswerWindow;
+
+  constructor(private readonly parts: WatchParts) {
+    this.answers = new AnswerWindow(parts.sql);
+  }
+
+  countAnswers(tally: AnswerTally, now: number): void {
+    this.answers.add(tally, now);
+    const alert = judge(this.parts.sql, this.answers.summary(now), this.parts.settings, now);
+    if (alert) this.send([alert], now);
+  }
+
+  reportDeliveries(report: DeliveryReport, now: number): void {
+    const alerts = report.runs.flatMap((run) => applyRun(this.parts.sql, run, now));
+    if (report.parked) alerts.push(...addParked(this.parts.sql, report.shard, report.parked, now));
+    this.send(alerts, now);
+    const due = nextParkedDueAt(this.parts.sql);
+    if (due !== null) this.parts.wakeAt(due);
+  }
+
+  health(now: number): HealthWindow {
+    return this.answers.summary(now);
+  }
+
+  /** The alarm's part: parked batches whose minute is up. */
+  due(now: number): void {
+    this.send(dueParked(this.parts.sql, now), now);
+  }
+
+  nextWakeAt(): number | null {
+    return nextParkedDueAt(this.parts.sql);
+  }
+
+  /** Every alert is logged; with ALERT_WEBHOOK_URL set it is also enqueued, and the alarm delivers it. */
+  private send(alerts: string[], now: number): void {
+    if (alerts.length === 0) return;
+    for (const text of alerts) log("warn", "alert", { text, sent: this.parts.settings.webhookUrl !== undefined });
+    if (!this.parts.settings.webhookUrl) return;
+    this.parts.outbox.enqueue(
+      alerts.map((text) => ({
+        key: `alert:${now}:${crypto.randomUUID()}`,
+        workspace: WATCH,
+        effectType: "alert",
+        payload: JSON.stringify({ type: "alert", text }),
+        rateKey: "alert",
+      })),
+      now,
+      null,
+    );
+    this.parts.wakeAt(now);
+  }
+}

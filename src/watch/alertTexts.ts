@@ -1,0 +1,55 @@
+import type { DestinationRun } from "../alerts/outcomes";
+import type { HealthWindow } from "./answerWindow";
+
+/**
+ * The words of every alert (README "Alerts"): what failed, how often, the last error and the
+ * newest key to look up — never a token, a URL's secret part or a payload.
+ */
+
+/** What each status the edge answers Slack means, and what to check first. */
+const CAUSES: Record<string, { name: string; hint: string }> = {
+  "401": { name: "invalid signature", hint: "was SLACK_SIGNING_SECRET changed?" },
+  "413": { name: "body too large", hint: "requests above the 1 MiB cap do not come from Slack" },
+  "400": { name: "unparseable request", hint: "see the Worker's log for the field that is missing" },
+  "410": { name: "workspace not installed", hint: "workspaces that uninstalled are still sending events" },
+  "503": { name: "not recorded within the ack budget", hint: "shards are overloaded or failing; see the Worker's log" },
+  "500": { name: "internal or configuration error", hint: "see the Worker's log (a setting is named there)" },
+};
+
+const percent = (part: number, whole: number) => Math.round((part / whole) * 100);
+
+export function guardAlert(window: HealthWindow): string {
+  const [cause, n] = Object.entries(window.by_cause).sort(([, a], [, b]) => b - a)[0] ?? ["?", 0];
+  const { name, hint } = CAUSES[cause] ?? { name: "error", hint: "see the Worker's log" };
+  const minutes = `${window.span_minutes} minute${window.span_minutes === 1 ? "" : "s"}`;
+  return (
+    `:rotating_light: Slack may soon disable this app's events. ${cause} ${name}: ` +
+    `${percent(n, window.answered)} % of ${window.answered} requests in the last ${minutes} — ${hint} ` +
+    `(${percent(window.failed, window.answered)} % failed in all; Slack turns event subscriptions off ` +
+    "when more than 95 % of deliveries fail within 60 minutes. The window: GET /admin/health.)"
+  );
+}
+
+export function guardRecovered(window: HealthWindow): string {
+  return `:white_check_mark: Answers to Slack are healthy again: ${percent(window.failed, window.answered)} % of ${window.answered} failed in the last ${window.span_minutes} minutes.`;
+}
+
+export function streakAlert(label: string, failures: number, run: Pick<DestinationRun, "error" | "key">, last: boolean): string {
+  const attempts = failures === 1 ? "a failed attempt" : `${failures} consecutive failed attempts`;
+  const more = last ? " No further alerts until it recovers." : "";
+  return `:warning: ${label}: ${attempts}. Last error: ${run.error ?? "unknown"}. Newest key: ${run.key ?? "unknown"}.${more}`;
+}
+
+export function streakRecovered(label: string, failures: number): string {
+  return `:white_check_mark: ${label} recovered after ${failures} consecutive failed attempt${failures === 1 ? "" : "s"}.`;
+}
+
+export function parkedAlert(shard: string, count: number, reason: string, key: string): string {
+  const what = count === 1 ? "1 effect was" : `${count} effects were`;
+  const [workspace, bucket] = [shard.slice(0, shard.lastIndexOf("/")), shard.slice(shard.lastIndexOf("/") + 1)];
+  const path = `/admin/shards/${encodeURIComponent(workspace)}/${encodeURIComponent(bucket)}`;
+  return (
+    `:parking: ${what} parked on shard ${shard} (they wait for an operator). Last: ${reason} (${key}). ` +
+    `List them: GET ${path}/parked; replay: POST ${path}/replay.`
+  );
+}

@@ -1,0 +1,43 @@
+import type { DestinationRun } from "../alerts/outcomes";
+import type { MeteredSql } from "../shard/meteredSql";
+import { streakAlert, streakRecovered } from "./alertTexts";
+
+/** Consecutive failed attempts of one destination that are alerted (DESIGN: at 1, 5 and 20). */
+export const STREAK_THRESHOLDS = [1, 5, 20] as const;
+
+type StreakRow = { label: string; failures: number; alerted: number };
+
+/**
+ * Consecutive failed attempts per destination, across the shards that report them
+ * (`destination_streaks`). Applies one run of outcomes and returns the alerts it calls for: one
+ * per threshold per streak (the highest a run reaches, when one run passes several), and one
+ * "recovered" at the first success after an alert. A row exists only while a streak lasts.
+ */
+export function applyRun(sql: MeteredSql, run: DestinationRun, now: number): string[] {
+  const [row] = sql.all<StreakRow>(
+    "SELECT label, failures, alerted FROM destination_streaks WHERE destination = ?",
+    run.destination,
+  );
+  if (run.ok) {
+    if (!row) return [];
+    sql.all("DELETE FROM destination_streaks WHERE destination = ?", run.destination);
+    return row.alerted > 0 ? [streakRecovered(row.label, row.failures)] : [];
+  }
+  const failures = (row?.failures ?? 0) + run.n;
+  const alerted = row?.alerted ?? 0;
+  const reached = STREAK_THRESHOLDS.filter((threshold) => threshold <= failures && threshold > alerted).at(-1);
+  sql.all(
+    `INSERT INTO destination_streaks (destination, label, failures, alerted, last_error, last_key, started_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+     ON CONFLICT (destination) DO UPDATE SET label = ?2, failures = ?3, alerted = ?4, last_error = ?5, last_key = ?6`,
+    run.destination,
+    run.label,
+    failures,
+    reached ?? alerted,
+    run.error ?? null,
+    run.key ?? null,
+    now,
+  );
+  if (reached === undefined) return [];
+  return [streakAlert(run.label, failures, run, reached === STREAK_THRESHOLDS.at(-1))];
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it, vi } from "vitest";
+import { controlClock } from "../support/clock";
+import { deliver, mentionDelivery, newWorkspace, shardStub, watchStub } from "../support/coordinator";
+import { useFakeSlackAndBackend } from "../support/fakeBackend";
+import { RELAY_BACKEND_URL } from "../support/testBindings";
+
+const { backend, alerts } = useFakeSlackAndBackend();
+
+const relayed = () => backend().requests;
+const warnings = () => alerts().texts.filter((text) => text.startsWith(":warning:"));
+const recoveries = () => alerts().texts.filter((text) => text.startsWith(":white_check_mark:"));
+const parkedAlerts = () => alerts().texts.filter((text) => text.startsWith(":parking:"));
+
+describe("alerts on failing deliveries (ALERT_WEBHOOK_URL)", () => {
+  it("a failing relay backend: alerts at the 1st, 5th and 20th consecutive failed attempt, then one 'recovered'", async () => {
+    const team = newWorkspace();
+    backend().answerNext({ status: 503 }, 1_000);
+    const sent: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const { envelope, delivery } = await mentionDelivery(team, { event: undefined });
+      sent.push(JSON.stringify(envelope));
+      expect((await deliver(delivery)).status).toBe(200);
+      await vi.waitFor(() => expect(relayed().length).toBeGreaterThanOrEqual(i + 1));
+    }
+    await vi.waitFor(() => expect(warnings()).toHaveLength(3), { timeout: 5_000 });
+    const [first, fifth, twentieth] = warnings();
+    const label = `the relay backend ${RELAY_BACKEND_URL}`;
+    expect(first).toBe(
+      `:warning: ${label}: a failed attempt. Last error: relay: backend answered HTTP 503. Newest key: ${relayed()[0]!.headers.get("x-relay-delivery-id")}:relay.`,
+    );
+    expect(fifth).toMatch(new RegExp(`^:warning: ${label}: ([5-9]|1[0-9]) consecutive failed attempts\\.`));
+    expect(twentieth).toMatch(/: 2\d consecutive failed attempts\. .* No further alerts until it recovers\.$/);
+    expect(recoveries()).toEqual([]);
+
+    // The backend is back: the next attempt succeeds, and that is said once.
+    backend().recover();
+    expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
+    await vi.waitFor(() => expect(recoveries()).toHaveLength(1), { timeout: 5_000 });
+    expect(recoveries()[0]).toMatch(
+      new RegExp(`^:white_check_mark: ${label} recovered after \\d+ consecutive failed attempts\\.$`),
+    );
+    // Never a payload (the events' text, ids, the envelope) in any alert.
+    for (const text of alerts().texts) for (const envelope of sent) expect(text).not.toContain(envelope);
+    expect(alerts().texts.join("\n")).not.toMatch(/xoxb-|hello|"event"/);
+    // More failures of the same backend later would open a new streak; no further alerts now.
+    await new Promise((settle) => setTimeout(settle, 200));
+    expect(warnings()).toHaveLength(3);
+    expect(recoveries()).toHaveLength(1);
+  });
+
+  it("parked effects: the first alerted at once, the rest of the minute in one alert with their count", async () => {
+    const clock = controlClock();
+    const team = newWorkspace();
+    backend().answerNext({ status: 410 }, 3);
+    for (let i = 0; i < 3; i++) expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
+    await vi.waitFor(async () => expect(await shardStub(team).listParked()).toHaveLength(3));
+    // Alerts are delivered by the watch's alarm; the test's clock decides when it fires.
+    const { runDurableObjectAlarm } = await import("cloudflare:test");
+    // A 410 is a failed attempt too: the backend's streak alert, and the first parked one.
+    await vi.waitFor(async () => expect((await watchStub().stats()).outbox.pending).toBe(2));
+    await runDurableObjectAlarm(watchStub());
+    expect(warnings()).toHaveLength(1);
+    expect(parkedAlerts()).toHaveLength(1);
+    expect(parkedAlerts()[0]).toMatch(
+      new RegExp(`^:parking: 1 effect was parked on shard ${team}/0 .*Last: relay: backend answered 410 \\(.+:relay\\)\\.`),
+    );
+    // The other two wait for the minute to be up, then come as one.
+    clock.advance(60_000);
+    await runDurableObjectAlarm(watchStub());
+    expect(parkedAlerts()).toHaveLength(2);
+    expect(parkedAlerts()[1]).toMatch(new RegExp(`^:parking: 2 effects were parked on shard ${team}/0 `));
+    expect(parkedAlerts()[1]).toContain(`GET /admin/shards/${team}/0/parked; replay: POST /admin/shards/${team}/0/replay.`);
+  });
+
+  it("a broken alert receiver blocks nothing: the alert is retried, deliveries go on", async () => {
+    const team = newWorkspace();
+    backend().answerNext({ status: 410 });
+    const receiver = alerts();
+    const handle = receiver.handle.bind(receiver);
+    let refused = 0;
+    receiver.handle = async (request) => (refused++ === 0 ? new Response("down", { status: 503 }) : handle(request));
+    expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
+    await vi.waitFor(() => expect(refused).toBe(1), { timeout: 5_000 });
+    // Meanwhile the workspace's other deliveries are delivered as usual.
+    expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
+    await vi.waitFor(() => expect(relayed()).toHaveLength(2));
+    await vi.waitFor(async () => expect((await watchStub().stats()).counters.retried).toBeGreaterThan(0));
+    // The retry (after the backoff) delivers it.
+    await vi.waitFor(() => expect(parkedAlerts()).toHaveLength(1), { timeout: 10_000 });
+  });
+});
