@@ -99,7 +99,9 @@ export async function startFakeSlackServer(options: FakeSlackServerOptions = {})
         ? "oauth.authorize"
         : url.pathname === "/relay"
           ? "relay"
-          : "response_url";
+          : url.pathname === "/alerts"
+            ? "alert"
+            : "response_url";
     const fields = callFields(text);
     const { channel } = fields;
     const fault = options.faultFor?.({ method, channel });

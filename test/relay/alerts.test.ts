@@ -4,7 +4,7 @@ import { deliver, mentionDelivery, newWorkspace, shardStub, watchStub } from "..
 import { useFakeSlackAndBackend } from "../support/fakeBackend";
 import { RELAY_BACKEND_URL } from "../support/testBindings";
 
-const { backend, alerts } = useFakeSlackAndBackend();
+const { slack, backend, alerts } = useFakeSlackAndBackend();
 
 const relayed = () => backend().requests;
 const warnings = () => alerts().texts.filter((text) => text.startsWith(":warning:"));
@@ -46,6 +46,21 @@ describe("alerts on failing deliveries (ALERT_WEBHOOK_URL)", () => {
     await new Promise((settle) => setTimeout(settle, 200));
     expect(warnings()).toHaveLength(3);
     expect(recoveries()).toHaveLength(1);
+  });
+
+  it("each Web API method of each workspace is a destination of its own", async () => {
+    const team = newWorkspace();
+    slack().fail({ method: "chat.postMessage" }, { status: 500 }, 1);
+    expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
+    await vi.waitFor(() => expect(warnings()).toHaveLength(1), { timeout: 5_000 });
+    expect(warnings()[0]).toMatch(
+      new RegExp(
+        `^:warning: chat\\.postMessage in ${team}: a failed attempt\\. Last error: chat\\.postMessage: 500 http_500\\. `,
+      ),
+    );
+    // Its retry succeeds (after the backoff): recovered.
+    await vi.waitFor(() => expect(recoveries()).toHaveLength(1), { timeout: 10_000 });
+    expect(recoveries()[0]).toBe(`:white_check_mark: chat.postMessage in ${team} recovered after 1 consecutive failed attempt.`);
   });
 
   it("parked effects: the first alerted at once, the rest of the minute in one alert with their count", async () => {
