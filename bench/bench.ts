@@ -12,9 +12,10 @@ import { repoRoot } from "./runtime/repoRoot";
 import type { BenchContext } from "./scenarios/benchContext";
 import { findMaxSustained, type MaxSustained } from "./scenarios/maxSustained";
 import { compareOAuth, installWorkspaces } from "./scenarios/oauthOverhead";
+import { compareRelay } from "./scenarios/relayOverhead";
 import { COST_WORKSPACES, startRowsPerEvent } from "./scenarios/rowsPerEvent";
 import { type RunResult, runAtRate } from "./scenarios/runAtRate";
-import { oauthSettings, type Subject, startSubject } from "./subjects";
+import { oauthSettings, relaySettings, type Subject, startSubject } from "./subjects";
 
 type Compared = "coordinator" | "floor" | "slack-edge";
 
@@ -54,6 +55,13 @@ const oauth = await startSubject({
   stateDir: "bench/coordinator-oauth",
   settings: oauthSettings(fake.origin),
 });
+// Relay mode alone (no listeners), forwarding to the fake's /relay, beside the same twin.
+const relay = await startSubject({
+  name: "coordinator-relay",
+  apiUrl,
+  stateDir: "bench/coordinator-relay",
+  settings: relaySettings(fake.origin),
+});
 const oauthWorkspaces = workspaces(Math.max(plan.oauth.workspaces, ...plan.scalingWorkspaces));
 await installWorkspaces(oauth, fake.fake, oauthWorkspaces);
 const metered = await startSubject({
@@ -82,7 +90,7 @@ try {
   const finishCostOAuth = await startRowsPerEvent(context, meteredOAuth, plan.cost);
 
   console.log("\nwarm-up, not measured: JIT, connections and every shard the runs use are created first");
-  for (const subject of [...Object.values(subjects), ingestOnly, singleTwin, oauth]) {
+  for (const subject of [...Object.values(subjects), ingestOnly, singleTwin, oauth, relay]) {
     await runAtRate(context, subject, {
       rate: 100,
       durationMs: 2000,
@@ -181,6 +189,26 @@ try {
   const oauthUnsaturated = await compareAt(plan.oauth.unsaturatedRate);
   const oauthOverhead = await compareAt(plan.oauth.rate);
 
+  const compareRelayAt = (rate: number) => {
+    console.log(
+      `\nrelay mode vs the embedded example: ${rate}/s over ${plan.relay.workspaces} workspaces, ${plan.relay.rounds} interleaved runs each`,
+    );
+    return compareRelay(context, singleTwin, relay, {
+      rate,
+      durationMs: plan.relay.durationMs,
+      rounds: plan.relay.rounds,
+      workspaces: workspaces(plan.relay.workspaces),
+    });
+  };
+  // The relay subject warmed up like the twin (which the OAuth comparison has warmed).
+  await runAtRate(context, relay, {
+    rate: plan.relay.unsaturatedRate,
+    durationMs: plan.relay.durationMs,
+    workspaces: workspaces(plan.relay.workspaces),
+  });
+  const relayUnsaturated = await compareRelayAt(plan.relay.unsaturatedRate);
+  const relayOverhead = await compareRelayAt(plan.relay.rate);
+
   console.log("\nwaiting for the cost scenario's receipts to be pruned …");
   const cost = await finishCost();
   const costOAuth = await finishCostOAuth();
@@ -200,9 +228,11 @@ try {
     costOAuth,
     oauthOverhead,
     oauthUnsaturated,
+    relayOverhead,
+    relayUnsaturated,
     targets,
     runtimeLogs: {
-      ...Object.fromEntries([...Object.values(subjects), ingestOnly, oauth].map((s) => [s.name, s.logs])),
+      ...Object.fromEntries([...Object.values(subjects), ingestOnly, oauth, relay].map((s) => [s.name, s.logs])),
       "coordinator (twin for OAuth)": singleTwin.logs,
       "coordinator (metered)": metered.logs,
       "coordinator-oauth (metered)": meteredOAuth.logs,
@@ -213,7 +243,7 @@ try {
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nwrote ${file}`);
 } finally {
-  for (const subject of [...Object.values(subjects), ingestOnly, singleTwin, oauth, metered, meteredOAuth])
+  for (const subject of [...Object.values(subjects), ingestOnly, singleTwin, oauth, relay, metered, meteredOAuth])
     await subject.runtime.stop();
   load.close();
   await fake.close();

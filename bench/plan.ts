@@ -21,6 +21,11 @@ export interface BenchPlan {
    * interleaved runs each; at `rate` (judged) and at `unsaturatedRate`, one this machine sustains.
    */
   oauth: { rate: number; unsaturatedRate: number; durationMs: number; rounds: number; workspaces: number };
+  /**
+   * Relay mode beside the embedded example: same rate and workspaces, `rounds` interleaved runs
+   * each; at `rate` (the issue's) and at `unsaturatedRate`, one this machine sustains.
+   */
+  relay: { rate: number; unsaturatedRate: number; durationMs: number; rounds: number; workspaces: number };
   /** The whole run stops (exit 1) past this. */
   deadlineMs: number;
 }
@@ -38,7 +43,8 @@ export const FULL_PLAN: BenchPlan = {
   // 18 s retention: the first alarm after the load (at the immediate attempts' lease expiry, ~60 s) prunes everything.
   cost: { rate: 200, durationMs: 10_000, receiptRetentionHours: 0.005, maxWaitMs: 180_000 },
   oauth: { rate: 300, unsaturatedRate: 150, durationMs: 10_000, rounds: 3, workspaces: 16 },
-  deadlineMs: 18 * 60_000,
+  relay: { rate: 300, unsaturatedRate: 150, durationMs: 10_000, rounds: 3, workspaces: 16 },
+  deadlineMs: 22 * 60_000,
 };
 
 export const QUICK_PLAN: BenchPlan = {
@@ -53,7 +59,8 @@ export const QUICK_PLAN: BenchPlan = {
   scalingSearch: false,
   cost: { rate: 100, durationMs: 5_000, receiptRetentionHours: 0.005, maxWaitMs: 150_000 },
   oauth: { rate: 300, unsaturatedRate: 150, durationMs: 3_000, rounds: 2, workspaces: 16 },
-  deadlineMs: 7 * 60_000,
+  relay: { rate: 300, unsaturatedRate: 150, durationMs: 3_000, rounds: 2, workspaces: 16 },
+  deadlineMs: 9 * 60_000,
 };
 
 export function workspaces(count: number): string[] {

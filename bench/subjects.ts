@@ -5,13 +5,15 @@ import { repoRoot } from "./runtime/repoRoot";
 import { type Runtime, startRuntime, type WorkerKind } from "./runtime/startRuntime";
 
 /** What is measured side by side: the coordinator, the floor and slack-edge (and, to split the coordinator's cost, its ingest alone). */
-export type SubjectName = "coordinator" | "floor" | "slack-edge" | "ingest-only" | "coordinator-oauth";
+export type SubjectName = "coordinator" | "floor" | "slack-edge" | "ingest-only" | "coordinator-oauth" | "coordinator-relay";
 
 export interface Subject {
   name: SubjectName;
   runtime: Runtime;
   /** Whether an accepted mention produces a Web API call (the floor sends nothing). */
   sendsReplies: boolean;
+  /** Whether an accepted mention is relayed to the fake's /relay (relay mode, no listeners). */
+  relays: boolean;
   /** CPU milliseconds its runtime processes (workerd) have used so far; NaN once one of them has gone (restarted). */
   cpuMs(): number;
   logs: SubjectLogs;
@@ -56,7 +58,14 @@ const WORKERS: Record<SubjectName, WorkerKind> = {
   "slack-edge": "slackEdge",
   "ingest-only": "coordinatorIngestOnly",
   "coordinator-oauth": "coordinator",
+  // Relay mode alone: an app with no listeners, RELAY_URL set (see relaySettings).
+  "coordinator-relay": "coordinatorIngestOnly",
 };
+
+/** Relay mode's settings for the "coordinator-relay" subject: the fake answers 200 at /relay at once. */
+export function relaySettings(fakeOrigin: string): Record<string, string> {
+  return { RELAY_URL: `${fakeOrigin}/relay` };
+}
 
 /** OAuth mode's settings for the "coordinator-oauth" subject (a bench-only encryption key). */
 export function oauthSettings(fakeOrigin: string): Record<string, string> {
@@ -111,6 +120,7 @@ export async function startSubject(options: {
     name: options.name,
     runtime,
     sendsReplies: options.name === "coordinator" || options.name === "coordinator-oauth" || options.name === "slack-edge",
+    relays: options.name === "coordinator-relay",
     cpuMs: runtimeProcesses(pids, logs),
     logs,
   };

@@ -51,7 +51,12 @@ function callFields(text: string): { channel?: string; threadTs?: string; ts?: s
   } catch {
     fields = Object.fromEntries(new URLSearchParams(text));
   }
-  const field = (name: string) => (typeof fields[name] === "string" ? (fields[name] as string) : undefined);
+  // A relayed Events API request carries its message in `event`: its channel and ts name the thread.
+  const event = typeof fields.event === "object" && fields.event !== null ? (fields.event as Record<string, unknown>) : {};
+  const field = (name: string) => {
+    const value = fields[name] ?? event[name];
+    return typeof value === "string" ? value : undefined;
+  };
   return { channel: field("channel"), threadTs: field("thread_ts"), ts: field("ts") };
 }
 

@@ -1,5 +1,6 @@
 import type { MaxSustained } from "../scenarios/maxSustained";
 import type { OAuthOverhead } from "../scenarios/oauthOverhead";
+import type { RelayOverhead } from "../scenarios/relayOverhead";
 import type { RowsPerEvent } from "../scenarios/rowsPerEvent";
 import type { RunResult } from "../scenarios/runAtRate";
 import type { SubjectLogs } from "../subjects";
@@ -21,6 +22,8 @@ export interface BenchSummary {
   costOAuth: RowsPerEvent;
   oauthOverhead: OAuthOverhead;
   oauthUnsaturated: OAuthOverhead;
+  relayOverhead: RelayOverhead;
+  relayUnsaturated: RelayOverhead;
   targets: TargetVerdict[];
   runtimeLogs: Record<string, SubjectLogs>;
 }
@@ -190,6 +193,19 @@ export function printBench(results: BenchSummary): void {
       `   median ack p50 ${o.ackP50.oauth} vs ${o.ackP50.single} ms, p99 ${o.ackP99.oauth} vs ${o.ackP99.single} ms (${o.p99Ratio}×); installations changed during the runs: ${o.installationsWritten}`,
     );
   }
+  for (const r of [results.relayUnsaturated, results.relayOverhead]) {
+    console.log(
+      `\n== relay mode vs the embedded example (${r.rate}/s, ${r.embedded[0]?.workspaces ?? "?"} workspaces, ${r.rounds} interleaved runs each)`,
+    );
+    console.log(formatTable(RUN_HEADERS, [...r.embedded, ...r.relay].map(runRow)));
+    printFailures([...r.embedded, ...r.relay]);
+    console.log(
+      `   median ack p50 ${r.ackP50.relay} vs ${r.ackP50.embedded} ms, p99 ${r.ackP99.relay} vs ${r.ackP99.embedded} ms (${r.p99Ratio}×); CPU ${r.cpuMsPerEvent.relay} vs ${r.cpuMsPerEvent.embedded} ms/event; relayed request p99 ${r.deliveryP99.relay} ms after the ack (embedded reply p99 ${r.deliveryP99.embedded} ms)`,
+    );
+  }
+  console.log(
+    `   the auto-disable guard's rows per event (cost scenario, all answers 2xx): ${results.cost.guardRowsPerEvent ?? "not measured"}`,
+  );
   const c = results.costOAuth;
   console.log(
     `   rows written per event in OAuth mode (same cost scenario): ${c.rowsPerEvent} (${c.pruned ? "all pruned" : "NOT all pruned"}); by statement: ${c.perStatement

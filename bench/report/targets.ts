@@ -55,6 +55,14 @@ export function judgeTargets(input: {
         : `${input.cost.rowsPerEvent} rows/event${input.cost.pruned ? "" : " (receipts not yet pruned)"}`,
     },
     ...oauthTargets(input.oauth, input.cost, input.costOAuth),
+    {
+      target: "the auto-disable guard writes ≤ 0.01 rows per event on the success path",
+      met: input.cost?.guardRowsPerEvent != null && input.cost.guardRowsPerEvent <= 0.01,
+      measured:
+        input.cost?.guardRowsPerEvent == null
+          ? "not measured (no per-statement tally)"
+          : `${input.cost.guardRowsPerEvent} rows/event (${input.cost.events} events)`,
+    },
   ];
 }
 

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import type { FakeSlackApi } from "../../test/support/fakeSlackApi";
 import { ADMIN_TOKEN, type Subject } from "../subjects";
 import type { BenchContext } from "./benchContext";
-import { type RunResult, runAtRate } from "./runAtRate";
+import { interleavedRuns, medianOf, ratioOf } from "./interleaved";
+import type { RunResult } from "./runAtRate";
 
 /**
  * OAuth mode against single-workspace mode, same load, same workspaces, runs interleaved. (Rows
@@ -52,13 +53,6 @@ export function filesContaining(dir: string, secrets: readonly string[]): { hits
   return { hits, scanned };
 }
 
-const median = (values: number[]) => {
-  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
-  if (sorted.length === 0) return null;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 /** Installs each team through the real install flow (/slack/install → consent → /slack/oauth_redirect). */
@@ -104,21 +98,11 @@ export async function compareOAuth(
   options: { rate: number; durationMs: number; rounds: number; workspaces: readonly string[]; oauthStateDir: string },
 ): Promise<OAuthOverhead> {
   const stampsBefore = await installationStamps(oauth);
-  const runs = { single: [] as RunResult[], oauth: [] as RunResult[] };
-  const run = (subject: Subject) => runAtRate(context, subject, options);
-  for (let round = 0; round < options.rounds; round++) {
-    // Alternate who goes first, so a drift in the machine's load does not favour one mode.
-    if (round % 2 === 0) {
-      runs.single.push(await run(single));
-      runs.oauth.push(await run(oauth));
-    } else {
-      runs.oauth.push(await run(oauth));
-      runs.single.push(await run(single));
-    }
-  }
+  const pair = await interleavedRuns(context, single, oauth, options);
+  const runs = { single: pair.a, oauth: pair.b };
   const stampsAfter = await installationStamps(oauth);
   const atRest = filesContaining(options.oauthStateDir, options.workspaces.map(benchToken));
-  const p = (results: RunResult[], key: "p50" | "p99") => median(results.map((r) => r.ack[key] ?? Number.NaN));
+  const p = (results: RunResult[], key: "p50" | "p99") => medianOf(results, (r) => r.ack[key]);
   const ackP99 = { single: p(runs.single, "p99"), oauth: p(runs.oauth, "p99") };
   return {
     rate: options.rate,
@@ -129,10 +113,7 @@ export async function compareOAuth(
     oauth: runs.oauth,
     ackP50: { single: p(runs.single, "p50"), oauth: p(runs.oauth, "p50") },
     ackP99,
-    p99Ratio:
-      ackP99.single !== null && ackP99.oauth !== null && ackP99.single > 0
-        ? Math.round((ackP99.oauth / ackP99.single) * 100) / 100
-        : null,
+    p99Ratio: ratioOf(ackP99.oauth, ackP99.single),
     installationsWritten: [...stampsAfter].filter(([id, at]) => stampsBefore.get(id) !== at).length,
     plaintextTokenFiles: atRest.hits,
     filesScanned: atRest.scanned,

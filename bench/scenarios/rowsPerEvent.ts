@@ -31,12 +31,20 @@ export interface RowsPerEvent {
   /** (rowsWritten + alarmsSet) / accepted: what Cloudflare bills as rows written, per event. */
   rowsPerEvent: number;
   perStatement: Array<StatementCost & { rowsPerEvent: number }>;
+  /**
+   * Rows the guard against Slack's auto-disable wrote per event (the watch's answer counts and
+   * state: its statements in the tally), on this all-success load.
+   */
+  guardRowsPerEvent: number | null;
   /** One event on a fresh shard, before any pruning: counters read after its reply was delivered. */
   oneEvent: { rowsWritten: number; alarmsSet: number; perStatement: Array<StatementCost> } | null;
   prices: typeof DURABLE_OBJECTS_PRICES;
   /** rowsPerEvent × the price per million rows written (beyond the monthly allowance). */
   rowsWrittenUsdPerMillionEvents: number;
 }
+
+/** The guard's tables (migrations/0003_watch.sql), as its statements name them. */
+const GUARD_TABLES = /\b(answer_counts|guard_state)\b/;
 
 /** The workspaces the scenario sends to: one shard for the load, a fresh one for the single event. */
 export const COST_WORKSPACES = ["TCOST", "TCOSTONE"] as const;
@@ -135,6 +143,14 @@ export async function startRowsPerEvent(
       talliedRowsWritten: tallied,
       rowsPerEvent: round(rowsPerEvent),
       perStatement: perStatement.map((cost) => ({ ...cost, rowsPerEvent: round(cost.rowsWritten / Math.max(accepted, 1)) })),
+      guardRowsPerEvent:
+        perStatement.length === 0
+          ? null
+          : Math.round(
+              (perStatement.filter((c) => GUARD_TABLES.test(c.statement)).reduce((sum, c) => sum + c.rowsWritten, 0) /
+                Math.max(run.acked, 1)) *
+                10_000,
+            ) / 10_000,
       oneEvent: oneStats
         ? {
             rowsWritten: oneStats.counters.rowsWritten,

@@ -1,4 +1,6 @@
 import { effectsByThread } from "../effects/threadEffects";
+import type { ServedCall } from "../fakeSlack/fakeSlackServer";
+import { threadOf } from "../load/mentions";
 import { type LatencySummary, summarize } from "../report/latency";
 import { endProgress, showProgress } from "../report/progress";
 import { SIGNING_SECRET, type Subject, type SubjectName } from "../subjects";
@@ -19,7 +21,7 @@ export interface RunResult {
   failures: Record<string, number>;
   /** From each request's scheduled send time to its answer, ms. */
   ack: LatencySummary;
-  /** From the ack to the fake Web API receiving the event's reply (its first chat.postMessage), ms. */
+  /** From the ack to the fake receiving the event's reply (its first chat.postMessage) — in relay mode, the relayed request — ms. */
   delivery: LatencySummary | null;
   /** From the ack to the event's last effect call (a chat.update of the reply, when the app makes one), ms. */
   completion: LatencySummary | null;
@@ -40,7 +42,15 @@ const DELIVERY_WAIT_MS = 30_000;
 /** Quiet time (no new call) that marks a subject done with its effects, so the next run starts on an idle machine. */
 const QUIET_MS = 500;
 
-async function waitForReplies(context: BenchContext, threads: Set<string>): Promise<void> {
+/**
+ * Waits (bounded) until the fake has seen every thread's first effect — a reply, or the relayed
+ * request — and then a quiet moment, so the run's work is done.
+ */
+async function waitForEffects(
+  context: BenchContext,
+  threads: Set<string>,
+  firstEffects: () => Map<string, unknown>,
+): Promise<void> {
   const deadline = Date.now() + DELIVERY_WAIT_MS;
   let seenCalls = -1;
   let quietSince = Date.now();
@@ -52,9 +62,28 @@ async function waitForReplies(context: BenchContext, threads: Set<string>): Prom
       continue;
     }
     if (Date.now() - quietSince < QUIET_MS) continue;
-    const seen = effectsByThread(context.fake.calls);
-    if ([...threads].every((thread) => (seen.get(thread)?.posts.length ?? 0) > 0)) return;
+    const seen = firstEffects();
+    if ([...threads].every((thread) => seen.has(thread))) return;
   }
+}
+
+/** Each thread's reply (its first chat.postMessage Slack would have performed). */
+function firstReplies(context: BenchContext): Map<string, ServedCall> {
+  const replies = new Map<string, ServedCall>();
+  for (const [thread, effects] of effectsByThread(context.fake.calls))
+    if (effects.posts[0]) replies.set(thread, effects.posts[0]);
+  return replies;
+}
+
+/** Each thread's relayed request (relay mode: the mention's envelope POSTed to /relay, answered 200). */
+function firstRelays(context: BenchContext): Map<string, ServedCall> {
+  const relays = new Map<string, ServedCall>();
+  for (const call of context.fake.calls) {
+    if (call.method !== "relay" || call.outcome !== "ok" || !call.channel || !call.ts) continue;
+    const thread = threadOf(call.channel, call.ts);
+    if (!relays.has(thread)) relays.set(thread, call);
+  }
+  return relays;
 }
 
 /** A subject is idle once its runtime uses under 5 % of a core over a second; waited for at most this long. */
@@ -101,7 +130,8 @@ export async function runAtRate(
   );
 
   const acked = samples.filter((s) => s.status >= 200 && s.status < 300);
-  if (subject.sendsReplies) await waitForReplies(context, new Set(acked.map((s) => s.thread)));
+  const firstEffects = subject.sendsReplies ? firstReplies : subject.relays ? firstRelays : undefined;
+  if (firstEffects) await waitForEffects(context, new Set(acked.map((s) => s.thread)), () => firstEffects(context));
   await waitUntilIdle(subject);
   const runtimeCpuMs = subject.cpuMs() - cpuBefore;
   const runtimeRestarted = subject.logs.runtimeRestarts !== restartsBefore || Number.isNaN(runtimeCpuMs);
@@ -109,21 +139,21 @@ export async function runAtRate(
   let delivery: LatencySummary | null = null;
   let completion: LatencySummary | null = null;
   let undelivered: number | null = null;
-  if (subject.sendsReplies) {
+  if (firstEffects) {
     const threads = effectsByThread(context.fake.calls);
-    const toReply: number[] = [];
+    const firsts = firstEffects(context);
+    const toFirst: number[] = [];
     const toLast: number[] = [];
     for (const sample of acked) {
-      const effects = threads.get(sample.thread);
-      const first = effects?.posts[0];
+      const first = firsts.get(sample.thread);
       if (!first) continue;
-      toReply.push(first.receivedAt - sample.settledAt);
-      const last = effects.updates.at(-1) ?? first;
+      toFirst.push(first.receivedAt - sample.settledAt);
+      const last = threads.get(sample.thread)?.updates.at(-1) ?? first;
       toLast.push(last.receivedAt - sample.settledAt);
     }
-    delivery = summarize(toReply);
+    delivery = summarize(toFirst);
     completion = summarize(toLast);
-    undelivered = acked.length - toReply.length;
+    undelivered = acked.length - toFirst.length;
   }
   context.fake.clear();
 
@@ -149,7 +179,7 @@ export async function runAtRate(
     sustained: non2xx === 0 && ack.p99 !== null && ack.p99 < 500,
   };
   endProgress(
-    `${label}: ack p50 ${ack.p50} / p99 ${ack.p99} ms, ${non2xx} non-2xx${delivery ? `, reply p99 ${delivery.p99} ms after the ack` : ""}${result.sustained ? "" : "  (not sustained)"}${runtimeRestarted ? "  (workerd crashed and was restarted)" : ""}`,
+    `${label}: ack p50 ${ack.p50} / p99 ${ack.p99} ms, ${non2xx} non-2xx${delivery ? `, ${subject.relays ? "relayed" : "reply"} p99 ${delivery.p99} ms after the ack` : ""}${result.sustained ? "" : "  (not sustained)"}${runtimeRestarted ? "  (workerd crashed and was restarted)" : ""}`,
   );
   return result;
 }
