@@ -11,6 +11,8 @@ export interface ServedCall {
   /** The `ts` the call targets (chat.update) and the `ts` the fake answered with (chat.postMessage). */
   ts?: string;
   answerTs?: string;
+  /** An alert's text (method `alert`): printed by the demo's fake, as a receiver would show it. */
+  text?: string;
   /** What the fake answered: "ok" or the fault played (see FakeSlackApi). */
   outcome: string;
   /** performance.timeOrigin + performance.now(), comparable across this machine's processes. */
@@ -58,6 +60,18 @@ function callFields(text: string): { channel?: string; threadTs?: string; ts?: s
     return typeof value === "string" ? value : undefined;
   };
   return { channel: field("channel"), threadTs: field("thread_ts"), ts: field("ts") };
+}
+
+/**
+ * The fake's /relay, as an existing Bolt backend answers what relay mode forwards: a slash
+ * command with an ephemeral reply (relay mode passes it to Slack as the ack when it comes within
+ * RELAY_SYNC_MS), anything else with an empty 200.
+ */
+function backendAnswer(text: string): Response {
+  const command = new URLSearchParams(text).get("command");
+  if (!command) return new Response(null, { status: 200 });
+  const reply = { response_type: "ephemeral", text: `The backend got ${command} ${new URLSearchParams(text).get("text") ?? ""}` };
+  return Response.json(reply);
 }
 
 function answerTsOf(text: string): string | undefined {
@@ -119,9 +133,20 @@ export async function startFakeSlackServer(options: FakeSlackServerOptions = {})
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers[name] = value;
     try {
-      const answer = await fake!.handle(new Request(url, { method: "POST", headers, body: text }), hangUp.signal);
+      const answer =
+        method === "relay"
+          ? backendAnswer(text)
+          : await fake!.handle(new Request(url, { method: "POST", headers, body: text }), hangUp.signal);
       const answerText = await answer.text();
-      record({ method, ...fields, answerTs: answerTsOf(answerText), outcome: outcomeOf(answer.status, answerText), receivedAt });
+      const alert = method === "alert" ? { text: (JSON.parse(text) as { text?: string }).text } : {};
+      record({
+        method,
+        ...fields,
+        ...alert,
+        answerTs: answerTsOf(answerText),
+        outcome: outcomeOf(answer.status, answerText),
+        receivedAt,
+      });
       response.writeHead(answer.status, Object.fromEntries(answer.headers));
       response.end(answerText);
     } catch {

@@ -13,6 +13,7 @@ const server = await startFakeSlackServer({
         channel: call.channel,
         thread_ts: call.threadTs,
         ts: call.ts,
+        text: call.text,
         outcome: call.outcome,
       }),
     ),
