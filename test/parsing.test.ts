@@ -109,6 +109,38 @@ describe("parsing into one inbound shape", () => {
     expect(() => parseSlackRequest(interaction({ type: "block_actions", trigger_id: "t" }), form)).toThrow(/team or enterprise/);
   });
 
+  it("relay mode: what the coordinator would ignore is an inbound too, keyed by its bytes when it has no id", () => {
+    const suggestion = interaction({ type: "block_suggestion", team: { id: "T1" }, action_id: "pick", value: "ab" });
+    const parsed = parseSlackRequest(suggestion, form, true);
+    expect(parsed).toMatchObject({
+      kind: "inbound",
+      inbound: { kind: "interaction", type: "block_suggestion", workspace: "T1" },
+    });
+    const key = parsed.kind === "inbound" ? parsed.inbound.dedupeKey : "";
+    expect(key).toMatch(/^block_suggestion:[0-9a-f]{16}$/);
+    // The same bytes (Slack's retry) give the same key; other bytes another.
+    expect(parseSlackRequest(suggestion, form, true)).toMatchObject({ inbound: { dedupeKey: key } });
+    const other = interaction({ type: "block_suggestion", team: { id: "T1" }, action_id: "pick", value: "abc" });
+    expect(parseSlackRequest(other, form, true)).not.toMatchObject({ inbound: { dedupeKey: key } });
+    const limited = JSON.stringify({
+      type: "app_rate_limited",
+      team_id: "T1",
+      minute_rate_limited: 1518467820,
+      api_app_id: "A1",
+    });
+    expect(parseSlackRequest(limited, json, true)).toMatchObject({
+      kind: "inbound",
+      inbound: {
+        kind: "event",
+        type: "app_rate_limited",
+        workspace: "T1",
+        dedupeKey: expect.stringMatching(/^app_rate_limited:/),
+      },
+    });
+    // Without a workspace there is no shard to record it in: still ignored.
+    expect(parseSlackRequest(JSON.stringify({ type: "app_rate_limited" }), json, true)).toMatchObject({ kind: "ignored" });
+  });
+
   it("url_verification, ssl_check and unknown envelopes are recognised without storing anything", () => {
     expect(parseSlackRequest(JSON.stringify({ type: "url_verification", challenge: "c" }), json)).toEqual({
       kind: "url_verification",

@@ -58,11 +58,13 @@ async function answer(request: Request, env: CoordinatorEnv, app: SlackApp, fact
   await verifySignature({ secrets: signingSecrets, timestamp, signature, body, nowSeconds });
 
   const decoded = decodeBody(body);
-  const parsed = parseSlackRequest(parseableText(decoded), {
+  const headers = {
     contentType: request.headers.get("content-type"),
     retryNum: request.headers.get("x-slack-retry-num"),
     retryReason: request.headers.get("x-slack-retry-reason"),
-  });
+  };
+  // Relay mode forwards what the coordinator itself would not record (block_suggestion, …) too.
+  const parsed = parseSlackRequest(parseableText(decoded), headers, relay !== null);
   switch (parsed.kind) {
     case "url_verification":
       facts.outcome = "url_verification";

@@ -1,4 +1,5 @@
 import { MalformedPayload } from "../errors";
+import { bodyDigest } from "./bodyDigest";
 import { isObject, optionalString, parseJson, requireString, workspaceOf } from "./fields";
 import type { Parsed } from "./types";
 
@@ -9,8 +10,32 @@ function factKeyOf(teamId: string, event: Record<string, unknown>): string | und
   return channel && ts ? `${teamId}:${channel}:${ts}` : undefined;
 }
 
-/** Events API (JSON body): `url_verification`, `event_callback` and envelopes we only log. */
-export function parseEventsApi(body: string): Parsed {
+/**
+ * An envelope the coordinator does not act on (`app_rate_limited`, types it does not know), as
+ * an inbound for relay mode to forward: keyed by its bytes, as it carries no id.
+ */
+function forwardedEnvelope(type: string, envelope: Record<string, unknown>, body: string): Parsed {
+  const ids = {
+    teamId: optionalString(envelope.team_id),
+    enterpriseId: optionalString(envelope.enterprise_id),
+    isEnterpriseInstall: envelope.is_enterprise_install === true,
+  };
+  if (!ids.teamId && !ids.enterpriseId) return { kind: "ignored", reason: `envelope ${type} (no workspace to record it under)` };
+  return {
+    kind: "inbound",
+    inbound: {
+      kind: "event",
+      dedupeKey: `${type}:${bodyDigest(body)}`,
+      workspace: workspaceOf(ids, type),
+      ...ids,
+      type,
+      payload: envelope,
+    },
+  };
+}
+
+/** Events API (JSON body): `url_verification`, `event_callback`, and envelopes only relayed (`relayAll`) or logged. */
+export function parseEventsApi(body: string, relayAll = false): Parsed {
   const envelope = parseJson(body, "events api");
   const type = requireString(envelope, "type", "events api");
 
@@ -18,6 +43,7 @@ export function parseEventsApi(body: string): Parsed {
     return { kind: "url_verification", challenge: requireString(envelope, "challenge", "url_verification") };
   }
   if (type !== "event_callback") {
+    if (relayAll) return forwardedEnvelope(type, envelope, body);
     // app_rate_limited and envelope types we do not know yet: a 200 costs nothing and an
     // error would only spend Slack's retries on a payload that cannot change.
     return { kind: "ignored", reason: `envelope ${type}` };

@@ -1,8 +1,12 @@
 import { MalformedPayload } from "../errors";
+import { bodyDigest } from "./bodyDigest";
 import { isObject, optionalString, parseJson, requireString, workspaceOf } from "./fields";
 import type { Parsed } from "./types";
 
-/** Interaction types this coordinator accepts; others (e.g. block_suggestion) need a synchronous body we do not serve. */
+/**
+ * Interaction types this coordinator accepts; others (e.g. block_suggestion, whose answer is the
+ * options list) need a synchronous body only a relay backend can give: relay mode forwards them.
+ */
 const INTERACTIONS = new Set(["block_actions", "view_submission", "view_closed", "shortcut", "message_action"]);
 
 /** Slash commands: form fields, one invocation per `trigger_id`. */
@@ -25,11 +29,15 @@ function parseSlashCommand(form: URLSearchParams): Parsed {
   };
 }
 
-/** Interactivity: `payload=` holding JSON. `view_closed` has no trigger_id; a view closes once. */
-function parseInteraction(json: string): Parsed {
+/**
+ * Interactivity: `payload=` holding JSON. `view_closed` has no trigger_id; a view closes once.
+ * Types only relay mode forwards (`relayAll`) may have none either: they are keyed by their bytes.
+ */
+function parseInteraction(json: string, relayAll: boolean): Parsed {
   const payload = parseJson(json, "interaction payload");
   const type = requireString(payload, "type", "interaction");
-  if (!INTERACTIONS.has(type)) return { kind: "ignored", reason: `interaction ${type}` };
+  const known = INTERACTIONS.has(type);
+  if (!known && !relayAll) return { kind: "ignored", reason: `interaction ${type}` };
 
   const team = isObject(payload.team) ? payload.team : {};
   const enterprise = isObject(payload.enterprise) ? payload.enterprise : {};
@@ -45,6 +53,7 @@ function parseInteraction(json: string): Parsed {
   if (!dedupeKey && type === "view_closed" && isObject(payload.view)) {
     dedupeKey = `view_closed:${requireString(payload.view, "id", "view_closed view")}`;
   }
+  if (!dedupeKey && !known) dedupeKey = `${type}:${bodyDigest(json)}`;
   if (!dedupeKey) throw new MalformedPayload(`interaction ${type}: missing "trigger_id"`);
 
   return {
@@ -61,10 +70,10 @@ function parseInteraction(json: string): Parsed {
 }
 
 /** Form-encoded bodies: interactivity (`payload=`), `ssl_check`, or a slash command. */
-export function parseForm(body: string): Parsed {
+export function parseForm(body: string, relayAll = false): Parsed {
   const form = new URLSearchParams(body);
   const payload = form.get("payload");
-  if (payload !== null) return parseInteraction(payload);
+  if (payload !== null) return parseInteraction(payload, relayAll);
   if (form.get("ssl_check") === "1") return { kind: "ssl_check" };
   return parseSlashCommand(form);
 }

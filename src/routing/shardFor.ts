@@ -5,8 +5,8 @@ import type { Inbound } from "../inbound/types";
  * Slack's `Ev0ABC…` and trigger ids. Never replace it in place: the mapping must stay stable
  * for Slack's retry horizon, or a retry would land on a shard that has no receipt for it.
  */
-export function fnv1a32(text: string): number {
-  let hash = 0x811c9dc5;
+export function fnv1a32(text: string, offsetBasis = 0x811c9dc5): number {
+  let hash = offsetBasis;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy } from "../support/coordinator";
 import { useFakeSlackAndBackend } from "../support/fakeBackend";
-import { signedForm, signedInteraction, slashCommandFields, viewSubmission } from "../support/slackSimulator";
+import { signedEvent, signedForm, signedInteraction, slashCommandFields, viewSubmission } from "../support/slackSimulator";
 import { RELAY_SYNC_MS } from "../support/testBindings";
 
 const { backend } = useFakeSlackAndBackend();
@@ -47,6 +47,29 @@ describe("relay mode: synchronous answers for commands and interactivity", () =>
     expect(response.status).toBe(200);
     expect(JSON.parse(body)).toEqual(answer);
     expect(relayed()).toHaveLength(1);
+  });
+
+  it("an options load (block_suggestion), which the coordinator alone ignores, gets the backend's options as its ack", async () => {
+    const team = newWorkspace();
+    const payload = { type: "block_suggestion", team: { id: team }, user: { id: "U1" }, action_id: "pick_env", value: "pro" };
+    const options = { options: [{ text: { type: "plain_text", text: "production" }, value: "production" }] };
+    backend().answerNext({ status: 200, body: JSON.stringify(options), headers: { "content-type": "application/json" } });
+    const { response, body } = await timedDeliver(await signedInteraction(payload, signedBy()), "/slack/interactivity");
+    expect(response.status).toBe(200);
+    expect(JSON.parse(body)).toEqual(options);
+    expect(relayed()).toHaveLength(1);
+    expect(JSON.parse(new URLSearchParams(relayed()[0]!.text).get("payload")!)).toEqual(payload);
+    expect(relayed()[0]!.headers.get("x-relay-delivery-id")).toMatch(/^block_suggestion:[0-9a-f]{16}$/);
+  });
+
+  it("app_rate_limited, which the coordinator alone ignores, is forwarded (and its ack never waits)", async () => {
+    const team = newWorkspace();
+    const envelope = { token: "x", type: "app_rate_limited", team_id: team, minute_rate_limited: 1518467820, api_app_id: "A1" };
+    const { response, body } = await timedDeliver(await signedEvent(envelope, signedBy()));
+    expect(response.status).toBe(200);
+    expect(body).toBe("");
+    await vi.waitFor(() => expect(relayed()).toHaveLength(1));
+    expect(JSON.parse(relayed()[0]!.text)).toEqual(envelope);
   });
 
   it("a backend slower than RELAY_SYNC_MS: Slack gets an empty 200 in time, and the backend still gets it — once", async () => {
