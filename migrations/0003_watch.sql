@@ -11,23 +11,24 @@ CREATE TABLE answer_counts (
   PRIMARY KEY (minute, cause)
 ) WITHOUT ROWID;
 
--- The guard's one row: when it last alerted (NULL: the failure ratio is below the threshold).
+-- The guard's one row: when it last alerted, and whether the failure ratio is above the threshold now.
 CREATE TABLE guard_state (
   id         INTEGER PRIMARY KEY CHECK (id = 1),
-  alerted_at INTEGER
+  alerted_at INTEGER,
+  active     INTEGER NOT NULL DEFAULT 0
 );
 
 -- Consecutive failed attempts per destination (the relay URL; a Web API method in a workspace),
 -- as shards report them. A row exists only during a streak; `alerted` is the highest threshold
--- (1, 5, 20) already alerted in this streak.
+-- (1, 5, 20) already alerted in this streak; a streak with no failure for a while is over.
 CREATE TABLE destination_streaks (
-  destination TEXT PRIMARY KEY,
-  label       TEXT    NOT NULL,
-  failures    INTEGER NOT NULL,
-  alerted     INTEGER NOT NULL DEFAULT 0,
-  last_error  TEXT,
-  last_key    TEXT,
-  started_at  INTEGER NOT NULL
+  destination    TEXT PRIMARY KEY,
+  label          TEXT    NOT NULL,
+  failures       INTEGER NOT NULL,
+  alerted        INTEGER NOT NULL DEFAULT 0,
+  last_error     TEXT,
+  last_key       TEXT,
+  last_failed_at INTEGER NOT NULL
 );
 
 -- Parked effects per shard awaiting their batched alert (at most one per shard per minute).

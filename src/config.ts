@@ -37,14 +37,20 @@ export interface RelaySettings {
   webhookSecret?: string;
 }
 
-/** Alerts and the guard against Slack's auto-disable (README "Alerts"). */
+/**
+ * Alerts and the guard against Slack's auto-disable (README "Alerts"). Read leniently: a bad value
+ * falls back to its default (none, for the URL) and is listed in `problems` — monitoring that is
+ * misconfigured must neither stop deliveries nor go quiet about everything else.
+ */
 export interface AlertSettings {
-  /** Where alerts are POSTed as `{"text": …}` (a Slack incoming webhook works); none: no alerts. */
+  /** Where alerts are POSTed as `{"text": …}` (a Slack incoming webhook works); none: alerts are only logged. */
   webhookUrl?: string;
   /** The guard judges a window only with at least this many answers in it. */
   guardMinRequests: number;
   /** The guard alerts when more than this share of the window's answers failed. */
   guardFailureRatio: number;
+  /** Settings that were invalid, each replaced by its default. */
+  problems: InvalidSetting[];
 }
 
 /** What a shard needs to deliver effects. A bad value pauses delivery, not recording. */
@@ -55,8 +61,6 @@ export interface ShardSettings {
   handlerMaxAttempts: number;
   /** Relay mode's settings, or null. */
   relay: RelaySettings | null;
-  /** ALERT_WEBHOOK_URL: where the coordinator's own alerts are POSTed; none: alerts are off. */
-  alertWebhookUrl?: string;
   delivery: {
     timeoutMs: number;
     leaseMs: number;
@@ -205,13 +209,26 @@ function parseRelaySettings(vars: Vars): RelaySettings | null {
 }
 
 function parseAlertSettings(vars: Vars): AlertSettings {
-  const guardFailureRatio = positive(vars, "GUARD_FAILURE_RATIO", 0.5, "number");
-  if (guardFailureRatio >= 1)
-    throw new InvalidSetting("GUARD_FAILURE_RATIO", `must be below 1 (Slack disables at 0.95), got ${guardFailureRatio}`);
+  const problems: InvalidSetting[] = [];
+  const orDefault = <T>(read: () => T, fallback: T): T => {
+    try {
+      return read();
+    } catch (problem) {
+      if (!(problem instanceof InvalidSetting)) throw problem;
+      problems.push(problem);
+      return fallback;
+    }
+  };
+  const guardFailureRatio = orDefault(() => {
+    const ratio = positive(vars, "GUARD_FAILURE_RATIO", 0.5, "number");
+    if (ratio >= 1) throw new InvalidSetting("GUARD_FAILURE_RATIO", `must be below 1 (Slack disables at 0.95), got ${ratio}`);
+    return ratio;
+  }, 0.5);
   return {
-    webhookUrl: url(vars, "ALERT_WEBHOOK_URL"),
-    guardMinRequests: positive(vars, "GUARD_MIN_REQUESTS", 20),
+    webhookUrl: orDefault(() => url(vars, "ALERT_WEBHOOK_URL"), undefined),
+    guardMinRequests: orDefault(() => positive(vars, "GUARD_MIN_REQUESTS", 20), 20),
     guardFailureRatio,
+    problems,
   };
 }
 
@@ -250,7 +267,6 @@ function parseShardSettings(vars: Vars): ShardSettings {
     responseUrlOrigins: origins(vars, "RESPONSE_URL_ORIGINS", DEFAULT_RESPONSE_URL_ORIGINS),
     handlerMaxAttempts: positive(vars, "HANDLER_MAX_ATTEMPTS", 8),
     relay: parseRelaySettings(vars),
-    alertWebhookUrl: url(vars, "ALERT_WEBHOOK_URL"),
     delivery: {
       timeoutMs,
       leaseMs,
@@ -290,6 +306,7 @@ export const recordSettings = oncePerEnv(parseRecordSettings);
 export const shardSettings = oncePerEnv(parseShardSettings);
 /** Null unless RELAY_URL is set; throws InvalidSetting for a relay setting that cannot work. */
 export const relaySettings = oncePerEnv(parseRelaySettings);
+/** Never throws: invalid alert settings fall back to defaults, listed in `problems`. */
 export const alertSettings = oncePerEnv(parseAlertSettings);
 /** Null in single-workspace mode; throws InvalidSetting when OAuth mode is half configured. */
 export const oauthSettings = oncePerEnv(parseOAuthSettings);

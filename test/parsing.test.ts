@@ -109,26 +109,30 @@ describe("parsing into one inbound shape", () => {
     expect(() => parseSlackRequest(interaction({ type: "block_actions", trigger_id: "t" }), form)).toThrow(/team or enterprise/);
   });
 
-  it("relay mode: what the coordinator would ignore is an inbound too, keyed by its bytes when it has no id", () => {
+  it("relay mode: what the coordinator would ignore is an inbound too, keyed by a digest when it has no id", () => {
     const suggestion = interaction({ type: "block_suggestion", team: { id: "T1" }, action_id: "pick", value: "ab" });
-    const parsed = parseSlackRequest(suggestion, form, true);
+    const at = (timestamp: string) => ({ ...form, timestamp });
+    const parsed = parseSlackRequest(suggestion, at("1700000000"), true);
     expect(parsed).toMatchObject({
       kind: "inbound",
       inbound: { kind: "interaction", type: "block_suggestion", workspace: "T1" },
     });
     const key = parsed.kind === "inbound" ? parsed.inbound.dedupeKey : "";
     expect(key).toMatch(/^block_suggestion:[0-9a-f]{16}$/);
-    // The same bytes (Slack's retry) give the same key; other bytes another.
-    expect(parseSlackRequest(suggestion, form, true)).toMatchObject({ inbound: { dedupeKey: key } });
+    // The same request is the same key; the same query typed again a second later is another one.
+    expect(parseSlackRequest(suggestion, at("1700000000"), true)).toMatchObject({ inbound: { dedupeKey: key } });
+    expect(parseSlackRequest(suggestion, at("1700000001"), true)).not.toMatchObject({ inbound: { dedupeKey: key } });
     const other = interaction({ type: "block_suggestion", team: { id: "T1" }, action_id: "pick", value: "abc" });
-    expect(parseSlackRequest(other, form, true)).not.toMatchObject({ inbound: { dedupeKey: key } });
+    expect(parseSlackRequest(other, at("1700000000"), true)).not.toMatchObject({ inbound: { dedupeKey: key } });
+    // An envelope is keyed by its bytes alone: Slack's retry of it is a duplicate.
     const limited = JSON.stringify({
       type: "app_rate_limited",
       team_id: "T1",
       minute_rate_limited: 1518467820,
       api_app_id: "A1",
     });
-    expect(parseSlackRequest(limited, json, true)).toMatchObject({
+    const first = parseSlackRequest(limited, { ...json, timestamp: "1700000000" }, true);
+    expect(first).toMatchObject({
       kind: "inbound",
       inbound: {
         kind: "event",
@@ -137,6 +141,10 @@ describe("parsing into one inbound shape", () => {
         dedupeKey: expect.stringMatching(/^app_rate_limited:/),
       },
     });
+    const retried = parseSlackRequest(limited, { ...json, timestamp: "1700000060", retryNum: "1" }, true);
+    expect(retried.kind === "inbound" && first.kind === "inbound" && retried.inbound.dedupeKey).toBe(
+      first.kind === "inbound" && first.inbound.dedupeKey,
+    );
     // Without a workspace there is no shard to record it in: still ignored.
     expect(parseSlackRequest(JSON.stringify({ type: "app_rate_limited" }), json, true)).toMatchObject({ kind: "ignored" });
   });

@@ -15,10 +15,16 @@ describe("settings", () => {
     expect(() => edgeSettings({})).toThrow(/^SLACK_SIGNING_SECRET is not set/);
   });
 
-  it("alert settings: the guard's defaults (20 answers, ratio 0.5); a ratio of 1 or more is refused", () => {
-    expect(alertSettings({})).toEqual({ webhookUrl: undefined, guardMinRequests: 20, guardFailureRatio: 0.5 });
-    expect(() => alertSettings({ GUARD_FAILURE_RATIO: "1" })).toThrow(/^GUARD_FAILURE_RATIO must be below 1/);
-    expect(() => alertSettings({ ALERT_WEBHOOK_URL: "hooks.slack.com/x" })).toThrow(/^ALERT_WEBHOOK_URL must be an absolute URL/);
+  it("alert settings: the guard's defaults (20 answers, ratio 0.5); a bad value falls back to its default, named", () => {
+    expect(alertSettings({})).toEqual({ webhookUrl: undefined, guardMinRequests: 20, guardFailureRatio: 0.5, problems: [] });
+    const bad = alertSettings({ GUARD_FAILURE_RATIO: "1", ALERT_WEBHOOK_URL: "hooks.slack.com/x", GUARD_MIN_REQUESTS: "7" });
+    expect(bad).toMatchObject({ webhookUrl: undefined, guardMinRequests: 7, guardFailureRatio: 0.5 });
+    expect(bad.problems.map((problem) => problem.message)).toEqual([
+      "GUARD_FAILURE_RATIO must be below 1 (Slack disables at 0.95), got 1",
+      'ALERT_WEBHOOK_URL must be an absolute URL, got "hooks.slack.com/x"',
+    ]);
+    // Monitoring misconfigured never pauses deliveries: the delivery settings do not read it.
+    expect(() => shardSettings({ ALERT_WEBHOOK_URL: "not a url", GUARD_FAILURE_RATIO: "2" })).not.toThrow();
   });
 
   it("relay settings: RELAY_SYNC_MS defaults to 2000, allows 0 (never wait) and stops at 2500", () => {

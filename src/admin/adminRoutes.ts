@@ -4,6 +4,7 @@ import { Rejection } from "../errors";
 import { describeError, log } from "../log";
 import { shardName } from "../routing/shardFor";
 import { shardStub } from "../routing/shardStub";
+import type { ShardApi } from "../shard/api";
 import { WATCH } from "../watch/Watch";
 import { authorizeAdmin } from "./authorizeAdmin";
 import { installationRoutes } from "./installationRoutes";
@@ -30,12 +31,39 @@ function shardOf(request: AdminRequest, env: CoordinatorEnv) {
 
 const keyOf = (request: AdminRequest) => segment(request.params.key, "key");
 
+type ShardStub = DurableObjectStub<ShardApi & Rpc.DurableObjectBranded>;
+
+/** One shard's operations under `path`: its counts, its dead-letter queue, replay and discard. */
+function shardOperations(
+  router: ReturnType<typeof Router<AdminRequest, [CoordinatorEnv, ExecutionContext]>>,
+  path: string,
+  stubOf: (request: AdminRequest, env: CoordinatorEnv) => ShardStub,
+) {
+  return router
+    .get(path, async (request, env) => Response.json(await stubOf(request, env).stats()))
+    .get(`${path}/parked`, async (request, env) => {
+      const limit = Number(new URL(request.url).searchParams.get("limit") ?? 100);
+      return Response.json(await stubOf(request, env).listParked(Number.isInteger(limit) ? limit : 100));
+    })
+    .post(`${path}/replay`, async (request, env) => Response.json({ replayed: await stubOf(request, env).replay() }))
+    .post(`${path}/parked/:key/replay`, async (request, env) => {
+      const replayed = await stubOf(request, env).replay(keyOf(request));
+      if (replayed === 0) throw new Rejection(404, "no parked effect with that key");
+      return Response.json({ replayed });
+    })
+    .delete(`${path}/parked/:key`, async (request, env) => {
+      if (!(await stubOf(request, env).discard(keyOf(request)))) throw new Rejection(404, "no parked effect with that key");
+      return Response.json({ discarded: 1 });
+    });
+}
+
 /**
  * The operations API (README "Operations API"): a shard's counts, its dead-letter queue,
- * replay and discard. A shard is addressed as `/admin/shards/{workspace}/{bucket}`.
+ * replay and discard — a workspace shard at `/admin/shards/{workspace}/{bucket}`, the watch
+ * (whose outbox holds the alerts) at `/admin/watch` — the guard's window, and installations.
  */
 export function adminRoutes() {
-  return Router<AdminRequest, [CoordinatorEnv, ExecutionContext]>({
+  const router = Router<AdminRequest, [CoordinatorEnv, ExecutionContext]>({
     base: "/admin",
     before: [
       async (request, env) => {
@@ -52,24 +80,10 @@ export function adminRoutes() {
       });
       return new Response("internal error", { status: 500 });
     },
-  })
-    .get("/shards/:workspace/:bucket", async (request, env) => Response.json(await shardOf(request, env).stats()))
-    .get("/shards/:workspace/:bucket/parked", async (request, env) => {
-      const limit = Number(new URL(request.url).searchParams.get("limit") ?? 100);
-      return Response.json(await shardOf(request, env).listParked(Number.isInteger(limit) ? limit : 100));
-    })
-    .post("/shards/:workspace/:bucket/replay", async (request, env) =>
-      Response.json({ replayed: await shardOf(request, env).replay() }),
-    )
-    .post("/shards/:workspace/:bucket/parked/:key/replay", async (request, env) => {
-      const replayed = await shardOf(request, env).replay(keyOf(request));
-      if (replayed === 0) throw new Rejection(404, "no parked effect with that key");
-      return Response.json({ replayed });
-    })
-    .delete("/shards/:workspace/:bucket/parked/:key", async (request, env) => {
-      if (!(await shardOf(request, env).discard(keyOf(request)))) throw new Rejection(404, "no parked effect with that key");
-      return Response.json({ discarded: 1 });
-    })
+  });
+  shardOperations(router, "/shards/:workspace/:bucket", shardOf);
+  shardOperations(router, "/watch", (_request, env) => shardStub(env.SHARD, WATCH));
+  return router
     .get("/health", async (_request, env) => {
       const { span_minutes: _, ...window } = await shardStub(env.SHARD, WATCH).health();
       return Response.json(window);

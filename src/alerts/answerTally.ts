@@ -1,7 +1,7 @@
 import type { CoordinatorEnv } from "../env";
 import { describeError, log } from "../log";
 import { shardStub } from "../routing/shardStub";
-import { type AnswerTally, addToTally, causeOf, minuteOf, SUCCESS } from "../watch/answerWindow";
+import { type AnswerTally, addToTally, causeOf, mergeTally, minuteOf, SUCCESS } from "../watch/answerWindow";
 import { WATCH } from "../watch/Watch";
 
 /** A failure is sent to the watch this soon (the guard's first alert is due within 60 s). */
@@ -39,9 +39,8 @@ async function flushAfter(env: CoordinatorEnv, delayMs: number): Promise<void> {
   try {
     await shardStub(env.SHARD, WATCH).countAnswers(tally);
   } catch (error) {
-    // Kept for the next flush rather than lost; the next answer schedules it.
-    for (const [minute, causes] of Object.entries(tally))
-      for (const [cause, n] of Object.entries(causes)) addToTally(pending, Number(minute), cause, n);
+    // Kept for the next flush rather than lost (what has left the window dropped); the next answer schedules it.
+    mergeTally(pending, tally, Date.now());
     log("warn", "answer counts not sent to the watch; kept for the next flush", { error: describeError(error) });
   }
 }

@@ -2,19 +2,29 @@ import type { DeliveryListener } from "../delivery/events";
 import { describeError, log } from "../log";
 import type { CallOutcome, DeliveryReport, DestinationRun } from "./outcomes";
 
+/** After a report could not be sent, the next try waits this long (what happened meanwhile joins it). */
+const RESEND_AFTER_MS = 5_000;
+/** Runs kept while the watch cannot be reached; the oldest go first beyond this. */
+const MAX_PENDING_RUNS = 500;
+
 /**
  * A shard's side of delivery alerts: collects how requests to each destination went and which
  * rows were parked, and sends that to the watch — one report at a time; what happens while one
  * is on its way goes in the next, so a failing destination at any rate costs the watch one
- * call per round trip, and one failure alone is reported at once. Successes are reported only
- * for a destination this shard saw fail and not yet succeed: steady state sends nothing.
+ * call per round trip, and one failure alone is reported at once. A report the watch did not
+ * take is kept and sent again. Successes are reported only where news: the first per
+ * destination in this instance's life (an instance evicted mid-streak forgets it saw failures),
+ * and the first after failures seen here. Steady state sends nothing.
  */
 export class DeliveryReports {
   private runs: DestinationRun[] = [];
   private parked?: DeliveryReport["parked"];
   /** Destinations whose last outcome here was a failure. */
   private readonly failing = new Set<string>();
+  /** Destinations this instance has reported on at all. */
+  private readonly seen = new Set<string>();
   private sending = false;
+  private resendTimer?: ReturnType<typeof setTimeout>;
 
   constructor(
     private readonly shard: string,
@@ -22,19 +32,21 @@ export class DeliveryReports {
   ) {}
 
   observe(outcome: CallOutcome, key: string): void {
+    const { destination } = outcome;
     if (outcome.ok) {
-      // Steady state: a success is news only where this shard last saw a failure.
-      if (!this.failing.delete(outcome.destination)) return;
+      // Steady state: a success is news only after failures, or as the first word of this instance.
+      if (!this.failing.delete(destination) && this.seen.has(destination)) return;
     } else {
-      this.failing.add(outcome.destination);
+      this.failing.add(destination);
     }
-    const last = this.runs.findLast((run) => run.destination === outcome.destination);
+    this.seen.add(destination);
+    const last = this.runs.findLast((run) => run.destination === destination);
     if (last && last.ok === outcome.ok) {
       last.n++;
       last.error = outcome.error;
       last.key = outcome.ok ? undefined : key;
     } else {
-      const { destination, label, ok, error } = outcome;
+      const { label, ok, error } = outcome;
       this.runs.push({ destination, label, ok, n: 1, ...(ok ? {} : { error, key }) });
     }
     void this.flush();
@@ -48,7 +60,7 @@ export class DeliveryReports {
   };
 
   private async flush(): Promise<void> {
-    if (this.sending || (this.runs.length === 0 && !this.parked)) return;
+    if (this.sending || this.resendTimer !== undefined || (this.runs.length === 0 && !this.parked)) return;
     const report: DeliveryReport = { shard: this.shard, runs: this.runs, parked: this.parked };
     this.runs = [];
     this.parked = undefined;
@@ -56,13 +68,27 @@ export class DeliveryReports {
     try {
       await this.send(report);
     } catch (error) {
-      log("warn", "delivery report not sent to the watch; its alerts may be missed", {
+      this.keep(report);
+      log("warn", "delivery report not taken by the watch; sent again shortly", {
         shard: this.shard,
         error: describeError(error),
       });
+      this.resendTimer = setTimeout(() => {
+        this.resendTimer = undefined;
+        void this.flush();
+      }, RESEND_AFTER_MS);
     } finally {
       this.sending = false;
     }
     void this.flush();
+  }
+
+  /** Puts an unsent report back before what happened since. */
+  private keep(report: DeliveryReport): void {
+    this.runs = [...report.runs, ...this.runs].slice(-MAX_PENDING_RUNS);
+    if (report.parked) {
+      const newer = this.parked;
+      this.parked = newer ? { ...newer, count: newer.count + report.parked.count } : report.parked;
+    }
   }
 }

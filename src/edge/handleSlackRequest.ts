@@ -43,7 +43,13 @@ function rawRequestOf(body: Uint8Array, decoded: DecodedBody, contentType: strin
 }
 
 /** Receive: verified, parsed and handed to recordInbound — or a Rejection, thrown. */
-async function answer(request: Request, env: CoordinatorEnv, app: SlackApp, facts: LogFields): Promise<Response> {
+async function answer(
+  request: Request,
+  env: CoordinatorEnv,
+  app: SlackApp,
+  facts: LogFields,
+  arrivedAt: number,
+): Promise<Response> {
   const { signingSecrets } = edgeSettings(env);
   // OAuth mode that cannot work safely (no TOKEN_ENCRYPTION_KEY, …) is refused before anything else.
   oauthMode(env);
@@ -62,6 +68,7 @@ async function answer(request: Request, env: CoordinatorEnv, app: SlackApp, fact
     contentType: request.headers.get("content-type"),
     retryNum: request.headers.get("x-slack-retry-num"),
     retryReason: request.headers.get("x-slack-retry-reason"),
+    timestamp,
   };
   // Relay mode forwards what the coordinator itself would not record (block_suggestion, …) too.
   const parsed = parseSlackRequest(parseableText(decoded), headers, relay !== null);
@@ -95,8 +102,8 @@ async function answer(request: Request, env: CoordinatorEnv, app: SlackApp, fact
   });
   if (recorded.ackBody) return Response.json(recorded.ackBody);
   if (recorded.awaitsBackend && relay) {
-    // The whole ack stays within RELAY_SYNC_MS of the request's arrival.
-    const answer = await waitForBackend(env.SHARD, recorded.shard, inbound.dedupeKey, inbound.receivedAt + relay.syncMs);
+    // The ack leaves within RELAY_SYNC_MS of the request's arrival, whatever the backend does.
+    const answer = await waitForBackend(env.SHARD, recorded.shard, inbound.dedupeKey, arrivedAt + relay.syncMs);
     facts.backendAnswer = answer !== null;
     if (answer) return new Response(answer.body, { status: 200, headers: { "content-type": answer.contentType } });
   }
@@ -117,7 +124,7 @@ export async function handleSlackRequest(
   const facts: LogFields = {};
   let response: Response;
   try {
-    response = await answer(request, env, app, facts);
+    response = await answer(request, env, app, facts, started);
   } catch (error) {
     if (error instanceof InvalidSetting) {
       facts.setting = error.setting;
@@ -132,8 +139,11 @@ export async function handleSlackRequest(
       response = new Response("internal error", { status: 500 });
     }
   }
-  // The guard against Slack's auto-disable counts every answer, without a write per request.
-  tallyAnswer(response.status, env, ctx);
+  // The guard against Slack's auto-disable counts every answer to what claims to be Slack (a
+  // request without Slack's signature headers is a scanner, which Slack's own count ignores),
+  // without a write per request.
+  if (request.headers.has("x-slack-signature") && request.headers.has("x-slack-request-timestamp"))
+    tallyAnswer(response.status, env, ctx);
   log(response.status >= 500 ? "error" : "info", "slack request", {
     status: response.status,
     ...facts,

@@ -23,10 +23,9 @@ async function answerOf(response: Response): Promise<BackendAnswer | undefined> 
   }
 }
 
-/** The relay backend as alerts name it: origin and path, never a query or credentials in the URL. */
+/** The relay backend as alerts name it: its origin only — a path or query may carry a credential. */
 function relayDestination(url: string, ok: boolean, error?: string): CallOutcome {
-  const { origin, pathname } = new URL(url);
-  return { destination: "relay", label: `the relay backend ${origin}${pathname}`, ok, error };
+  return { destination: "relay", label: `the relay backend at ${new URL(url).origin}`, ok, error };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { MalformedPayload } from "../errors";
-import { bodyDigest } from "./bodyDigest";
+import { unkeyedId } from "./bodyDigest";
 import { isObject, optionalString, parseJson, requireString, workspaceOf } from "./fields";
 import type { Parsed } from "./types";
 
@@ -12,7 +12,7 @@ function factKeyOf(teamId: string, event: Record<string, unknown>): string | und
 
 /**
  * An envelope the coordinator does not act on (`app_rate_limited`, types it does not know), as
- * an inbound for relay mode to forward: keyed by its bytes, as it carries no id.
+ * an inbound for relay mode to forward (it carries no id: see unkeyedId).
  */
 function forwardedEnvelope(type: string, envelope: Record<string, unknown>, body: string): Parsed {
   const ids = {
@@ -25,7 +25,7 @@ function forwardedEnvelope(type: string, envelope: Record<string, unknown>, body
     kind: "inbound",
     inbound: {
       kind: "event",
-      dedupeKey: `${type}:${bodyDigest(body)}`,
+      dedupeKey: unkeyedId(type, body),
       workspace: workspaceOf(ids, type),
       ...ids,
       type,

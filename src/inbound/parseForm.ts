@@ -1,5 +1,5 @@
 import { MalformedPayload } from "../errors";
-import { bodyDigest } from "./bodyDigest";
+import { unkeyedId } from "./bodyDigest";
 import { isObject, optionalString, parseJson, requireString, workspaceOf } from "./fields";
 import type { Parsed } from "./types";
 
@@ -31,9 +31,9 @@ function parseSlashCommand(form: URLSearchParams): Parsed {
 
 /**
  * Interactivity: `payload=` holding JSON. `view_closed` has no trigger_id; a view closes once.
- * Types only relay mode forwards (`relayAll`) may have none either: they are keyed by their bytes.
+ * Types only relay mode forwards (`relayAll`) may have none either (see unkeyedId).
  */
-function parseInteraction(json: string, relayAll: boolean): Parsed {
+function parseInteraction(json: string, relayAll: boolean, timestamp?: string | null): Parsed {
   const payload = parseJson(json, "interaction payload");
   const type = requireString(payload, "type", "interaction");
   const known = INTERACTIONS.has(type);
@@ -53,7 +53,7 @@ function parseInteraction(json: string, relayAll: boolean): Parsed {
   if (!dedupeKey && type === "view_closed" && isObject(payload.view)) {
     dedupeKey = `view_closed:${requireString(payload.view, "id", "view_closed view")}`;
   }
-  if (!dedupeKey && !known) dedupeKey = `${type}:${bodyDigest(json)}`;
+  if (!dedupeKey && !known) dedupeKey = unkeyedId(type, json, timestamp);
   if (!dedupeKey) throw new MalformedPayload(`interaction ${type}: missing "trigger_id"`);
 
   return {
@@ -70,10 +70,10 @@ function parseInteraction(json: string, relayAll: boolean): Parsed {
 }
 
 /** Form-encoded bodies: interactivity (`payload=`), `ssl_check`, or a slash command. */
-export function parseForm(body: string, relayAll = false): Parsed {
+export function parseForm(body: string, relayAll = false, timestamp?: string | null): Parsed {
   const form = new URLSearchParams(body);
   const payload = form.get("payload");
-  if (payload !== null) return parseInteraction(payload, relayAll);
+  if (payload !== null) return parseInteraction(payload, relayAll, timestamp);
   if (form.get("ssl_check") === "1") return { kind: "ssl_check" };
   return parseSlashCommand(form);
 }

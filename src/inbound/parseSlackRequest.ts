@@ -6,6 +6,8 @@ export interface DeliveryHeaders {
   contentType: string | null;
   retryNum: string | null;
   retryReason: string | null;
+  /** `x-slack-request-timestamp` (signed): part of the key of an interaction that has no id. */
+  timestamp?: string | null;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface DeliveryHeaders {
  */
 export function parseSlackRequest(body: string, headers: DeliveryHeaders, relayAll = false): Parsed {
   const isJson = headers.contentType?.toLowerCase().includes("application/json") ?? body.trimStart().startsWith("{");
-  const parsed = isJson ? parseEventsApi(body, relayAll) : parseForm(body, relayAll);
+  const parsed = isJson ? parseEventsApi(body, relayAll) : parseForm(body, relayAll, headers.timestamp);
   if (parsed.kind !== "inbound") return parsed;
 
   const retryNum = Number(headers.retryNum);

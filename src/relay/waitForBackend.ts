@@ -4,8 +4,8 @@ import { shardStub } from "../routing/shardStub";
 import { settleWithin } from "../settleWithin";
 import type { BackendAnswer } from "../shard/api";
 
-/** Beyond the shard's own wait, for the RPC's way back; past it the ack goes out empty. */
-const RPC_MARGIN_MS = 100;
+/** Kept from the shard's wait for the RPC's way back, so the ack still leaves by the deadline. */
+const RPC_MARGIN_MS = 50;
 
 /**
  * Relay mode, after a command or interaction is recorded: the backend's answer to its first
@@ -19,9 +19,11 @@ export async function waitForBackend(
   deadline: number,
 ): Promise<BackendAnswer | null> {
   const waitMs = Math.max(0, deadline - Date.now());
-  const asked = Promise.resolve(shardStub(namespace, shard).backendAnswer(dedupeKey, waitMs)).catch((error: unknown) => {
-    log("warn", "backend answer not collected; acking empty", { dedupeKey, shard, error: describeError(error) });
-    return null;
-  });
-  return settleWithin(asked as Promise<BackendAnswer | null>, waitMs + RPC_MARGIN_MS, () => null);
+  const asked = Promise.resolve(shardStub(namespace, shard).backendAnswer(dedupeKey, Math.max(0, waitMs - RPC_MARGIN_MS))).catch(
+    (error: unknown) => {
+      log("warn", "backend answer not collected; acking empty", { dedupeKey, shard, error: describeError(error) });
+      return null;
+    },
+  );
+  return settleWithin(asked as Promise<BackendAnswer | null>, waitMs, () => null);
 }

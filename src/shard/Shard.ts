@@ -108,14 +108,16 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     private prepareDelivery(app: SlackApp, authorize: Authorize<CoordinatorEnv>, env: CoordinatorEnv): Delivery {
       let settings: ShardSettings;
       try {
-        settings = shardSettings(env);
+        // The watch sends no relays: a bad relay setting (which makes the edge answer 500) must
+        // not also stop the alert about it.
+        settings = shardSettings(this.name === WATCH ? withoutRelay(env) : env);
       } catch (problem) {
         this.logPaused(problem);
         return { paused: problem };
       }
-      // With ALERT_WEBHOOK_URL set, workspace shards tell the watch how deliveries go.
+      // Workspace shards tell the watch how deliveries go (alerts; logged without ALERT_WEBHOOK_URL).
       const reports =
-        settings.alertWebhookUrl !== undefined && this.name !== WATCH
+        this.name !== WATCH
           ? new DeliveryReports(this.name, (report) => shardStub(env.SHARD, WATCH).reportDeliveries(report))
           : undefined;
       const events = new DeliveryEvents()
@@ -133,6 +135,7 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
         // Logging is one subscriber of the delivery events; counters are another.
         events,
         backendAnswers: this.backendAnswers,
+        alertWebhookUrl: this.name === WATCH ? alertSettings(env).webhookUrl : undefined,
         observe: reports && ((outcome, key) => reports.observe(outcome, key)),
         wakeAt: (at) => this.wakeUps.arm(at),
       });
@@ -218,7 +221,7 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       const started = Date.now();
       try {
         this.migrate();
-        if (this.name === WATCH) this.watch().due(started);
+        if (this.name === WATCH) this.watchDue(started);
         if ("courier" in this.delivery) await sweep(this.delivery.courier, started);
         else this.logPaused(this.delivery.paused);
         // Whole generations expire together; if more remain than one batch, come back soon.
@@ -252,13 +255,22 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
 
     private watch(): Watch {
       this.migrate();
-      this.watchPart ??= new Watch({
-        sql: this.sql,
-        outbox: this.outbox,
-        settings: alertSettings(this.env),
-        wakeAt: (at) => this.wakeUps.arm(at),
-      });
+      if (!this.watchPart) {
+        const settings = alertSettings(this.env);
+        for (const problem of settings.problems)
+          log("error", "alert setting invalid; its default is used", { setting: problem.setting, error: problem.message });
+        this.watchPart = new Watch({ sql: this.sql, outbox: this.outbox, settings, wakeAt: (at) => this.wakeUps.arm(at) });
+      }
       return this.watchPart;
+    }
+
+    /** The watch's part of its alarm; whatever goes wrong there, the sweep still delivers the alerts. */
+    private watchDue(now: number): void {
+      try {
+        this.watch().due(now);
+      } catch (error) {
+        log("error", "watch: parked batches not alerted", { error: describeError(error) });
+      }
     }
 
     countAnswers(tally: AnswerTally): void {
@@ -311,6 +323,12 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       return discarded;
     }
   };
+}
+
+/** The env without relay mode's settings (the watch relays nothing). */
+function withoutRelay(env: CoordinatorEnv): CoordinatorEnv {
+  const { RELAY_URL: _, ...rest } = env as CoordinatorEnv & { RELAY_URL?: string };
+  return rest as CoordinatorEnv;
 }
 
 /** OAuth mode, judged leniently: a half-configured OAuth setup is refused at the edge (500), named. */

@@ -19,6 +19,8 @@ export interface CourierParts<E extends Pick<CoordinatorEnv, "INSTALLATIONS">> {
   outbox: Outbox;
   events: DeliveryEvents;
   backendAnswers?: BackendAnswers;
+  /** ALERT_WEBHOOK_URL (the watch delivers alerts). */
+  alertWebhookUrl?: string;
   /** Told how each request of an attempt went (alerts). */
   observe?(outcome: CallOutcome, key: string): void;
   /** Moves the shard's alarm earlier when a row becomes due again. */

@@ -23,6 +23,8 @@ export interface PerformDeps<E extends Pick<CoordinatorEnv, "INSTALLATIONS">> {
   outbox: Outbox;
   /** Relay mode: where a first attempt leaves the backend's answer for an edge that waits for it. */
   backendAnswers?: BackendAnswers;
+  /** ALERT_WEBHOOK_URL, for the coordinator's own alert effects. */
+  alertWebhookUrl?: string;
 }
 
 /**
@@ -37,6 +39,7 @@ export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
   settings,
   outbox,
   backendAnswers,
+  alertWebhookUrl,
   observe: report = () => {},
 }: PerformDeps<E>) {
   return (effect: Effect, row: ClaimedRow, token: string): Promise<void> => {
@@ -69,7 +72,7 @@ export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
       relay: settings.relay,
       recordedAt: row.created_at,
       observe,
-      alertWebhookUrl: settings.alertWebhookUrl,
+      alertWebhookUrl,
       answer: backendAnswers?.wants(key) ? (answer) => backendAnswers.offer(key, answer) : undefined,
     });
     return performed.catch(async (error: unknown) => {

@@ -55,10 +55,6 @@ export class Watch {
     this.send(dueParked(this.parts.sql, now), now);
   }
 
-  nextWakeAt(): number | null {
-    return nextParkedDueAt(this.parts.sql);
-  }
-
   /** Every alert is logged; with ALERT_WEBHOOK_URL set it is also enqueued, and the alarm delivers it. */
   private send(alerts: string[], now: number): void {
     if (alerts.length === 0) return;

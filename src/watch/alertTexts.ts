@@ -18,6 +18,11 @@ const CAUSES: Record<string, { name: string; hint: string }> = {
 
 const percent = (part: number, whole: number) => Math.round((part / whole) * 100);
 
+/** Errors and reasons are ours, but may quote an answer or a handler's message: kept short. */
+const QUOTE_MAX = 200;
+const quote = (text: string | undefined) =>
+  text === undefined ? "unknown" : text.length > QUOTE_MAX ? `${text.slice(0, QUOTE_MAX)}…` : text;
+
 export function guardAlert(window: HealthWindow): string {
   const [cause, n] = Object.entries(window.by_cause).sort(([, a], [, b]) => b - a)[0] ?? ["?", 0];
   const { name, hint } = CAUSES[cause] ?? { name: "error", hint: "see the Worker's log" };
@@ -37,7 +42,7 @@ export function guardRecovered(window: HealthWindow): string {
 export function streakAlert(label: string, failures: number, run: Pick<DestinationRun, "error" | "key">, last: boolean): string {
   const attempts = failures === 1 ? "a failed attempt" : `${failures} consecutive failed attempts`;
   const more = last ? " No further alerts until it recovers." : "";
-  return `:warning: ${label}: ${attempts}. Last error: ${run.error ?? "unknown"}. Newest key: ${run.key ?? "unknown"}.${more}`;
+  return `:warning: ${label}: ${attempts}. Last error: ${quote(run.error)}. Newest key: ${run.key ?? "unknown"}.${more}`;
 }
 
 export function streakRecovered(label: string, failures: number): string {
@@ -49,7 +54,7 @@ export function parkedAlert(shard: string, count: number, reason: string, key: s
   const [workspace, bucket] = [shard.slice(0, shard.lastIndexOf("/")), shard.slice(shard.lastIndexOf("/") + 1)];
   const path = `/admin/shards/${encodeURIComponent(workspace)}/${encodeURIComponent(bucket)}`;
   return (
-    `:parking: ${what} parked on shard ${shard} (they wait for an operator). Last: ${reason} (${key}). ` +
+    `:parking: ${what} parked on shard ${shard} (they wait for an operator). Last: ${quote(reason)} (${key}). ` +
     `List them: GET ${path}/parked; replay: POST ${path}/replay.`
   );
 }

@@ -14,6 +14,15 @@ export function addToTally(tally: AnswerTally, minute: number, cause: string, n 
   tally[minute] = counts;
 }
 
+/** Adds a whole tally into another, leaving out minutes already outside the window at `now`. */
+export function mergeTally(into: AnswerTally, from: AnswerTally, now: number): void {
+  const oldest = minuteOf(now) - WINDOW_MINUTES + 1;
+  for (const [minute, causes] of Object.entries(from)) {
+    if (Number(minute) < oldest) continue;
+    for (const [cause, n] of Object.entries(causes)) addToTally(into, Number(minute), cause, n);
+  }
+}
+
 /** The rolling window as GET /admin/health shows it (DESIGN §3). */
 export interface HealthWindow {
   window_minutes: number;

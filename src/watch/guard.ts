@@ -5,27 +5,44 @@ import type { HealthWindow } from "./answerWindow";
 
 /** While the failure ratio stays above the threshold, the alert is repeated this often. */
 export const GUARD_REPEAT_MS = 15 * 60_000;
+/** A new crossing this soon after an alert is not alerted again (a ratio hovering at the threshold). */
+export const GUARD_MIN_GAP_MS = 5 * 60_000;
+/** Recovered only once the ratio is this far below the threshold (hysteresis). */
+export const GUARD_RECOVERY_FACTOR = 0.8;
 
 /**
- * The guard against Slack's auto-disable (README "Alerts"): judged after every flush of answers.
- * Alerts when the window holds at least GUARD_MIN_REQUESTS answers and more than
- * GUARD_FAILURE_RATIO of them failed — again every 15 minutes while that lasts — and says so
- * once when the ratio is back below the threshold. Returns the alert text, if any.
+ * The guard against Slack's auto-disable (README "Alerts"), judged after every flush of answers:
+ * above the threshold means at least GUARD_MIN_REQUESTS answers in the window and more than
+ * GUARD_FAILURE_RATIO of them failed. Crossing it alerts — unless an alert went out within the
+ * last 5 minutes — and the alert is repeated every 15 minutes while it lasts; falling below 0.8
+ * of the threshold ends it with one "recovered". Returns the alert text, if any.
  */
 export function judge(sql: MeteredSql, window: HealthWindow, settings: AlertSettings, now: number): string | undefined {
-  const [state] = sql.all<{ alerted_at: number | null }>("SELECT alerted_at FROM guard_state WHERE id = 1");
+  const [state] = sql.all<{ alerted_at: number | null; active: number }>(
+    "SELECT alerted_at, active FROM guard_state WHERE id = 1",
+  );
   const alertedAt = state?.alerted_at ?? null;
-  const failing = window.answered >= settings.guardMinRequests && window.ratio > settings.guardFailureRatio;
-  if (failing && (alertedAt === null || now - alertedAt >= GUARD_REPEAT_MS)) {
+  const active = state?.active === 1;
+  const ratio = window.answered === 0 ? 0 : window.failed / window.answered;
+  const above = window.answered >= settings.guardMinRequests && ratio > settings.guardFailureRatio;
+  const save = (at: number | null, nowActive: boolean) =>
     sql.all(
-      `INSERT INTO guard_state (id, alerted_at) VALUES (1, ?)
-       ON CONFLICT (id) DO UPDATE SET alerted_at = excluded.alerted_at`,
-      now,
+      `INSERT INTO guard_state (id, alerted_at, active) VALUES (1, ?1, ?2)
+       ON CONFLICT (id) DO UPDATE SET alerted_at = ?1, active = ?2`,
+      at,
+      nowActive ? 1 : 0,
     );
-    return guardAlert(window);
+  if (above) {
+    const gap = alertedAt === null ? Infinity : now - alertedAt;
+    if (gap >= (active ? GUARD_REPEAT_MS : GUARD_MIN_GAP_MS)) {
+      save(now, true);
+      return guardAlert(window);
+    }
+    if (!active) save(alertedAt, true);
+    return undefined;
   }
-  if (!failing && alertedAt !== null && window.ratio <= settings.guardFailureRatio) {
-    sql.all("UPDATE guard_state SET alerted_at = NULL WHERE id = 1");
+  if (active && ratio <= settings.guardFailureRatio * GUARD_RECOVERY_FACTOR) {
+    save(alertedAt, false);
     return guardRecovered(window);
   }
   return undefined;

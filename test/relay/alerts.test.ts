@@ -1,8 +1,9 @@
+import { exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { controlClock } from "../support/clock";
-import { deliver, mentionDelivery, newWorkspace, shardStub, watchStub } from "../support/coordinator";
+import { adminGet, deliver, mentionDelivery, newWorkspace, shardStub, watchStub } from "../support/coordinator";
 import { useFakeSlackAndBackend } from "../support/fakeBackend";
-import { RELAY_BACKEND_URL } from "../support/testBindings";
+import { RELAY_BACKEND_URL, TEST_BINDINGS } from "../support/testBindings";
 
 const { slack, backend, alerts } = useFakeSlackAndBackend();
 
@@ -24,7 +25,8 @@ describe("alerts on failing deliveries (ALERT_WEBHOOK_URL)", () => {
     }
     await vi.waitFor(() => expect(warnings()).toHaveLength(3), { timeout: 5_000 });
     const [first, fifth, twentieth] = warnings();
-    const label = `the relay backend ${RELAY_BACKEND_URL}`;
+    // Named by its origin only: a path or query may carry a credential.
+    const label = `the relay backend at ${new URL(RELAY_BACKEND_URL).origin}`;
     expect(first).toBe(
       `:warning: ${label}: a failed attempt. Last error: relay: backend answered HTTP 503. Newest key: ${relayed()[0]!.headers.get("x-relay-delivery-id")}:relay.`,
     );
@@ -41,7 +43,7 @@ describe("alerts on failing deliveries (ALERT_WEBHOOK_URL)", () => {
     );
     // Never a payload (the events' text, ids, the envelope) in any alert.
     for (const text of alerts().texts) for (const envelope of sent) expect(text).not.toContain(envelope);
-    expect(alerts().texts.join("\n")).not.toMatch(/xoxb-|hello|"event"/);
+    expect(alerts().texts.join("\n")).not.toMatch(/xoxb-|hello|"event"|\/slack\/events/);
     // More failures of the same backend later would open a new streak; no further alerts now.
     await new Promise((settle) => setTimeout(settle, 200));
     expect(warnings()).toHaveLength(3);
@@ -102,5 +104,32 @@ describe("alerts on failing deliveries (ALERT_WEBHOOK_URL)", () => {
     await vi.waitFor(async () => expect((await watchStub().stats()).counters.retried).toBeGreaterThan(0));
     // The retry (after the backoff) delivers it.
     await vi.waitFor(() => expect(parkedAlerts()).toHaveLength(1), { timeout: 10_000 });
+  });
+
+  it("an alert the receiver refuses for good (404) is parked in the watch, where an operator lists and replays it", async () => {
+    const team = newWorkspace();
+    backend().answerNext({ status: 410 });
+    const receiver = alerts();
+    const handle = receiver.handle.bind(receiver);
+    let gone = true;
+    receiver.handle = async (request) => (gone ? new Response("no_service", { status: 404 }) : handle(request));
+    expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
+    await vi.waitFor(async () => expect(await (await adminGet("/admin/watch/parked")).json()).toHaveLength(2), {
+      timeout: 5_000,
+    });
+    const parked = (await (await adminGet("/admin/watch/parked")).json()) as Array<{ effect: string; last_error: string }>;
+    expect(parked.map((row) => [row.effect, row.last_error])).toEqual([
+      ["alert", "alert: HTTP 404 no_service from ALERT_WEBHOOK_URL"],
+      ["alert", "alert: HTTP 404 no_service from ALERT_WEBHOOK_URL"],
+    ]);
+    gone = false;
+    const replay = await exports.default.fetch(
+      new Request("https://coordinator.test/admin/watch/replay", {
+        method: "POST",
+        headers: { authorization: `Bearer ${TEST_BINDINGS.ADMIN_TOKEN}` },
+      }),
+    );
+    expect(await replay.json()).toEqual({ replayed: 2 });
+    await vi.waitFor(() => expect(warnings().length + parkedAlerts().length).toBe(2), { timeout: 5_000 });
   });
 });

@@ -1,3 +1,4 @@
+import { exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { adminGet, deliver, mentionDelivery, newWorkspace, watchStub } from "../support/coordinator";
 import { useFakeSlackAndBackend } from "../support/fakeBackend";
@@ -33,42 +34,75 @@ async function wellSigned(n: number): Promise<void> {
   for (let i = 0; i < n; i++) expect((await deliver((await mentionDelivery(newWorkspace())).delivery)).status).toBe(200);
 }
 
+/** Waits until the watch has counted `answered` answers in all. */
+async function counted(answered: number): Promise<Health> {
+  await vi.waitFor(async () => expect((await health()).answered).toBe(answered), { timeout: 5_000 });
+  return health();
+}
+
+const watchAlerts = async () => {
+  const { outbox, counters } = await watchStub().stats();
+  return outbox.pending + outbox.parked + counters.delivered;
+};
+
+// One window for the whole file (storage is per test file): the tests build on each other.
 describe("the guard against Slack's auto-disable", () => {
-  it("counts every answer to Slack over 60 minutes (GET /admin/health), and stays silent below the failure ratio", async () => {
-    const before = await health();
-    expect(before.window_minutes).toBe(60);
+  it("fewer answers than GUARD_MIN_REQUESTS are never judged, even all failed", async () => {
+    expect((await health()).answered).toBe(0);
+    await badlySigned(19);
+    const window = await counted(19);
+    expect(window).toEqual({ window_minutes: 60, answered: 19, failed: 19, by_cause: { "401": 19 }, ratio: 1 });
+    expect(await watchAlerts()).toBe(0);
+  });
+
+  it("counts every answer to Slack (GET /admin/health), and stays silent at or below the failure ratio", async () => {
     await wellSigned(30);
     await badlySigned(10);
     // Counts reach the watch a second after a failure (successes ride along), not per request.
-    await vi.waitFor(async () => expect((await health()).answered).toBe(before.answered + 40), { timeout: 5_000 });
-    const after = await health();
-    expect(after.failed).toBe(before.failed + 10);
-    expect(after.by_cause["401"]).toBe((before.by_cause["401"] ?? 0) + 10);
-    expect(after.ratio).toBe(Math.round((after.failed / after.answered) * 1000) / 1000);
-    // 10 of 40 failed: below GUARD_FAILURE_RATIO (0.5), so nothing was alerted.
-    expect((await watchStub().stats()).outbox.pending + (await watchStub().stats()).counters.delivered).toBe(0);
+    const window = await counted(59);
+    expect(window).toMatchObject({ answered: 59, failed: 29, by_cause: { "401": 29 }, ratio: 0.492 });
+    expect(await watchAlerts()).toBe(0);
     expect(guardAlerts()).toEqual([]);
   });
 
-  it("a burst of badly signed requests: an alert naming 401 within 60 s, once; /admin/health shows it", async () => {
+  it("requests without Slack's signature headers (scanners) are answered 401 and not counted", async () => {
+    for (let i = 0; i < 5; i++) {
+      const response = await exports.default.fetch(
+        new Request("https://coordinator.test/slack/events", { method: "POST", body: "{}" }),
+      );
+      expect(response.status).toBe(401);
+    }
+    await badlySigned(1);
+    expect((await counted(60)).failed).toBe(30);
+  });
+
+  it("a burst of badly signed requests: an alert naming 401 within 60 s, once", async () => {
     const started = Date.now();
-    const before = await health();
     await badlySigned(40);
     await vi.waitFor(() => expect(guardAlerts()).toHaveLength(1), { timeout: 10_000 });
     expect(Date.now() - started).toBeLessThan(60_000);
-    const now = await health();
-    expect(now.by_cause["401"]).toBe((before.by_cause["401"] ?? 0) + 40);
-    expect(now.ratio).toBeGreaterThan(0.5);
+    const window = await counted(100);
+    expect(window).toMatchObject({ failed: 70, by_cause: { "401": 70 }, ratio: 0.7 });
     expect(guardAlerts()[0]).toMatch(
-      new RegExp(
-        `^:rotating_light: Slack may soon disable this app's events\\. 401 invalid signature: \\d+ % of ${now.answered} requests in the last \\d+ minutes? — was SLACK_SIGNING_SECRET changed\\?`,
-      ),
+      /^:rotating_light: Slack may soon disable this app's events\. 401 invalid signature: \d+ % of \d+ requests in the last \d+ minutes? — was SLACK_SIGNING_SECRET changed\?/,
     );
     // More failures within 15 minutes do not repeat it.
     await badlySigned(5);
-    await vi.waitFor(async () => expect((await health()).answered).toBe(now.answered + 5), { timeout: 5_000 });
+    await counted(105);
     await new Promise((settle) => setTimeout(settle, 300));
     expect(guardAlerts()).toHaveLength(1);
+  });
+
+  it("says once that it recovered when the ratio is well below the threshold again", async () => {
+    // 75 of 105 failed; at 0.8 × 0.5 = 0.4 or less it has recovered: 90 answered 200 (and one more 401).
+    await wellSigned(90);
+    await badlySigned(1);
+    const window = await counted(196);
+    expect(window.ratio).toBeLessThanOrEqual(0.4);
+    const recovered = () =>
+      alerts().texts.filter((text) => text.startsWith(":white_check_mark: Answers to Slack are healthy again"));
+    await vi.waitFor(() => expect(recovered()).toHaveLength(1), { timeout: 10_000 });
+    expect(guardAlerts()).toEqual([]);
   });
 
   it("GET /admin/health needs the admin token", async () => {

@@ -1,8 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
+import { relaySettings } from "../../src/config";
+import type { Inbound } from "../../src/inbound/types";
+import { awaitsBackend } from "../../src/relay/relayPlan";
 import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy } from "../support/coordinator";
 import { useFakeSlackAndBackend } from "../support/fakeBackend";
 import { signedEvent, signedForm, signedInteraction, slashCommandFields, viewSubmission } from "../support/slackSimulator";
-import { RELAY_SYNC_MS } from "../support/testBindings";
+import { RELAY_BACKEND_URL, RELAY_SYNC_MS } from "../support/testBindings";
 
 const { backend } = useFakeSlackAndBackend();
 
@@ -21,6 +24,28 @@ async function timedDeliver(...args: Parameters<typeof deliver>) {
   const response = await deliver(...args);
   return { response, body: await response.text(), ackMs: Date.now() - started };
 }
+
+describe("which acks wait for the backend", () => {
+  const settings = relaySettings({ SLACK_SIGNING_SECRET: "s", RELAY_URL: RELAY_BACKEND_URL })!;
+  const inboundOf = (kind: Inbound["kind"]): Inbound => ({
+    kind,
+    dedupeKey: "k",
+    workspace: "T1",
+    isEnterpriseInstall: false,
+    type: "t",
+    payload: {},
+    raw: { body: "", contentType: "application/json" },
+  });
+
+  it("commands and interactivity, unless RELAY_SYNC_MS is 0 or the app gave an ack body; never events", () => {
+    expect(awaitsBackend(inboundOf("command"), settings, undefined)).toBe(true);
+    expect(awaitsBackend(inboundOf("interaction"), settings, undefined)).toBe(true);
+    expect(awaitsBackend(inboundOf("event"), settings, undefined)).toBe(false);
+    expect(awaitsBackend(inboundOf("command"), { ...settings, syncMs: 0 }, undefined)).toBe(false);
+    expect(awaitsBackend(inboundOf("command"), settings, { text: "the app's own ack" })).toBe(false);
+    expect(awaitsBackend(inboundOf("command"), null, undefined)).toBe(false);
+  });
+});
 
 describe("relay mode: synchronous answers for commands and interactivity", () => {
   it("a command the backend answers within RELAY_SYNC_MS: its body is the ack, and it is called once", async () => {
@@ -78,7 +103,8 @@ describe("relay mode: synchronous answers for commands and interactivity", () =>
     const { response, body, ackMs } = await timedDeliver(delivery, "/slack/commands");
     expect(response.status).toBe(200);
     expect(body).toBe("");
-    expect(ackMs).toBeLessThan(RELAY_SYNC_MS * 3);
+    // RELAY_SYNC_MS after arrival, and the time to answer (a loaded test machine: a generous margin).
+    expect(ackMs).toBeLessThan(RELAY_SYNC_MS + 300);
     // The first attempt is not cut short: it completes the row when the backend answers.
     await vi.waitFor(async () => expect((await shardStub(team).stats()).counters.delivered).toBe(1), { timeout: 5_000 });
     expect(relayed().map((request) => request.headers.get("x-relay-delivery-id"))).toEqual([fields.trigger_id]);
