@@ -119,6 +119,9 @@ describe("relay mode: synchronous answers for commands and interactivity", () =>
     expect(body).toBe("");
     expect((await shardStub(team).stats()).counters.retried).toBe(1);
     expect((await shardStub(team).stats()).outbox.pending).toBe(1);
+    // The sweep's retry (after the backoff) delivers it: attempt 2.
+    await vi.waitFor(async () => expect((await shardStub(team).stats()).outbox.pending).toBe(0), { timeout: 10_000 });
+    expect(relayed().map((request) => request.headers.get("x-relay-attempt"))).toEqual(["1", "2"]);
   });
 
   it("Events API requests are never held for the backend", async () => {
