@@ -50,6 +50,20 @@ describe("alerts on failing deliveries (ALERT_WEBHOOK_URL)", () => {
     expect(recoveries()).toHaveLength(1);
   });
 
+  it("one streak per destination across shards: failures in two workspaces count together", async () => {
+    const [first, second] = [newWorkspace(), newWorkspace()];
+    backend().answerNext({ status: 503 }, 2);
+    expect((await deliver((await mentionDelivery(first)).delivery)).status).toBe(200);
+    await vi.waitFor(() => expect(warnings()).toHaveLength(1), { timeout: 5_000 });
+    expect((await deliver((await mentionDelivery(second)).delivery)).status).toBe(200);
+    await vi.waitFor(() => expect(relayed()).toHaveLength(2));
+    // The second workspace's shard reports its failure to the same streak (2: no alert), and the
+    // first one's retry succeeds: recovered after both.
+    await vi.waitFor(() => expect(recoveries()).toHaveLength(1), { timeout: 10_000 });
+    expect(recoveries()[0]).toMatch(/recovered after 2 consecutive failed attempts\.$/);
+    expect(warnings()).toHaveLength(1);
+  });
+
   it("each Web API method of each workspace is a destination of its own", async () => {
     const team = newWorkspace();
     slack().fail({ method: "chat.postMessage" }, { status: 500 }, 1);
