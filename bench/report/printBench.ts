@@ -204,7 +204,7 @@ export function printBench(results: BenchSummary): void {
     );
   }
   console.log(
-    `   the auto-disable guard's rows per event (cost scenario, all answers 2xx): ${results.cost.guardRowsPerEvent ?? "not measured"}`,
+    `   the auto-disable guard's rows per event (cost scenario, all answers 2xx): ${results.cost.guardRowsPerEvent ?? "not measured"}; persistent metrics': ${results.cost.metricsRowsPerEvent ?? "not measured"}`,
   );
   const c = results.costOAuth;
   console.log(

@@ -63,6 +63,14 @@ export function judgeTargets(input: {
           ? "not measured (no per-statement tally)"
           : `${input.cost.guardRowsPerEvent} rows/event (${input.cost.events} events)`,
     },
+    {
+      target: "persistent metrics write ≤ 0.02 rows per event",
+      met: input.cost?.metricsRowsPerEvent != null && input.cost.metricsRowsPerEvent <= 0.02,
+      measured:
+        input.cost?.metricsRowsPerEvent == null
+          ? "not measured (no per-statement tally)"
+          : `${input.cost.metricsRowsPerEvent} rows/event (${input.cost.events} events at ${input.cost.rate}/s)`,
+    },
   ];
 }
 

@@ -36,6 +36,12 @@ export interface RowsPerEvent {
    * state: its statements in the tally), on this all-success load.
    */
   guardRowsPerEvent: number | null;
+  /**
+   * Rows the persistent metrics wrote per event (metric minutes and the watch's shard registry),
+   * over this short run: a minute's row is shared by the run's events only, so at a steady rate
+   * over whole minutes it is less.
+   */
+  metricsRowsPerEvent: number | null;
   /** One event on a fresh shard, before any pruning: counters read after its reply was delivered. */
   oneEvent: { rowsWritten: number; alarmsSet: number; perStatement: Array<StatementCost> } | null;
   prices: typeof DURABLE_OBJECTS_PRICES;
@@ -45,6 +51,15 @@ export interface RowsPerEvent {
 
 /** The guard's tables (migrations/0003_watch.sql), as its statements name them. */
 const GUARD_TABLES = /\b(answer_counts|guard_state)\b/;
+/** The persistent metrics' tables (migrations/0004_metrics.sql). */
+const METRICS_TABLES = /\b(metric_minutes|shard_registry)\b/;
+
+/** Rows the statements on `tables` wrote, per event (4 decimals); null without a per-statement tally. */
+function rowsPerEventOf(perStatement: StatementCost[], tables: RegExp, events: number): number | null {
+  if (perStatement.length === 0) return null;
+  const rows = perStatement.filter((cost) => tables.test(cost.statement)).reduce((sum, cost) => sum + cost.rowsWritten, 0);
+  return Math.round((rows / Math.max(events, 1)) * 10_000) / 10_000;
+}
 
 /** The workspaces the scenario sends to: one shard for the load, a fresh one for the single event. */
 export const COST_WORKSPACES = ["TCOST", "TCOSTONE"] as const;
@@ -143,14 +158,8 @@ export async function startRowsPerEvent(
       talliedRowsWritten: tallied,
       rowsPerEvent: round(rowsPerEvent),
       perStatement: perStatement.map((cost) => ({ ...cost, rowsPerEvent: round(cost.rowsWritten / Math.max(accepted, 1)) })),
-      guardRowsPerEvent:
-        perStatement.length === 0
-          ? null
-          : Math.round(
-              (perStatement.filter((c) => GUARD_TABLES.test(c.statement)).reduce((sum, c) => sum + c.rowsWritten, 0) /
-                Math.max(run.acked, 1)) *
-                10_000,
-            ) / 10_000,
+      guardRowsPerEvent: rowsPerEventOf(perStatement, GUARD_TABLES, run.acked),
+      metricsRowsPerEvent: rowsPerEventOf(perStatement, METRICS_TABLES, run.acked),
       oneEvent: oneStats
         ? {
             rowsWritten: oneStats.counters.rowsWritten,

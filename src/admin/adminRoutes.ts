@@ -8,6 +8,7 @@ import type { ShardApi } from "../shard/api";
 import { WATCH } from "../watch/Watch";
 import { authorizeAdmin } from "./authorizeAdmin";
 import { installationRoutes } from "./installationRoutes";
+import { overview } from "./overviewRoute";
 
 type AdminRequest = IRequest & { params: { workspace: string; bucket: string; key?: string; id?: string } };
 
@@ -88,6 +89,7 @@ export function adminRoutes() {
       const { span_minutes: _, ...window } = await shardStub(env.SHARD, WATCH).health();
       return Response.json(window);
     })
+    .get("/api/overview", overview)
     .get("/installations", installationRoutes.list)
     .delete("/installations/:id", (request, env) => installationRoutes.remove(segment(request.params.id, "installation id"), env))
     .all("*", () => new Response("not found", { status: 404 }));

@@ -87,7 +87,9 @@ function settle(courier: Courier, token: string, row: ClaimedRow, verdict: Verdi
 
   if (verdict.outcome === "lease_lost") return fenced(courier, row, "step");
   if (verdict.outcome === "delivered") {
-    return outbox.complete(key, token) ? { type: "delivered", shard, key, attempts } : fenced(courier, row, "complete");
+    return outbox.complete(key, token)
+      ? { type: "delivered", shard, key, attempts, recordedAt: row.created_at }
+      : fenced(courier, row, "complete");
   }
   const retryUntil = verdict.outcome === "retry" ? verdict.retryUntil : undefined;
   // A horizon in time (relay) replaces the one in attempts.

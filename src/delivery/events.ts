@@ -15,7 +15,8 @@ interface Settled {
  * subscribe to the same facts instead of each being written in place.
  */
 export type DeliveryEvent =
-  | (Settled & { type: "delivered" })
+  /** `recordedAt`: when the row's delivery was recorded (delivery latency = now − recordedAt). */
+  | (Settled & { type: "delivered"; recordedAt: number })
   | (Settled & { type: "retried"; reason: string; nextAttemptAt: number })
   | (Settled & { type: "parked"; reason: string })
   | (Settled & { type: "postponed"; until: number })

@@ -5,7 +5,7 @@ import type { SlackApp } from "../app/types";
 import type { Authorize } from "../auth/authorize";
 import { alertSettings, oauthSettings, recordSettings, type ShardSettings, shardSettings } from "../config";
 import type { Courier } from "../delivery/deliverClaimed";
-import { countInto, DeliveryEvents, newCounters } from "../delivery/events";
+import { countInto, type DeliveryEvent, DeliveryEvents, newCounters } from "../delivery/events";
 import { logDeliveryEvents } from "../delivery/logDeliveryEvents";
 import { deliverLeased, sweep } from "../delivery/sweep";
 import type { CoordinatorEnv } from "../env";
@@ -16,14 +16,17 @@ import { installationCache, type Known } from "../installations/installationCach
 import { isLifecycleEvent } from "../installations/lifecycle";
 import { installationStub } from "../installations/stubs";
 import { describeError, log } from "../log";
+import { MetricStore } from "../metrics/metricStore";
+import { MinuteMetrics } from "../metrics/minuteMetrics";
 import { BackendAnswers } from "../relay/backendAnswers";
 import { awaitsBackend, relayRowKey } from "../relay/relayPlan";
 import { servedApp } from "../routing/servedApp";
 import { shardStub } from "../routing/shardStub";
 import type { AnswerTally, HealthWindow } from "../watch/answerWindow";
 import { nextParkedDueAt } from "../watch/parkedBatches";
+import type { RegisteredShard } from "../watch/shardRegistry";
 import { WATCH, Watch } from "../watch/Watch";
-import type { BackendAnswer, IngestResult, ParkedRow, ShardApi, ShardStats } from "./api";
+import type { BackendAnswer, IngestResult, ParkedRow, ShardApi, ShardMetrics, ShardStats } from "./api";
 import { buildCourier } from "./courier";
 import { ingestDelivery } from "./ingest";
 import { MeteredSql } from "./meteredSql";
@@ -63,6 +66,11 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     private readonly name: string;
     private readonly counters = newCounters();
     private readonly backendAnswers = new BackendAnswers();
+    /** This minute's metrics, in memory; written (one row) once the minute is over. */
+    private readonly metrics = new MinuteMetrics();
+    private readonly metricStore: MetricStore;
+    /** Rows written (alarms included) up to the last metrics minute written. */
+    private rowsMark = 0;
     private accepted = 0;
     /** Rows whose immediate attempt is running now. */
     private immediateInFlight = 0;
@@ -81,6 +89,7 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       this.sql = new MeteredSql(ctx.storage.sql);
       this.receipts = new Receipts(this.sql, this.receiptRetentionMs);
       this.outbox = new Outbox(this.sql);
+      this.metricStore = new MetricStore(this.sql);
       this.wakeUps = new WakeUps(ctx.storage, [
         // Due rows, and leases running out (the sweep reclaims them).
         () => this.outbox.nextWakeAt(),
@@ -90,6 +99,8 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
         },
         // The watch: parked batches coming due.
         () => (this.name === WATCH && this.migrated ? nextParkedDueAt(this.sql) : null),
+        // A metrics minute to write once it is over.
+        () => this.metrics.dueAt(),
       ]);
       this.delivery = this.prepareDelivery(this.app, authorize, env);
       // Schema first: no request may see a half-migrated shard. This is the only
@@ -123,7 +134,8 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       const events = new DeliveryEvents()
         .subscribe(countInto(this.counters))
         .subscribe(logDeliveryEvents)
-        .subscribe(this.backendAnswers.settle);
+        .subscribe(this.backendAnswers.settle)
+        .subscribe((event) => this.countDelivery(event));
       if (reports) events.subscribe(reports.onEvent);
       const courier = buildCourier({
         shard: this.name,
@@ -183,6 +195,7 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     private record(inbound: Inbound): IngestResult {
       this.migrate();
       const now = Date.now();
+      this.writeMetrics(now);
       // New rows are leased to this delivery's immediate attempt as they are written — unless
       // the shard already has many attempts in flight: then acks come first, and the rows
       // wait unleased for the sweep, which delivers with bounded concurrency.
@@ -191,6 +204,12 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       const lease = immediate ? { token: crypto.randomUUID(), expiresAt: now + delivery.settings.delivery.leaseMs } : null;
       const stores = { storage: this.ctx.storage, receipts: this.receipts, outbox: this.outbox };
       const { result, leased } = ingestDelivery(stores, this.app, inbound, now, lease);
+      this.metrics.count(
+        result.verdict === "accepted" ? "accepted" : result.verdict === "duplicate" ? "duplicates" : "ignored",
+        now,
+      );
+      // The ack waits for this commit: from the edge's receipt to here is most of it.
+      if (inbound.receivedAt !== undefined) this.metrics.ack(now - inbound.receivedAt, now);
       if (result.verdict !== "accepted") return result;
       this.accepted++;
       // Armed only once the transaction has succeeded, so the alarm mirror never believes in a
@@ -221,6 +240,7 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       const started = Date.now();
       try {
         this.migrate();
+        this.writeMetrics(started);
         if (this.name === WATCH) this.watchDue(started);
         if ("courier" in this.delivery) await sweep(this.delivery.courier, started);
         else this.logPaused(this.delivery.paused);
@@ -249,6 +269,48 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       if (parked > 0)
         log("warn", "effects parked: installation gone", { shard: this.name, workspace, parked, reason: change.reason });
       return parked;
+    }
+
+    /** Delivery outcomes into this minute's metrics. */
+    private countDelivery(event: DeliveryEvent): void {
+      const now = Date.now();
+      if (event.type === "delivered") this.metrics.delivered(now - event.recordedAt, now);
+      else if (event.type === "retried" || event.type === "parked" || event.type === "fenceRejected")
+        this.metrics.count(event.type === "fenceRejected" ? "fenceRejections" : event.type, now);
+    }
+
+    /**
+     * Writes the metrics minute once it is over — one row — and tells the watch this shard is
+     * alive (its registry: at most once a minute). Called before anything else counts, from
+     * ingests and alarms.
+     */
+    private writeMetrics(now: number): void {
+      const minute = this.migrated ? this.metrics.take(now) : undefined;
+      if (!minute) return;
+      const written = this.sql.rowsWritten + this.wakeUps.alarmsSet;
+      minute.counts.rowsWritten = written - this.rowsMark;
+      this.rowsMark = written;
+      try {
+        this.metricStore.save({ ...minute, ...this.metricStore.outboxDepth() });
+      } catch (error) {
+        log("warn", "metrics minute not written", { shard: this.name, error: describeError(error) });
+      }
+      if (this.name === WATCH) return;
+      void Promise.resolve(shardStub(this.env.SHARD, WATCH).shardSeen(this.name, now)).catch((error: unknown) =>
+        log("warn", "shard not registered with the watch", { shard: this.name, error: describeError(error) }),
+      );
+    }
+
+    /** Metric minutes from `fromMinute` on, the minute in progress, and the outbox now: for the console. */
+    metricsSince(fromMinute: number): ShardMetrics {
+      const live = this.metrics.peek();
+      if (!this.migrated) return { minutes: [], live, outbox: { pending: 0, parked: 0, oldestPendingAt: null } };
+      const { pending, parked } = this.outbox.countsByStatus();
+      return {
+        minutes: this.metricStore.since(fromMinute),
+        live,
+        outbox: { pending, parked, oldestPendingAt: this.metricStore.outboxDepth().oldestPendingAt },
+      };
     }
 
     // The watch (the reserved shard "watch"; src/watch/): alerts and the auto-disable guard.
@@ -283,6 +345,14 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
 
     health(): HealthWindow {
       return this.watch().health(Date.now());
+    }
+
+    shardSeen(shard: string, at: number): void {
+      this.watch().shardSeen(shard, at);
+    }
+
+    shards(since: number): RegisteredShard[] {
+      return this.watch().shards(since);
     }
 
     backendAnswer(dedupeKey: string, waitMs: number): Promise<BackendAnswer | null> {

@@ -2,7 +2,9 @@ import type { DeliveryReport } from "../alerts/outcomes";
 import type { AckBody } from "../app/types";
 import type { Inbound } from "../inbound/types";
 import type { InstallationChange } from "../installations/api";
+import type { MinuteRow } from "../metrics/minuteMetrics";
 import type { AnswerTally, HealthWindow } from "../watch/answerWindow";
+import type { RegisteredShard } from "../watch/shardRegistry";
 
 /**
  * The shard's RPC surface as the front Worker and the operations API see it: types only, so
@@ -28,6 +30,20 @@ export interface ShardApi {
   reportDeliveries(report: DeliveryReport): void;
   /** The watch only: the rolling window of answers to Slack (GET /admin/health). */
   health(): HealthWindow;
+  /** Metric minutes from `fromMinute` on (minutes since the epoch), the minute in progress, the outbox now. */
+  metricsSince(fromMinute: number): ShardMetrics;
+  /** The watch only: a shard says it is alive (at most once a minute). */
+  shardSeen(shard: string, at: number): void;
+  /** The watch only: the shards active since `since` (ms since the epoch). */
+  shards(since: number): RegisteredShard[];
+}
+
+/** A shard's metrics for the console (README "Operations console"). */
+export interface ShardMetrics {
+  minutes: MinuteRow[];
+  /** The minute in progress, not yet written. */
+  live?: Omit<MinuteRow, "depth" | "oldestPendingAt">;
+  outbox: { pending: number; parked: number; oldestPendingAt: number | null };
 }
 
 /** The shard's answer to `ingest`, returned only once it is durable. */

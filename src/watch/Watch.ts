@@ -6,6 +6,7 @@ import type { Outbox } from "../shard/outbox";
 import { type AnswerTally, AnswerWindow, type HealthWindow } from "./answerWindow";
 import { judge } from "./guard";
 import { addParked, dueParked, nextParkedDueAt } from "./parkedBatches";
+import { type RegisteredShard, ShardRegistry } from "./shardRegistry";
 import { applyRun } from "./streaks";
 
 /** The watch's shard name: never a workspace shard's, which are "{workspace}/{bucket}". */
@@ -27,9 +28,19 @@ export interface WatchParts {
  */
 export class Watch {
   private readonly answers: AnswerWindow;
+  private readonly registry: ShardRegistry;
 
   constructor(private readonly parts: WatchParts) {
     this.answers = new AnswerWindow(parts.sql);
+    this.registry = new ShardRegistry(parts.sql);
+  }
+
+  shardSeen(shard: string, at: number): void {
+    this.registry.seen(shard, at);
+  }
+
+  shards(since: number): RegisteredShard[] {
+    return this.registry.activeSince(since);
   }
 
   countAnswers(tally: AnswerTally, now: number): void {

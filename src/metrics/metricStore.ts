@@ -1,0 +1,59 @@
+import type { MeteredSql } from "../shard/meteredSql";
+import type { MetricCounts, MinuteRow } from "./minuteMetrics";
+
+/** Metric minutes are kept this long (README "Operations console"). */
+export const METRICS_RETENTION_MINUTES = 7 * 24 * 60;
+
+type StoredMinute = {
+  minute: number;
+  counts: string;
+  ack_ms: string;
+  delivery_ms: string;
+  depth: number;
+  oldest_pending_at: number | null;
+};
+
+/** All SQL touching `metric_minutes`: one row written per minute with traffic, pruned after 7 days. */
+export class MetricStore {
+  constructor(private readonly sql: MeteredSql) {}
+
+  /** The outbox now: pending rows and when the oldest was recorded. */
+  outboxDepth(): { depth: number; oldestPendingAt: number | null } {
+    const row = this.sql.one<{ depth: number; oldest: number | null }>(
+      "SELECT count(*) AS depth, min(created_at) AS oldest FROM outbox WHERE status = 'pending'",
+    );
+    return { depth: row.depth, oldestPendingAt: row.oldest };
+  }
+
+  save(row: MinuteRow): void {
+    this.sql.all(
+      `INSERT INTO metric_minutes (minute, counts, ack_ms, delivery_ms, depth, oldest_pending_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (minute) DO UPDATE SET counts = excluded.counts, ack_ms = excluded.ack_ms,
+         delivery_ms = excluded.delivery_ms, depth = excluded.depth, oldest_pending_at = excluded.oldest_pending_at`,
+      row.minute,
+      JSON.stringify(row.counts),
+      JSON.stringify(row.ackMs),
+      JSON.stringify(row.deliveryMs),
+      row.depth,
+      row.oldestPendingAt,
+    );
+    // At most one old row goes per new one: minutes are written one by one, pruned the same way.
+    this.sql.all("DELETE FROM metric_minutes WHERE minute <= ?", row.minute - METRICS_RETENTION_MINUTES);
+  }
+
+  since(fromMinute: number): MinuteRow[] {
+    return this.sql
+      .all<StoredMinute>(
+        "SELECT minute, counts, ack_ms, delivery_ms, depth, oldest_pending_at FROM metric_minutes WHERE minute >= ? ORDER BY minute",
+        fromMinute,
+      )
+      .map((row) => ({
+        minute: row.minute,
+        counts: JSON.parse(row.counts) as MetricCounts,
+        ackMs: JSON.parse(row.ack_ms) as number[],
+        deliveryMs: JSON.parse(row.delivery_ms) as number[],
+        depth: row.depth,
+        oldestPendingAt: row.oldest_pending_at,
+      }));
+  }
+}

@@ -1,0 +1,47 @@
+import type { MeteredSql } from "../shard/meteredSql";
+
+/** A shard the watch knows of (README "Operations console"). */
+export interface RegisteredShard {
+  shard: string;
+  workspace: string;
+  bucket: string;
+  firstSeen: number;
+  lastActive: number;
+}
+
+/**
+ * The shards that exist (`shard_registry`, in the watch): each shard reports itself when it
+ * writes a metrics minute — at most once a minute — so the console lists and aggregates the
+ * fleet without knowing names, at one row written per shard per active minute.
+ */
+export class ShardRegistry {
+  constructor(private readonly sql: MeteredSql) {}
+
+  seen(shard: string, at: number): void {
+    const cut = shard.lastIndexOf("/");
+    this.sql.all(
+      `INSERT INTO shard_registry (shard, workspace, bucket, first_seen, last_active) VALUES (?1, ?2, ?3, ?4, ?4)
+       ON CONFLICT (shard) DO UPDATE SET last_active = max(last_active, ?4)`,
+      shard,
+      shard.slice(0, cut),
+      shard.slice(cut + 1),
+      at,
+    );
+  }
+
+  /** Shards active since `since` (ms), in name order. */
+  activeSince(since: number): RegisteredShard[] {
+    return this.sql
+      .all<{ shard: string; workspace: string; bucket: string; first_seen: number; last_active: number }>(
+        "SELECT shard, workspace, bucket, first_seen, last_active FROM shard_registry WHERE last_active >= ? ORDER BY shard",
+        since,
+      )
+      .map((row) => ({
+        shard: row.shard,
+        workspace: row.workspace,
+        bucket: row.bucket,
+        firstSeen: row.first_seen,
+        lastActive: row.last_active,
+      }));
+  }
+}
