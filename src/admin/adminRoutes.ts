@@ -7,6 +7,7 @@ import { shardStub } from "../routing/shardStub";
 import type { ShardApi } from "../shard/api";
 import { WATCH } from "../watch/Watch";
 import { authorizeAdmin } from "./authorizeAdmin";
+import { fleetParked } from "./fleetParked";
 import { installationRoutes } from "./installationRoutes";
 import { overview } from "./overviewRoute";
 
@@ -90,6 +91,9 @@ export function adminRoutes() {
       return Response.json(window);
     })
     .get("/api/overview", overview)
+    .get("/api/parked", fleetParked.list)
+    .post("/api/parked/replay", fleetParked.replay)
+    .post("/api/parked/discard", fleetParked.discard)
     .get("/installations", installationRoutes.list)
     .delete("/installations/:id", (request, env) => installationRoutes.remove(segment(request.params.id, "installation id"), env))
     .all("*", () => new Response("not found", { status: 404 }));

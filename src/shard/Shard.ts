@@ -26,7 +26,7 @@ import type { AnswerTally, HealthWindow } from "../watch/answerWindow";
 import { nextParkedDueAt } from "../watch/parkedBatches";
 import type { RegisteredShard } from "../watch/shardRegistry";
 import { WATCH, Watch } from "../watch/Watch";
-import type { BackendAnswer, IngestResult, ParkedRow, ShardApi, ShardMetrics, ShardStats } from "./api";
+import type { BackendAnswer, IngestResult, ParkedCursor, ParkedRow, ShardApi, ShardMetrics, ShardStats } from "./api";
 import { buildCourier } from "./courier";
 import { ingestDelivery } from "./ingest";
 import { MeteredSql } from "./meteredSql";
@@ -71,6 +71,8 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     private readonly metricStore: MetricStore;
     /** Rows written (alarms included) up to the last metrics minute written. */
     private rowsMark = 0;
+    /** Whether this instance has told the watch it exists (at its first ingest; then with each minute). */
+    private registered = false;
     private accepted = 0;
     /** Rows whose immediate attempt is running now. */
     private immediateInFlight = 0;
@@ -196,6 +198,7 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       this.migrate();
       const now = Date.now();
       this.writeMetrics(now);
+      if (!this.registered) this.register(now);
       // New rows are leased to this delivery's immediate attempt as they are written — unless
       // the shard already has many attempts in flight: then acks come first, and the rows
       // wait unleased for the sweep, which delivers with bounded concurrency.
@@ -295,7 +298,13 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       } catch (error) {
         log("warn", "metrics minute not written", { shard: this.name, error: describeError(error) });
       }
+      this.register(now);
+    }
+
+    /** Tells the watch's registry this shard is alive: at its first ingest, then once per metrics minute. */
+    private register(now: number): void {
       if (this.name === WATCH) return;
+      this.registered = true;
       void Promise.resolve(shardStub(this.env.SHARD, WATCH).shardSeen(this.name, now)).catch((error: unknown) =>
         log("warn", "shard not registered with the watch", { shard: this.name, error: describeError(error) }),
       );
@@ -385,6 +394,26 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       if (replayed > 0) this.wakeUps.arm(now);
       log("info", "parked effects replayed", { shard: this.name, key, replayed });
       return replayed;
+    }
+
+    listParkedBefore(before: ParkedCursor | null, limit: number): ParkedRow[] {
+      if (!this.migrated) return [];
+      return this.outbox.listParkedBefore(before, Math.min(Math.max(limit, 1), 1000));
+    }
+
+    replayParked(keys: string[] | null): number {
+      if (keys === null) return this.replay();
+      const now = Date.now();
+      const replayed = this.migrated ? this.outbox.replayKeys(now, keys) : 0;
+      if (replayed > 0) this.wakeUps.arm(now);
+      log("info", "parked effects replayed", { shard: this.name, keys: keys.length, replayed });
+      return replayed;
+    }
+
+    discardParked(keys: string[] | null): number {
+      const discarded = this.migrated ? this.outbox.discardParked(keys) : 0;
+      log("info", "parked effects discarded", { shard: this.name, keys: keys?.length ?? "all", discarded });
+      return discarded;
     }
 
     discard(key: string): boolean {

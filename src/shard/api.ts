@@ -17,6 +17,12 @@ export interface ShardApi {
   listParked(limit?: number): ParkedRow[];
   replay(key?: string): number;
   discard(key: string): boolean;
+  /** Parked rows newest first, before `before`, for the fleet-wide list (GET /admin/api/parked). */
+  listParkedBefore(before: ParkedCursor | null, limit: number): ParkedRow[];
+  /** Replays the parked rows among `keys`, or all (null). Returns how many. */
+  replayParked(keys: string[] | null): number;
+  /** Discards the parked rows among `keys`, or all (null). Returns how many. */
+  discardParked(keys: string[] | null): number;
   /** OAuth mode: the installation store's push; returns how many waiting effects were parked. */
   installationChanged(workspace: string, change: InstallationChange): number;
   /**
@@ -81,6 +87,12 @@ export type ParkedRow = {
   created_at: number;
   parked_at: number;
 };
+
+/** A position in the fleet-wide parked list: rows strictly older than this (newest first). */
+export interface ParkedCursor {
+  parkedAt: number;
+  key: string;
+}
 
 export interface DeliveryCounters {
   delivered: number;

@@ -1,4 +1,4 @@
-import type { OutboxStatus, ParkedRow } from "./api";
+import type { OutboxStatus, ParkedCursor, ParkedRow } from "./api";
 import type { MeteredSql } from "./meteredSql";
 
 /** A row as the delivery loop sees it. */
@@ -199,6 +199,37 @@ export class Outbox {
         WHERE status = 'parked' AND (?2 IS NULL OR idempotency_key = ?2) RETURNING 1`,
       now,
       key ?? null,
+    );
+  }
+
+  /** Parked rows newest first, strictly before `before` (parked_at, then key), for paging across shards. */
+  listParkedBefore(before: ParkedCursor | null, limit: number): ParkedRow[] {
+    return this.sql.all<ParkedRow>(
+      `SELECT idempotency_key, workspace, effect, attempts, last_error, created_at, parked_at FROM outbox
+        WHERE status = 'parked' AND (?1 IS NULL OR parked_at < ?1 OR (parked_at = ?1 AND idempotency_key < ?2))
+        ORDER BY parked_at DESC, idempotency_key DESC LIMIT ?3`,
+      before?.parkedAt ?? null,
+      before?.key ?? "",
+      limit,
+    );
+  }
+
+  /** Puts the parked rows among `keys` back in line. Returns how many. */
+  replayKeys(now: number, keys: readonly string[]): number {
+    return this.sql.count(
+      `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?1, parked_at = NULL
+        WHERE status = 'parked' AND idempotency_key IN (SELECT value FROM json_each(?2)) RETURNING 1`,
+      now,
+      JSON.stringify(keys),
+    );
+  }
+
+  /** Deletes parked rows for good: those among `keys`, or all of them when `keys` is null. Returns how many. */
+  discardParked(keys: readonly string[] | null): number {
+    return this.sql.count(
+      `DELETE FROM outbox WHERE status = 'parked'
+        AND (?1 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?1))) RETURNING 1`,
+      keys === null ? null : JSON.stringify(keys),
     );
   }
 

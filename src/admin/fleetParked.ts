@@ -1,0 +1,134 @@
+import { toBase64 } from "../base64";
+import { mapConcurrent } from "../delivery/mapConcurrent";
+import type { CoordinatorEnv } from "../env";
+import { Rejection } from "../errors";
+import { describeError, log } from "../log";
+import { shardStub } from "../routing/shardStub";
+import type { ParkedCursor, ParkedRow } from "../shard/api";
+import { WATCH } from "../watch/Watch";
+
+/** Shards asked at once. */
+const FAN_OUT = 16;
+
+/** Every shard that may hold parked effects: the registry's (all it ever saw) and the watch (alerts). */
+async function everyShard(env: CoordinatorEnv): Promise<string[]> {
+  const registered = await shardStub(env.SHARD, WATCH).shards(0);
+  return [...registered.map((entry) => entry.shard), WATCH];
+}
+
+/** Runs `work` on each shard, `FAN_OUT` at a time; a shard that fails is logged and named. */
+async function onShards<T>(
+  shards: readonly string[],
+  work: (shard: string) => Promise<T>,
+): Promise<{ results: Array<[string, T]>; unreachable: string[] }> {
+  const results: Array<[string, T]> = [];
+  const unreachable: string[] = [];
+  await mapConcurrent(shards, FAN_OUT, async (shard) => {
+    try {
+      results.push([shard, await work(shard)]);
+    } catch (error) {
+      unreachable.push(shard);
+      log("warn", "fleet operation: shard did not answer", { shard, error: describeError(error) });
+    }
+  });
+  return { results, unreachable };
+}
+
+const encodeCursor = (cursor: ParkedCursor) =>
+  toBase64(new TextEncoder().encode(JSON.stringify(cursor)))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_");
+
+function decodeCursor(raw: string | null): ParkedCursor | null {
+  if (!raw) return null;
+  try {
+    const cursor = JSON.parse(atob(raw.replaceAll("-", "+").replaceAll("_", "/"))) as ParkedCursor;
+    if (typeof cursor.parkedAt === "number" && typeof cursor.key === "string") return cursor;
+  } catch {}
+  throw new Rejection(400, "cursor is not one this API gave");
+}
+
+/** A parked effect as the fleet-wide list shows it. */
+export interface FleetParkedRow {
+  shard: string;
+  key: string;
+  workspace: string;
+  effect: string;
+  attempts: number;
+  lastError: string | null;
+  createdAt: number;
+  parkedAt: number;
+}
+
+const toFleetRow = (shard: string, row: ParkedRow): FleetParkedRow => ({
+  shard,
+  key: row.idempotency_key,
+  workspace: row.workspace,
+  effect: row.effect,
+  attempts: row.attempts,
+  lastError: row.last_error,
+  createdAt: row.created_at,
+  parkedAt: row.parked_at,
+});
+
+/** `{ "shard"?, "keys"? }`: which parked effects an operation is for. */
+async function selection(request: Request): Promise<{ shard?: string; keys: string[] | null }> {
+  let body: unknown;
+  try {
+    const text = await request.text();
+    body = text.trim() === "" ? {} : JSON.parse(text);
+  } catch {
+    throw new Rejection(400, 'body must be JSON: { "shard"?: string, "keys"?: string[] }');
+  }
+  const { shard, keys } = (body ?? {}) as { shard?: unknown; keys?: unknown };
+  if (shard !== undefined && (typeof shard !== "string" || shard === ""))
+    throw new Rejection(400, '"shard" must be a shard name, e.g. "T0001/0" or "watch"');
+  if (keys !== undefined && (!Array.isArray(keys) || keys.length > 1000 || !keys.every((key) => typeof key === "string")))
+    throw new Rejection(400, '"keys" must be an array of at most 1000 outbox keys');
+  return { shard: shard as string | undefined, keys: (keys as string[] | undefined) ?? null };
+}
+
+/**
+ * The dead-letter queue across the fleet (README "Operations API"): listed newest first with
+ * cursor paging, replayed or discarded by shard, by keys, or all in one request.
+ */
+export const fleetParked = {
+  async list(request: Request, env: CoordinatorEnv): Promise<Response> {
+    const params = new URL(request.url).searchParams;
+    const limit = Number(params.get("limit") ?? 50);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new Rejection(400, "limit must be an integer from 1 to 500");
+    const before = decodeCursor(params.get("cursor"));
+    const { results, unreachable } = await onShards(await everyShard(env), (shard) =>
+      Promise.resolve(shardStub(env.SHARD, shard).listParkedBefore(before, limit)),
+    );
+    const rows = results
+      .flatMap(([shard, parked]) => parked.map((row) => toFleetRow(shard, row)))
+      .sort((a, b) => b.parkedAt - a.parkedAt || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0));
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const more = rows.length > limit || results.some(([, parked]) => parked.length === limit);
+    return Response.json({
+      parked: page,
+      cursor: more && last ? encodeCursor({ parkedAt: last.parkedAt, key: last.key }) : null,
+      unreachable,
+    });
+  },
+
+  async replay(request: Request, env: CoordinatorEnv): Promise<Response> {
+    const { shard, keys } = await selection(request);
+    const shards = shard ? [shard] : await everyShard(env);
+    const { results, unreachable } = await onShards(shards, (name) =>
+      Promise.resolve(shardStub(env.SHARD, name).replayParked(keys)),
+    );
+    return Response.json({ replayed: results.reduce((sum, [, n]) => sum + n, 0), unreachable });
+  },
+
+  async discard(request: Request, env: CoordinatorEnv): Promise<Response> {
+    const { shard, keys } = await selection(request);
+    const shards = shard ? [shard] : await everyShard(env);
+    const { results, unreachable } = await onShards(shards, (name) =>
+      Promise.resolve(shardStub(env.SHARD, name).discardParked(keys)),
+    );
+    return Response.json({ discarded: results.reduce((sum, [, n]) => sum + n, 0), unreachable });
+  },
+};
