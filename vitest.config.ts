@@ -34,6 +34,11 @@ export default defineConfig({
         test: { name: "relay", include: ["test/relay/*.test.ts"], ...shared },
       },
       {
+        // The operations console in headless Chromium (npm packages only) against the coordinator
+        // running in workerd on 127.0.0.1 — a Node test, not one inside workerd.
+        test: { name: "browser", include: ["test/browser/*.test.ts"], environment: "node", testTimeout: 120_000 },
+      },
+      {
         // The shipped demo (src/index.ts), end to end: what `npm start` serves.
         plugins: [workerUnderTest("./src/index.ts")],
         test: { name: "example", include: ["test/example/*.test.ts"], ...shared },

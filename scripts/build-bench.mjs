@@ -4,6 +4,7 @@
 
 import { resolve } from "node:path";
 import { build } from "esbuild";
+import { textLoaders, textScripts } from "./textAssets.mjs";
 
 const here = resolve(import.meta.dirname, "..");
 const product = resolve(process.env.PRODUCT_ROOT ?? here);
@@ -37,9 +38,9 @@ const workerOptions = {
   conditions: ["workerd", "worker", "browser"],
   mainFields: ["module", "main"],
   external: ["cloudflare:*", "node:*"],
-  loader: { ".sql": "text" },
+  loader: textLoaders,
   logLevel: "warning",
-  plugins: [productImports],
+  plugins: [productImports, textScripts],
 };
 
 await Promise.all([
@@ -62,7 +63,7 @@ await Promise.all([
     entryPoints: { coordinatorMetered: resolve(here, "bench/workers/meteredCoordinator.ts") },
     outdir: resolve(out, "workers"),
     outExtension: { ".js": ".mjs" },
-    plugins: [productImports, meterStatements],
+    plugins: [productImports, meterStatements, textScripts],
   }).catch((error) => {
     console.warn(
       `build-bench: per-statement metering unavailable (${error.message.split("\n")[0]}); rows per event are still measured`,

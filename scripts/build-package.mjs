@@ -1,6 +1,6 @@
 // `npm run build`: the library as a consumer installs it (also run by `npm pack` via prepack).
-// - dist/index.js: one ES module bundled by esbuild from src/lib.ts. The migrations are inlined
-//   as text, so a consumer's wrangler needs no rule for our .sql files; `cloudflare:*` and
+// - dist/index.js: one ES module bundled by esbuild from src/lib.ts. The migrations and the
+//   console's assets are inlined as text, so a consumer's wrangler needs no rule for them; `cloudflare:*` and
 //   itty-router are left to the consumer's bundler (wrangler), as a dependency is.
 // - dist/types/: declarations from tsc (tsconfig.build.json), entry dist/types/lib.d.ts.
 // Bundling rather than emitting a file per module: the consumer gets one module to resolve,
@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { build } from "esbuild";
+import { textLoaders, textScripts } from "./textAssets.mjs";
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), "..");
 const dist = join(root, "dist");
@@ -24,7 +25,8 @@ await build({
   target: "es2022",
   sourcemap: true,
   external: ["cloudflare:*", "itty-router"],
-  loader: { ".sql": "text" },
+  loader: textLoaders,
+  plugins: [textScripts],
   logLevel: "warning",
 });
 execFileSync(join(root, "node_modules/.bin/tsc"), ["-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });

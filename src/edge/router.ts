@@ -1,6 +1,7 @@
-import { Router } from "itty-router";
+import { type IRequest, Router } from "itty-router";
 import { adminRoutes } from "../admin/adminRoutes";
 import type { SlackApp } from "../app/types";
+import { consoleAsset, consolePage } from "../console/consoleAssets";
 import type { CoordinatorEnv } from "../env";
 import { beginInstall, completeInstall, installEndpoint } from "../installations/installFlow";
 import { handleSlackRequest } from "./handleSlackRequest";
@@ -9,15 +10,20 @@ import { handleSlackRequest } from "./handleSlackRequest";
 export function buildRouter(app: SlackApp) {
   const slack = (request: Request, env: CoordinatorEnv, ctx: ExecutionContext) => handleSlackRequest(request, env, app, ctx);
   const admin = adminRoutes();
-  return Router<Request, [CoordinatorEnv, ExecutionContext]>({
-    catch: () => new Response("internal error", { status: 500 }),
-  })
-    .post("/slack/events", slack)
-    .post("/slack/commands", slack)
-    .post("/slack/interactivity", slack)
-    .get("/slack/install", installEndpoint(beginInstall))
-    .get("/slack/oauth_redirect", installEndpoint(completeInstall))
-    .get("/healthz", () => Response.json({ ok: true }))
-    .all("/admin/*", admin.fetch)
-    .all("*", () => new Response("not found", { status: 404 }));
+  return (
+    Router<Request, [CoordinatorEnv, ExecutionContext]>({
+      catch: () => new Response("internal error", { status: 500 }),
+    })
+      .post("/slack/events", slack)
+      .post("/slack/commands", slack)
+      .post("/slack/interactivity", slack)
+      .get("/slack/install", installEndpoint(beginInstall))
+      .get("/slack/oauth_redirect", installEndpoint(completeInstall))
+      .get("/healthz", () => Response.json({ ok: true }))
+      // The console's page and assets carry no data: no token (every data request needs one).
+      .get("/admin", (_request, env) => consolePage(env.ADMIN_TOKEN))
+      .get("/admin/assets/:name", (request: IRequest, env) => consoleAsset(String(request.params.name), env.ADMIN_TOKEN))
+      .all("/admin/*", admin.fetch)
+      .all("*", () => new Response("not found", { status: 404 }))
+  );
 }

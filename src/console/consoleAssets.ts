@@ -1,0 +1,54 @@
+import uplotScript from "uplot/dist/uPlot.iife.min.js";
+import uplotStyle from "uplot/dist/uPlot.min.css";
+import script from "./console.browser.js";
+import style from "./console.css";
+import page from "./page.html";
+
+/**
+ * The operations console's page and assets (README "Operations console"), bundled as text and
+ * served by the Worker itself: no CDN, no other origin. They carry no data, so they need no token;
+ * every data request the page makes does. The CSP allows only this origin's scripts, styles and
+ * API — no inline script — so a hostile string that reached the page could not run.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const ASSETS: Record<string, { body: string; type: string }> = {
+  "console.js": { body: script, type: "text/javascript; charset=utf-8" },
+  "console.css": { body: style, type: "text/css; charset=utf-8" },
+  "uPlot.iife.min.js": { body: uplotScript, type: "text/javascript; charset=utf-8" },
+  "uPlot.min.css": { body: uplotStyle, type: "text/css; charset=utf-8" },
+};
+
+function served(body: string, type: string, cacheControl: string): Response {
+  return new Response(body, {
+    headers: {
+      "content-type": type,
+      "content-security-policy": CONTENT_SECURITY_POLICY,
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer",
+      "cache-control": cacheControl,
+    },
+  });
+}
+
+/** GET /admin: the page (404 while ADMIN_TOKEN is unset: there is no API for it to read). */
+export function consolePage(adminToken: string | undefined): Response {
+  if (!adminToken) return new Response("admin API disabled: set ADMIN_TOKEN to enable it", { status: 404 });
+  return served(page, "text/html; charset=utf-8", "no-cache");
+}
+
+/** GET /admin/assets/{name}: the page's script, style and charting library. */
+export function consoleAsset(name: string, adminToken: string | undefined): Response {
+  const asset = ASSETS[name];
+  if (!adminToken || !asset) return new Response("not found", { status: 404 });
+  return served(asset.body, asset.type, "public, max-age=300");
+}

@@ -1,0 +1,143 @@
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import chromium from "@sparticuz/chromium";
+import { type Browser, chromium as playwright } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeSlackServer, startFakeSlackServer } from "../../bench/fakeSlack/fakeSlackServer";
+import { repoRoot } from "../../bench/runtime/repoRoot";
+import { type Runtime, startRuntime } from "../../bench/runtime/startRuntime";
+import { appMention, eventCallback, signedEvent, toRequest } from "../support/slackSimulator";
+
+/**
+ * The operations console in a real browser (headless Chromium from @sparticuz/chromium, driven by
+ * playwright-core; nothing downloaded at run time) against the coordinator running locally in
+ * workerd with the example app and a fake Slack on 127.0.0.1, seeded with signed traffic.
+ */
+
+const SECRET = "console-test-signing-secret";
+const ADMIN_TOKEN = "console-test-admin-token";
+/** Written on every run; copied to docs/console.png (README's picture) with UPDATE_SCREENSHOT=1. */
+const SCREENSHOT = resolve(repoRoot, "test/browser/.output/console.png");
+const HOSTILE = '<img src=x onerror="window.__pwned=1">';
+
+let fake: FakeSlackServer;
+let coordinator: Runtime;
+let browser: Browser;
+
+async function send(team: string, channel = "C0CONSOLE"): Promise<void> {
+  const delivery = await signedEvent(eventCallback(appMention({ channel }), { teamId: team }), { secret: SECRET });
+  const response = await fetch(toRequest(new URL("/slack/events", coordinator.url).href, delivery));
+  expect(response.status).toBe(200);
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((later) => setTimeout(later, 100));
+  }
+}
+
+beforeAll(async () => {
+  // The coordinator as `npm start` serves it, bundled as the bench bundles it.
+  execFileSync(process.execPath, [resolve(repoRoot, "scripts/build-bench.mjs")], { cwd: repoRoot, stdio: "inherit" });
+  fake = await startFakeSlackServer();
+  coordinator = await startRuntime({
+    worker: "coordinator",
+    port: 0,
+    bindings: {
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_BOT_TOKEN: "xoxb-console-test",
+      SLACK_API_URL: fake.fake.apiUrl,
+      ADMIN_TOKEN,
+    },
+  });
+  browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await coordinator?.stop();
+  await fake?.close();
+});
+
+describe("the operations console in a browser", () => {
+  it("refuses a wrong token, shows the traffic it was sent, and replays a parked effect with its button", async () => {
+    // Seed: 5 mentions in one workspace, 3 in another, and one whose reply Slack refuses with a
+    // hostile error text (parked at once).
+    for (let i = 0; i < 5; i++) await send("TCONSOLEA");
+    for (let i = 0; i < 3; i++) await send("TCONSOLEB");
+    fake.fake.fail({ method: "chat.postMessage", channel: "C0PARKED" }, { error: HOSTILE }, 1);
+    await send("TCONSOLEC", "C0PARKED");
+    await until(() => fake.calls.filter((call) => call.method === "chat.update").length >= 8, "the replies");
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1100 }, locale: "en-US" });
+    const dialogs: string[] = [];
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(message.text());
+    });
+    const external: string[] = [];
+    page.on("request", (request) => {
+      if (!request.url().startsWith(coordinator.url.origin)) external.push(request.url());
+    });
+    await page.goto(new URL("/admin", coordinator.url).href);
+
+    // A wrong token is refused, and the sign-in stays.
+    await page.fill("#token", "not-the-token");
+    await page.click("#sign-in-form button");
+    // (Page-side checks are strings: they run in the browser, whose DOM this file is not typed with.)
+    await page.waitForFunction(`document.getElementById("sign-in-error")?.textContent?.includes("refused")`);
+    expect(await page.isVisible("#console")).toBe(false);
+
+    // The right one shows the fleet: 9 accepted, three workspaces' shards, one parked effect.
+    await page.fill("#token", ADMIN_TOKEN);
+    await page.click("#sign-in-form button");
+    await page.waitForSelector("#console:not([hidden])");
+    await page.waitForFunction(`document.querySelector('[data-card="Accepted"] .value')?.textContent === "9"`);
+    const shards = await page.$$eval("#shards tbody tr", (rows) => rows.map((row) => row.getAttribute("data-shard")));
+    expect(shards.sort()).toEqual(["TCONSOLEA/0", "TCONSOLEB/0", "TCONSOLEC/0"]);
+    const accepted = await page.$eval('#shards tbody tr[data-shard="TCONSOLEA/0"] td:nth-child(2)', (td) => td.textContent);
+    expect(accepted).toBe("5");
+    await page.waitForSelector("#parked tbody tr[data-key]");
+    const parkedRows = await page.$$("#parked tbody tr[data-key]");
+    expect(parkedRows).toHaveLength(1);
+
+    // The hostile error text is shown as text: no element made of it, nothing ran.
+    const errorText = await page.$eval("#parked tbody tr[data-key] td.wrap", (td) => td.textContent);
+    expect(errorText).toContain(HOSTILE);
+    expect(await page.$$("#parked img")).toHaveLength(0);
+    expect(await page.evaluate("window.__pwned")).toBeUndefined();
+    await page.waitForSelector("#chart-throughput canvas", { timeout: 5_000 }).catch(() => {
+      throw new Error(`no chart; page problems: ${JSON.stringify(problems)}`);
+    });
+
+    mkdirSync(resolve(SCREENSHOT, ".."), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    if (process.env.UPDATE_SCREENSHOT === "1") copyFileSync(SCREENSHOT, resolve(repoRoot, "docs/console.png"));
+    // And as a phone shows it (looked at, not asserted).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: SCREENSHOT.replace(".png", "-phone.png"), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 1100 });
+
+    // Replay with the row's button: the fake Web API now gets the parked reply.
+    await page.click("#parked tbody tr[data-key] button:has-text('Replay')");
+    await until(
+      () => fake.calls.some((call) => call.method === "chat.postMessage" && call.channel === "C0PARKED" && call.outcome === "ok"),
+      "the replayed reply",
+    );
+    await page.waitForFunction(`document.querySelector("#parked tbody")?.textContent?.includes("Nothing is parked.")`);
+    expect(dialogs).toEqual([]);
+    // The only errors the browser saw: the wrong token's 401s, and 404 for installations
+    // (single-workspace mode has none; the panel stays hidden).
+    expect(problems.filter((problem) => !/status of (401|404)/.test(problem))).toEqual([]);
+    expect(external).toEqual([]);
+    await page.close();
+  }, 120_000);
+});
