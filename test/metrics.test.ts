@@ -95,6 +95,29 @@ describe("persistent metrics (one row per shard per minute)", () => {
     expect(overview.unreachable).toEqual([]);
   });
 
+  it("shows what alerts are about: the destinations failing now", async () => {
+    const team = newWorkspace();
+    slack().fail({ method: "chat.postMessage" }, { status: 500 }, 1);
+    expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
+    const failing = async () =>
+      (
+        (await (await adminGet("/admin/api/overview?minutes=5")).json()) as {
+          alerts: { alertsSent: boolean; failing: unknown[] };
+        }
+      ).alerts;
+    await vi.waitFor(async () =>
+      expect((await failing()).failing).toContainEqual(
+        expect.objectContaining({
+          label: `chat.postMessage in ${team}`,
+          failures: 1,
+          lastError: "chat.postMessage: 500 http_500",
+        }),
+      ),
+    );
+    // No ALERT_WEBHOOK_URL in this project: alerts are only logged.
+    expect((await failing()).alertsSent).toBe(false);
+  });
+
   it("refuses a window outside 1 minute to 7 days, and needs the admin token", async () => {
     expect((await adminGet("/admin/api/overview?minutes=0")).status).toBe(400);
     expect((await adminGet("/admin/api/overview?minutes=10081")).status).toBe(400);

@@ -23,7 +23,7 @@ export async function overview(request: Request, env: CoordinatorEnv): Promise<R
   const now = Date.now();
   const fromMinute = Math.floor(now / 60_000) + 1 - minutes;
   const watch = shardStub(env.SHARD, WATCH);
-  const [registered, guard] = await Promise.all([watch.shards(fromMinute * 60_000), watch.health()]);
+  const [registered, guard, alerts] = await Promise.all([watch.shards(fromMinute * 60_000), watch.health(), watch.alertState()]);
   const parts: ShardPart[] = [];
   const unreachable: string[] = [];
   await mapConcurrent(registered, FAN_OUT, async (entry) => {
@@ -41,5 +41,5 @@ export async function overview(request: Request, env: CoordinatorEnv): Promise<R
   });
   parts.sort((a, b) => a.shard.localeCompare(b.shard));
   const { span_minutes: _, ...window } = guard;
-  return Response.json({ ...fleetOverview(parts, minutes, now), guard: window, unreachable });
+  return Response.json({ ...fleetOverview(parts, minutes, now), guard: window, alerts, unreachable });
 }

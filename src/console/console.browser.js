@@ -147,6 +147,24 @@ function renderCharts(overview) {
   );
 }
 
+function renderAlerts(alerts) {
+  const list = $("failing");
+  list.replaceChildren(
+    ...alerts.failing.map((streak) =>
+      el(
+        "li",
+        `${streak.label}: ${streak.failures} consecutive failed attempt${streak.failures === 1 ? "" : "s"}, last ${time(streak.lastFailedAt)} — ${streak.lastError ?? "unknown error"}`,
+      ),
+    ),
+  );
+  $("failing-none").hidden = alerts.failing.length > 0;
+  $("alerts-sent").textContent = alerts.alertsSent
+    ? alerts.guard.alerting
+      ? "The guard is alerting: too many answers to Slack failed."
+      : "Alerts go to ALERT_WEBHOOK_URL."
+    : "ALERT_WEBHOOK_URL is not set: alerts are only logged.";
+}
+
 function renderGuard(guard) {
   const causes = Object.entries(guard.by_cause)
     .map(([cause, n]) => `${cause}: ${n}`)
@@ -299,6 +317,7 @@ async function refresh(updateStatus = true) {
     renderCards(overview);
     renderCharts(overview);
     renderGuard(overview.guard);
+    renderAlerts(overview.alerts);
     renderShards(overview.shards);
     renderParked(parked, false);
     renderInstallations(installations);

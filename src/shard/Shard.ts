@@ -22,6 +22,7 @@ import { BackendAnswers } from "../relay/backendAnswers";
 import { awaitsBackend, relayRowKey } from "../relay/relayPlan";
 import { servedApp } from "../routing/servedApp";
 import { shardStub } from "../routing/shardStub";
+import type { AlertState } from "../watch/alertState";
 import type { AnswerTally, HealthWindow } from "../watch/answerWindow";
 import { nextParkedDueAt } from "../watch/parkedBatches";
 import type { RegisteredShard } from "../watch/shardRegistry";
@@ -354,6 +355,10 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
 
     health(): HealthWindow {
       return this.watch().health(Date.now());
+    }
+
+    alertState(): AlertState {
+      return this.watch().alertState(Date.now());
     }
 
     shardSeen(shard: string, at: number): void {

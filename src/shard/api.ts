@@ -3,6 +3,7 @@ import type { AckBody } from "../app/types";
 import type { Inbound } from "../inbound/types";
 import type { InstallationChange } from "../installations/api";
 import type { MinuteRow } from "../metrics/minuteMetrics";
+import type { AlertState } from "../watch/alertState";
 import type { AnswerTally, HealthWindow } from "../watch/answerWindow";
 import type { RegisteredShard } from "../watch/shardRegistry";
 
@@ -38,6 +39,8 @@ export interface ShardApi {
   health(): HealthWindow;
   /** Metric minutes from `fromMinute` on (minutes since the epoch), the minute in progress, the outbox now. */
   metricsSince(fromMinute: number): ShardMetrics;
+  /** The watch only: the destinations failing now and the guard's state (the console). */
+  alertState(): AlertState;
   /** The watch only: a shard says it is alive (at most once a minute). */
   shardSeen(shard: string, at: number): void;
   /** The watch only: the shards active since `since` (ms since the epoch). */

@@ -3,11 +3,12 @@ import type { AlertSettings } from "../config";
 import { log } from "../log";
 import type { MeteredSql } from "../shard/meteredSql";
 import type { Outbox } from "../shard/outbox";
+import type { AlertState } from "./alertState";
 import { type AnswerTally, AnswerWindow, type HealthWindow } from "./answerWindow";
 import { judge } from "./guard";
 import { addParked, dueParked, nextParkedDueAt } from "./parkedBatches";
 import { type RegisteredShard, ShardRegistry } from "./shardRegistry";
-import { applyRun } from "./streaks";
+import { applyRun, openStreaks } from "./streaks";
 
 /** The watch's shard name: never a workspace shard's, which are "{workspace}/{bucket}". */
 export const WATCH = "watch";
@@ -59,6 +60,18 @@ export class Watch {
 
   health(now: number): HealthWindow {
     return this.answers.summary(now);
+  }
+
+  /** What alerts are about now: the destinations failing, and whether the guard is alerting. */
+  alertState(now: number): AlertState {
+    const [guard] = this.parts.sql.all<{ alerted_at: number | null; active: number }>(
+      "SELECT alerted_at, active FROM guard_state WHERE id = 1",
+    );
+    return {
+      alertsSent: this.parts.settings.webhookUrl !== undefined,
+      guard: { alerting: guard?.active === 1, lastAlertAt: guard?.alerted_at ?? null },
+      failing: openStreaks(this.parts.sql, now),
+    };
   }
 
   /** The alarm's part: parked batches whose minute is up. */

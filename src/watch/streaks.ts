@@ -51,3 +51,38 @@ export function applyRun(sql: MeteredSql, run: DestinationRun, now: number): str
   if (reached === undefined) return [];
   return [streakAlert(run.label, failures, run, reached === STREAK_THRESHOLDS.at(-1))];
 }
+
+/** A destination failing now, as the console shows it. */
+export interface OpenStreak {
+  label: string;
+  failures: number;
+  alerted: number;
+  lastError: string | null;
+  lastKey: string | null;
+  lastFailedAt: number;
+}
+
+/** The streaks still open at `now` (a failure within STREAK_STALE_MS), longest first. */
+export function openStreaks(sql: MeteredSql, now: number): OpenStreak[] {
+  return sql
+    .all<{
+      label: string;
+      failures: number;
+      alerted: number;
+      last_error: string | null;
+      last_key: string | null;
+      last_failed_at: number;
+    }>(
+      `SELECT label, failures, alerted, last_error, last_key, last_failed_at FROM destination_streaks
+        WHERE last_failed_at > ? ORDER BY failures DESC LIMIT 100`,
+      now - STREAK_STALE_MS,
+    )
+    .map((row) => ({
+      label: row.label,
+      failures: row.failures,
+      alerted: row.alerted,
+      lastError: row.last_error,
+      lastKey: row.last_key,
+      lastFailedAt: row.last_failed_at,
+    }));
+}

@@ -87,57 +87,66 @@ describe("the operations console in a browser", () => {
     page.on("request", (request) => {
       if (!request.url().startsWith(coordinator.url.origin)) external.push(request.url());
     });
-    await page.goto(new URL("/admin", coordinator.url).href);
+    try {
+      await page.goto(new URL("/admin", coordinator.url).href);
 
-    // A wrong token is refused, and the sign-in stays.
-    await page.fill("#token", "not-the-token");
-    await page.click("#sign-in-form button");
-    // (Page-side checks are strings: they run in the browser, whose DOM this file is not typed with.)
-    await page.waitForFunction(`document.getElementById("sign-in-error")?.textContent?.includes("refused")`);
-    expect(await page.isVisible("#console")).toBe(false);
+      // A wrong token is refused, and the sign-in stays.
+      await page.fill("#token", "not-the-token");
+      await page.click("#sign-in-form button");
+      // (Page-side checks are strings: they run in the browser, whose DOM this file is not typed with.)
+      await page.waitForFunction(`document.getElementById("sign-in-error")?.textContent?.includes("refused")`);
+      expect(await page.isVisible("#console")).toBe(false);
 
-    // The right one shows the fleet: 9 accepted, three workspaces' shards, one parked effect.
-    await page.fill("#token", ADMIN_TOKEN);
-    await page.click("#sign-in-form button");
-    await page.waitForSelector("#console:not([hidden])");
-    await page.waitForFunction(`document.querySelector('[data-card="Accepted"] .value')?.textContent === "9"`);
-    const shards = await page.$$eval("#shards tbody tr", (rows) => rows.map((row) => row.getAttribute("data-shard")));
-    expect(shards.sort()).toEqual(["TCONSOLEA/0", "TCONSOLEB/0", "TCONSOLEC/0"]);
-    const accepted = await page.$eval('#shards tbody tr[data-shard="TCONSOLEA/0"] td:nth-child(2)', (td) => td.textContent);
-    expect(accepted).toBe("5");
-    await page.waitForSelector("#parked tbody tr[data-key]");
-    const parkedRows = await page.$$("#parked tbody tr[data-key]");
-    expect(parkedRows).toHaveLength(1);
+      // The right one shows the fleet: 9 accepted, three workspaces' shards, one parked effect.
+      await page.fill("#token", ADMIN_TOKEN);
+      await page.click("#sign-in-form button");
+      await page.waitForSelector("#console:not([hidden])");
+      await page.waitForFunction(`document.querySelector('[data-card="Accepted"] .value')?.textContent === "9"`);
+      const shards = await page.$$eval("#shards tbody tr", (rows) => rows.map((row) => row.getAttribute("data-shard")));
+      expect(shards.sort()).toEqual(["TCONSOLEA/0", "TCONSOLEB/0", "TCONSOLEC/0"]);
+      const accepted = await page.$eval('#shards tbody tr[data-shard="TCONSOLEA/0"] td:nth-child(2)', (td) => td.textContent);
+      expect(accepted).toBe("5");
+      await page.waitForSelector("#parked tbody tr[data-key]");
+      const parkedRows = await page.$$("#parked tbody tr[data-key]");
+      expect(parkedRows).toHaveLength(1);
 
-    // The hostile error text is shown as text: no element made of it, nothing ran.
-    const errorText = await page.$eval("#parked tbody tr[data-key] td.wrap", (td) => td.textContent);
-    expect(errorText).toContain(HOSTILE);
-    expect(await page.$$("#parked img")).toHaveLength(0);
-    expect(await page.evaluate("window.__pwned")).toBeUndefined();
-    await page.waitForSelector("#chart-throughput canvas", { timeout: 5_000 }).catch(() => {
-      throw new Error(`no chart; page problems: ${JSON.stringify(problems)}`);
-    });
+      // The hostile error text is shown as text: no element made of it, nothing ran.
+      const errorText = await page.$eval("#parked tbody tr[data-key] td.wrap", (td) => td.textContent);
+      expect(errorText).toContain(HOSTILE);
+      expect(await page.$$("#parked img")).toHaveLength(0);
+      expect(await page.evaluate("window.__pwned")).toBeUndefined();
+      await page.waitForSelector("#chart-throughput canvas", { timeout: 5_000 }).catch(() => {
+        throw new Error(`no chart; page problems: ${JSON.stringify(problems)}`);
+      });
 
-    mkdirSync(resolve(SCREENSHOT, ".."), { recursive: true });
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
-    if (process.env.UPDATE_SCREENSHOT === "1") copyFileSync(SCREENSHOT, resolve(repoRoot, "docs/console.png"));
-    // And as a phone shows it (looked at, not asserted).
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: SCREENSHOT.replace(".png", "-phone.png"), fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 1100 });
+      mkdirSync(resolve(SCREENSHOT, ".."), { recursive: true });
+      await page.screenshot({ path: SCREENSHOT, fullPage: true });
+      if (process.env.UPDATE_SCREENSHOT === "1") copyFileSync(SCREENSHOT, resolve(repoRoot, "docs/console.png"));
+      // And as a phone shows it (looked at, not asserted).
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: SCREENSHOT.replace(".png", "-phone.png"), fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 1100 });
 
-    // Replay with the row's button: the fake Web API now gets the parked reply.
-    await page.click("#parked tbody tr[data-key] button:has-text('Replay')");
-    await until(
-      () => fake.calls.some((call) => call.method === "chat.postMessage" && call.channel === "C0PARKED" && call.outcome === "ok"),
-      "the replayed reply",
-    );
-    await page.waitForFunction(`document.querySelector("#parked tbody")?.textContent?.includes("Nothing is parked.")`);
-    expect(dialogs).toEqual([]);
-    // The only errors the browser saw: the wrong token's 401s, and 404 for installations
-    // (single-workspace mode has none; the panel stays hidden).
-    expect(problems.filter((problem) => !/status of (401|404)/.test(problem))).toEqual([]);
-    expect(external).toEqual([]);
+      // Replay with the row's button: the fake Web API now gets the parked reply.
+      await page.click("#parked tbody tr[data-key] button:has-text('Replay')");
+      await until(
+        () =>
+          fake.calls.some((call) => call.method === "chat.postMessage" && call.channel === "C0PARKED" && call.outcome === "ok"),
+        "the replayed reply",
+      );
+      await page.waitForFunction(`document.querySelector("#parked tbody")?.textContent?.includes("Nothing is parked.")`);
+      expect(dialogs).toEqual([]);
+      // The only errors the browser saw: the wrong token's 401s, and 404 for installations
+      // (single-workspace mode has none; the panel stays hidden).
+      expect(problems.filter((problem) => !/status of (401|404)/.test(problem))).toEqual([]);
+      expect(external).toEqual([]);
+    } catch (error) {
+      // What the page saw, for a failure that does not reproduce.
+      await page.screenshot({ path: SCREENSHOT.replace(".png", "-failure.png"), fullPage: true }).catch(() => {});
+      throw new Error(`${error instanceof Error ? error.message : String(error)}; page problems: ${JSON.stringify(problems)}`, {
+        cause: error,
+      });
+    }
     await page.close();
   }, 120_000);
 });
