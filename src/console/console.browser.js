@@ -139,10 +139,20 @@ function renderCharts(overview) {
   chart(
     "chart-latency",
     [
+      ["ack p50", "#9bb8ef"],
       ["ack p99", "#2f6fde"],
+      ["delivery p50", "#8fd19e"],
       ["delivery p99", "#1e8e3e"],
     ],
-    [xs, overview.series.map((point) => point.ack.p99), overview.series.map((point) => point.delivery.p99)],
+    [
+      xs,
+      ...[
+        ["ack", "p50"],
+        ["ack", "p99"],
+        ["delivery", "p50"],
+        ["delivery", "p99"],
+      ].map(([latency, percentile]) => overview.series.map((point) => point[latency][percentile])),
+    ],
     true,
   );
 }
