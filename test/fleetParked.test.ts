@@ -79,4 +79,24 @@ describe("the dead-letter queue across the fleet (/admin/api/parked)", () => {
     expect((await adminPost("/admin/api/parked/replay", "{not json")).status).toBe(400);
     expect((await adminPost("/admin/api/parked/replay", { keys: "one" })).status).toBe(400);
   });
+
+  it('never widens to the whole fleet by accident: everything needs {"all": true}', async () => {
+    const team = await parkedMention();
+    for (const body of [
+      "",
+      "{}",
+      "[]",
+      "null",
+      "5",
+      '{"key":["x"]}',
+      '{"Keys":["x"]}',
+      '{"shard":"T1/0","key":"x"}',
+      '{"all":true,"shard":"T1/0"}',
+    ])
+      expect((await adminPost("/admin/api/parked/discard", body)).status, body).toBe(400);
+    expect(await shardStub(team).listParked()).toHaveLength(1);
+    const everything = await adminPost("/admin/api/parked/discard", { all: true });
+    expect(((await everything.json()) as { discarded: number }).discarded).toBeGreaterThanOrEqual(1);
+    expect(await shardStub(team).listParked()).toEqual([]);
+  });
 });

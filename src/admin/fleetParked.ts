@@ -43,7 +43,7 @@ function decodeCursor(raw: string | null): ParkedCursor | null {
   if (!raw) return null;
   try {
     const cursor = JSON.parse(atob(raw.replaceAll("-", "+").replaceAll("_", "/"))) as ParkedCursor;
-    if (typeof cursor.parkedAt === "number" && typeof cursor.key === "string") return cursor;
+    if (typeof cursor.parkedAt === "number" && typeof cursor.key === "string" && typeof cursor.shard === "string") return cursor;
   } catch {}
   throw new Rejection(400, "cursor is not one this API gave");
 }
@@ -60,6 +60,16 @@ export interface FleetParkedRow {
   parkedAt: number;
 }
 
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The fleet list's order, newest first: parked time, then key, then shard, all descending. */
+function newestFirst(
+  a: Pick<FleetParkedRow, "parkedAt" | "key" | "shard">,
+  b: Pick<FleetParkedRow, "parkedAt" | "key" | "shard">,
+) {
+  return b.parkedAt - a.parkedAt || compare(b.key, a.key) || compare(b.shard, a.shard);
+}
+
 const toFleetRow = (shard: string, row: ParkedRow): FleetParkedRow => ({
   shard,
   key: row.idempotency_key,
@@ -71,20 +81,31 @@ const toFleetRow = (shard: string, row: ParkedRow): FleetParkedRow => ({
   parkedAt: row.parked_at,
 });
 
-/** `{ "shard"?, "keys"? }`: which parked effects an operation is for. */
+/**
+ * `{ "shard"?, "keys"?, "all"? }`: which parked effects an operation is for — a shard's, some keys
+ * (on one shard or any), or, only with `"all": true`, every one in the fleet. Anything else is 400:
+ * a typo must never widen a discard to everything.
+ */
 async function selection(request: Request): Promise<{ shard?: string; keys: string[] | null }> {
+  const usage = '{ "shard"?: string, "keys"?: string[] }, or { "all": true }';
   let body: unknown;
   try {
-    const text = await request.text();
-    body = text.trim() === "" ? {} : JSON.parse(text);
+    body = JSON.parse(await request.text());
   } catch {
-    throw new Rejection(400, 'body must be JSON: { "shard"?: string, "keys"?: string[] }');
+    throw new Rejection(400, `body must be JSON: ${usage}`);
   }
-  const { shard, keys } = (body ?? {}) as { shard?: unknown; keys?: unknown };
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new Rejection(400, `body must be ${usage}`);
+  const unknown = Object.keys(body).filter((name) => !["shard", "keys", "all"].includes(name));
+  if (unknown.length > 0) throw new Rejection(400, `unknown field ${JSON.stringify(unknown[0])}; body must be ${usage}`);
+  const { shard, keys, all } = body as { shard?: unknown; keys?: unknown; all?: unknown };
   if (shard !== undefined && (typeof shard !== "string" || shard === ""))
     throw new Rejection(400, '"shard" must be a shard name, e.g. "T0001/0" or "watch"');
   if (keys !== undefined && (!Array.isArray(keys) || keys.length > 1000 || !keys.every((key) => typeof key === "string")))
     throw new Rejection(400, '"keys" must be an array of at most 1000 outbox keys');
+  if (all !== undefined && all !== true) throw new Rejection(400, '"all" must be true');
+  if (all === true && (shard !== undefined || keys !== undefined))
+    throw new Rejection(400, '"all" cannot be combined with "shard" or "keys"');
+  if (all !== true && shard === undefined && keys === undefined) throw new Rejection(400, `say which: ${usage}`);
   return { shard: shard as string | undefined, keys: (keys as string[] | undefined) ?? null };
 }
 
@@ -101,15 +122,17 @@ export const fleetParked = {
     const { results, unreachable } = await onShards(await everyShard(env), (shard) =>
       Promise.resolve(shardStub(env.SHARD, shard).listParkedBefore(before, limit)),
     );
+    // Shards answer rows at or before the cursor's (time, key); the shard breaks the tie.
     const rows = results
       .flatMap(([shard, parked]) => parked.map((row) => toFleetRow(shard, row)))
-      .sort((a, b) => b.parkedAt - a.parkedAt || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0));
+      .filter((row) => before === null || newestFirst(row, { ...before, shard: before.shard ?? "" }) > 0)
+      .sort(newestFirst);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     const more = rows.length > limit || results.some(([, parked]) => parked.length === limit);
     return Response.json({
       parked: page,
-      cursor: more && last ? encodeCursor({ parkedAt: last.parkedAt, key: last.key }) : null,
+      cursor: more && last ? encodeCursor({ parkedAt: last.parkedAt, key: last.key, shard: last.shard }) : null,
       unreachable,
     });
   },

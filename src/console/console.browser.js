@@ -278,17 +278,24 @@ $("parked-more").addEventListener("click", async () => {
 });
 
 async function act(action, selection) {
-  const answer = await api(`/admin/api/parked/${action}`, { method: "POST", body: JSON.stringify(selection) });
-  const n = action === "replay" ? answer.replayed : answer.discarded;
-  $("status").textContent = `${action === "replay" ? "Replayed" : "Discarded"} ${n} effect${n === 1 ? "" : "s"}.`;
+  try {
+    const answer = await api(`/admin/api/parked/${action}`, { method: "POST", body: JSON.stringify(selection) });
+    const n = action === "replay" ? answer.replayed : answer.discarded;
+    const missed = answer.unreachable.length > 0 ? ` ${answer.unreachable.length} shard(s) did not answer.` : "";
+    $("status").textContent = `${action === "replay" ? "Replayed" : "Discarded"} ${n} effect${n === 1 ? "" : "s"}.${missed}`;
+  } catch (error) {
+    if (error instanceof Refused) return showSignIn(error.message);
+    $("status").textContent = `${action === "replay" ? "Replay" : "Discard"} failed: ${error.message}`;
+    return;
+  }
   await refresh(false);
 }
 
 $("replay-all").addEventListener("click", () => {
-  if (confirm("Replay every parked effect in the fleet?")) act("replay", {});
+  if (confirm("Replay every parked effect in the fleet?")) act("replay", { all: true });
 });
 $("discard-all").addEventListener("click", () => {
-  if (confirm("Discard every parked effect in the fleet, for good?")) act("discard", {});
+  if (confirm("Discard every parked effect in the fleet, for good?")) act("discard", { all: true });
 });
 
 function renderInstallations(page) {
@@ -331,7 +338,11 @@ async function refresh(updateStatus = true) {
     renderShards(overview.shards);
     renderParked(parked, false);
     renderInstallations(installations);
-    if (updateStatus) $("status").textContent = `Updated ${new Date().toLocaleTimeString()} · every ${REFRESH_MS / 1000} s`;
+    const unreachable = [...new Set([...overview.unreachable, ...parked.unreachable])];
+    if (updateStatus)
+      $("status").textContent =
+        `Updated ${new Date().toLocaleTimeString()} · every ${REFRESH_MS / 1000} s` +
+        (unreachable.length > 0 ? ` · not answering: ${unreachable.join(", ")}` : "");
   } catch (error) {
     if (error instanceof Refused) return showSignIn(error.message);
     $("status").textContent = `Refresh failed: ${error.message}`;

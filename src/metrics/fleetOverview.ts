@@ -77,8 +77,8 @@ class Sum {
   }
 }
 
-/** JSON has no Infinity: "above the last bound" is reported as that bound's double. */
-const finite = (value: number | null) => (value === Number.POSITIVE_INFINITY ? 600_000 : value);
+/** JSON has no Infinity: "above the last bound" (a day) is reported as two days. */
+const finite = (value: number | null) => (value === Number.POSITIVE_INFINITY ? 2 * 86_400_000 : value);
 
 const ageMs = (oldest: number | null, now: number) => (oldest === null ? null : Math.max(0, now - oldest));
 

@@ -3,7 +3,9 @@
  * percentiles are computed from the sums. A value falls in the first bucket whose bound is at
  * least it; the last bucket holds everything above the last bound.
  */
-export const BOUNDS_MS = [5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000, 300_000] as const;
+export const BOUNDS_MS = [
+  5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000, 300_000, 900_000, 3_600_000, 21_600_000, 86_400_000,
+] as const;
 
 /** Counts per bucket: BOUNDS_MS.length + 1 of them. */
 export type Histogram = number[];

@@ -37,7 +37,7 @@ export class MetricStore {
       row.depth,
       row.oldestPendingAt,
     );
-    // At most one old row goes per new one: minutes are written one by one, pruned the same way.
+    // Minutes past the retention go as new ones are written (a shard that stays idle keeps its last ones).
     this.sql.all("DELETE FROM metric_minutes WHERE minute <= ?", row.minute - METRICS_RETENTION_MINUTES);
   }
 

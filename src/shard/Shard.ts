@@ -72,7 +72,7 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     private readonly metricStore: MetricStore;
     /** Rows written (alarms included) up to the last metrics minute written. */
     private rowsMark = 0;
-    /** Whether this instance has told the watch it exists (at its first ingest; then with each minute). */
+    /** Whether this instance has told the watch it exists (at its first ingest or alarm; then with each minute). */
     private registered = false;
     private accepted = 0;
     /** Rows whose immediate attempt is running now. */
@@ -212,8 +212,10 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
         result.verdict === "accepted" ? "accepted" : result.verdict === "duplicate" ? "duplicates" : "ignored",
         now,
       );
-      // The ack waits for this commit: from the edge's receipt to here is most of it.
+      // The ack waits for this record: from the edge handing the delivery over to here is most of it.
       if (inbound.receivedAt !== undefined) this.metrics.ack(now - inbound.receivedAt, now);
+      // The minute is written when it is over, even if nothing else wakes the shard then.
+      this.wakeUps.arm(this.metrics.dueAt());
       if (result.verdict !== "accepted") return result;
       this.accepted++;
       // Armed only once the transaction has succeeded, so the alarm mirror never believes in a
@@ -245,6 +247,7 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       try {
         this.migrate();
         this.writeMetrics(started);
+        if (!this.registered) this.register(started);
         if (this.name === WATCH) this.watchDue(started);
         if ("courier" in this.delivery) await sweep(this.delivery.courier, started);
         else this.logPaused(this.delivery.paused);
@@ -278,6 +281,8 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     /** Delivery outcomes into this minute's metrics. */
     private countDelivery(event: DeliveryEvent): void {
       const now = Date.now();
+      // A minute already over is written first, so this outcome counts in its own minute.
+      this.writeMetrics(now);
       if (event.type === "delivered") this.metrics.delivered(now - event.recordedAt, now);
       else if (event.type === "retried" || event.type === "parked" || event.type === "fenceRejected")
         this.metrics.count(event.type === "fenceRejected" ? "fenceRejections" : event.type, now);

@@ -91,10 +91,12 @@ export type ParkedRow = {
   parked_at: number;
 };
 
-/** A position in the fleet-wide parked list: rows strictly older than this (newest first). */
+/** A position in the fleet-wide parked list (newest first): the last row a page gave. */
 export interface ParkedCursor {
   parkedAt: number;
   key: string;
+  /** Breaks ties between shards; a shard ignores it and answers rows at or before (parkedAt, key). */
+  shard?: string;
 }
 
 export interface DeliveryCounters {

@@ -202,11 +202,14 @@ export class Outbox {
     );
   }
 
-  /** Parked rows newest first, strictly before `before` (parked_at, then key), for paging across shards. */
+  /**
+   * Parked rows newest first, at or before `before` (parked_at, then key; the fleet list drops the
+   * one it already gave, by shard), for paging across shards.
+   */
   listParkedBefore(before: ParkedCursor | null, limit: number): ParkedRow[] {
     return this.sql.all<ParkedRow>(
       `SELECT idempotency_key, workspace, effect, attempts, last_error, created_at, parked_at FROM outbox
-        WHERE status = 'parked' AND (?1 IS NULL OR parked_at < ?1 OR (parked_at = ?1 AND idempotency_key < ?2))
+        WHERE status = 'parked' AND (?1 IS NULL OR parked_at < ?1 OR (parked_at = ?1 AND idempotency_key <= ?2))
         ORDER BY parked_at DESC, idempotency_key DESC LIMIT ?3`,
       before?.parkedAt ?? null,
       before?.key ?? "",

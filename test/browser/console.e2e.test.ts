@@ -114,6 +114,9 @@ describe("the operations console in a browser", () => {
       const errorText = await page.$eval("#parked tbody tr[data-key] td.wrap", (td) => td.textContent);
       expect(errorText).toContain(HOSTILE);
       expect(await page.$$("#parked img")).toHaveLength(0);
+      // The failing destinations quote the same error: text there too.
+      expect(await page.$eval("#failing", (list) => list.textContent)).toContain(HOSTILE);
+      expect(await page.$$("#failing img")).toHaveLength(0);
       expect(await page.evaluate("window.__pwned")).toBeUndefined();
       await page.waitForSelector("#chart-throughput canvas", { timeout: 5_000 }).catch(() => {
         throw new Error(`no chart; page problems: ${JSON.stringify(problems)}`);
