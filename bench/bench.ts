@@ -17,7 +17,7 @@ import { COST_WORKSPACES, startRowsPerEvent } from "./scenarios/rowsPerEvent";
 import { type RunResult, runAtRate } from "./scenarios/runAtRate";
 import { oauthSettings, relaySettings, type Subject, startSubject } from "./subjects";
 
-type Compared = "coordinator" | "floor" | "slack-edge";
+type Compared = "coordinator" | "floor" | "slack-edge" | "slack-edge-same-work";
 
 // `npm run bench [-- --quick]`: the coordinator, a floor and slack-edge side by side in workerd
 // (Miniflare's API, no wrangler proxy), open-loop load from a separate process, a fake Slack.
@@ -43,6 +43,8 @@ const subjects = {
   coordinator: await startSubject({ name: "coordinator", apiUrl, stateDir: "bench/coordinator" }),
   floor: await startSubject({ name: "floor", apiUrl, stateDir: "bench/floor" }),
   "slack-edge": await startSubject({ name: "slack-edge", apiUrl, stateDir: "bench/slack-edge" }),
+  // The fair comparison (issue 13): slack-edge doing the example app's work, placeholder then update.
+  "slack-edge-same-work": await startSubject({ name: "slack-edge-same-work", apiUrl, stateDir: "bench/slack-edge-same-work" }),
 } satisfies Record<Compared, Subject>;
 const ingestOnly = await startSubject({ name: "ingest-only", apiUrl, stateDir: "bench/ingest-only" });
 // The same coordinator build in OAuth mode, its workspaces installed through the install flow,
@@ -120,6 +122,7 @@ try {
     ingestOnly: ingestRun.runtimeCpuMsPerEvent,
     coordinator: cpuAt("coordinator"),
     slackEdge: cpuAt("slack-edge"),
+    slackEdgeSameWork: cpuAt("slack-edge-same-work"),
     ingestOnlyRun: ingestRun,
   };
 

@@ -9,7 +9,7 @@ export interface BenchPlan {
   ladder: number[];
   stepMs: number;
   /** Subjects whose highest sustained rate is searched. */
-  searchSubjects: Array<"coordinator" | "floor" | "slack-edge">;
+  searchSubjects: Array<"coordinator" | "floor" | "slack-edge" | "slack-edge-same-work">;
   /** Workspace counts (distinct team_ids, so distinct shards) for the scaling runs at `scalingRate`. */
   scalingWorkspaces: number[];
   scalingRate: number;
@@ -36,7 +36,7 @@ export const FULL_PLAN: BenchPlan = {
   breakdownRate: 300,
   ladder: [100, 200, 300, 400, 500, 750, 1000, 1250, 1500, 2000, 2500, 3000, 4000],
   stepMs: 5_000,
-  searchSubjects: ["coordinator", "floor", "slack-edge"],
+  searchSubjects: ["coordinator", "floor", "slack-edge", "slack-edge-same-work"],
   scalingWorkspaces: [1, 4, 16],
   scalingRate: 300,
   scalingSearch: true,
@@ -44,7 +44,7 @@ export const FULL_PLAN: BenchPlan = {
   cost: { rate: 200, durationMs: 10_000, receiptRetentionHours: 0.005, maxWaitMs: 180_000 },
   oauth: { rate: 300, unsaturatedRate: 150, durationMs: 10_000, rounds: 3, workspaces: 16 },
   relay: { rate: 300, unsaturatedRate: 150, durationMs: 10_000, rounds: 3, workspaces: 16 },
-  deadlineMs: 22 * 60_000,
+  deadlineMs: 25 * 60_000,
 };
 
 export const QUICK_PLAN: BenchPlan = {

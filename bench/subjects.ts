@@ -5,7 +5,14 @@ import { repoRoot } from "./runtime/repoRoot";
 import { type Runtime, startRuntime, type WorkerKind } from "./runtime/startRuntime";
 
 /** What is measured side by side: the coordinator, the floor and slack-edge (and, to split the coordinator's cost, its ingest alone). */
-export type SubjectName = "coordinator" | "floor" | "slack-edge" | "ingest-only" | "coordinator-oauth" | "coordinator-relay";
+export type SubjectName =
+  | "coordinator"
+  | "floor"
+  | "slack-edge"
+  | "slack-edge-same-work"
+  | "ingest-only"
+  | "coordinator-oauth"
+  | "coordinator-relay";
 
 export interface Subject {
   name: SubjectName;
@@ -56,6 +63,8 @@ const WORKERS: Record<SubjectName, WorkerKind> = {
   coordinator: "coordinator",
   floor: "floor",
   "slack-edge": "slackEdge",
+  // slack-edge doing the example app's work: placeholder, then chat.update (SLACK_EDGE_WORK).
+  "slack-edge-same-work": "slackEdge",
   "ingest-only": "coordinatorIngestOnly",
   "coordinator-oauth": "coordinator",
   // Relay mode alone: an app with no listeners, RELAY_URL set (see relaySettings).
@@ -107,6 +116,7 @@ export async function startSubject(options: {
       SLACK_BOT_TOKEN: "xoxb-bench-token",
       SLACK_API_URL: options.apiUrl,
       ADMIN_TOKEN,
+      ...(options.name === "slack-edge-same-work" ? { SLACK_EDGE_WORK: "placeholder-update" } : {}),
       ...options.settings,
     },
     onLog: (level, message) => {
@@ -119,7 +129,7 @@ export async function startSubject(options: {
   return {
     name: options.name,
     runtime,
-    sendsReplies: options.name === "coordinator" || options.name === "coordinator-oauth" || options.name === "slack-edge",
+    sendsReplies: ["coordinator", "coordinator-oauth", "slack-edge", "slack-edge-same-work"].includes(options.name),
     relays: options.name === "coordinator-relay",
     cpuMs: runtimeProcesses(pids, logs),
     logs,

@@ -14,6 +14,7 @@ export interface BenchSummary {
     ingestOnly: number | null;
     coordinator: number | null;
     slackEdge: number | null;
+    slackEdgeSameWork: number | null;
   };
   fixed: RunResult[];
   maxSustained: Partial<Record<string, MaxSustained>>;
@@ -93,7 +94,15 @@ export function printBench(results: BenchSummary): void {
   const at = (subject: string, rate: number) => results.fixed.find((r) => r.subject === subject && r.rate === rate);
   console.log(
     formatTable(
-      ["rate/s", "ours/floor p50", "ours/floor p99", "ours/slack-edge p50", "ours/slack-edge p99"],
+      [
+        "rate/s",
+        "ours/floor p50",
+        "ours/floor p99",
+        "ours/slack-edge p50",
+        "ours/slack-edge p99",
+        "ours/slack-edge same work p50",
+        "ours/slack-edge same work p99",
+      ],
       rates.map((rate) => {
         const ours = at("coordinator", rate);
         return [
@@ -102,6 +111,8 @@ export function printBench(results: BenchSummary): void {
           times(ours?.ack.p99, at("floor", rate)?.ack.p99),
           times(ours?.ack.p50, at("slack-edge", rate)?.ack.p50),
           times(ours?.ack.p99, at("slack-edge", rate)?.ack.p99),
+          times(ours?.ack.p50, at("slack-edge-same-work", rate)?.ack.p50),
+          times(ours?.ack.p99, at("slack-edge-same-work", rate)?.ack.p99),
         ];
       }),
     ),
@@ -109,7 +120,7 @@ export function printBench(results: BenchSummary): void {
 
   const cpu = results.cpuPerEvent;
   console.log(
-    `\n== runtime CPU per event at ${cpu.rate}/s (workerd, ms): floor ${cpu.floor} · coordinator ingest only ${cpu.ingestOnly} · coordinator ${cpu.coordinator} · slack-edge ${cpu.slackEdge}`,
+    `\n== runtime CPU per event at ${cpu.rate}/s (workerd, ms): floor ${cpu.floor} · coordinator ingest only ${cpu.ingestOnly} · coordinator ${cpu.coordinator} · slack-edge ${cpu.slackEdge} · slack-edge same work ${cpu.slackEdgeSameWork}`,
   );
   if (cpu.floor !== null && cpu.ingestOnly !== null && cpu.coordinator !== null) {
     console.log(

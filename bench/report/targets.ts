@@ -54,6 +54,7 @@ export function judgeTargets(input: {
         ? "not measured (the shard's counters did not cover every event)"
         : `${input.cost.rowsPerEvent} rows/event${input.cost.pruned ? "" : " (receipts not yet pruned)"}`,
     },
+    ...sameWorkTargets(input.ladder),
     ...oauthTargets(input.oauth, input.cost, input.costOAuth),
     {
       target: "the auto-disable guard writes ≤ 0.01 rows per event on the success path",
@@ -70,6 +71,22 @@ export function judgeTargets(input: {
         input.cost?.metricsRowsPerEvent == null
           ? "not measured (no per-statement tally)"
           : `${input.cost.metricsRowsPerEvent} rows/event (${input.cost.events} events at ${input.cost.rate}/s)`,
+    },
+  ];
+}
+
+/** Issue 13's, against slack-edge doing the example app's work (placeholder, then update). */
+function sameWorkTargets(ladder: RunResult[]): TargetVerdict[] {
+  const at = (subject: string, rate: number) => ladder.find((r) => r.subject === subject && r.rate === rate);
+  const ratios = [100, 300, 1000]
+    .filter((rate) => at("coordinator", rate) && at("slack-edge-same-work", rate))
+    .map((rate) => ({ rate, ratio: ratio(at("coordinator", rate)!.ack.p99, at("slack-edge-same-work", rate)!.ack.p99) }));
+  if (ratios.length === 0) return [];
+  return [
+    {
+      target: "ack p99 ≤ 1.0× slack-edge doing the same work at 100 and 300/s, ≤ 1.2× at 1,000/s (issue 13)",
+      met: ratios.every((r) => r.ratio !== null && r.ratio <= (r.rate >= 1000 ? 1.2 : 1.0)),
+      measured: ratios.map((r) => `${r.ratio ?? "?"}× at ${r.rate}/s`).join(", "),
     },
   ];
 }

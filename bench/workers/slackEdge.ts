@@ -5,6 +5,12 @@ interface SlackEdgeEnv {
   SLACK_BOT_TOKEN: string;
   /** The fake Web API; slack-edge's own clients have no base-URL option (see below). */
   SLACK_API_URL: string;
+  /**
+   * `placeholder-update`: the same work as the coordinator's example app — a placeholder
+   * `chat.postMessage`, then `chat.update` of it with the answer (the "slack-edge-same-work"
+   * subject). Unset: one `chat.postMessage`, as slack-edge's README shows.
+   */
+  SLACK_EDGE_WORK?: string;
 }
 
 // Defence in depth at the cost of a URL parse: whatever slack-edge or its client defaults to,
@@ -40,9 +46,15 @@ function buildApp(env: SlackEdgeEnv): SlackApp<SlackEdgeEnv> {
   const client = new SlackAPIClient(env.SLACK_BOT_TOKEN, { baseUrl: env.SLACK_API_URL });
   const app = new SlackApp({ env, authorize: async () => identity });
   app.event("app_mention", async ({ payload }) => {
-    await client.chat.postMessage({
+    const thread_ts = payload.thread_ts ?? payload.ts;
+    if (env.SLACK_EDGE_WORK !== "placeholder-update") {
+      await client.chat.postMessage({ channel: payload.channel, thread_ts, text: `Hi <@${payload.user}>, I got your mention.` });
+      return;
+    }
+    const placeholder = await client.chat.postMessage({ channel: payload.channel, thread_ts, text: "Working on it…" });
+    await client.chat.update({
       channel: payload.channel,
-      thread_ts: payload.thread_ts ?? payload.ts,
+      ts: String(placeholder.ts),
       text: `Hi <@${payload.user}>, I got your mention.`,
     });
   });
