@@ -1,37 +1,15 @@
 import { toBase64 } from "../base64";
-import { mapConcurrent } from "../delivery/mapConcurrent";
 import type { CoordinatorEnv } from "../env";
 import { Rejection } from "../errors";
-import { describeError, log } from "../log";
 import { shardStub } from "../routing/shardStub";
-import type { ParkedCursor, ParkedRow } from "../shard/api";
+import type { ParkedCursor, ParkedRow, ShardApi } from "../shard/api";
 import { WATCH } from "../watch/Watch";
-
-/** Shards asked at once. */
-const FAN_OUT = 16;
+import { onShards } from "./onShards";
 
 /** Every shard that may hold parked effects: the registry's (all it ever saw) and the watch (alerts). */
 async function everyShard(env: CoordinatorEnv): Promise<string[]> {
   const registered = await shardStub(env.SHARD, WATCH).shards(0);
   return [...registered.map((entry) => entry.shard), WATCH];
-}
-
-/** Runs `work` on each shard, `FAN_OUT` at a time; a shard that fails is logged and named. */
-async function onShards<T>(
-  shards: readonly string[],
-  work: (shard: string) => Promise<T>,
-): Promise<{ results: Array<[string, T]>; unreachable: string[] }> {
-  const results: Array<[string, T]> = [];
-  const unreachable: string[] = [];
-  await mapConcurrent(shards, FAN_OUT, async (shard) => {
-    try {
-      results.push([shard, await work(shard)]);
-    } catch (error) {
-      unreachable.push(shard);
-      log("warn", "fleet operation: shard did not answer", { shard, error: describeError(error) });
-    }
-  });
-  return { results, unreachable };
 }
 
 const encodeCursor = (cursor: ParkedCursor) =>
@@ -109,6 +87,18 @@ async function selection(request: Request): Promise<{ shard?: string; keys: stri
   return { shard: shard as string | undefined, keys: (keys as string[] | undefined) ?? null };
 }
 
+/** Runs a replay or discard on the shards the request's selection names; how many rows it touched. */
+async function onSelection(
+  request: Request,
+  env: CoordinatorEnv,
+  act: (stub: DurableObjectStub<ShardApi & Rpc.DurableObjectBranded>, keys: string[] | null) => number | Promise<number>,
+): Promise<{ count: number; unreachable: string[] }> {
+  const { shard, keys } = await selection(request);
+  const shards = shard ? [shard] : await everyShard(env);
+  const { results, unreachable } = await onShards(shards, async (name) => act(shardStub(env.SHARD, name), keys));
+  return { count: results.reduce((sum, [, n]) => sum + n, 0), unreachable };
+}
+
 /**
  * The dead-letter queue across the fleet (README "Operations API"): listed newest first with
  * cursor paging, replayed or discarded by shard, by keys, or all in one request.
@@ -138,20 +128,12 @@ export const fleetParked = {
   },
 
   async replay(request: Request, env: CoordinatorEnv): Promise<Response> {
-    const { shard, keys } = await selection(request);
-    const shards = shard ? [shard] : await everyShard(env);
-    const { results, unreachable } = await onShards(shards, (name) =>
-      Promise.resolve(shardStub(env.SHARD, name).replayParked(keys)),
-    );
-    return Response.json({ replayed: results.reduce((sum, [, n]) => sum + n, 0), unreachable });
+    const { count, unreachable } = await onSelection(request, env, (stub, keys) => stub.replayParked(keys));
+    return Response.json({ replayed: count, unreachable });
   },
 
   async discard(request: Request, env: CoordinatorEnv): Promise<Response> {
-    const { shard, keys } = await selection(request);
-    const shards = shard ? [shard] : await everyShard(env);
-    const { results, unreachable } = await onShards(shards, (name) =>
-      Promise.resolve(shardStub(env.SHARD, name).discardParked(keys)),
-    );
-    return Response.json({ discarded: results.reduce((sum, [, n]) => sum + n, 0), unreachable });
+    const { count, unreachable } = await onSelection(request, env, (stub, keys) => stub.discardParked(keys));
+    return Response.json({ discarded: count, unreachable });
   },
 };
