@@ -27,7 +27,7 @@ export async function overview(request: Request, env: CoordinatorEnv): Promise<R
   const byName = new Map(registered.map((entry) => [entry.shard, entry]));
   const parts: ShardPart[] = results.map(([shard, metrics]) => ({
     ...byName.get(shard)!,
-    minutes: metrics.live ? [...metrics.minutes, metrics.live] : metrics.minutes,
+    minutes: [...metrics.minutes, ...(metrics.unwritten ?? []), ...(metrics.live ? [metrics.live] : [])],
     outbox: metrics.outbox,
   }));
   parts.sort((a, b) => a.shard.localeCompare(b.shard));

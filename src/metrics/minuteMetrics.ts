@@ -38,19 +38,21 @@ export const emptyCounts = (): MetricCounts => ({
 
 export const minuteOf = (at: number) => Math.floor(at / 60_000);
 
+type Minute = Omit<MinuteRow, "depth" | "oldestPendingAt">;
+
 /**
- * A shard's metrics of the current minute, in memory: counting costs no write. `take` hands the
- * minute over once it is over (the shard writes it, one row), so an evicted shard loses at most
- * the minute in progress — metrics, never an event.
+ * A shard's metrics per minute, in memory: counting costs no write. A minute that is over waits
+ * in `finished` until `take` hands it over (the shard writes it, one row, from its alarm), so an
+ * evicted shard loses at most the minutes not yet written — metrics, never an event.
  */
 export class MinuteMetrics {
-  private current?: { minute: number; counts: MetricCounts; ackMs: Histogram; deliveryMs: Histogram };
+  private current?: Minute;
+  private finished: Minute[] = [];
 
-  private at(now: number) {
+  private at(now: number): Minute {
     const minute = minuteOf(now);
-    if (!this.current || this.current.minute !== minute) {
-      // A minute not taken yet stays until `take`; a later one starts only after it is taken.
-      if (this.current && this.current.minute < minute) return this.current;
+    if (this.current?.minute !== minute) {
+      if (this.current) this.finished.push(this.current);
       this.current = { minute, counts: emptyCounts(), ackMs: emptyHistogram(), deliveryMs: emptyHistogram() };
     }
     return this.current;
@@ -70,21 +72,30 @@ export class MinuteMetrics {
     observe(minute.deliveryMs, Math.max(0, ms));
   }
 
-  /** The minute buffered, if it is over at `now` (and it is forgotten here); else undefined. */
-  take(now: number): Omit<MinuteRow, "depth" | "oldestPendingAt"> | undefined {
-    if (!this.current || this.current.minute >= minuteOf(now)) return undefined;
-    const taken = this.current;
-    this.current = undefined;
+  /** The minutes that are over at `now`, oldest first (forgotten here). */
+  take(now: number): Minute[] {
+    if (this.current && this.current.minute < minuteOf(now)) {
+      this.finished.push(this.current);
+      this.current = undefined;
+    }
+    const taken = this.finished;
+    this.finished = [];
     return taken;
   }
 
+  /** Minutes that are over but not written yet (the alarm is due), oldest first, for a live view. */
+  unwritten(): Minute[] {
+    return this.finished;
+  }
+
   /** The minute in progress (not yet written), for a live view. */
-  peek(): Omit<MinuteRow, "depth" | "oldestPendingAt"> | undefined {
+  peek(): Minute | undefined {
     return this.current;
   }
 
-  /** When the buffered minute is over and should be written, or null. */
+  /** When the oldest unwritten minute is (or was) over, or null: the alarm writes it then. */
   dueAt(): number | null {
-    return this.current ? (this.current.minute + 1) * 60_000 : null;
+    const oldest = this.finished[0] ?? this.current;
+    return oldest ? (oldest.minute + 1) * 60_000 : null;
   }
 }

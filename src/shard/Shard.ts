@@ -198,7 +198,6 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     private record(inbound: Inbound): IngestResult {
       this.migrate();
       const now = Date.now();
-      this.writeMetrics(now);
       if (!this.registered) this.register(now);
       // New rows are leased to this delivery's immediate attempt as they are written — unless
       // the shard already has many attempts in flight: then acks come first, and the rows
@@ -278,32 +277,36 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       return parked;
     }
 
-    /** Delivery outcomes into this minute's metrics. */
+    /** Delivery outcomes into this minute's metrics (after the commit, off the ack path). */
     private countDelivery(event: DeliveryEvent): void {
       const now = Date.now();
-      // A minute already over is written first, so this outcome counts in its own minute.
-      this.writeMetrics(now);
       if (event.type === "delivered") this.metrics.delivered(now - event.recordedAt, now);
       else if (event.type === "retried" || event.type === "parked" || event.type === "fenceRejected")
         this.metrics.count(event.type === "fenceRejected" ? "fenceRejections" : event.type, now);
+      else return;
+      this.wakeUps.arm(this.metrics.dueAt());
     }
 
     /**
-     * Writes the metrics minute once it is over — one row — and tells the watch this shard is
-     * alive (its registry: at most once a minute). Called before anything else counts, from
-     * ingests and alarms.
+     * Writes each metrics minute that is over — one row each — and tells the watch this shard is
+     * alive (its registry: at most once a minute). Runs in the alarm, which every counted outcome
+     * arms for the minute's end: nothing of it is on the ack path.
      */
     private writeMetrics(now: number): void {
-      const minute = this.migrated ? this.metrics.take(now) : undefined;
-      if (!minute) return;
+      const minutes = this.migrated ? this.metrics.take(now) : [];
+      if (minutes.length === 0) return;
       const written = this.sql.rowsWritten + this.wakeUps.alarmsSet;
-      minute.counts.rowsWritten = written - this.rowsMark;
-      this.rowsMark = written;
-      try {
-        this.metricStore.save({ ...minute, ...this.metricStore.outboxDepth() });
-      } catch (error) {
-        log("warn", "metrics minute not written", { shard: this.name, error: describeError(error) });
+      const depth = this.metricStore.outboxDepth();
+      for (const [i, minute] of minutes.entries()) {
+        // The rows written since the last minute written are all put on the newest one.
+        minute.counts.rowsWritten = i === minutes.length - 1 ? written - this.rowsMark : 0;
+        try {
+          this.metricStore.save({ ...minute, ...depth });
+        } catch (error) {
+          log("warn", "metrics minute not written", { shard: this.name, error: describeError(error) });
+        }
       }
+      this.rowsMark = written;
       this.register(now);
     }
 
@@ -319,10 +322,12 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     /** Metric minutes from `fromMinute` on, the minute in progress, and the outbox now: for the console. */
     metricsSince(fromMinute: number): ShardMetrics {
       const live = this.metrics.peek();
-      if (!this.migrated) return { minutes: [], live, outbox: { pending: 0, parked: 0, oldestPendingAt: null } };
+      const unwritten = this.metrics.unwritten();
+      if (!this.migrated) return { minutes: [], unwritten, live, outbox: { pending: 0, parked: 0, oldestPendingAt: null } };
       const { pending, parked } = this.outbox.countsByStatus();
       return {
         minutes: this.metricStore.since(fromMinute),
+        unwritten,
         live,
         outbox: { pending, parked, oldestPendingAt: this.metricStore.outboxDepth().oldestPendingAt },
       };

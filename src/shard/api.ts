@@ -50,6 +50,8 @@ export interface ShardApi {
 /** A shard's metrics for the console (README "Operations console"). */
 export interface ShardMetrics {
   minutes: MinuteRow[];
+  /** Minutes that are over but not yet written (the alarm is due), oldest first. */
+  unwritten?: Array<Omit<MinuteRow, "depth" | "oldestPendingAt">>;
   /** The minute in progress, not yet written. */
   live?: Omit<MinuteRow, "depth" | "oldestPendingAt">;
   outbox: { pending: number; parked: number; oldestPendingAt: number | null };
