@@ -404,11 +404,7 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
 
     /** Puts one parked row (or all of them) back in line; the alarm delivers it. */
     replay(key?: string): number {
-      const now = Date.now();
-      const replayed = this.migrated ? this.outbox.replay(now, key) : 0;
-      if (replayed > 0) this.wakeUps.arm(now);
-      log("info", "parked effects replayed", { shard: this.name, key, replayed });
-      return replayed;
+      return this.replayParked(key === undefined ? null : [key]);
     }
 
     listParkedBefore(before: ParkedCursor | null, limit: number): ParkedRow[] {
@@ -417,27 +413,27 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     }
 
     replayParked(keys: string[] | null): number {
-      if (keys === null) return this.replay();
       const now = Date.now();
-      const replayed = this.migrated ? this.outbox.replayKeys(now, keys) : 0;
+      const replayed = this.migrated ? this.outbox.replay(now, keys) : 0;
       if (replayed > 0) this.wakeUps.arm(now);
-      log("info", "parked effects replayed", { shard: this.name, keys: keys.length, replayed });
+      log("info", "parked effects replayed", { shard: this.name, keys: whichKeys(keys), replayed });
       return replayed;
     }
 
     discardParked(keys: string[] | null): number {
       const discarded = this.migrated ? this.outbox.discardParked(keys) : 0;
-      log("info", "parked effects discarded", { shard: this.name, keys: keys?.length ?? "all", discarded });
+      log("info", "parked effects discarded", { shard: this.name, keys: whichKeys(keys), discarded });
       return discarded;
     }
 
     discard(key: string): boolean {
-      const discarded = this.migrated && this.outbox.discard(key);
-      log("info", "parked effect discarded", { shard: this.name, key, discarded });
-      return discarded;
+      return this.discardParked([key]) === 1;
     }
   };
 }
+
+/** Which parked rows an operation was for, as a log line says it: the key, a count, or "all". */
+const whichKeys = (keys: string[] | null) => (keys === null ? "all" : keys.length === 1 ? keys[0] : `${keys.length} keys`);
 
 /** The env without relay mode's settings (the watch relays nothing). */
 function withoutRelay(env: CoordinatorEnv): CoordinatorEnv {

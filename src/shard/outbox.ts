@@ -192,13 +192,13 @@ export class Outbox {
     );
   }
 
-  /** Puts parked rows (one, or all when `key` is omitted) back in line with fresh attempts. Returns how many. */
-  replay(now: number, key?: string): number {
+  /** Puts parked rows — those among `keys`, or all when `keys` is null — back in line with fresh attempts. Returns how many. */
+  replay(now: number, keys: readonly string[] | null): number {
     return this.sql.count(
       `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?1, parked_at = NULL
-        WHERE status = 'parked' AND (?2 IS NULL OR idempotency_key = ?2) RETURNING 1`,
+        WHERE status = 'parked' AND (?2 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?2))) RETURNING 1`,
       now,
-      key ?? null,
+      keys === null ? null : JSON.stringify(keys),
     );
   }
 
@@ -217,16 +217,6 @@ export class Outbox {
     );
   }
 
-  /** Puts the parked rows among `keys` back in line. Returns how many. */
-  replayKeys(now: number, keys: readonly string[]): number {
-    return this.sql.count(
-      `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?1, parked_at = NULL
-        WHERE status = 'parked' AND idempotency_key IN (SELECT value FROM json_each(?2)) RETURNING 1`,
-      now,
-      JSON.stringify(keys),
-    );
-  }
-
   /** Deletes parked rows for good: those among `keys`, or all of them when `keys` is null. Returns how many. */
   discardParked(keys: readonly string[] | null): number {
     return this.sql.count(
@@ -234,11 +224,6 @@ export class Outbox {
         AND (?1 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?1))) RETURNING 1`,
       keys === null ? null : JSON.stringify(keys),
     );
-  }
-
-  /** Deletes a parked row for good. Returns whether one was deleted. */
-  discard(key: string): boolean {
-    return this.sql.count("DELETE FROM outbox WHERE idempotency_key = ? AND status = 'parked' RETURNING 1", key) === 1;
   }
 
   listParked(limit: number): ParkedRow[] {
