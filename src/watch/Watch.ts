@@ -5,7 +5,7 @@ import type { MeteredSql } from "../shard/meteredSql";
 import type { Outbox } from "../shard/outbox";
 import type { AlertState } from "./alertState";
 import { type AnswerTally, AnswerWindow, type HealthWindow } from "./answerWindow";
-import { judge } from "./guard";
+import { guardState, judge } from "./guard";
 import { addParked, dueParked, nextParkedDueAt } from "./parkedBatches";
 import { type RegisteredShard, ShardRegistry } from "./shardRegistry";
 import { applyRun, openStreaks } from "./streaks";
@@ -64,12 +64,9 @@ export class Watch {
 
   /** What alerts are about now: the destinations failing, and whether the guard is alerting. */
   alertState(now: number): AlertState {
-    const [guard] = this.parts.sql.all<{ alerted_at: number | null; active: number }>(
-      "SELECT alerted_at, active FROM guard_state WHERE id = 1",
-    );
     return {
       alertsSent: this.parts.settings.webhookUrl !== undefined,
-      guard: { alerting: guard?.active === 1, lastAlertAt: guard?.alerted_at ?? null },
+      guard: guardState(this.parts.sql),
       failing: openStreaks(this.parts.sql, now),
     };
   }

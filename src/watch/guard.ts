@@ -10,6 +10,14 @@ export const GUARD_MIN_GAP_MS = 5 * 60_000;
 /** Recovered only once the ratio is this far below the threshold (hysteresis). */
 export const GUARD_RECOVERY_FACTOR = 0.8;
 
+/** Whether the guard is alerting now (the ratio is above the threshold), and when it last alerted. */
+export function guardState(sql: MeteredSql): { alerting: boolean; lastAlertAt: number | null } {
+  const [state] = sql.all<{ alerted_at: number | null; active: number }>(
+    "SELECT alerted_at, active FROM guard_state WHERE id = 1",
+  );
+  return { alerting: state?.active === 1, lastAlertAt: state?.alerted_at ?? null };
+}
+
 /**
  * The guard against Slack's auto-disable (README "Alerts"), judged after every flush of answers:
  * above the threshold means at least GUARD_MIN_REQUESTS answers in the window and more than
@@ -18,11 +26,7 @@ export const GUARD_RECOVERY_FACTOR = 0.8;
  * of the threshold ends it with one "recovered". Returns the alert text, if any.
  */
 export function judge(sql: MeteredSql, window: HealthWindow, settings: AlertSettings, now: number): string | undefined {
-  const [state] = sql.all<{ alerted_at: number | null; active: number }>(
-    "SELECT alerted_at, active FROM guard_state WHERE id = 1",
-  );
-  const alertedAt = state?.alerted_at ?? null;
-  const active = state?.active === 1;
+  const { alerting: active, lastAlertAt: alertedAt } = guardState(sql);
   const ratio = window.answered === 0 ? 0 : window.failed / window.answered;
   const above = window.answered >= settings.guardMinRequests && ratio > settings.guardFailureRatio;
   const save = (at: number | null, nowActive: boolean) =>
