@@ -181,7 +181,7 @@ function renderGuard(guard) {
     .join(", ");
   $("guard").textContent =
     guard.answered === 0
-      ? "No answers to Slack in the last 60 minutes."
+      ? "No answers to Slack counted in the last 60 minutes (each Worker instance sends its counts within 10 seconds)."
       : `${number(guard.answered)} answered, ${number(guard.failed)} failed (${Math.round(guard.ratio * 1000) / 10} %)${causes ? ` — ${causes}` : ""}. Slack disables event subscriptions above 95 % within 60 minutes.`;
 }
 
