@@ -43,8 +43,8 @@ describe("schema migrations", () => {
       ...MIGRATIONS,
       {
         id: 99,
-        name: "0099_receipt_notes",
-        sql: "ALTER TABLE receipts ADD COLUMN note TEXT; UPDATE receipts SET note = 'kept';",
+        name: "0099_outbox_notes",
+        sql: "ALTER TABLE outbox ADD COLUMN note TEXT; UPDATE outbox SET note = 'kept';",
       },
     ];
 
@@ -52,7 +52,7 @@ describe("schema migrations", () => {
       const first = applyMigrations(state.storage, next);
       const second = applyMigrations(state.storage, next);
       const notes = state.storage.sql
-        .exec<{ note: string }>("SELECT note FROM receipts")
+        .exec<{ note: string }>("SELECT note FROM outbox")
         .toArray()
         .map((r) => r.note);
       return { first, second, notes, names: appliedIn(state).map((m) => m.name) };
@@ -60,7 +60,7 @@ describe("schema migrations", () => {
     expect(result.first).toEqual([99]);
     expect(result.second).toEqual([]);
     expect(result.notes).toEqual(["kept"]);
-    expect(result.names).toEqual([...MIGRATIONS.map((m) => m.name), "0099_receipt_notes"]);
+    expect(result.names).toEqual([...MIGRATIONS.map((m) => m.name), "0099_outbox_notes"]);
   });
 
   it("a failing migration rolls back entirely and leaves the shard on its previous version", async () => {

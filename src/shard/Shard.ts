@@ -38,8 +38,6 @@ import { WakeUps } from "./wakeUps";
 
 /** Above this many rows in immediate attempts, new rows go to the sweep (acks stay fast under load). */
 export const IMMEDIATE_IN_FLIGHT_MAX = 64;
-/** Receipts deleted per alarm; the rest waits for the next alarm so no invocation runs long. */
-const PRUNE_BATCH = 500;
 /** Alarms for pruning alone come no more often than this: receipts expire in bulk, not one by one. */
 const PRUNE_INTERVAL_MS = 60_000;
 /** While delivery is paused by an invalid setting, the alarm looks again this often (and logs why). */
@@ -250,8 +248,9 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
         if (this.name === WATCH) this.watchDue(started);
         if ("courier" in this.delivery) await sweep(this.delivery.courier, started);
         else this.logPaused(this.delivery.paused);
-        // Whole generations expire together; if more remain than one batch, come back soon.
-        if (this.receipts.pruneExpired(started, PRUNE_BATCH) === PRUNE_BATCH) this.wakeUps.arm(started + 1_000);
+        // Whole generations expire together (a table each); if the table of before 0005 still
+        // holds more than one batch, come back soon.
+        if (this.receipts.pruneExpired(started) > 0) this.wakeUps.arm(started + 1_000);
       } catch (error) {
         // Never let the alarm throw: the runtime stops retrying after six failures.
         log("error", "alarm failed; re-arming", { shard: this.name, error: describeError(error) });

@@ -41,6 +41,7 @@ export function ingestDelivery(
   // dedupe record too: a retry of this event finds it exactly as a twin event does.
   const byFactOnly = plan.effects.length > 0 && plan.ackBody === undefined && plan.effects.every(factScoped);
   let leased: ClaimedRow[] = [];
+  receipts.prepare(now);
   const result = storage.transactionSync((): IngestResult => {
     if (!byFactOnly && !receipts.recordFirst(inbound, plan.ackBody, now)) {
       return { verdict: "duplicate", ackBody: receipts.responseOf(inbound.dedupeKey, now), enqueued: 0 };

@@ -2,6 +2,7 @@ import receiptsAndOutbox from "../../migrations/0001_receipts_and_outbox.sql";
 import steps from "../../migrations/0002_steps.sql";
 import watch from "../../migrations/0003_watch.sql";
 import metrics from "../../migrations/0004_metrics.sql";
+import receiptGenerations from "../../migrations/0005_receipt_generations.sql";
 
 export interface Migration {
   /** Monotonically increasing; an applied migration is never edited, only followed. */
@@ -16,6 +17,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 2, name: "0002_steps", sql: steps },
   { id: 3, name: "0003_watch", sql: watch },
   { id: 4, name: "0004_metrics", sql: metrics },
+  { id: 5, name: "0005_receipt_generations", sql: receiptGenerations },
 ];
 
 /**

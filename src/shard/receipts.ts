@@ -2,12 +2,26 @@ import type { AckBody } from "../app/types";
 import type { Inbound } from "../inbound/types";
 import type { MeteredSql } from "./meteredSql";
 
+/** The single receipts table of before 0005, renamed; read and pruned until it is empty, then dropped. */
+const BEFORE_GENERATIONS = "receipts_before_generations";
+/** Receipts of that table deleted per prune, so no alarm runs long. */
+const LEGACY_PRUNE_BATCH = 500;
+
+/** The table holding one generation's receipts. */
+const tableOf = (generation: number) => `receipts_g${generation}`;
+
 /**
- * All SQL touching `receipts`. Receipts are filed by generation — `floor(received_at /
- * retention)` — so a receipt is kept at least one retention and deleted before two, and
- * pruning walks the primary key instead of an index that every insert would pay for.
+ * All SQL touching receipts. Receipts are filed by generation — `floor(received_at / retention)` —
+ * one table per generation, so a receipt is kept at least one retention and less than two, a
+ * delivery is a duplicate if its key is in the current or the previous generation's table, and
+ * pruning a generation is DROP TABLE: no row written per receipt, where a DELETE writes one each.
  */
 export class Receipts {
+  /** The generations with a table; read from the schema at first use. */
+  private generations?: Set<number>;
+  /** Whether the table of before 0005 may still hold receipts. */
+  private legacy = false;
+
   constructor(
     private readonly sql: MeteredSql,
     private readonly retentionMs: number,
@@ -15,6 +29,46 @@ export class Receipts {
 
   private generationAt(now: number): number {
     return Math.floor(now / this.retentionMs);
+  }
+
+  private known(): Set<number> {
+    if (this.generations) return this.generations;
+    const tables = this.sql.all<{ name: string }>(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND (name GLOB 'receipts_g[0-9]*' OR name = ?)",
+      BEFORE_GENERATIONS,
+    );
+    // An empty table of before 0005 (every new shard has one) is dropped at once, so no look-up
+    // falls through to it. First called outside any transaction (prepare, or the alarm's wake-up).
+    if (tables.some((t) => t.name === BEFORE_GENERATIONS)) {
+      this.legacy = this.sql.all(`SELECT 1 FROM ${BEFORE_GENERATIONS} LIMIT 1`).length > 0;
+      if (!this.legacy) this.sql.all(`DROP TABLE ${BEFORE_GENERATIONS}`);
+    }
+    this.generations = new Set(tables.filter((t) => t.name !== BEFORE_GENERATIONS).map((t) => Number(t.name.slice(10))));
+    return this.generations;
+  }
+
+  /**
+   * Creates the current generation's table if it is new. Called before the ingest transaction,
+   * never inside it: a table created there would vanish with a rollback while this instance
+   * still believed in it.
+   */
+  prepare(now: number): void {
+    const generation = this.generationAt(now);
+    const generations = this.known();
+    if (generations.has(generation)) return;
+    this.sql.all(
+      `CREATE TABLE IF NOT EXISTS ${tableOf(generation)} (
+        dedupe_key   TEXT PRIMARY KEY,
+        kind         TEXT NOT NULL,
+        type         TEXT NOT NULL,
+        workspace    TEXT NOT NULL,
+        retry_num    INTEGER,
+        retry_reason TEXT,
+        response     TEXT,
+        received_at  INTEGER NOT NULL
+      ) WITHOUT ROWID`,
+    );
+    generations.add(generation);
   }
 
   /**
@@ -38,15 +92,14 @@ export class Receipts {
 
   private insertFirst(key: string, inbound: Inbound, kind: "kind" | "fact", now: number, ackBody?: AckBody): boolean {
     const generation = this.generationAt(now);
-    if (this.sql.all("SELECT 1 FROM receipts WHERE generation = ? AND dedupe_key = ?", generation - 1, key).length > 0)
-      return false;
+    if (this.find<{ one: number }>("1 AS one", key, [generation - 1], generation).length > 0) return false;
+    // The caller prepared the table; if it did not (a bug), this throws and the delivery is not acked.
     return (
       this.sql.count(
-        `INSERT INTO receipts (generation, dedupe_key, kind, type, workspace, retry_num, retry_reason, response, received_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (generation, dedupe_key) DO NOTHING
+        `INSERT INTO ${tableOf(generation)} (dedupe_key, kind, type, workspace, retry_num, retry_reason, response, received_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (dedupe_key) DO NOTHING
        RETURNING 1`,
-        generation,
         key,
         kind === "fact" ? "fact" : inbound.kind,
         inbound.type,
@@ -59,38 +112,82 @@ export class Receipts {
     );
   }
 
+  /**
+   * `columns` of the receipt for `key` in any of `generations` that has a table — and in the
+   * table of before 0005, in the `current` generation or the one before (its receipts of the
+   * current generation were written before the upgrade, so no new table holds them).
+   */
+  private find<T extends Record<string, SqlStorageValue>>(
+    columns: string,
+    key: string,
+    generations: number[],
+    current: number,
+  ): T[] {
+    const known = this.known();
+    const found = generations
+      .filter((g) => known.has(g))
+      .flatMap((g) => this.sql.all<T>(`SELECT ${columns} FROM ${tableOf(g)} WHERE dedupe_key = ?`, key));
+    if (found.length > 0 || !this.legacy) return found;
+    return this.sql.all<T>(
+      `SELECT ${columns} FROM ${BEFORE_GENERATIONS} WHERE generation >= ? AND dedupe_key = ?`,
+      current - 1,
+      key,
+    );
+  }
+
   /** The ack body the first delivery answered with, so a duplicate answers the same. */
   responseOf(dedupeKey: string, now: number): AckBody | undefined {
     const generation = this.generationAt(now);
-    const [row] = this.sql.all<{ response: string | null }>(
-      "SELECT response FROM receipts WHERE generation IN (?, ?) AND dedupe_key = ?",
-      generation,
-      generation - 1,
-      dedupeKey,
-    );
+    const [row] = this.find<{ response: string | null }>("response", dedupeKey, [generation, generation - 1], generation);
     return row?.response ? (JSON.parse(row.response) as AckBody) : undefined;
   }
 
-  /** Deletes up to `limit` receipts of generations older than the previous one. Returns how many. */
-  pruneExpired(now: number, limit: number): number {
-    return this.sql.count(
-      `DELETE FROM receipts WHERE (generation, dedupe_key) IN (
-         SELECT generation, dedupe_key FROM receipts WHERE generation < ? ORDER BY generation LIMIT ?)
+  /**
+   * Drops the tables of generations older than the previous one, and deletes a batch of expired
+   * receipts from the table of before 0005 (dropping it once empty). Returns how many receipts
+   * of that table remain to delete in a later call (0 when pruning is complete).
+   */
+  pruneExpired(now: number): number {
+    const oldest = this.generationAt(now) - 1;
+    const generations = this.known();
+    for (const generation of [...generations].filter((g) => g < oldest)) {
+      this.sql.all(`DROP TABLE IF EXISTS ${tableOf(generation)}`);
+      generations.delete(generation);
+    }
+    if (!this.legacy) return 0;
+    const deleted = this.sql.count(
+      `DELETE FROM ${BEFORE_GENERATIONS} WHERE (generation, dedupe_key) IN (
+         SELECT generation, dedupe_key FROM ${BEFORE_GENERATIONS} WHERE generation < ? ORDER BY generation LIMIT ?)
        RETURNING 1`,
-      this.generationAt(now) - 1,
-      limit,
+      oldest,
+      LEGACY_PRUNE_BATCH,
     );
+    if (deleted === LEGACY_PRUNE_BATCH) return 1;
+    if (this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM ${BEFORE_GENERATIONS}`).n === 0) {
+      this.sql.all(`DROP TABLE ${BEFORE_GENERATIONS}`);
+      this.legacy = false;
+    }
+    return 0;
   }
 
   /** When the oldest receipts become prunable (now, if they already are), or null when there are none. */
   nextPruneAt(now: number): number | null {
-    const oldest = this.sql.one<{ generation: number | null }>("SELECT min(generation) AS generation FROM receipts").generation;
-    if (oldest === null) return null;
-    return Math.max(now, (oldest + 2) * this.retentionMs);
+    const generations = [...this.known()];
+    if (this.legacy) {
+      const { generation } = this.sql.one<{ generation: number | null }>(
+        `SELECT min(generation) AS generation FROM ${BEFORE_GENERATIONS}`,
+      );
+      // An empty table of before 0005 is dropped by the next prune: now.
+      generations.push(generation ?? this.generationAt(now) - 2);
+    }
+    if (generations.length === 0) return null;
+    return Math.max(now, (Math.min(...generations) + 2) * this.retentionMs);
   }
 
   /** Receipts held: of deliveries, and of messages whose effects are fact-scoped. */
   count(): number {
-    return this.sql.one<{ n: number }>("SELECT count(*) AS n FROM receipts").n;
+    const tables = [...this.known()].map(tableOf);
+    if (this.legacy) tables.push(BEFORE_GENERATIONS);
+    return tables.reduce((n, table) => n + this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM ${table}`).n, 0);
   }
 }
