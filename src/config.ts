@@ -61,6 +61,10 @@ export interface ShardSettings {
   handlerMaxAttempts: number;
   /** Relay mode's settings, or null. */
   relay: RelaySettings | null;
+  /** SLACK_PACING: Web API calls paced by Slack's published limits (src/pacing/), or only slowed by 429s. */
+  pacing: boolean;
+  /** SHARD_BUCKETS: where a workspace's rate-limit buckets live (one shard each, by hash). */
+  shardBuckets: number;
   delivery: {
     timeoutMs: number;
     leaseMs: number;
@@ -95,6 +99,15 @@ function positive(env: Vars, name: string, fallback: number, kind: "integer" | "
   const valid = kind === "integer" ? Number.isInteger(value) : Number.isFinite(value);
   if (!valid || value <= 0) throw new InvalidSetting(name, `must be a positive ${kind}, got ${JSON.stringify(raw)}`);
   return value;
+}
+
+/** `on` or `off`; anything else is refused, named. */
+function onOff(env: Vars, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (raw === "on") return true;
+  if (raw === "off") return false;
+  throw new InvalidSetting(name, `must be on or off, got ${JSON.stringify(raw)}`);
 }
 
 /** Like `positive`, but 0 is allowed (it switches something off). */
@@ -267,6 +280,8 @@ function parseShardSettings(vars: Vars): ShardSettings {
     responseUrlOrigins: origins(vars, "RESPONSE_URL_ORIGINS", DEFAULT_RESPONSE_URL_ORIGINS),
     handlerMaxAttempts: positive(vars, "HANDLER_MAX_ATTEMPTS", 8),
     relay: parseRelaySettings(vars),
+    pacing: onOff(vars, "SLACK_PACING", true),
+    shardBuckets: positive(vars, "SHARD_BUCKETS", 1),
     delivery: {
       timeoutMs,
       leaseMs,

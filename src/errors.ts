@@ -100,9 +100,11 @@ export type Verdict =
   | { outcome: "retry"; reason: string; retryAfterMs?: number; maxAttempts?: number; retryUntil?: number }
   | { outcome: "park"; reason: string }
   /** The attempt found its lease taken by another claimer (a step write was fenced out). */
-  | { outcome: "lease_lost" };
+  | { outcome: "lease_lost" }
+  /** Not yet: the row waits until `until` without an attempt counted (pacing). */
+  | { outcome: "postpone"; until: number };
 
-export type Disposition = "retry" | "park" | "lease_lost";
+export type Disposition = "retry" | "park" | "lease_lost" | "postpone";
 
 /** An attempt that failed in a way we understand; `disposition` is what the outbox does next. */
 export abstract class DeliveryError extends Error {
@@ -129,6 +131,21 @@ export class SlackApiError extends DeliveryError {
     override readonly retryAfterMs?: number,
   ) {
     super(`${method}: ${code ? `${status} ${code}` : `HTTP ${status}`}`);
+  }
+}
+
+/**
+ * A Web API call whose turn in its rate-limit bucket (src/pacing/) is further away than an attempt
+ * waits: the row is postponed to `until`, its slot kept, no attempt counted.
+ */
+export class Paced extends DeliveryError {
+  override name = "Paced";
+  readonly disposition = "postpone";
+  constructor(
+    readonly bucket: string,
+    readonly until: number,
+  ) {
+    super(`paced: ${bucket} until ${new Date(until).toISOString()}`);
   }
 }
 
@@ -269,6 +286,8 @@ export function verdictOf(error: unknown): Verdict {
   switch (error.disposition) {
     case "lease_lost":
       return { outcome: "lease_lost" };
+    case "postpone":
+      return { outcome: "postpone", until: error instanceof Paced ? error.until : Date.now() };
     case "park":
       return { outcome: "park", reason };
     case "retry":

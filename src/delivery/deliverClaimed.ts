@@ -31,17 +31,11 @@ export async function deliverClaimed(courier: Courier, token: string, rows: read
 }
 
 async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Promise<void> {
-  const { outbox, rateLimits, events, shard } = courier;
+  const { rateLimits, events } = courier;
   const key = row.idempotency_key;
   const blockedUntil = rateLimits.blockedUntil(row.workspace, row.rate_key, Date.now());
   if (blockedUntil !== undefined) {
-    const postponed = outbox.postpone(key, token, blockedUntil);
-    if (postponed) courier.wakeAt(blockedUntil);
-    events.emit(
-      postponed
-        ? { type: "postponed", shard, key, attempts: row.attempts, until: blockedUntil }
-        : fenced(courier, row, "postpone"),
-    );
+    events.emit(postpone(courier, token, row, blockedUntil));
     return;
   }
 
@@ -86,6 +80,7 @@ function settle(courier: Courier, token: string, row: ClaimedRow, verdict: Verdi
   const attempts = row.attempts + 1;
 
   if (verdict.outcome === "lease_lost") return fenced(courier, row, "step");
+  if (verdict.outcome === "postpone") return postpone(courier, token, row, verdict.until);
   if (verdict.outcome === "delivered") {
     return outbox.complete(key, token)
       ? { type: "delivered", shard, key, attempts, recordedAt: row.created_at }
@@ -116,6 +111,13 @@ function settle(courier: Courier, token: string, row: ClaimedRow, verdict: Verdi
   if (!outbox.retryLater(key, token, attempts, nextAttemptAt, verdict.reason)) return fenced(courier, row, "retry");
   courier.wakeAt(nextAttemptAt);
   return { type: "retried", shard, key, attempts, reason: verdict.reason, nextAttemptAt };
+}
+
+/** Puts the row back until `until` without counting an attempt (its bucket is cooling down, or paced). */
+function postpone(courier: Courier, token: string, row: ClaimedRow, until: number): DeliveryEvent {
+  if (!courier.outbox.postpone(row.idempotency_key, token, until)) return fenced(courier, row, "postpone");
+  courier.wakeAt(until);
+  return { type: "postponed", shard: courier.shard, key: row.idempotency_key, attempts: row.attempts, until };
 }
 
 function fenced(

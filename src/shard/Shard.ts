@@ -18,9 +18,13 @@ import { installationStub } from "../installations/stubs";
 import { describeError, log } from "../log";
 import { MetricStore } from "../metrics/metricStore";
 import { MinuteMetrics } from "../metrics/minuteMetrics";
+import { Pacer } from "../pacing/pacer";
+import type { KeeperOf, PaceKeeper } from "../pacing/pacing";
+import type { Pace } from "../pacing/tiers";
 import { BackendAnswers } from "../relay/backendAnswers";
 import { awaitsBackend, relayRowKey } from "../relay/relayPlan";
 import { servedApp } from "../routing/servedApp";
+import { shardFor } from "../routing/shardFor";
 import { shardStub } from "../routing/shardStub";
 import type { AlertState } from "../watch/alertState";
 import type { AnswerTally, HealthWindow } from "../watch/answerWindow";
@@ -65,6 +69,8 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     private readonly name: string;
     private readonly counters = newCounters();
     private readonly backendAnswers = new BackendAnswers();
+    /** The rate-limit buckets this shard keeps for its workspace (src/pacing/). */
+    private readonly pacer = new Pacer();
     /** This minute's metrics, in memory; written (one row) once the minute is over. */
     private readonly metrics = new MinuteMetrics();
     private readonly metricStore: MetricStore;
@@ -151,8 +157,31 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
         alertWebhookUrl: this.name === WATCH ? alertSettings(env).webhookUrl : undefined,
         observe: reports && ((outcome, key) => reports.observe(outcome, key)),
         wakeAt: (at) => this.wakeUps.arm(at),
+        pacing: settings.pacing ? this.keeperOf(env, settings.shardBuckets) : undefined,
       });
       return { settings, courier };
+    }
+
+    /**
+     * Who keeps a rate-limit bucket: one shard of the workspace, by the bucket's hash, so all of
+     * its shards pace a channel (or a method) as one. This shard's own pacer when it is that shard.
+     */
+    private keeperOf(env: CoordinatorEnv, buckets: number): KeeperOf {
+      const local: PaceKeeper = {
+        reserve: (bucket, pace, holder) => this.pacer.reserve(bucket, pace, holder, Date.now()),
+        spend: (bucket, holder) => this.pacer.spend(bucket, holder),
+        blockUntil: (bucket, until, holder) => this.pacer.blockUntil(bucket, until, holder, Date.now()),
+      };
+      return (workspace, bucket) => {
+        const keeper = shardFor(workspace, `pace:${bucket}`, buckets);
+        if (keeper === this.name) return local;
+        const stub = shardStub(env.SHARD, keeper);
+        return {
+          reserve: (b, pace, holder) => stub.reservePace(b, pace, holder),
+          spend: (b, holder) => stub.spendPace(b, holder),
+          blockUntil: (b, until, holder) => stub.blockPace(b, until, holder),
+        };
+      };
     }
 
     private logPaused(problem: unknown): void {
@@ -376,6 +405,20 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
 
     shards(since: number): RegisteredShard[] {
       return this.watch().shards(since);
+    }
+
+    // Pacing: the buckets this shard keeps, for the workspace's other shards.
+
+    reservePace(bucket: string, pace: Pace, holder: string): number {
+      return this.pacer.reserve(bucket, pace, holder, Date.now());
+    }
+
+    spendPace(bucket: string, holder: string): void {
+      this.pacer.spend(bucket, holder);
+    }
+
+    blockPace(bucket: string, until: number, holder: string): number {
+      return this.pacer.blockUntil(bucket, until, holder, Date.now());
     }
 
     backendAnswer(dedupeKey: string, waitMs: number): Promise<BackendAnswer | null> {

@@ -3,6 +3,7 @@ import type { AckBody } from "../app/types";
 import type { Inbound } from "../inbound/types";
 import type { InstallationChange } from "../installations/api";
 import type { MinuteRow } from "../metrics/minuteMetrics";
+import type { Pace } from "../pacing/tiers";
 import type { AlertState } from "../watch/alertState";
 import type { AnswerTally, HealthWindow } from "../watch/answerWindow";
 import type { RegisteredShard } from "../watch/shardRegistry";
@@ -31,6 +32,11 @@ export interface ShardApi {
    * first relay attempt once its row is completed, waiting at most `waitMs`; else null.
    */
   backendAnswer(dedupeKey: string, waitMs: number): Promise<BackendAnswer | null>;
+  /** Pacing (src/pacing/): a slot in a rate-limit bucket this shard keeps for its workspace. */
+  reservePace(bucket: string, pace: Pace, holder: string): number;
+  spendPace(bucket: string, holder: string): void;
+  /** Slack answered 429 in this bucket: nothing goes before `until`; returns the holder's kept turn. */
+  blockPace(bucket: string, until: number, holder: string): number;
   /** The watch only (shard "watch"): answers a Worker instance gave Slack, per minute and cause. */
   countAnswers(tally: AnswerTally): void;
   /** The watch only: how a shard's deliveries went (failure streaks, parked effects). */

@@ -6,6 +6,7 @@ import type { Courier } from "../delivery/deliverClaimed";
 import type { DeliveryEvents } from "../delivery/events";
 import { RateLimits } from "../delivery/rateLimits";
 import type { CoordinatorEnv } from "../env";
+import type { KeeperOf } from "../pacing/pacing";
 import type { BackendAnswers } from "../relay/backendAnswers";
 import type { Outbox } from "./outbox";
 import { rowPerformer } from "./performRow";
@@ -25,6 +26,8 @@ export interface CourierParts<E extends Pick<CoordinatorEnv, "INSTALLATIONS">> {
   observe?(outcome: CallOutcome, key: string): void;
   /** Moves the shard's alarm earlier when a row becomes due again. */
   wakeAt(at: number): void;
+  /** Who keeps each rate-limit bucket, when SLACK_PACING is on. */
+  pacing?: KeeperOf;
 }
 
 /** Wires what the delivery loop needs of a shard: its outbox, settings, events and how to perform a row. */

@@ -7,6 +7,7 @@ import type { Effect } from "../effects/types";
 import type { CoordinatorEnv } from "../env";
 import { SlackApiError } from "../errors";
 import { describeError, log } from "../log";
+import { callPacing, type KeeperOf } from "../pacing/pacing";
 import type { BackendAnswers } from "../relay/backendAnswers";
 import { TOKEN_REJECTIONS } from "../slack/classifyAnswer";
 import { createSlackClient } from "../slack/client";
@@ -25,6 +26,8 @@ export interface PerformDeps<E extends Pick<CoordinatorEnv, "INSTALLATIONS">> {
   backendAnswers?: BackendAnswers;
   /** ALERT_WEBHOOK_URL, for the coordinator's own alert effects. */
   alertWebhookUrl?: string;
+  /** Who keeps each rate-limit bucket (src/pacing/), when SLACK_PACING is on. */
+  pacing?: KeeperOf;
 }
 
 /**
@@ -41,6 +44,7 @@ export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
   backendAnswers,
   alertWebhookUrl,
   observe: report = () => {},
+  pacing,
 }: PerformDeps<E>) {
   return (effect: Effect, row: ClaimedRow, token: string): Promise<void> => {
     const kind = kindOf(effect);
@@ -57,6 +61,7 @@ export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
         responseUrlUsesBefore: kind.attemptUsesResponseUrl ? row.attempts : 0,
       },
       observe: (method, ok, error) => observe(webApiDestination(row.workspace, method, ok, error)),
+      pacing: pacing && callPacing(pacing, row.workspace, key),
       token: async () => {
         authorization = await authorize({ workspace: row.workspace }, env);
         return authorization.botToken;

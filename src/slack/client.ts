@@ -1,4 +1,5 @@
 import { ForbiddenUrl, SlackApiError, SlackUnreachable } from "../errors";
+import type { CallPacing } from "../pacing/pacing";
 import { classifyAnswer } from "./classifyAnswer";
 import { assertResponseUrlUsable, assertTriggerUsable, type HandleClock } from "./handles";
 import { uploadFilesV2 } from "./uploadFilesV2";
@@ -21,6 +22,8 @@ export interface ClientOptions {
    * neither: Slack asked to slow down, which the outbox does.
    */
   observe?(method: string, ok: boolean, error?: string): void;
+  /** Slack's rate limits, kept before each Web API call (src/pacing/); 429s are told to it. */
+  pacing?: CallPacing;
 }
 
 function originOf(url: string): string | undefined {
@@ -59,8 +62,13 @@ export class SlackClient {
     if (method === "views.open" && handles && typeof body.trigger_id === "string") assertTriggerUsable(handles, Date.now());
     this.token ??= Promise.resolve(this.options.token());
     const token = await this.token;
-    const result = await this.answer(method, (signal) =>
-      callWebApi({ apiUrl: this.options.apiUrl, authorization: `Bearer ${token}`, method, body, signal }),
+    const { pacing } = this.options;
+    await pacing?.before(method, body);
+    const result = await this.answer(
+      method,
+      (signal) => callWebApi({ apiUrl: this.options.apiUrl, authorization: `Bearer ${token}`, method, body, signal }),
+      // A 429 in a paced bucket postpones this row to its kept turn (no attempt counted).
+      (retryAfterMs) => pacing?.rateLimited(method, body, Date.now() + retryAfterMs),
     );
     return (result.body ?? {}) as T;
   }
@@ -87,7 +95,11 @@ export class SlackClient {
   }
 
   /** One request within DELIVERY_TIMEOUT_MS; anything but success is thrown, classified. */
-  private async answer(method: string, send: (signal: AbortSignal) => Promise<CallResult>): Promise<CallResult> {
+  private async answer(
+    method: string,
+    send: (signal: AbortSignal) => Promise<CallResult>,
+    rateLimited?: (retryAfterMs: number) => Promise<void> | undefined,
+  ): Promise<CallResult> {
     const signal = AbortSignal.timeout(this.options.timeoutMs);
     const { observe } = this.options;
     let result: CallResult;
@@ -108,6 +120,7 @@ export class SlackClient {
     }
     const refused = new SlackApiError(method, result.status, result.error, outcome, result.retryAfterMs);
     if (result.status !== 429) observe?.(method, false, refused.message);
+    else if (result.retryAfterMs !== undefined) await rateLimited?.(result.retryAfterMs);
     throw refused;
   }
 }

@@ -79,6 +79,33 @@ export class FakeSlackApi {
     return `${this.origin}/hooks/commands/${id}`;
   }
 
+  /**
+   * Enforces Slack's limit on chat.postMessage per channel, as a token bucket: `burst` posts at
+   * once, refilled at `perSecond`; a post over it is answered 429 with Retry-After (whole seconds).
+   */
+  limitPostsPerChannel(limit: { perSecond: number; burst: number }): this {
+    this.postLimit = limit;
+    return this;
+  }
+
+  private postLimit?: { perSecond: number; burst: number };
+  private readonly postBuckets = new Map<string, { tokens: number; at: number }>();
+
+  /** Takes a token of the channel's bucket; returns the seconds to wait when there is none. */
+  private overPostLimit(channel: string, now: number): number | undefined {
+    const limit = this.postLimit;
+    if (!limit) return undefined;
+    const bucket = this.postBuckets.get(channel) ?? { tokens: limit.burst, at: now };
+    bucket.tokens = Math.min(limit.burst, bucket.tokens + ((now - bucket.at) / 1000) * limit.perSecond);
+    bucket.at = now;
+    this.postBuckets.set(channel, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return undefined;
+    }
+    return Math.max(1, Math.ceil((1 - bucket.tokens) / limit.perSecond));
+  }
+
   /** Answers the next `times` matching calls with `fault`; later calls succeed again. */
   fail(match: CallMatch, fault: Fault, times = 1): this {
     this.scripts.push({ match, fault, remaining: times });
@@ -159,7 +186,9 @@ export class FakeSlackApi {
     // Bytes, decoded here: workerd warns when .text() reads a form body.
     const text = new TextDecoder().decode(await request.arrayBuffer());
     const body = method === "file_upload" ? { bytes: text } : parseBody(text, request.headers.get("content-type"));
-    const fault = this.takeFault(method, body);
+    const overLimit = method === "chat.postMessage" ? this.overPostLimit(String(body.channel), Date.now()) : undefined;
+    const fault: Fault | undefined =
+      overLimit !== undefined ? { status: 429, retryAfter: overLimit } : this.takeFault(method, body);
     const call: RecordedCall = {
       method,
       url: request.url,

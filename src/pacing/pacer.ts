@@ -1,0 +1,72 @@
+import type { Pace } from "./tiers";
+
+/** Reservations older than this are forgotten (their holder gave up: parked, discarded, evicted). */
+const RESERVATION_TTL_MS = 10 * 60_000;
+
+/**
+ * Paces calls per rate-limit bucket by reservation (GCRA, the generic cell rate algorithm):
+ * each call is given the earliest slot its bucket allows after every slot already given, so
+ * calls go in the order they asked, at `perSecond` on average, at most `burst` at once. A holder
+ * (an outbox row) that was given a slot in the future keeps it: when it comes back, it goes in
+ * its turn instead of queueing behind later callers. In memory only: after an eviction, rows
+ * come back in the order they were postponed and ask again. 429s move a bucket's next slot to
+ * Retry-After (`blockUntil`), so pacing and Slack's own answer are one memory.
+ */
+export class Pacer {
+  /** Per bucket: the theoretical arrival time of the next call (GCRA's TAT). */
+  private readonly next = new Map<string, number>();
+  /** Slots given to holders that have not used them yet, by `bucket|holder`. */
+  private readonly held = new Map<string, number>();
+  /** Per bucket: Slack's last Retry-After, as a time. */
+  private readonly blocked = new Map<string, number>();
+
+  /** The time (ms) `holder` may call in `bucket`: now or later, never earlier than a slot given before it. */
+  reserve(bucket: string, pace: Pace, holder: string, now: number): number {
+    const heldKey = `${bucket}|${holder}`;
+    const held = this.held.get(heldKey);
+    if (held !== undefined) {
+      // Its turn has come: the slot is used now.
+      if (held <= now) this.held.delete(heldKey);
+      return held;
+    }
+    const interval = 1000 / pace.perSecond;
+    const tat = Math.max(this.next.get(bucket) ?? now, now);
+    // Up to `burst` calls may go at once: a slot may lie (burst − 1) intervals before the TAT —
+    // but none before a Retry-After Slack gave.
+    const blocked = this.blocked.get(bucket) ?? 0;
+    const slot = Math.max(now, tat - (pace.burst - 1) * interval, blocked > now ? blocked + interval : 0);
+    this.next.set(bucket, Math.max(tat, slot) + interval);
+    if (this.next.size > 10_000 || this.held.size > 10_000) this.forget(now);
+    if (slot > now) {
+      this.held.set(heldKey, slot);
+    }
+    return slot;
+  }
+
+  /** The holder called (or will not): its slot is spent. */
+  spend(bucket: string, holder: string): void {
+    this.held.delete(`${bucket}|${holder}`);
+  }
+
+  /**
+   * Slack answered `holder`'s call in `bucket` 429 with Retry-After: nothing goes before `until`.
+   * Slots already given move back by as much, in their order, and the holder — whose turn it
+   * was — goes first at `until`: the bucket's order survives the 429. Returns the holder's slot.
+   */
+  blockUntil(bucket: string, until: number, holder: string, now: number): number {
+    const delay = Math.max(0, until - now);
+    const prefix = `${bucket}|`;
+    for (const [key, slot] of this.held) if (key.startsWith(prefix)) this.held.set(key, slot + delay);
+    const tat = this.next.get(bucket);
+    if (tat !== undefined) this.next.set(bucket, Math.max(tat + delay, until));
+    this.blocked.set(bucket, Math.max(this.blocked.get(bucket) ?? 0, until));
+    this.held.set(`${prefix}${holder}`, until);
+    return until;
+  }
+
+  private forget(now: number): void {
+    for (const [key, slot] of this.held) if (slot < now - RESERVATION_TTL_MS) this.held.delete(key);
+    for (const [bucket, tat] of this.next) if (tat < now) this.next.delete(bucket);
+    for (const [bucket, until] of this.blocked) if (until < now) this.blocked.delete(bucket);
+  }
+}
