@@ -97,7 +97,14 @@ export class TokenUnreadable extends Error {
 export type Verdict =
   | { outcome: "delivered" }
   /** `maxAttempts` lowers the engine's MAX_ATTEMPTS for this failure (e.g. a bug in a handler). */
-  | { outcome: "retry"; reason: string; retryAfterMs?: number; maxAttempts?: number; retryUntil?: number }
+  | {
+      outcome: "retry";
+      reason: string;
+      retryAfterMs?: number;
+      maxAttempts?: number;
+      retryUntil?: number;
+      retryAt?: number;
+    }
   | { outcome: "park"; reason: string }
   /** The attempt found its lease taken by another claimer (a step write was fenced out). */
   | { outcome: "lease_lost" }
@@ -118,6 +125,8 @@ export abstract class DeliveryError extends Error {
    * would come before this time (ms since the epoch), then parked.
    */
   readonly retryUntil?: number;
+  /** The next attempt at exactly this time (ms since the epoch): a 429'd call's kept turn in its paced bucket. */
+  readonly retryAt?: number;
 }
 
 /** A Web API or response_url answer that is not a success; `disposition` comes from classifying it. */
@@ -129,6 +138,7 @@ export class SlackApiError extends DeliveryError {
     readonly code: string | undefined,
     readonly disposition: "retry" | "park",
     override readonly retryAfterMs?: number,
+    override readonly retryAt?: number,
   ) {
     super(`${method}: ${code ? `${status} ${code}` : `HTTP ${status}`}`);
   }
@@ -297,6 +307,7 @@ export function verdictOf(error: unknown): Verdict {
         retryAfterMs: error.retryAfterMs,
         maxAttempts: error.maxAttempts,
         retryUntil: error.retryUntil,
+        retryAt: error.retryAt,
       };
   }
 }

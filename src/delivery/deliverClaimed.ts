@@ -93,7 +93,9 @@ function settle(courier: Courier, token: string, row: ClaimedRow, verdict: Verdi
       ? Infinity
       : Math.min(verdict.outcome === "retry" ? (verdict.maxAttempts ?? Infinity) : Infinity, delivery.backoff.maxAttempts);
   const nextAttemptAt =
-    verdict.outcome === "retry" ? now + retryDelayMs(delivery.backoff, attempts, verdict.retryAfterMs) : Number.NaN;
+    verdict.outcome === "retry"
+      ? (verdict.retryAt ?? now + retryDelayMs(delivery.backoff, attempts, verdict.retryAfterMs))
+      : Number.NaN;
   const exhausted = verdict.outcome === "retry" && attempts >= maxAttempts;
   const expired = retryUntil !== undefined && nextAttemptAt > retryUntil;
   if (verdict.outcome === "park" || exhausted || expired) {

@@ -33,8 +33,7 @@ export class Pacer {
     const tat = Math.max(this.next.get(bucket) ?? now, now);
     // Up to `burst` calls may go at once: a slot may lie (burst − 1) intervals before the TAT —
     // but none before a Retry-After Slack gave.
-    const blocked = this.blocked.get(bucket) ?? 0;
-    const slot = Math.max(now, tat - (pace.burst - 1) * interval, blocked > now ? blocked + interval : 0);
+    const slot = Math.max(now, tat - (pace.burst - 1) * interval, this.blocked.get(bucket) ?? 0);
     this.next.set(bucket, Math.max(tat, slot) + interval);
     if (this.next.size > 10_000 || this.held.size > 10_000) this.forget(now);
     if (slot > now) {

@@ -15,8 +15,8 @@ export interface PaceKeeper {
 export interface CallPacing {
   /** Resolves when the call may go; throws Paced when its turn is too far away for this attempt. */
   before(method: string, body: Record<string, unknown>): Promise<void>;
-  /** Slack answered 429: the bucket waits, this call keeps its turn; throws Paced to postpone the row to it. */
-  rateLimited(method: string, body: Record<string, unknown>, until: number): Promise<void>;
+  /** Slack answered 429: the bucket waits, this call keeps its turn. Resolves with that turn (or undefined: not paced). */
+  rateLimited(method: string, body: Record<string, unknown>, until: number): Promise<number | undefined>;
 }
 
 /** The pacer that keeps `bucket` of `workspace`: a workspace's buckets are spread over its shards. */
@@ -44,8 +44,7 @@ export function callPacing(keeperOf: KeeperOf, workspace: string, holder: string
       const paced = paceOf(method, body);
       if (!paced) return;
       const bucket = `${workspace}|${paced.bucket}`;
-      const slot = await keeperOf(workspace, bucket).blockUntil(bucket, until, holder);
-      throw new Paced(paced.bucket, slot);
+      return await keeperOf(workspace, bucket).blockUntil(bucket, until, holder);
     },
   };
 }

@@ -67,7 +67,7 @@ export class SlackClient {
     const result = await this.answer(
       method,
       (signal) => callWebApi({ apiUrl: this.options.apiUrl, authorization: `Bearer ${token}`, method, body, signal }),
-      // A 429 in a paced bucket postpones this row to its kept turn (no attempt counted).
+      // A 429 in a paced bucket: the attempt is retried exactly at its kept turn, so the order holds.
       (retryAfterMs) => pacing?.rateLimited(method, body, Date.now() + retryAfterMs),
     );
     return (result.body ?? {}) as T;
@@ -98,7 +98,7 @@ export class SlackClient {
   private async answer(
     method: string,
     send: (signal: AbortSignal) => Promise<CallResult>,
-    rateLimited?: (retryAfterMs: number) => Promise<void> | undefined,
+    rateLimited?: (retryAfterMs: number) => Promise<number | undefined> | undefined,
   ): Promise<CallResult> {
     const signal = AbortSignal.timeout(this.options.timeoutMs);
     const { observe } = this.options;
@@ -118,9 +118,12 @@ export class SlackClient {
       observe?.(method, true);
       return result;
     }
-    const refused = new SlackApiError(method, result.status, result.error, outcome, result.retryAfterMs);
-    if (result.status !== 429) observe?.(method, false, refused.message);
-    else if (result.retryAfterMs !== undefined) await rateLimited?.(result.retryAfterMs);
-    throw refused;
+    if (result.status !== 429) {
+      const refused = new SlackApiError(method, result.status, result.error, outcome, result.retryAfterMs);
+      observe?.(method, false, refused.message);
+      throw refused;
+    }
+    const turn = result.retryAfterMs === undefined ? undefined : await rateLimited?.(result.retryAfterMs);
+    throw new SlackApiError(method, result.status, result.error, outcome, result.retryAfterMs, turn);
   }
 }
