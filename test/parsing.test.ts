@@ -155,9 +155,16 @@ describe("parsing into one inbound shape", () => {
       challenge: "c",
     });
     expect(parseSlackRequest("ssl_check=1&token=x", form)).toEqual({ kind: "ssl_check" });
-    expect(parseSlackRequest(JSON.stringify({ type: "app_rate_limited", team_id: "T1" }), json)).toEqual({
+    expect(parseSlackRequest(JSON.stringify({ type: "app_rate_limited", team_id: "T1", minute_rate_limited: 60 }), json)).toEqual(
+      {
+        kind: "app_rate_limited",
+        workspace: "T1",
+        minute: 60,
+      },
+    );
+    expect(parseSlackRequest(JSON.stringify({ type: "app_unknown_envelope", team_id: "T1" }), json)).toEqual({
       kind: "ignored",
-      reason: "envelope app_rate_limited",
+      reason: "envelope app_unknown_envelope",
     });
   });
 

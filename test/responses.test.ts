@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { MAX_BODY_BYTES } from "../src/edge/readRawBody";
-import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy, storedFor } from "./support/coordinator";
+import { adminGet, deliver, mentionDelivery, newWorkspace, shardStub, signedBy, storedFor } from "./support/coordinator";
 import { outboxRows } from "./support/outboxRows";
 import { appMention, eventCallback, sign, signedEvent, signedForm, slashCommandFields } from "./support/slackSimulator";
 
@@ -84,6 +84,17 @@ describe("response table", () => {
     expect(noTrigger.status).toBe(400);
     expect(noTrigger.headers.get("x-slack-no-retry")).toBe("1");
     expect(await storedFor(team)).toEqual(nothingStored);
+  });
+
+  it("app_rate_limited → 200, nothing stored in the workspace's shard; the watch counts it (GET /admin/health)", async () => {
+    const team = newWorkspace();
+    const notice = { token: "x", type: "app_rate_limited", team_id: team, minute_rate_limited: 1_796_000_100, api_app_id: "A1" };
+    expect((await deliver(await signedEvent(notice, signedBy()))).status).toBe(200);
+    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    await vi.waitFor(async () => {
+      const health = (await (await adminGet("/admin/health")).json()) as { app_rate_limited: { latest: unknown } };
+      expect(health.app_rate_limited.latest).toMatchObject({ workspace: team, minute: 1_796_000_100 });
+    });
   });
 
   it("url_verification → 200 with the challenge, after the signature check", async () => {

@@ -1,9 +1,11 @@
 import { tallyAnswer } from "../alerts/answerTally";
+import { noticeAppRateLimited } from "../alerts/appRateLimitedNotice";
 import type { SlackApp } from "../app/types";
 import { toBase64 } from "../base64";
 import { edgeSettings, relaySettings } from "../config";
 import type { CoordinatorEnv } from "../env";
 import { InvalidSetting, InvalidSignature, Rejection } from "../errors";
+import { appRateLimitedOf } from "../inbound/parseEventsApi";
 import { parseSlackRequest } from "../inbound/parseSlackRequest";
 import type { RawRequest } from "../inbound/types";
 import { oauthMode } from "../installations/mode";
@@ -49,6 +51,7 @@ async function answer(
   app: SlackApp,
   facts: LogFields,
   arrivedAt: number,
+  ctx: Pick<ExecutionContext, "waitUntil">,
 ): Promise<Response> {
   const { signingSecrets } = edgeSettings(env);
   // OAuth mode that cannot work safely (no TOKEN_ENCRYPTION_KEY, …) is refused before anything else.
@@ -82,9 +85,16 @@ async function answer(
     case "ignored":
       facts.outcome = `ignored: ${parsed.reason}`;
       return new Response(null, { status: 200 });
+    case "app_rate_limited":
+      facts.outcome = "app_rate_limited";
+      noticeAppRateLimited({ workspace: parsed.workspace, minute: parsed.minute }, env, ctx);
+      return new Response(null, { status: 200 });
   }
 
   const { inbound } = parsed;
+  // Relay mode forwards it like anything else; the watch hears of it all the same.
+  const limited = inbound.type === "app_rate_limited" ? appRateLimitedOf(inbound.payload) : undefined;
+  if (limited) noticeAppRateLimited(limited, env, ctx);
   inbound.receivedAt = Date.now();
   // Relay mode forwards the request as Slack sent it, so it travels with the delivery.
   if (relay) inbound.raw = rawRequestOf(body, decoded, request.headers.get("content-type"));
@@ -124,7 +134,7 @@ export async function handleSlackRequest(
   const facts: LogFields = {};
   let response: Response;
   try {
-    response = await answer(request, env, app, facts, started);
+    response = await answer(request, env, app, facts, started, ctx);
   } catch (error) {
     if (error instanceof InvalidSetting) {
       facts.setting = error.setting;

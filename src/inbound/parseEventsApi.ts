@@ -34,6 +34,17 @@ function forwardedEnvelope(type: string, envelope: Record<string, unknown>, body
   };
 }
 
+/**
+ * The notice in an `app_rate_limited` envelope: Slack stopped sending a workspace's events for a
+ * minute. Undefined for any other envelope, or one without a workspace.
+ */
+export function appRateLimitedOf(envelope: Record<string, unknown>): { workspace: string; minute: number } | undefined {
+  if (envelope.type !== "app_rate_limited") return undefined;
+  const workspace = optionalString(envelope.team_id) ?? optionalString(envelope.enterprise_id);
+  if (!workspace) return undefined;
+  return { workspace, minute: Number(envelope.minute_rate_limited) };
+}
+
 /** Events API (JSON body): `url_verification`, `event_callback`, and envelopes only relayed (`relayAll`) or logged. */
 export function parseEventsApi(body: string, relayAll = false): Parsed {
   const envelope = parseJson(body, "events api");
@@ -44,6 +55,8 @@ export function parseEventsApi(body: string, relayAll = false): Parsed {
   }
   if (type !== "event_callback") {
     if (relayAll) return forwardedEnvelope(type, envelope, body);
+    const limited = appRateLimitedOf(envelope);
+    if (limited) return { kind: "app_rate_limited", ...limited };
     // app_rate_limited and envelope types we do not know yet: a 200 costs nothing and an
     // error would only spend Slack's retries on a payload that cannot change.
     return { kind: "ignored", reason: `envelope ${type}` };

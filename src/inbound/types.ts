@@ -42,4 +42,6 @@ export type Parsed =
   | { kind: "inbound"; inbound: Inbound }
   | { kind: "url_verification"; challenge: string }
   | { kind: "ssl_check" }
-  | { kind: "ignored"; reason: string };
+  | { kind: "ignored"; reason: string }
+  /** Slack stopped sending the workspace's events for the minute starting at `minute` (seconds). */
+  | { kind: "app_rate_limited"; workspace: string; minute: number };

@@ -28,6 +28,7 @@ import { shardFor } from "../routing/shardFor";
 import { shardStub } from "../routing/shardStub";
 import type { AlertState } from "../watch/alertState";
 import type { AnswerTally, HealthWindow } from "../watch/answerWindow";
+import type { AppRateLimited, AppRateLimitedSummary } from "../watch/appRateLimited";
 import { nextParkedDueAt } from "../watch/parkedBatches";
 import type { RegisteredShard } from "../watch/shardRegistry";
 import { WATCH, Watch } from "../watch/Watch";
@@ -391,8 +392,12 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       this.watch().reportDeliveries(report, Date.now());
     }
 
-    health(): HealthWindow {
+    health(): HealthWindow & { app_rate_limited: AppRateLimitedSummary } {
       return this.watch().health(Date.now());
+    }
+
+    appRateLimited(notice: AppRateLimited): void {
+      this.watch().appRateLimited(notice, Date.now());
     }
 
     alertState(): AlertState {

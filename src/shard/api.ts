@@ -6,6 +6,7 @@ import type { MinuteRow } from "../metrics/minuteMetrics";
 import type { Pace } from "../pacing/tiers";
 import type { AlertState } from "../watch/alertState";
 import type { AnswerTally, HealthWindow } from "../watch/answerWindow";
+import type { AppRateLimited, AppRateLimitedSummary } from "../watch/appRateLimited";
 import type { RegisteredShard } from "../watch/shardRegistry";
 
 /**
@@ -41,8 +42,10 @@ export interface ShardApi {
   countAnswers(tally: AnswerTally): void;
   /** The watch only: how a shard's deliveries went (failure streaks, parked effects). */
   reportDeliveries(report: DeliveryReport): void;
-  /** The watch only: the rolling window of answers to Slack (GET /admin/health). */
-  health(): HealthWindow;
+  /** The watch only: the rolling window of answers to Slack, and Slack's app_rate_limited notices (GET /admin/health). */
+  health(): HealthWindow & { app_rate_limited: AppRateLimitedSummary };
+  /** The watch only: Slack stopped sending a workspace's events for a minute (app_rate_limited). */
+  appRateLimited(notice: AppRateLimited): void;
   /** Metric minutes from `fromMinute` on (minutes since the epoch), the minute in progress, the outbox now. */
   metricsSince(fromMinute: number): ShardMetrics;
   /** The watch only: the destinations failing now and the guard's state (the console). */

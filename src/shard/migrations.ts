@@ -3,6 +3,7 @@ import steps from "../../migrations/0002_steps.sql";
 import watch from "../../migrations/0003_watch.sql";
 import metrics from "../../migrations/0004_metrics.sql";
 import receiptGenerations from "../../migrations/0005_receipt_generations.sql";
+import appRateLimited from "../../migrations/0006_app_rate_limited.sql";
 
 export interface Migration {
   /** Monotonically increasing; an applied migration is never edited, only followed. */
@@ -18,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 3, name: "0003_watch", sql: watch },
   { id: 4, name: "0004_metrics", sql: metrics },
   { id: 5, name: "0005_receipt_generations", sql: receiptGenerations },
+  { id: 6, name: "0006_app_rate_limited", sql: appRateLimited },
 ];
 
 /**

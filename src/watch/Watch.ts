@@ -5,6 +5,7 @@ import type { MeteredSql } from "../shard/meteredSql";
 import type { Outbox } from "../shard/outbox";
 import type { AlertState } from "./alertState";
 import { type AnswerTally, AnswerWindow, type HealthWindow } from "./answerWindow";
+import { type AppRateLimited, type AppRateLimitedSummary, appRateLimitedSummary, recordAppRateLimited } from "./appRateLimited";
 import { guardState, judge } from "./guard";
 import { addParked, dueParked, nextParkedDueAt } from "./parkedBatches";
 import { type RegisteredShard, ShardRegistry } from "./shardRegistry";
@@ -58,8 +59,14 @@ export class Watch {
     if (due !== null) this.parts.wakeAt(due);
   }
 
-  health(now: number): HealthWindow {
-    return this.answers.summary(now);
+  health(now: number): HealthWindow & { app_rate_limited: AppRateLimitedSummary } {
+    return { ...this.answers.summary(now), app_rate_limited: appRateLimitedSummary(this.parts.sql, now) };
+  }
+
+  /** Slack stopped sending a workspace's events for a minute: counted and alerted once. */
+  appRateLimited(notice: AppRateLimited, now: number): void {
+    const alert = recordAppRateLimited(this.parts.sql, notice, now);
+    if (alert) this.send([alert], now);
   }
 
   /** What alerts are about now: the destinations failing, and whether the guard is alerting. */

@@ -1,8 +1,9 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { controlClock } from "../support/clock";
-import { adminGet, deliver, mentionDelivery, newWorkspace, shardStub, watchStub } from "../support/coordinator";
+import { adminGet, deliver, mentionDelivery, newWorkspace, shardStub, signedBy, watchStub } from "../support/coordinator";
 import { useFakeSlackAndBackend } from "../support/fakeBackend";
+import { signedEvent } from "../support/slackSimulator";
 import { RELAY_BACKEND_URL, TEST_BINDINGS } from "../support/testBindings";
 
 const { slack, backend, alerts } = useFakeSlackAndBackend();
@@ -11,6 +12,32 @@ const relayed = () => backend().requests;
 const warnings = () => alerts().texts.filter((text) => text.startsWith(":warning:"));
 const recoveries = () => alerts().texts.filter((text) => text.startsWith(":white_check_mark:"));
 const parkedAlerts = () => alerts().texts.filter((text) => text.startsWith(":parking:"));
+
+describe("app_rate_limited (Slack stopped sending a workspace's events for a minute)", () => {
+  it("is logged, counted in GET /admin/health, alerted once per workspace and minute — and still forwarded in relay mode", async () => {
+    const team = newWorkspace();
+    const health = async () =>
+      ((await (await adminGet("/admin/health")).json()) as { app_rate_limited: { last_24h: number; latest: unknown } })
+        .app_rate_limited;
+    const before = (await health()).last_24h;
+    const minute = 1_796_000_040;
+    const notice = { token: "x", type: "app_rate_limited", team_id: team, minute_rate_limited: minute, api_app_id: "A1" };
+    expect((await deliver(await signedEvent(notice, signedBy()))).status).toBe(200);
+    const limitedAlerts = () => alerts().texts.filter((text) => text.includes("rate-limited the app"));
+    await vi.waitFor(() => expect(limitedAlerts()).toHaveLength(1), { timeout: 5_000 });
+    expect(limitedAlerts()[0]).toContain(`workspace ${team}`);
+    expect(limitedAlerts()[0]).toContain(new Date(minute * 1000).toISOString().slice(0, 16));
+    await vi.waitFor(async () => expect((await health()).last_24h).toBe(before + 1));
+    expect((await health()).latest).toMatchObject({ workspace: team, minute });
+    await vi.waitFor(() => expect(relayed().some((r) => r.text.includes('"app_rate_limited"'))).toBe(true));
+
+    // Slack's retry of the same envelope: no second alert, no second count.
+    expect((await deliver(await signedEvent(notice, signedBy({ retryNum: 1, retryReason: "http_timeout" })))).status).toBe(200);
+    await new Promise((settle) => setTimeout(settle, 300));
+    expect(limitedAlerts()).toHaveLength(1);
+    expect((await health()).last_24h).toBe(before + 1);
+  });
+});
 
 describe("alerts on failing deliveries (ALERT_WEBHOOK_URL)", () => {
   it("a failing relay backend: alerts at the 1st, 5th and 20th consecutive failed attempt, then one 'recovered'", async () => {

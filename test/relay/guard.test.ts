@@ -51,7 +51,14 @@ describe("the guard against Slack's auto-disable", () => {
     expect((await health()).answered).toBe(0);
     await badlySigned(19);
     const window = await counted(19);
-    expect(window).toEqual({ window_minutes: 60, answered: 19, failed: 19, by_cause: { "401": 19 }, ratio: 1 });
+    expect(window).toEqual({
+      window_minutes: 60,
+      answered: 19,
+      failed: 19,
+      by_cause: { "401": 19 },
+      ratio: 1,
+      app_rate_limited: { last_24h: 0, latest: null },
+    });
     expect(await watchAlerts()).toBe(0);
   });
 

@@ -1,0 +1,23 @@
+import type { CoordinatorEnv } from "../env";
+import { describeError, log } from "../log";
+import { shardStub } from "../routing/shardStub";
+import type { AppRateLimited } from "../watch/appRateLimited";
+import { WATCH } from "../watch/Watch";
+
+/**
+ * Slack's `app_rate_limited` envelope: it stopped sending a workspace's events for a minute (more
+ * than 30,000 in an hour), and will not send them later. Logged here, and told to the watch after
+ * the answer (in `waitUntil`), which counts it and alerts once per workspace and minute.
+ */
+export function noticeAppRateLimited(
+  notice: AppRateLimited,
+  env: CoordinatorEnv,
+  ctx: Pick<ExecutionContext, "waitUntil">,
+): void {
+  log("warn", "app_rate_limited: Slack stopped sending this workspace's events for a minute", { ...notice });
+  ctx.waitUntil(
+    Promise.resolve(shardStub(env.SHARD, WATCH).appRateLimited(notice)).catch((error: unknown) =>
+      log("error", "app_rate_limited not told to the watch", { ...notice, error: describeError(error) }),
+    ),
+  );
+}

@@ -1,0 +1,48 @@
+import type { MeteredSql } from "../shard/meteredSql";
+
+/** Notices are kept this long, and counted over the last day. */
+const KEEP_MS = 7 * 24 * 3_600_000;
+const DAY_MS = 24 * 3_600_000;
+
+/** A notice from Slack that it stopped sending a workspace's events for a minute. */
+export interface AppRateLimited {
+  workspace: string;
+  /** Slack's `minute_rate_limited`: the minute's start, in seconds since the epoch. */
+  minute: number;
+}
+
+/** What GET /admin/health says of them. */
+export interface AppRateLimitedSummary {
+  last_24h: number;
+  latest: (AppRateLimited & { received_at: number }) | null;
+}
+
+/**
+ * Records a notice once per workspace and minute (a repeat of the envelope adds nothing). Returns
+ * the alert to send when it is new, else null.
+ */
+export function recordAppRateLimited(sql: MeteredSql, notice: AppRateLimited, now: number): string | null {
+  sql.all("DELETE FROM app_rate_limited WHERE received_at < ?", now - KEEP_MS);
+  const added = sql.count(
+    `INSERT INTO app_rate_limited (workspace, minute, received_at) VALUES (?, ?, ?)
+     ON CONFLICT (workspace, minute) DO NOTHING RETURNING 1`,
+    notice.workspace,
+    notice.minute,
+    now,
+  );
+  if (added === 0) return null;
+  const when = Number.isFinite(notice.minute) ? new Date(notice.minute * 1000).toISOString().slice(0, 16) : "an unknown minute";
+  return (
+    `Slack rate-limited the app in workspace ${notice.workspace}: its events of the minute from ${when} UTC were not ` +
+    "sent and will not be (app_rate_limited: more than 30,000 events in an hour). Look for a loop (the app " +
+    "reacting to its own messages) or event subscriptions the app does not need."
+  );
+}
+
+export function appRateLimitedSummary(sql: MeteredSql, now: number): AppRateLimitedSummary {
+  const { n } = sql.one<{ n: number }>("SELECT count(*) AS n FROM app_rate_limited WHERE received_at >= ?", now - DAY_MS);
+  const [latest] = sql.all<{ workspace: string; minute: number; received_at: number }>(
+    "SELECT workspace, minute, received_at FROM app_rate_limited ORDER BY received_at DESC LIMIT 1",
+  );
+  return { last_24h: n, latest: latest ?? null };
+}
