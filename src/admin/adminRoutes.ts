@@ -7,6 +7,7 @@ import { shardStub } from "../routing/shardStub";
 import type { ShardApi } from "../shard/api";
 import { WATCH } from "../watch/Watch";
 import { authorizeAdmin } from "./authorizeAdmin";
+import { bucketRoutes } from "./bucketRoutes";
 import { fleetParked } from "./fleetParked";
 import { installationRoutes } from "./installationRoutes";
 import { overview } from "./overviewRoute";
@@ -90,6 +91,12 @@ export function adminRoutes() {
       const { span_minutes: _, ...window } = await shardStub(env.SHARD, WATCH).health();
       return Response.json(window);
     })
+    .get("/workspaces/:workspace/buckets", (request, env) =>
+      bucketRoutes.get(segment(request.params.workspace, "workspace"), env),
+    )
+    .put("/workspaces/:workspace/buckets", (request, env) =>
+      bucketRoutes.put(request, segment(request.params.workspace, "workspace"), env),
+    )
     .get("/api/overview", overview)
     .get("/api/parked", fleetParked.list)
     .post("/api/parked/replay", fleetParked.replay)

@@ -11,6 +11,16 @@ function factKeyOf(teamId: string, event: Record<string, unknown>): string | und
 }
 
 /**
+ * The time an event is routed by: its message's `ts` when it has a message fact (both events of
+ * one message carry it), else `event_time`; undefined when neither is a number.
+ */
+function routedAtOf(envelope: Record<string, unknown>, event: Record<string, unknown>): number | undefined {
+  const ts = optionalString(event.channel) ? Number(optionalString(event.ts)) : Number.NaN;
+  const seconds = Number.isFinite(ts) && ts > 0 ? ts : Number(envelope.event_time);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.floor(seconds * 1000) : undefined;
+}
+
+/**
  * An envelope the coordinator does not act on (`app_rate_limited`, types it does not know), as
  * an inbound for relay mode to forward (it carries no id: see unkeyedId).
  */
@@ -91,6 +101,7 @@ export function parseEventsApi(body: string, relayAll = false): Parsed {
       ...ids,
       type: eventType,
       factKey: factKeyOf(teamId ?? workspace, event),
+      routedAt: routedAtOf(envelope, event),
       payload: envelope,
     },
   };

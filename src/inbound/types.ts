@@ -22,6 +22,12 @@ export interface Inbound {
   /** `X-Slack-Retry-Num` / `-Reason`, kept for observability only — never used for dedupe. */
   retryNum?: number;
   retryReason?: string;
+  /**
+   * The time its shard is chosen by (ms since the epoch; README "Sharding"), the same on every
+   * retry: the message's `ts` for a message fact (so twins meet), else the envelope's `event_time`.
+   * Absent for commands and interactivity, which follow the layout in force when they arrive.
+   */
+  routedAt?: number;
   /** When the edge received it (ms since the epoch): trigger_id and response_url expire from here. */
   receivedAt?: number;
   /** The parsed Slack payload: event envelope, command form fields or interaction payload. */

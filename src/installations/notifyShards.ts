@@ -1,6 +1,7 @@
 import { edgeSettings } from "../config";
 import type { CoordinatorEnv } from "../env";
 import { describeError, log } from "../log";
+import { allBuckets } from "../routing/bucketLayouts";
 import { shardName } from "../routing/shardFor";
 import { shardStub } from "../routing/shardStub";
 import type { InstallationChange } from "./api";
@@ -13,8 +14,15 @@ import type { InstallationChange } from "./api";
  */
 export async function notifyShards(env: CoordinatorEnv, workspace: string, change: InstallationChange): Promise<number> {
   const { shardBuckets } = edgeSettings(env);
+  // Every bucket any layout of the workspace uses (a resharded workspace has older ones with work).
+  let buckets = shardBuckets;
+  try {
+    buckets = allBuckets(await shardStub(env.SHARD, shardName(workspace, 0)).bucketLayouts(), shardBuckets);
+  } catch (error) {
+    log("warn", "bucket layouts not read; telling SHARD_BUCKETS shards", { workspace, error: describeError(error) });
+  }
   const answers = await Promise.allSettled(
-    Array.from({ length: shardBuckets }, (_, bucket) =>
+    Array.from({ length: buckets }, (_, bucket) =>
       shardStub(env.SHARD, shardName(workspace, bucket)).installationChanged(workspace, change),
     ),
   );

@@ -1,11 +1,14 @@
 import type { SlackApp } from "../app/types";
 import { edgeSettings } from "../config";
 import type { CoordinatorEnv } from "../env";
-import { NotRecorded, WorkspaceNotInstalled } from "../errors";
+import { BudgetExceeded, NotRecorded, WorkspaceNotInstalled } from "../errors";
 import type { Inbound } from "../inbound/types";
 
 import { describeError, log } from "../log";
+import { settleWithin } from "../settleWithin";
 import type { IngestResult } from "../shard/api";
+import { bucketsAt } from "./bucketLayouts";
+import { layoutsOf } from "./layoutCache";
 import { recordWithinBudget } from "./recordWithinBudget";
 import { servedApp } from "./servedApp";
 import { shardOf } from "./shardFor";
@@ -28,10 +31,17 @@ export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound:
   if ("ignore" in plan) return { verdict: "ignored", reason: plan.ignore };
 
   const { ackBudgetMs, shardBuckets } = edgeSettings(env);
-  const shard = shardOf(inbound, shardBuckets);
-  let recorded: Awaited<ReturnType<typeof recordWithinBudget>>;
+  const now = Date.now();
+  const deadline = now + ackBudgetMs;
+  let shard: string | undefined;
+  let recorded: Awaited<ReturnType<typeof recordWithinBudget>> & { shard: string };
   try {
-    recorded = await recordWithinBudget(env.SHARD, shard, inbound, ackBudgetMs);
+    // The layout in force at the delivery's own time (README "Sharding"): every retry meets its receipt.
+    const layouts = await settleWithin(layoutsOf(env, inbound.workspace, now), ackBudgetMs, () => {
+      throw new BudgetExceeded("bucket layouts not read within the ack budget");
+    });
+    shard = shardOf(inbound, bucketsAt(layouts, inbound.routedAt ?? now, shardBuckets));
+    recorded = { ...(await recordWithinBudget(env.SHARD, shard, inbound, deadline - Date.now())), shard };
   } catch (error) {
     // Not confirmed durable: answer non-2xx without x-slack-no-retry so Slack's retry can still save it.
     log("error", "event not recorded", { dedupeKey: inbound.dedupeKey, shard, error: describeError(error) });
@@ -39,8 +49,8 @@ export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound:
   }
   const { result, attempts } = recorded;
   // The shard plans again inside its transaction (it is the authority): it may ignore too.
-  if (result.verdict === "ignored") return { verdict: "ignored", reason: `by shard ${shard}` };
+  if (result.verdict === "ignored") return { verdict: "ignored", reason: `by shard ${recorded.shard}` };
   if (result.verdict === "not_installed")
     throw new WorkspaceNotInstalled(`workspace not installed: ${result.reason ?? "unknown"}`);
-  return { ...result, verdict: result.verdict, shard, ingestAttempts: attempts };
+  return { ...result, verdict: result.verdict, shard: recorded.shard, ingestAttempts: attempts };
 }

@@ -23,6 +23,7 @@ import type { KeeperOf, PaceKeeper } from "../pacing/pacing";
 import type { Pace } from "../pacing/tiers";
 import { BackendAnswers } from "../relay/backendAnswers";
 import { awaitsBackend, relayRowKey } from "../relay/relayPlan";
+import type { BucketLayout } from "../routing/bucketLayouts";
 import { servedApp } from "../routing/servedApp";
 import { shardFor } from "../routing/shardFor";
 import { shardStub } from "../routing/shardStub";
@@ -35,6 +36,7 @@ import { WATCH, Watch } from "../watch/Watch";
 import type { BackendAnswer, IngestResult, ParkedCursor, ParkedRow, ShardApi, ShardMetrics, ShardStats } from "./api";
 import { buildCourier } from "./courier";
 import { ingestDelivery } from "./ingest";
+import { LayoutStore } from "./layoutStore";
 import { MeteredSql } from "./meteredSql";
 import { applyMigrations, hasSchema } from "./migrations";
 import { Outbox } from "./outbox";
@@ -410,6 +412,19 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
 
     shards(since: number): RegisteredShard[] {
       return this.watch().shards(since);
+    }
+
+    // Bucket layouts (a workspace's bucket 0 keeps them; README "Sharding").
+
+    bucketLayouts(): BucketLayout[] {
+      return this.migrated ? new LayoutStore(this.sql).list() : [];
+    }
+
+    changeBuckets(buckets: number, current: number): BucketLayout[] {
+      this.migrate();
+      const layouts = new LayoutStore(this.sql).change(buckets, current, Date.now());
+      log("info", "bucket layout changed", { shard: this.name, buckets, layouts: JSON.stringify(layouts) });
+      return layouts;
     }
 
     // Pacing: the buckets this shard keeps, for the workspace's other shards.

@@ -4,6 +4,7 @@ import type { Inbound } from "../inbound/types";
 import type { InstallationChange } from "../installations/api";
 import type { MinuteRow } from "../metrics/minuteMetrics";
 import type { Pace } from "../pacing/tiers";
+import type { BucketLayout } from "../routing/bucketLayouts";
 import type { AlertState } from "../watch/alertState";
 import type { AnswerTally, HealthWindow } from "../watch/answerWindow";
 import type { AppRateLimited, AppRateLimitedSummary } from "../watch/appRateLimited";
@@ -33,6 +34,10 @@ export interface ShardApi {
    * first relay attempt once its row is completed, waiting at most `waitMs`; else null.
    */
   backendAnswer(dedupeKey: string, waitMs: number): Promise<BackendAnswer | null>;
+  /** A workspace's bucket 0: its bucket layouts (README "Sharding"); empty when none was ever set. */
+  bucketLayouts(): BucketLayout[];
+  /** A workspace's bucket 0: a new layout of `buckets`, effective shortly (`current` is the count in force now, kept as the first). */
+  changeBuckets(buckets: number, current: number): BucketLayout[];
   /** Pacing (src/pacing/): a slot in a rate-limit bucket this shard keeps for its workspace. */
   reservePace(bucket: string, pace: Pace, holder: string): number;
   spendPace(bucket: string, holder: string): void;

@@ -4,6 +4,7 @@ import watch from "../../migrations/0003_watch.sql";
 import metrics from "../../migrations/0004_metrics.sql";
 import receiptGenerations from "../../migrations/0005_receipt_generations.sql";
 import appRateLimited from "../../migrations/0006_app_rate_limited.sql";
+import bucketLayouts from "../../migrations/0007_bucket_layouts.sql";
 
 export interface Migration {
   /** Monotonically increasing; an applied migration is never edited, only followed. */
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 4, name: "0004_metrics", sql: metrics },
   { id: 5, name: "0005_receipt_generations", sql: receiptGenerations },
   { id: 6, name: "0006_app_rate_limited", sql: appRateLimited },
+  { id: 7, name: "0007_bucket_layouts", sql: bucketLayouts },
 ];
 
 /**

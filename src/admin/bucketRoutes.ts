@@ -1,0 +1,46 @@
+import { edgeSettings } from "../config";
+import type { CoordinatorEnv } from "../env";
+import { Rejection } from "../errors";
+import { type BucketLayout, bucketsAt, MAX_BUCKETS } from "../routing/bucketLayouts";
+import { forgetLayouts } from "../routing/layoutCache";
+import { shardName } from "../routing/shardFor";
+import { shardStub } from "../routing/shardStub";
+
+/** The layouts as the API shows them: each with its ISO time, the count in force now, and the next change. */
+function describe(workspace: string, layouts: BucketLayout[], fallback: number, now: number) {
+  const next = layouts.find((layout) => layout.effectiveAt > now);
+  return {
+    workspace,
+    buckets: bucketsAt(layouts, now, fallback),
+    next: next ? { buckets: next.buckets, effective_at: new Date(next.effectiveAt).toISOString() } : null,
+    layouts: layouts.map((layout) => ({ buckets: layout.buckets, effective_at: new Date(layout.effectiveAt).toISOString() })),
+  };
+}
+
+/** `GET /admin/workspaces/{id}/buckets` and `PUT … {"buckets": n}` (README "Sharding"). */
+export const bucketRoutes = {
+  async get(workspace: string, env: CoordinatorEnv): Promise<Response> {
+    const { shardBuckets } = edgeSettings(env);
+    const layouts = await shardStub(env.SHARD, shardName(workspace, 0)).bucketLayouts();
+    return Response.json(describe(workspace, layouts, shardBuckets, Date.now()));
+  },
+
+  async put(request: Request, workspace: string, env: CoordinatorEnv): Promise<Response> {
+    let body: unknown;
+    try {
+      body = await request.json();
+    } catch {
+      throw new Rejection(400, 'expected JSON: {"buckets": n}');
+    }
+    const buckets = (body as { buckets?: unknown } | null)?.buckets;
+    if (typeof buckets !== "number" || !Number.isInteger(buckets) || buckets < 1 || buckets > MAX_BUCKETS)
+      throw new Rejection(400, `"buckets" must be an integer from 1 to ${MAX_BUCKETS}`);
+    const { shardBuckets } = edgeSettings(env);
+    const stub = shardStub(env.SHARD, shardName(workspace, 0));
+    const now = Date.now();
+    const current = bucketsAt(await stub.bucketLayouts(), now, shardBuckets);
+    const layouts = await stub.changeBuckets(buckets, current);
+    forgetLayouts(workspace);
+    return Response.json(describe(workspace, layouts, shardBuckets, now));
+  },
+};

@@ -1,0 +1,36 @@
+/**
+ * A workspace's bucket layouts: how many shards its deliveries are spread over, from when.
+ * Changing the count remaps keys, so a change never applies to what is already in flight: each
+ * layout takes effect at a time in the future, and a delivery is routed by the layout in force at
+ * its own time (`routedAt`, the same on every retry of it), so a retry always meets its receipt.
+ */
+export interface BucketLayout {
+  buckets: number;
+  /** From when (ms since the epoch) deliveries are routed by it; 0 for the first. */
+  effectiveAt: number;
+}
+
+/** Bucket counts a workspace may be given. */
+export const MAX_BUCKETS = 256;
+
+/**
+ * How far in the future a new layout takes effect: beyond any Worker's cached copy of the layouts
+ * (LAYOUT_CACHE_MS), with room for clock skew between Slack and the edge — and within the 60
+ * seconds README promises.
+ */
+export const LAYOUT_DELAY_MS = 45_000;
+
+/** How long a Worker instance uses the layouts it read before reading them again. */
+export const LAYOUT_CACHE_MS = 30_000;
+
+/** The bucket count in force at `at`, by the workspace's layouts; `fallback` (SHARD_BUCKETS) without any. */
+export function bucketsAt(layouts: readonly BucketLayout[], at: number, fallback: number): number {
+  let buckets = fallback;
+  for (const layout of layouts) if (layout.effectiveAt <= at) buckets = layout.buckets;
+  return buckets;
+}
+
+/** Every bucket any layout uses: what must be told of a change that concerns the whole workspace. */
+export function allBuckets(layouts: readonly BucketLayout[], fallback: number): number {
+  return Math.max(fallback, ...layouts.map((layout) => layout.buckets));
+}

@@ -1,0 +1,37 @@
+import type { CoordinatorEnv } from "../env";
+import { type BucketLayout, LAYOUT_CACHE_MS } from "./bucketLayouts";
+import { shardName } from "./shardFor";
+import { shardStub } from "./shardStub";
+
+/** Per Worker instance: each workspace's layouts as read, and when. */
+const cached = new Map<string, { layouts: BucketLayout[]; readAt: number }>();
+/** Reads in progress, so a burst of one workspace's deliveries asks once. */
+const reading = new Map<string, Promise<BucketLayout[]>>();
+
+/**
+ * A workspace's bucket layouts, as its bucket 0 keeps them, read at most once per LAYOUT_CACHE_MS
+ * per Worker instance. A new layout takes effect LAYOUT_DELAY_MS after it was set — later than
+ * any copy read before it expires — so routing by a cached copy is never wrong. When the read
+ * fails, this throws (the delivery is answered 503 and Slack retries): routing by a copy older
+ * than that bound could meet a layout it does not know.
+ */
+export async function layoutsOf(env: CoordinatorEnv, workspace: string, now: number): Promise<BucketLayout[]> {
+  const entry = cached.get(workspace);
+  if (entry && now - entry.readAt < LAYOUT_CACHE_MS) return entry.layouts;
+  let read = reading.get(workspace);
+  if (!read) {
+    read = Promise.resolve(shardStub(env.SHARD, shardName(workspace, 0)).bucketLayouts()).then((layouts) => {
+      if (cached.size > 10_000) cached.clear();
+      cached.set(workspace, { layouts, readAt: now });
+      return layouts;
+    });
+    reading.set(workspace, read);
+    void read.finally(() => reading.delete(workspace)).catch(() => {});
+  }
+  return read;
+}
+
+/** After a change made through this instance: read again at the next delivery. */
+export function forgetLayouts(workspace: string): void {
+  cached.delete(workspace);
+}
