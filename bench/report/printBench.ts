@@ -186,6 +186,10 @@ export function printBench(results: BenchSummary): void {
   if (cost.talliedRowsWritten > 0 && cost.talliedRowsWritten !== cost.rowsWritten) {
     console.log(`  warning: the shard counted ${cost.rowsWritten} rows written, its statements ${cost.talliedRowsWritten}`);
   }
+  if (cost.eventPathRowsPerEvent !== null)
+    console.log(
+      `  of which every event's own statements: ${cost.eventPathRowsPerEvent} rows/event; the rest (${Math.round((cost.rowsPerEvent - cost.eventPathRowsPerEvent) * 1000) / 1000}/event here) is written per shard and minute or generation whatever the traffic`,
+    );
   if (cost.oneEvent)
     console.log(
       `  one event on a fresh shard, before pruning: ${cost.oneEvent.rowsWritten} rows + ${cost.oneEvent.alarmsSet} alarm(s)`,

@@ -42,6 +42,13 @@ export interface RowsPerEvent {
    * over whole minutes it is less.
    */
   metricsRowsPerEvent: number | null;
+  /**
+   * Rows the statements every event runs wrote, per event — its receipt, its outbox row, its
+   * step and its completion (pruning is DROP TABLE: none) — apart from what a shard writes per
+   * minute or per generation whatever the traffic (metrics, registry, guard, generation tables,
+   * alarms), which this short run shares among few events.
+   */
+  eventPathRowsPerEvent: number | null;
   /** One event on a fresh shard, before any pruning: counters read after its reply was delivered. */
   oneEvent: { rowsWritten: number; alarmsSet: number; perStatement: Array<StatementCost> } | null;
   prices: typeof DURABLE_OBJECTS_PRICES;
@@ -51,6 +58,8 @@ export interface RowsPerEvent {
 
 /** The guard's tables (migrations/0003_watch.sql), as its statements name them. */
 const GUARD_TABLES = /\b(answer_counts|guard_state)\b/;
+/** The tables every event writes: its receipt (a generation's table) and its outbox row. */
+const EVENT_PATH = /^(INSERT INTO receipts_|INSERT INTO outbox |UPDATE outbox |DELETE FROM outbox |DELETE FROM receipts_before_generations)/;
 /** The persistent metrics' tables (migrations/0004_metrics.sql). */
 const METRICS_TABLES = /\b(metric_minutes|shard_registry)\b/;
 
@@ -160,6 +169,7 @@ export async function startRowsPerEvent(
       perStatement: perStatement.map((cost) => ({ ...cost, rowsPerEvent: round(cost.rowsWritten / Math.max(accepted, 1)) })),
       guardRowsPerEvent: rowsPerEventOf(perStatement, GUARD_TABLES, run.acked),
       metricsRowsPerEvent: rowsPerEventOf(perStatement, METRICS_TABLES, run.acked),
+      eventPathRowsPerEvent: rowsPerEventOf(perStatement, EVENT_PATH, accepted),
       oneEvent: oneStats
         ? {
             rowsWritten: oneStats.counters.rowsWritten,
