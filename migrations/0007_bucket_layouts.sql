@@ -5,5 +5,6 @@
 -- bucket 0 writes it.
 CREATE TABLE bucket_layouts (
   effective_at INTEGER PRIMARY KEY, -- ms since the epoch
-  buckets      INTEGER NOT NULL CHECK (buckets >= 1)
+  buckets      INTEGER NOT NULL CHECK (buckets >= 1),
+  mixed        INTEGER NOT NULL DEFAULT 1 -- 1: keys spread by fmix32(fnv1a32(key)); 0: FNV-1a alone (the first row)
 );

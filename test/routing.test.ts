@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseEventsApi } from "../src/inbound/parseEventsApi";
-import { fnv1a32, shardFor } from "../src/routing/shardFor";
+import { fmix32, fnv1a32, shardFor } from "../src/routing/shardFor";
 import { appMention, eventCallback } from "./support/slackSimulator";
 
 describe("shard routing", () => {
@@ -21,6 +21,21 @@ describe("shard routing", () => {
       counts[Number(name.split("/")[1])]! += 1;
     }
     for (const count of counts) expect(count).toBeGreaterThan(800); // fair share is 1000
+  });
+
+  it("layouts set at run time spread by FNV-1a mixed: keys sharing their digits, which FNV-1a alone puts in one of 4 buckets, spread evenly", () => {
+    expect(fmix32(1)).toBe(0x514e28b7); // Murmur3's finalizer, its published value
+    const keys = Array.from({ length: 400 }, (_, i) => {
+      const n = 1000 + i; // a channel and a message ts from one counter, as in a test or a replay
+      return `T1:C${String(n).padStart(8, "0")}:1796065927.${String(n).padStart(6, "0")}`;
+    });
+    const spread = (mixed: boolean) => {
+      const counts = [0, 0, 0, 0];
+      for (const key of keys) counts[Number(shardFor("T1", key, 4, mixed).split("/")[1])]! += 1;
+      return counts;
+    };
+    expect(spread(false)).toContain(400); // FNV-1a mod 2^k sees only the low bits of each character
+    for (const count of spread(true)) expect(count).toBeGreaterThan(70); // fair share is 100
   });
 
   it("keeps one workspace's deliveries on that workspace's shards", () => {

@@ -59,7 +59,8 @@ export interface RowsPerEvent {
 /** The guard's tables (migrations/0003_watch.sql), as its statements name them. */
 const GUARD_TABLES = /\b(answer_counts|guard_state)\b/;
 /** The tables every event writes: its receipt (a generation's table) and its outbox row. */
-const EVENT_PATH = /^(INSERT INTO receipts_|INSERT INTO outbox |UPDATE outbox |DELETE FROM outbox |DELETE FROM receipts_before_generations)/;
+const EVENT_PATH =
+  /^(INSERT INTO receipts_|INSERT INTO outbox |UPDATE outbox |DELETE FROM outbox |DELETE FROM receipts_before_generations)/;
 /** The persistent metrics' tables (migrations/0004_metrics.sql). */
 const METRICS_TABLES = /\b(metric_minutes|shard_registry)\b/;
 

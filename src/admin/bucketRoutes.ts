@@ -1,7 +1,7 @@
 import { edgeSettings } from "../config";
 import type { CoordinatorEnv } from "../env";
 import { Rejection } from "../errors";
-import { type BucketLayout, bucketsAt, MAX_BUCKETS } from "../routing/bucketLayouts";
+import { type BucketLayout, layoutAt, MAX_BUCKETS } from "../routing/bucketLayouts";
 import { forgetLayouts } from "../routing/layoutCache";
 import { shardName } from "../routing/shardFor";
 import { shardStub } from "../routing/shardStub";
@@ -11,7 +11,7 @@ function describe(workspace: string, layouts: BucketLayout[], fallback: number, 
   const next = layouts.find((layout) => layout.effectiveAt > now);
   return {
     workspace,
-    buckets: bucketsAt(layouts, now, fallback),
+    buckets: layoutAt(layouts, now, fallback).buckets,
     next: next ? { buckets: next.buckets, effective_at: new Date(next.effectiveAt).toISOString() } : null,
     layouts: layouts.map((layout) => ({ buckets: layout.buckets, effective_at: new Date(layout.effectiveAt).toISOString() })),
   };
@@ -38,7 +38,7 @@ export const bucketRoutes = {
     const { shardBuckets } = edgeSettings(env);
     const stub = shardStub(env.SHARD, shardName(workspace, 0));
     const now = Date.now();
-    const current = bucketsAt(await stub.bucketLayouts(), now, shardBuckets);
+    const current = layoutAt(await stub.bucketLayouts(), now, shardBuckets).buckets;
     const layouts = await stub.changeBuckets(buckets, current);
     forgetLayouts(workspace);
     return Response.json(describe(workspace, layouts, shardBuckets, now));

@@ -8,6 +8,12 @@ export interface BucketLayout {
   buckets: number;
   /** From when (ms since the epoch) deliveries are routed by it; 0 for the first. */
   effectiveAt: number;
+  /**
+   * Keys spread by FNV-1a mixed (routing/shardFor.ts `fmix32`): every layout set through the
+   * API. The first layout, the SHARD_BUCKETS count before any change, keeps FNV-1a alone, as
+   * the shards of that count were filled by it.
+   */
+  mixed: boolean;
 }
 
 /** Bucket counts a workspace may be given. */
@@ -23,11 +29,11 @@ export const LAYOUT_DELAY_MS = 45_000;
 /** How long a Worker instance uses the layouts it read before reading them again. */
 export const LAYOUT_CACHE_MS = 30_000;
 
-/** The bucket count in force at `at`, by the workspace's layouts; `fallback` (SHARD_BUCKETS) without any. */
-export function bucketsAt(layouts: readonly BucketLayout[], at: number, fallback: number): number {
-  let buckets = fallback;
-  for (const layout of layouts) if (layout.effectiveAt <= at) buckets = layout.buckets;
-  return buckets;
+/** The layout in force at `at`, by the workspace's layouts; SHARD_BUCKETS (`fallback`) by FNV-1a alone without any. */
+export function layoutAt(layouts: readonly BucketLayout[], at: number, fallback: number): BucketLayout {
+  let inForce: BucketLayout = { buckets: fallback, effectiveAt: 0, mixed: false };
+  for (const layout of layouts) if (layout.effectiveAt <= at) inForce = layout;
+  return inForce;
 }
 
 /** Every bucket any layout uses: what must be told of a change that concerns the whole workspace. */

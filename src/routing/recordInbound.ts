@@ -7,7 +7,7 @@ import type { Inbound } from "../inbound/types";
 import { describeError, log } from "../log";
 import { settleWithin } from "../settleWithin";
 import type { IngestResult } from "../shard/api";
-import { bucketsAt } from "./bucketLayouts";
+import { layoutAt } from "./bucketLayouts";
 import { layoutsOf } from "./layoutCache";
 import { recordWithinBudget } from "./recordWithinBudget";
 import { servedApp } from "./servedApp";
@@ -40,7 +40,7 @@ export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound:
     const layouts = await settleWithin(layoutsOf(env, inbound.workspace, now), ackBudgetMs, () => {
       throw new BudgetExceeded("bucket layouts not read within the ack budget");
     });
-    shard = shardOf(inbound, bucketsAt(layouts, inbound.routedAt ?? now, shardBuckets));
+    shard = shardOf(inbound, layoutAt(layouts, inbound.routedAt ?? now, shardBuckets));
     recorded = { ...(await recordWithinBudget(env.SHARD, shard, inbound, deadline - Date.now())), shard };
   } catch (error) {
     // Not confirmed durable: answer non-2xx without x-slack-no-retry so Slack's retry can still save it.

@@ -1,4 +1,5 @@
 import type { Inbound } from "../inbound/types";
+import type { BucketLayout } from "./bucketLayouts";
 
 /**
  * FNV-1a, 32 bit: tiny, deterministic across runtimes and deploys, well spread for ids like
@@ -12,6 +13,22 @@ export function fnv1a32(text: string, offsetBasis = 0x811c9dc5): number {
     hash = Math.imul(hash, 0x01000193);
   }
   return hash >>> 0;
+}
+
+/**
+ * Murmur3's 32-bit finalizer: every input bit moves every output bit. FNV-1a alone, taken modulo
+ * a power of two, depends only on the low bits of each character — decimal ids sharing their
+ * digits (a channel and a ts from one counter) can all land in one bucket — so layouts set at
+ * run time (routing/bucketLayouts.ts) spread by `fmix32(fnv1a32(key))`.
+ */
+export function fmix32(hash: number): number {
+  let h = hash >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
 }
 
 /** A shard's name: its workspace and bucket. The bucket is the last `/`-separated part. */
@@ -29,15 +46,18 @@ export function routingKeyOf(inbound: Inbound): string {
 
 /**
  * The name of the shard that owns a routing key: one shard per workspace (team id, or the
- * enterprise id for org-wide installs) times `buckets` hash buckets of the key. Pure and
- * stable: every retry of one event maps to the same name. Changing `buckets` remaps keys, so
- * change it only when no Slack retries are in flight (see README).
+ * enterprise id for org-wide installs) times `buckets` hash buckets of the key — by FNV-1a
+ * alone (SHARD_BUCKETS, as always), or `mixed` (layouts set at run time). Pure and stable:
+ * every retry of one event maps to the same name. Changing `buckets` remaps keys: layouts
+ * (routing/bucketLayouts.ts) change it without a dedupe gap.
  */
-export function shardFor(workspace: string, routingKey: string, buckets: number): string {
-  return shardName(workspace, buckets > 1 ? fnv1a32(routingKey) % buckets : 0);
+export function shardFor(workspace: string, routingKey: string, buckets: number, mixed = false): string {
+  if (buckets <= 1) return shardName(workspace, 0);
+  const hash = fnv1a32(routingKey);
+  return shardName(workspace, (mixed ? fmix32(hash) : hash) % buckets);
 }
 
-/** The shard that owns a delivery. */
-export function shardOf(inbound: Inbound, buckets: number): string {
-  return shardFor(inbound.workspace, routingKeyOf(inbound), buckets);
+/** The shard that owns a delivery, in `layout`. */
+export function shardOf(inbound: Inbound, layout: Pick<BucketLayout, "buckets" | "mixed">): string {
+  return shardFor(inbound.workspace, routingKeyOf(inbound), layout.buckets, layout.mixed);
 }
