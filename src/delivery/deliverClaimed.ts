@@ -42,7 +42,7 @@ async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Pro
   let verdict: Verdict;
   try {
     // Inside the try: a payload that cannot be read back is parked as a counted attempt, not re-leased forever.
-    const effect = readEffect(row.payload);
+    const effect = row.effect ?? readEffect(row.payload);
     await whileRenewingLease(courier, token, key, () => courier.perform(effect, row, token));
     verdict = { outcome: "delivered" };
   } catch (error) {

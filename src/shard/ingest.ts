@@ -69,5 +69,6 @@ function newRow(inbound: Inbound, planned: PlannedEffect): NewRow {
     effectType: effect.type,
     payload: JSON.stringify(effect),
     rateKey: rateKeyOf(effect),
+    effect,
   };
 }

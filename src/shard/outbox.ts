@@ -1,3 +1,4 @@
+import type { Effect } from "../effects/types";
 import type { OutboxStatus, ParkedCursor, ParkedRow } from "./api";
 import type { MeteredSql } from "./meteredSql";
 
@@ -9,7 +10,12 @@ export type ClaimedRow = {
   rate_key: string | null;
   attempts: number;
   created_at: number;
+  /** The effect itself, for a row its ingest just wrote: the immediate attempt parses nothing back. */
+  effect?: Effect;
 };
+
+/** A row as stored (the effect as its JSON only). */
+type StoredRow = Omit<ClaimedRow, "effect">;
 
 /** A row to enqueue: its idempotency key, workspace, effect (type and JSON) and rate-limit bucket. */
 export interface NewRow {
@@ -18,6 +24,8 @@ export interface NewRow {
   effectType: string;
   payload: string;
   rateKey: string | null;
+  /** The effect `payload` serialises, when the caller has it (handed to the immediate attempt as is). */
+  effect?: Effect;
 }
 
 /** A lease on freshly enqueued rows, so their first attempt needs no separate claim write. */
@@ -34,25 +42,36 @@ export class Outbox {
    * Records the effects of one delivery, already leased to `lease` for the immediate attempt
    * (or unleased and due at once, for the sweep, when `lease` is null).
    * The idempotency key (dedupe key + effect name) makes a repeated enqueue a no-op.
-   * Returns the rows that were new, as the immediate attempt needs them (no read-back).
+   * Returns the rows that were new, as the immediate attempt needs them: built from what was
+   * written (RETURNING only says which were new), with the effect object itself — no read-back.
    */
   enqueue(rows: readonly NewRow[], now: number, lease: Lease | null): ClaimedRow[] {
     return rows.flatMap((row) =>
-      this.sql.all<ClaimedRow>(
-        `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at)
+      this.sql
+        .all<{ attempts: number }>(
+          `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (idempotency_key) DO NOTHING
-       RETURNING idempotency_key, workspace, payload, rate_key, attempts, created_at`,
-        row.key,
-        row.workspace,
-        row.effectType,
-        row.payload,
-        row.rateKey,
-        now,
-        lease?.token ?? null,
-        lease?.expiresAt ?? null,
-        now,
-      ),
+       RETURNING attempts`,
+          row.key,
+          row.workspace,
+          row.effectType,
+          row.payload,
+          row.rateKey,
+          now,
+          lease?.token ?? null,
+          lease?.expiresAt ?? null,
+          now,
+        )
+        .map(({ attempts }) => ({
+          idempotency_key: row.key,
+          workspace: row.workspace,
+          payload: row.payload,
+          rate_key: row.rateKey,
+          attempts,
+          created_at: now,
+          effect: row.effect,
+        })),
     );
   }
 
@@ -80,7 +99,7 @@ export class Outbox {
   }
 
   claimedBy(token: string): ClaimedRow[] {
-    return this.sql.all<ClaimedRow>(
+    return this.sql.all<StoredRow>(
       `SELECT idempotency_key, workspace, payload, rate_key, attempts, created_at FROM outbox
         WHERE claim_token = ? AND status = 'pending' ORDER BY next_attempt_at, idempotency_key`,
       token,
