@@ -98,6 +98,8 @@ export async function startSubject(options: {
   settings?: Record<string, string>;
   worker?: WorkerKind;
   stateDir: string;
+  /** Opens V8's inspector on this port (npm run profile). */
+  inspectorPort?: number;
 }): Promise<Subject> {
   const persistTo = resolve(repoRoot, "bench/.state", options.stateDir);
   rmSync(persistTo, { recursive: true, force: true });
@@ -111,6 +113,7 @@ export async function startSubject(options: {
     // ensured by configuration here (SLACK_API_URL, and slack-edge's own check, see its file).
     outboundGuard: false,
     installations: options.name === "coordinator-oauth",
+    inspectorPort: options.inspectorPort,
     bindings: {
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
       SLACK_BOT_TOKEN: "xoxb-bench-token",

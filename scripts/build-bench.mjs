@@ -85,6 +85,7 @@ await Promise.all([
     entryPoints: {
       bench: resolve(here, "bench/bench.ts"),
       chaos: resolve(here, "bench/chaos.ts"),
+      profile: resolve(here, "bench/profile.ts"),
       runtimeProcess: resolve(here, "bench/runtime/runtimeProcess.ts"),
       loadProcess: resolve(here, "bench/load/loadProcess.ts"),
       fakeSlack: resolve(here, "bench/fakeSlack/serve.ts"),

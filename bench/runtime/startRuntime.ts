@@ -19,6 +19,8 @@ export interface RuntimeOptions {
   outboundGuard?: boolean;
   /** Every line the Worker logs (console.*), e.g. to count or keep them; dropped when omitted. */
   onLog?: (level: string, message: string) => void;
+  /** Opens V8's inspector on 127.0.0.1:`inspectorPort` (for a CPU profile of the Worker and its shards). */
+  inspectorPort?: number;
 }
 
 export interface Runtime {
@@ -49,6 +51,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       port: options.port,
       ...(options.persistTo ? { resourcePersistencePath: options.persistTo } : {}),
       telemetry: { enabled: false },
+      ...(options.inspectorPort ? { inspectorPort: options.inspectorPort } : {}),
       logRequests: false,
       handleStructuredLogs: ({ level, message }) => options.onLog?.(level, message),
       workers: [

@@ -1,0 +1,97 @@
+/** A V8 CPU profile (Chrome DevTools' `.cpuprofile`), as the inspector's Profiler.stop returns it. */
+export interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
+  samples: number[];
+}
+
+/** Where the samples fell: each function's own share (self time), largest first. */
+export function selfTime(profile: CpuProfile, top: number): Array<{ share: number; where: string }> {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const tally = new Map<string, number>();
+  for (const id of profile.samples) {
+    const frame = byId.get(id)?.callFrame;
+    if (!frame) continue;
+    const where = `${frame.functionName || "(anonymous)"}${frame.url ? ` ${frame.url.split("/").pop()}:${frame.lineNumber + 1}` : ""}`;
+    tally.set(where, (tally.get(where) ?? 0) + 1);
+  }
+  return [...tally]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([where, n]) => ({ share: n / Math.max(profile.samples.length, 1), where }));
+}
+
+/**
+ * Who called `name` (a native such as `exec`, SQLite's): the nearest named functions of the
+ * bundle above each of its samples, e.g. which statement's caller spends SQLite's time.
+ */
+export function callersOf(profile: CpuProfile, name: string, top: number): Array<{ share: number; chain: string }> {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const tally = new Map<string, number>();
+  for (const id of profile.samples) {
+    if (byId.get(id)?.callFrame.functionName !== name) continue;
+    const chain: string[] = [];
+    for (let at = parent.get(id); at !== undefined && chain.length < 3; at = parent.get(at)) {
+      const frame = byId.get(at)!.callFrame;
+      if (frame.url && frame.functionName) chain.push(frame.functionName);
+    }
+    const key = chain.join(" ← ");
+    tally.set(key, (tally.get(key) ?? 0) + 1);
+  }
+  return [...tally]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([chain, n]) => ({ share: n / Math.max(profile.samples.length, 1), chain }));
+}
+
+/** Drives V8's profiler over the inspector protocol (Node's global WebSocket) on one target. */
+export class Profiler {
+  private nextId = 0;
+  private readonly waiting = new Map<number, (result: unknown) => void>();
+
+  private constructor(private readonly socket: WebSocket) {
+    socket.addEventListener("message", (message) => {
+      const data = JSON.parse(String(message.data)) as { id?: number; result?: unknown };
+      if (data.id !== undefined) this.waiting.get(data.id)?.(data.result);
+    });
+  }
+
+  /** Connects to the inspector on 127.0.0.1:`port`, to the target whose id contains `worker`. */
+  static async connect(port: number, worker: string): Promise<Profiler> {
+    const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as Array<{
+      id: string;
+      webSocketDebuggerUrl: string;
+    }>;
+    const target = targets.find((t) => t.id === `core:user:${worker}`);
+    if (!target) throw new Error(`no inspector target for ${worker} (have: ${targets.map((t) => t.id).join(", ")})`);
+    const socket = new WebSocket(target.webSocketDebuggerUrl);
+    await new Promise((open, fail) => {
+      socket.addEventListener("open", open);
+      socket.addEventListener("error", fail);
+    });
+    return new Profiler(socket);
+  }
+
+  private send<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+    const id = ++this.nextId;
+    return new Promise((resolve) => {
+      this.waiting.set(id, (result) => resolve(result as T));
+      this.socket.send(JSON.stringify({ id, method, params }));
+    });
+  }
+
+  async start(intervalUs: number): Promise<void> {
+    await this.send("Profiler.enable");
+    await this.send("Profiler.setSamplingInterval", { interval: intervalUs });
+    await this.send("Profiler.start");
+  }
+
+  async stop(): Promise<CpuProfile> {
+    return (await this.send<{ profile: CpuProfile }>("Profiler.stop")).profile;
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
