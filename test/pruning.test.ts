@@ -59,6 +59,18 @@ describe("receipt retention", () => {
     expect((await stub.stats()).counters.rowsWritten - before).toBeLessThan(5);
   });
 
+  it("a new shard keeps no table of before the generations: its first ingest leaves only the generation's", async () => {
+    const team = newWorkspace();
+    expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
+    const tables = await runInDurableObject(shardStub(team), (_, state) =>
+      state.storage.sql
+        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE name GLOB 'receipts*' ORDER BY name")
+        .toArray()
+        .map((t) => t.name),
+    );
+    expect(tables).toEqual([`receipts_g${Math.floor(Date.now() / GENERATION_MS)}`]);
+  });
+
   it("after the upgrade to generation tables, a retry of an event recorded before it is still a duplicate, and the old table is pruned and dropped", async () => {
     const now = Date.now() + 3_600_000;
     const generation = Math.floor(now / GENERATION_MS);
