@@ -12,6 +12,11 @@ export type ClaimedRow = {
   created_at: number;
   /** The effect itself, for a row its ingest just wrote: the immediate attempt parses nothing back. */
   effect?: Effect;
+  /**
+   * For a row its ingest just wrote, leased: until this time no step checkpoint can exist on it
+   * (no attempt before, and no other claimer before the lease runs out), so none is read.
+   */
+  noCheckpointsUntil?: number;
 };
 
 /** A row as stored (the effect as its JSON only). */
@@ -71,6 +76,7 @@ export class Outbox {
           attempts,
           created_at: now,
           effect: row.effect,
+          noCheckpointsUntil: lease?.expiresAt,
         })),
     );
   }

@@ -70,7 +70,7 @@ export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
     const performed = kind.perform(effect, {
       app,
       client,
-      step: stepFor(outbox, key, token),
+      step: stepFor(outbox, key, token, row.noCheckpointsUntil),
       attempts: row.attempts,
       handlerMaxAttempts: settings.handlerMaxAttempts,
       installations: env.INSTALLATIONS,

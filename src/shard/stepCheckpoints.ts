@@ -8,15 +8,22 @@ const STEP_NAME = /^[\w.:-]{1,100}$/;
  * The `step()` of one attempt of a run: a completed step's result is stored on the run's
  * outbox row, fenced by the attempt's lease, and returned instead of running it again.
  */
-export function stepFor(outbox: Outbox, outboxKey: string, token: string): RunTools["step"] {
+export function stepFor(outbox: Outbox, outboxKey: string, token: string, noCheckpointsUntil?: number): RunTools["step"] {
+  /** Steps this attempt recorded: on a row that had none, the only checkpoints there can be. */
+  const recordedHere = new Map<string, string>();
   return async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
     if (!STEP_NAME.test(name)) throw new TypeError(`step name "${name}" must be 1-100 letters, digits, _ . : or -`);
-    const prior = outbox.stepResult(outboxKey, name);
+    // A fresh row's checkpoints are this attempt's own until its first lease could run out.
+    const prior =
+      noCheckpointsUntil !== undefined && Date.now() < noCheckpointsUntil
+        ? recordedHere.get(name)
+        : outbox.stepResult(outboxKey, name);
     if (prior !== undefined) return JSON.parse(prior) as T;
     const value = await fn();
     // fn's awaits opened the input gate: another attempt may own the row by now.
     const recorded = outbox.recordStep(outboxKey, name, token, JSON.stringify(value ?? null));
     if (recorded === undefined) throw new LeaseLost(`lease on ${outboxKey} was taken over before step "${name}" was recorded`);
+    recordedHere.set(name, recorded);
     return JSON.parse(recorded) as T;
   };
 }
