@@ -1,10 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { Pacer } from "../src/pacing/pacer";
 import { POST_MESSAGE_PER_CHANNEL, paceOf } from "../src/pacing/tiers";
-import { shardName } from "../src/routing/shardFor";
-import { deliver, newWorkspace, signedBy } from "./support/coordinator";
+import { bucketStub, deliver, newWorkspace, receiptsByBucket, signedBy } from "./support/coordinator";
 import { appMention, eventCallback, signedEvent } from "./support/slackSimulator";
 import { useFakeSlack } from "./support/useFakeSlack";
 
@@ -12,7 +10,7 @@ const slack = useFakeSlack();
 
 /** Makes `team` a workspace of `buckets` shards from the start (a layout effective since 0, as if set long ago). */
 async function spreadOver(team: string, buckets: number): Promise<void> {
-  const zero = env.SHARD.get(env.SHARD.idFromName(shardName(team, 0)));
+  const zero = bucketStub(team, 0);
   await zero.changeBuckets(buckets, 1);
   await runInDurableObject(zero, (_, state) => {
     state.storage.sql.exec("UPDATE bucket_layouts SET effective_at = 1 WHERE buckets = ?", buckets);
@@ -37,12 +35,7 @@ describe("Slack-aware pacing", () => {
       const sendingMs = Date.now() - started;
       if (buckets > 1) {
         // The mentions were recorded by several shards of the workspace, all paced as one channel.
-        const held = await Promise.all(
-          Array.from(
-            { length: buckets },
-            async (_, b) => (await env.SHARD.get(env.SHARD.idFromName(shardName(team, b))).stats()).receipts,
-          ),
-        );
+        const held = await receiptsByBucket(team, buckets);
         expect(held.filter((n) => n > 0).length).toBeGreaterThan(1);
       }
 

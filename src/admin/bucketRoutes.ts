@@ -38,8 +38,7 @@ export const bucketRoutes = {
     const { shardBuckets } = edgeSettings(env);
     const stub = shardStub(env.SHARD, shardName(workspace, 0));
     const now = Date.now();
-    const current = layoutAt(await stub.bucketLayouts(), now, shardBuckets).buckets;
-    const layouts = await stub.changeBuckets(buckets, current);
+    const layouts = await stub.changeBuckets(buckets, shardBuckets);
     forgetLayouts(workspace);
     return Response.json(describe(workspace, layouts, shardBuckets, now));
   },

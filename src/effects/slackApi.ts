@@ -1,3 +1,4 @@
+import { bucketOf } from "../pacing/tiers";
 import type { EffectKind } from "./kind";
 import type { SlackApiEffect } from "./types";
 
@@ -10,10 +11,6 @@ export const slackApi: EffectKind<SlackApiEffect> = {
   async perform(effect, { client }) {
     await client.call(effect.method, effect.body);
   },
-  // Per method; posting messages also per channel (Slack allows about one per second per channel).
-  rateKey(effect) {
-    const channel =
-      effect.method === "chat.postMessage" && typeof effect.body.channel === "string" ? `:${effect.body.channel}` : "";
-    return `${effect.method}${channel}`;
-  },
+  // Slack's rate-limit bucket, as pacing names it: per method, posting messages per channel.
+  rateKey: (effect) => bucketOf(effect.method, effect.body),
 };

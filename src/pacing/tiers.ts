@@ -55,14 +55,16 @@ export const METHOD_TIERS: Readonly<Record<string, Tier>> = {
   "auth.test": 4,
 };
 
-/** A call's rate-limit bucket (unique within its workspace) and pace, or null when it is not paced. */
+/** A call's rate-limit bucket within its workspace: the method, and for `chat.postMessage` its channel. */
+export function bucketOf(method: string, body: Record<string, unknown>): string {
+  return method === "chat.postMessage" && typeof body.channel === "string" ? `${method}:${body.channel}` : method;
+}
+
+/** A call's rate-limit bucket and pace, or null when it is not paced. */
 export function paceOf(method: string, body: Record<string, unknown>): { bucket: string; pace: Pace } | null {
-  if (method === "chat.postMessage") {
-    // Without a channel Slack refuses the call anyway; it is not paced.
-    return typeof body.channel === "string"
-      ? { bucket: `chat.postMessage:${body.channel}`, pace: POST_MESSAGE_PER_CHANNEL }
-      : null;
-  }
+  // chat.postMessage without a channel: Slack refuses the call anyway; it is not paced.
+  if (method === "chat.postMessage")
+    return typeof body.channel === "string" ? { bucket: bucketOf(method, body), pace: POST_MESSAGE_PER_CHANNEL } : null;
   const n = METHOD_TIERS[method];
   return n === undefined ? null : { bucket: method, pace: tier(n) };
 }

@@ -420,9 +420,9 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       return this.migrated ? new LayoutStore(this.sql).list() : [];
     }
 
-    changeBuckets(buckets: number, current: number): BucketLayout[] {
+    changeBuckets(buckets: number, shardBuckets: number): BucketLayout[] {
       this.migrate();
-      const layouts = new LayoutStore(this.sql).change(buckets, current, Date.now());
+      const layouts = new LayoutStore(this.sql).change(buckets, shardBuckets, Date.now());
       log("info", "bucket layout changed", { shard: this.name, buckets, layouts: JSON.stringify(layouts) });
       return layouts;
     }

@@ -36,8 +36,8 @@ export interface ShardApi {
   backendAnswer(dedupeKey: string, waitMs: number): Promise<BackendAnswer | null>;
   /** A workspace's bucket 0: its bucket layouts (README "Sharding"); empty when none was ever set. */
   bucketLayouts(): BucketLayout[];
-  /** A workspace's bucket 0: a new layout of `buckets`, effective shortly (`current` is the count in force now, kept as the first). */
-  changeBuckets(buckets: number, current: number): BucketLayout[];
+  /** A workspace's bucket 0: a new layout of `buckets`, effective shortly (`shardBuckets`: the count before any layout, kept as the first). */
+  changeBuckets(buckets: number, shardBuckets: number): BucketLayout[];
   /** Pacing (src/pacing/): a slot in a rate-limit bucket this shard keeps for its workspace. */
   reservePace(bucket: string, pace: Pace, holder: string): number;
   spendPace(bucket: string, holder: string): void;

@@ -15,15 +15,16 @@ export class LayoutStore {
 
   /**
    * Adds a layout of `buckets`, effective LAYOUT_DELAY_MS from `now` (and after any layout still
-   * to come), spreading keys by the mixed hash. The first change records `current` — the count in force until then — as effective
-   * from 0, so a later change of SHARD_BUCKETS cannot rewrite the past. Asking for the count the
-   * latest layout already has adds nothing. Returns the layouts.
+   * to come), spreading keys by the mixed hash. The first change records `shardBuckets` — the
+   * count in force until then, as no layout existed — as effective from 0, so a later change of
+   * SHARD_BUCKETS cannot rewrite the past. Asking for the count the latest layout already has
+   * adds nothing. Returns the layouts.
    */
-  change(buckets: number, current: number, now: number): BucketLayout[] {
+  change(buckets: number, shardBuckets: number, now: number): BucketLayout[] {
     const layouts = this.list();
     if (layouts.length === 0) {
-      this.sql.all("INSERT INTO bucket_layouts (effective_at, buckets, mixed) VALUES (0, ?, 0)", current);
-      layouts.push({ effectiveAt: 0, buckets: current, mixed: false });
+      this.sql.all("INSERT INTO bucket_layouts (effective_at, buckets, mixed) VALUES (0, ?, 0)", shardBuckets);
+      layouts.push({ effectiveAt: 0, buckets: shardBuckets, mixed: false });
     }
     const latest = layouts[layouts.length - 1]!;
     if (latest.buckets === buckets) return layouts;

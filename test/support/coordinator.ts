@@ -1,6 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import type { CoordinatorEnv } from "../../src/env";
-import { shardFor } from "../../src/routing/shardFor";
+import { shardFor, shardName } from "../../src/routing/shardFor";
 import { shardStub as stubByName } from "../../src/routing/shardStub";
 import { WATCH } from "../../src/watch/Watch";
 import { TEST_SIGNING_SECRET } from "./secrets";
@@ -29,6 +29,18 @@ export async function deliverWithSettings(delivery: Delivery, overrides: Record<
 /** The shard that owns a workspace's deliveries (one bucket, as configured), found as the Worker finds it. */
 export function shardStub(workspace: string, routingKey = "") {
   return stubByName(env.SHARD, shardFor(workspace, routingKey, 1));
+}
+
+/** A workspace's shard by bucket, as the operations API names it (`{workspace}/{bucket}`). */
+export function bucketStub(workspace: string, bucket: number) {
+  return stubByName(env.SHARD, shardName(workspace, bucket));
+}
+
+/** Receipts held by each of a workspace's buckets 0 … `buckets` − 1. */
+export function receiptsByBucket(workspace: string, buckets: number): Promise<number[]> {
+  return Promise.all(
+    Array.from({ length: buckets }, async (_, bucket) => (await bucketStub(workspace, bucket).stats()).receipts),
+  );
 }
 
 /** Receipt and outbox counts of the shard that owns a workspace. */
