@@ -12,31 +12,42 @@ import { Shard } from "./worker";
 const slack = useFakeSlack();
 
 async function mentionInbound(team: string) {
-  const { delivery } = await mentionDelivery(team);
+  const { envelope, delivery } = await mentionDelivery(team);
   const parsed = parseSlackRequest(delivery.body, { contentType: "application/json", retryNum: null, retryReason: null });
   if (parsed.kind !== "inbound") throw new Error(parsed.kind);
-  return parsed.inbound;
+  return { inbound: parsed.inbound, channel: String((envelope.event as { channel: string }).channel) };
 }
 
 describe("under load", () => {
-  it("with the most immediate attempts in flight, a new delivery's row skips its own and waits unleased for the sweep", async () => {
+  it("with the most immediate attempts in flight, a new delivery's row waits for one, leased, and starts when one ends", async () => {
     const team = newWorkspace();
-    const inbounds = await Promise.all(Array.from({ length: IMMEDIATE_IN_FLIGHT_MAX + 1 }, () => mentionInbound(team)));
-    // Every reply hangs, and nothing can settle between these synchronous ingests: the first
-    // IMMEDIATE_IN_FLIGHT_MAX rows are leased to their immediate attempts, the next one is not.
-    slack().fail({ method: "chat.postMessage" }, { hang: true }, IMMEDIATE_IN_FLIGHT_MAX);
+    const mentions = await Promise.all(Array.from({ length: IMMEDIATE_IN_FLIGHT_MAX + 1 }, () => mentionInbound(team)));
+    const first = mentions[0]!;
+    const last = mentions.at(-1)!;
+    // The first reply fails at once (its attempt ends, counted); every other one hangs. Nothing
+    // can settle between these synchronous ingests: the first IMMEDIATE_IN_FLIGHT_MAX rows start
+    // their immediate attempts, the next one waits in line.
+    slack()
+      .fail({ method: "chat.postMessage", channel: first.channel }, { reset: true })
+      .fail({ method: "chat.postMessage" }, { hang: true }, IMMEDIATE_IN_FLIGHT_MAX);
+    const lastReply = slack().waitForCall((call) => call.body.channel === last.channel);
     const results = await runInDurableObject(shardStub(team), (_, state) => {
       const shard = new Shard(state, env as unknown as ConstructorParameters<typeof Shard>[1]);
       // Single-workspace mode records synchronously (no installation to look up).
-      return inbounds.map((inbound) => (shard.ingest(inbound) as IngestResult).verdict);
+      return mentions.map(({ inbound }) => (shard.ingest(inbound) as IngestResult).verdict);
     });
     expect(results).toEqual(Array(IMMEDIATE_IN_FLIGHT_MAX + 1).fill("accepted"));
 
+    // The first attempt's end lets the waiting row start — long before its lease runs out, so
+    // no alarm or sweep was involved, and its lease was never claimed again.
+    await lastReply;
     const rows = await outboxRows(shardStub(team));
-    const last = rows.find((row) => row.idempotency_key === `${inbounds.at(-1)!.dedupeKey}:run:event:app_mention`);
     expect(rows).toHaveLength(IMMEDIATE_IN_FLIGHT_MAX + 1);
-    expect(last).toMatchObject({ status: "pending", attempts: 0, claim_token: null });
-    expect(rows.filter((row) => row.claim_token !== null)).toHaveLength(IMMEDIATE_IN_FLIGHT_MAX);
+    const lastRow = rows.find((row) => row.idempotency_key === `${last.inbound.dedupeKey}:run:event:app_mention`);
+    expect(lastRow).toMatchObject({ status: "pending", attempts: 0 });
+    expect(lastRow?.claim_token).not.toBeNull();
+    const firstRow = rows.find((row) => row.idempotency_key === `${first.inbound.dedupeKey}:run:event:app_mention`);
+    expect(firstRow).toMatchObject({ status: "pending", attempts: 1, claim_token: null });
     // The hung attempts die with the instance instead of settling during later tests.
     await abortAllDurableObjects();
   });

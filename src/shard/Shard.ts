@@ -35,6 +35,7 @@ import type { RegisteredShard } from "../watch/shardRegistry";
 import { WATCH, Watch } from "../watch/Watch";
 import type { BackendAnswer, IngestResult, ParkedCursor, ParkedRow, ShardApi, ShardMetrics, ShardStats } from "./api";
 import { buildCourier } from "./courier";
+import { ImmediateAttempts } from "./immediateAttempts";
 import { ingestDelivery } from "./ingest";
 import { LayoutStore } from "./layoutStore";
 import { MeteredSql } from "./meteredSql";
@@ -43,15 +44,17 @@ import { Outbox } from "./outbox";
 import { Receipts } from "./receipts";
 import { WakeUps } from "./wakeUps";
 
-/** Above this many rows in immediate attempts, new rows go to the sweep (acks stay fast under load). */
+/** Above this many rows in immediate attempts, new rows wait for one (acks stay fast under load). */
 export const IMMEDIATE_IN_FLIGHT_MAX = 64;
+/** Above this many rows waiting for an immediate attempt, new rows are left unleased for the sweep. */
+export const IMMEDIATE_WAITING_MAX = 4096;
 /** Alarms for pruning alone come no more often than this: receipts expire in bulk, not one by one. */
 const PRUNE_INTERVAL_MS = 60_000;
 /** While delivery is paused by an invalid setting, the alarm looks again this often (and logs why). */
 const PAUSED_RETRY_MS = 60_000;
 
 /** Delivery, ready — or paused because a delivery setting is invalid (recording goes on). */
-type Delivery = { settings: ShardSettings; courier: Courier } | { paused: unknown };
+type Delivery = { settings: ShardSettings; courier: Courier; immediate: ImmediateAttempts } | { paused: unknown };
 
 /**
  * Builds the shard Durable Object class for one app. A shard owns a workspace's slice of
@@ -82,8 +85,6 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     /** Whether this instance has told the watch it exists (at its first ingest or alarm; then with each minute). */
     private registered = false;
     private accepted = 0;
-    /** Rows whose immediate attempt is running now. */
-    private immediateInFlight = 0;
     /** Whether this shard has its schema; a shard nobody wrote to has none, and reads keep it so. */
     private migrated = false;
     /** The reserved shard "watch" only: alerts and the guard (src/watch/), made at first use. */
@@ -162,7 +163,12 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
         wakeAt: (at) => this.wakeUps.arm(at),
         pacing: settings.pacing ? this.keeperOf(env, settings.shardBuckets) : undefined,
       });
-      return { settings, courier };
+      const immediate = new ImmediateAttempts((token, rows) => deliverLeased(courier, token, rows), {
+        maxInFlight: IMMEDIATE_IN_FLIGHT_MAX,
+        maxWaiting: IMMEDIATE_WAITING_MAX,
+        minLeaseLeftMs: settings.delivery.leaseMs / 2 + settings.delivery.timeoutMs,
+      });
+      return { settings, courier, immediate };
     }
 
     /**
@@ -229,14 +235,17 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       this.migrate();
       const now = Date.now();
       if (!this.registered) this.register(now);
-      // New rows are leased to this delivery's immediate attempt as they are written — unless
-      // the shard already has many attempts in flight: then acks come first, and the rows
-      // wait unleased for the sweep, which delivers with bounded concurrency.
+      // New rows are leased to this delivery's immediate attempt as they are written; with many
+      // attempts in flight they wait for one in memory, still leased (immediateAttempts.ts).
+      // Only when that line is long too are they written unleased, for the sweep.
       const delivery = "courier" in this.delivery ? this.delivery : undefined;
-      const immediate = delivery !== undefined && this.immediateInFlight < IMMEDIATE_IN_FLIGHT_MAX;
-      const lease = immediate ? { token: crypto.randomUUID(), expiresAt: now + delivery.settings.delivery.leaseMs } : null;
+      const lease = delivery?.immediate.takesMore()
+        ? { token: crypto.randomUUID(), expiresAt: now + delivery.settings.delivery.leaseMs }
+        : null;
       const stores = { storage: this.ctx.storage, receipts: this.receipts, outbox: this.outbox };
       const { result, leased } = ingestDelivery(stores, this.app, inbound, now, lease);
+      // Delivered rows waiting to be deleted share this turn's commit (completions.ts).
+      delivery?.courier.completions.flush();
       this.metrics.count(
         result.verdict === "accepted" ? "accepted" : result.verdict === "duplicate" ? "duplicates" : "ignored",
         now,
@@ -263,9 +272,9 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
           result.awaitsBackend = true;
         }
         // The immediate attempt, an optimisation of the sweep's own code path. Its fetches
-        // leave only after the transaction is durable (the output gate holds them).
-        this.immediateInFlight += leased.length;
-        void deliverLeased(delivery.courier, lease.token, leased).finally(() => (this.immediateInFlight -= leased.length));
+        // leave only after the transaction is durable (the output gate holds them). A backend
+        // that may answer in time for the ack does not wait in line.
+        delivery.immediate.offer(lease, leased, result.awaitsBackend === true);
       }
       return result;
     }

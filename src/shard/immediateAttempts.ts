@@ -1,0 +1,77 @@
+import type { ClaimedRow, Lease } from "./outbox";
+
+export interface ImmediateLimits {
+  /** Rows in immediate attempts at once; above it, new leased rows wait their turn here. */
+  maxInFlight: number;
+  /** Rows waiting here at most; beyond it, ingests write their rows unleased, for the sweep. */
+  maxWaiting: number;
+  /**
+   * A waiting row starts only while this much of its lease is left. Its attempt renews the
+   * lease half a lease after it starts, so this is half a lease plus a call's timeout.
+   */
+  minLeaseLeftMs: number;
+}
+
+interface Waiting {
+  lease: Lease;
+  rows: readonly ClaimedRow[];
+}
+
+/**
+ * A shard's immediate attempts: the rows its ingests just wrote, leased as they were written,
+ * delivered at once — at most `maxInFlight` rows at a time, so acks do not queue behind
+ * deliveries under load. Rows over that wait here in order, still leased, and start as earlier
+ * attempts finish: their first attempt costs no claim (a written row) from the sweep. A row that
+ * waited too long for its lease to cover an attempt is left to the sweep, which reclaims it once
+ * the lease runs out (the alarm is armed for that), as it does when the instance dies.
+ */
+export class ImmediateAttempts {
+  private inFlight = 0;
+  private waitingRows = 0;
+  private readonly waiting: Waiting[] = [];
+
+  constructor(
+    private readonly deliver: (token: string, rows: readonly ClaimedRow[]) => Promise<void>,
+    private readonly limits: ImmediateLimits,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Whether a new ingest should lease its rows (to start now or wait here), or leave them to the sweep. */
+  takesMore(): boolean {
+    return this.inFlight < this.limits.maxInFlight || this.waitingRows < this.limits.maxWaiting;
+  }
+
+  /**
+   * Rows just written under `lease`: started now if there is room (or if `now` says someone is
+   * waiting for their outcome, as a relayed command's ack is), else in line behind the others.
+   */
+  offer(lease: Lease, rows: readonly ClaimedRow[], now = false): void {
+    if (now || (this.inFlight < this.limits.maxInFlight && this.waiting.length === 0)) this.start(lease, rows);
+    else {
+      this.waiting.push({ lease, rows });
+      this.waitingRows += rows.length;
+    }
+  }
+
+  /** Rows in attempts now, and rows waiting for one (for tests and stats). */
+  counts(): { inFlight: number; waiting: number } {
+    return { inFlight: this.inFlight, waiting: this.waitingRows };
+  }
+
+  private start(lease: Lease, rows: readonly ClaimedRow[]): void {
+    this.inFlight += rows.length;
+    void this.deliver(lease.token, rows).finally(() => {
+      this.inFlight -= rows.length;
+      this.next();
+    });
+  }
+
+  /** Starts waiting rows while there is room; drops from the line those whose lease is too short now. */
+  private next(): void {
+    while (this.inFlight < this.limits.maxInFlight && this.waiting.length > 0) {
+      const { lease, rows } = this.waiting.shift() as Waiting;
+      this.waitingRows -= rows.length;
+      if (lease.expiresAt - this.clock() >= this.limits.minLeaseLeftMs) this.start(lease, rows);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { ImmediateAttempts } from "../src/shard/immediateAttempts";
+import type { ClaimedRow, Lease } from "../src/shard/outbox";
+
+/** A row as ingest hands it over; only its key matters here. */
+const row = (key: string): ClaimedRow => ({
+  idempotency_key: key,
+  workspace: "T1",
+  payload: "{}",
+  rate_key: null,
+  attempts: 0,
+  created_at: 0,
+});
+
+/** Attempts that end when the test says so, recorded in the order they started. */
+function attempts(limits = { maxInFlight: 2, maxWaiting: 3, minLeaseLeftMs: 40 }) {
+  let now = 0;
+  const started: string[] = [];
+  const finish = new Map<string, () => void>();
+  const immediate = new ImmediateAttempts(
+    (token) => {
+      started.push(token);
+      return new Promise<void>((resolve) => finish.set(token, resolve));
+    },
+    limits,
+    () => now,
+  );
+  const offer = (token: string, expiresAt = 100, rows = 1, urgent = false) =>
+    immediate.offer(
+      { token, expiresAt } satisfies Lease,
+      Array.from({ length: rows }, (_, i) => row(`${token}:${i}`)),
+      urgent,
+    );
+  /** Ends an attempt and lets its `finally` run. */
+  const end = async (token: string) => {
+    finish.get(token)?.();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  };
+  return { immediate, started, offer, end, setNow: (at: number) => (now = at) };
+}
+
+describe("immediate attempts", () => {
+  it("start at once up to the limit; the rest wait, leased, and start in order as attempts end", async () => {
+    const { immediate, started, offer, end } = attempts();
+    for (const token of ["a", "b", "c", "d"]) offer(token);
+    expect(started).toEqual(["a", "b"]);
+    expect(immediate.counts()).toEqual({ inFlight: 2, waiting: 2 });
+    await end("b");
+    expect(started).toEqual(["a", "b", "c"]);
+    await end("a");
+    expect(started).toEqual(["a", "b", "c", "d"]);
+    expect(immediate.counts()).toEqual({ inFlight: 2, waiting: 0 });
+  });
+
+  it("leave to the sweep a waiting row whose lease would run out before its attempt renews it", async () => {
+    const { started, offer, end, setNow } = attempts();
+    offer("a");
+    offer("b");
+    offer("short", 100);
+    offer("long", 200);
+    setNow(61); // "short" has 39 ms of lease left, under the 40 its attempt needs
+    await end("a");
+    expect(started).toEqual(["a", "b", "long"]);
+  });
+
+  it("start a row someone waits on at once, past the limit and the line", () => {
+    const { started, offer } = attempts();
+    offer("a");
+    offer("b");
+    offer("c");
+    offer("urgent", 100, 1, true);
+    expect(started).toEqual(["a", "b", "urgent"]);
+  });
+
+  it("take more rows while the line has room, counting rows, not ingests", () => {
+    const { immediate, offer } = attempts();
+    offer("a", 100, 2);
+    expect(immediate.takesMore()).toBe(true);
+    offer("b", 100, 2);
+    expect(immediate.takesMore()).toBe(true);
+    offer("c", 100, 3);
+    expect(immediate.counts()).toEqual({ inFlight: 2, waiting: 5 });
+    expect(immediate.takesMore()).toBe(false);
+  });
+});
