@@ -2,6 +2,7 @@ import type { ShardSettings } from "../config";
 import { readEffect } from "../effects/registry";
 import type { Effect } from "../effects/types";
 import { type Verdict, verdictOf } from "../errors";
+import type { Completions } from "../shard/completions";
 import type { ClaimedRow, Outbox } from "../shard/outbox";
 import { retryDelayMs } from "./backoff";
 import type { DeliveryEvent, DeliveryEvents } from "./events";
@@ -11,6 +12,8 @@ import type { RateLimits } from "./rateLimits";
 /** What the delivery loop needs of a shard. */
 export interface Courier {
   outbox: Outbox;
+  /** Fenced completions, written with the shard's next write (completions.ts). */
+  completions: Completions;
   delivery: ShardSettings["delivery"];
   rateLimits: RateLimits;
   events: DeliveryEvents;
@@ -50,7 +53,7 @@ async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Pro
   }
   // The await above opened the input gate: the row may have been re-leased meanwhile,
   // so every settle below is fenced by our token rather than trusting what we read.
-  events.emit(settle(courier, token, row, verdict));
+  events.emit(await settle(courier, token, row, verdict));
 }
 
 /**
@@ -73,8 +76,8 @@ async function whileRenewingLease<T>(courier: Courier, token: string, key: strin
 }
 
 /** Writes the verdict to the row, fenced by `token`, and says what happened. */
-function settle(courier: Courier, token: string, row: ClaimedRow, verdict: Verdict): DeliveryEvent {
-  const { outbox, delivery, rateLimits, shard } = courier;
+async function settle(courier: Courier, token: string, row: ClaimedRow, verdict: Verdict): Promise<DeliveryEvent> {
+  const { outbox, completions, delivery, rateLimits, shard } = courier;
   const key = row.idempotency_key;
   const now = Date.now();
   const attempts = row.attempts + 1;
@@ -82,7 +85,7 @@ function settle(courier: Courier, token: string, row: ClaimedRow, verdict: Verdi
   if (verdict.outcome === "lease_lost") return fenced(courier, row, "step");
   if (verdict.outcome === "postpone") return postpone(courier, token, row, verdict.until);
   if (verdict.outcome === "delivered") {
-    return outbox.complete(key, token)
+    return (await completions.complete(key, token))
       ? { type: "delivered", shard, key, attempts, recordedAt: row.created_at }
       : fenced(courier, row, "complete");
   }

@@ -8,6 +8,7 @@ import { RateLimits } from "../delivery/rateLimits";
 import type { CoordinatorEnv } from "../env";
 import type { KeeperOf } from "../pacing/pacing";
 import type { BackendAnswers } from "../relay/backendAnswers";
+import { Completions } from "./completions";
 import type { Outbox } from "./outbox";
 import { rowPerformer } from "./performRow";
 
@@ -33,13 +34,16 @@ export interface CourierParts<E extends Pick<CoordinatorEnv, "INSTALLATIONS">> {
 /** Wires what the delivery loop needs of a shard: its outbox, settings, events and how to perform a row. */
 export function buildCourier<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>(parts: CourierParts<E>): Courier {
   const { shard, settings, outbox, events, wakeAt } = parts;
+  const completions = new Completions(outbox);
   return {
     shard,
     outbox,
+    completions,
     events,
     wakeAt,
     delivery: settings.delivery,
     rateLimits: new RateLimits(),
-    perform: rowPerformer(parts),
+    // A step checkpoint is a write the waiting completions can share.
+    perform: rowPerformer({ ...parts, afterStep: completions.flush }),
   };
 }

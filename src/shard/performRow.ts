@@ -28,6 +28,8 @@ export interface PerformDeps<E extends Pick<CoordinatorEnv, "INSTALLATIONS">> {
   alertWebhookUrl?: string;
   /** Who keeps each rate-limit bucket (src/pacing/), when SLACK_PACING is on. */
   pacing?: KeeperOf;
+  /** Called in the turn a step checkpoint was written (other writes may share its commit). */
+  afterStep?(): void;
 }
 
 /**
@@ -45,6 +47,7 @@ export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
   alertWebhookUrl,
   observe: report = () => {},
   pacing,
+  afterStep,
 }: PerformDeps<E>) {
   return (effect: Effect, row: ClaimedRow, token: string): Promise<void> => {
     const kind = kindOf(effect);
@@ -70,7 +73,7 @@ export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
     const performed = kind.perform(effect, {
       app,
       client,
-      step: stepFor(outbox, key, token, row.noCheckpointsUntil),
+      step: stepFor(outbox, key, token, row.noCheckpointsUntil, afterStep),
       attempts: row.attempts,
       handlerMaxAttempts: settings.handlerMaxAttempts,
       installations: env.INSTALLATIONS,

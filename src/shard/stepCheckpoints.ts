@@ -8,7 +8,13 @@ const STEP_NAME = /^[\w.:-]{1,100}$/;
  * The `step()` of one attempt of a run: a completed step's result is stored on the run's
  * outbox row, fenced by the attempt's lease, and returned instead of running it again.
  */
-export function stepFor(outbox: Outbox, outboxKey: string, token: string, noCheckpointsUntil?: number): RunTools["step"] {
+export function stepFor(
+  outbox: Outbox,
+  outboxKey: string,
+  token: string,
+  noCheckpointsUntil?: number,
+  afterWrite?: () => void,
+): RunTools["step"] {
   /** Steps this attempt recorded: on a row that had none, the only checkpoints there can be. */
   const recordedHere = new Map<string, string>();
   return async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
@@ -22,6 +28,7 @@ export function stepFor(outbox: Outbox, outboxKey: string, token: string, noChec
     const value = await fn();
     // fn's awaits opened the input gate: another attempt may own the row by now.
     const recorded = outbox.recordStep(outboxKey, name, token, JSON.stringify(value ?? null));
+    afterWrite?.();
     if (recorded === undefined) throw new LeaseLost(`lease on ${outboxKey} was taken over before step "${name}" was recorded`);
     recordedHere.set(name, recorded);
     return JSON.parse(recorded) as T;
