@@ -43,7 +43,23 @@ const workerOptions = {
   plugins: [productImports, textScripts],
 };
 
+/** `npm run compare -- --baseline <checkout>`: that checkout's coordinator, built beside this one's. */
+const at = process.argv.indexOf("--baseline");
+const baseline = at >= 0 ? resolve(process.argv[at + 1] ?? "") : undefined;
+
 await Promise.all([
+  ...(baseline
+    ? [
+        build({
+          ...workerOptions,
+          entryPoints: { coordinatorBaseline: resolve(baseline, "src/index.ts") },
+          // A bare checkout (no npm install of its own) builds with this one's packages.
+          nodePaths: [resolve(here, "node_modules")],
+          outdir: resolve(out, "workers"),
+          outExtension: { ".js": ".mjs" },
+        }),
+      ]
+    : []),
   build({
     ...workerOptions,
     entryPoints: {
@@ -86,6 +102,7 @@ await Promise.all([
       bench: resolve(here, "bench/bench.ts"),
       chaos: resolve(here, "bench/chaos.ts"),
       profile: resolve(here, "bench/profile.ts"),
+      compare: resolve(here, "bench/compare.ts"),
       runtimeProcess: resolve(here, "bench/runtime/runtimeProcess.ts"),
       loadProcess: resolve(here, "bench/load/loadProcess.ts"),
       fakeSlack: resolve(here, "bench/fakeSlack/serve.ts"),

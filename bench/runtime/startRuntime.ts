@@ -4,7 +4,13 @@ import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { repoRoot as root } from "./repoRoot";
 
 /** The Workers scripts/build-bench.mjs bundles; each is measured under the same runtime. */
-export type WorkerKind = "coordinator" | "coordinatorMetered" | "coordinatorIngestOnly" | "floor" | "slackEdge";
+export type WorkerKind =
+  | "coordinator"
+  | "coordinatorMetered"
+  | "coordinatorIngestOnly"
+  | "coordinatorBaseline"
+  | "floor"
+  | "slackEdge";
 
 export interface RuntimeOptions {
   worker: WorkerKind;

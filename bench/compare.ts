@@ -1,0 +1,111 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { startFakeSlackServer } from "./fakeSlack/fakeSlackServer";
+import { LoadClient } from "./load/loadClient";
+import { workspaces } from "./plan";
+import { killDescendantsOnExit, watchdog } from "./runtime/cleanup";
+import { repoRoot } from "./runtime/repoRoot";
+import type { WorkerKind } from "./runtime/startRuntime";
+import { type RunResult, runAtRate } from "./scenarios/runAtRate";
+import { type SubjectName, startSubject } from "./subjects";
+
+// `npm run compare [-- --baseline <checkout> --rate 300 --seconds 5 --rounds 3]`: this checkout's
+// coordinator, slack-edge doing the same work and (with --baseline) the coordinator of another
+// checkout, run in turn at one rate for several rounds. A change of a few percent in CPU per
+// event is lost in the noise between two bench runs on a shared machine; interleaved rounds of
+// the same run show it. Loopback only, bounded, stops by itself.
+const option = (name: string): string | undefined => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+};
+const number = (name: string, fallback: number) => {
+  const value = Number(option(name) ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
+  return value;
+};
+const rate = number("rate", 300);
+const seconds = number("seconds", 5);
+const rounds = number("rounds", 3);
+const baseline = option("baseline");
+if (baseline) {
+  if (!existsSync(resolve(baseline, "src/index.ts"))) throw new Error(`--baseline ${baseline}: no src/index.ts there`);
+  // The other checkout's coordinator, bundled beside this one's (bench/.build/workers/coordinatorBaseline.mjs).
+  execFileSync(process.execPath, [resolve(repoRoot, "scripts/build-bench.mjs"), "--baseline", baseline], { stdio: "inherit" });
+}
+killDescendantsOnExit();
+watchdog(rounds * 3 * (seconds * 1000 + 150_000) + 60_000, "npm run compare");
+
+interface Contender {
+  label: string;
+  name: SubjectName;
+  worker?: WorkerKind;
+}
+const contenders: Contender[] = [
+  { label: "coordinator (this checkout)", name: "coordinator" },
+  ...(baseline
+    ? [{ label: `coordinator (${baseline})`, name: "coordinator" as const, worker: "coordinatorBaseline" as const }]
+    : []),
+  { label: "slack-edge, same work", name: "slack-edge-same-work" },
+];
+
+const fake = await startFakeSlackServer();
+const load = new LoadClient();
+let runs = 0;
+const context = { load, fake, nextRunId: () => `C${++runs}` };
+console.log(`compare: ${contenders.map((c) => c.label).join(", ")} at ${rate}/s for ${seconds} s, ${rounds} rounds`);
+const results = new Map<string, RunResult[]>(contenders.map((c) => [c.label, []]));
+try {
+  for (let round = 1; round <= rounds; round++) {
+    // Who goes first alternates, so a machine that slows down over time favours no one.
+    const order = round % 2 === 1 ? contenders : [...contenders].reverse();
+    for (const contender of order) {
+      const subject = await startSubject({
+        name: contender.name,
+        worker: contender.worker,
+        apiUrl: fake.fake.apiUrl,
+        stateDir: "compare",
+      });
+      try {
+        await runAtRate(context, subject, { rate: 100, durationMs: 2000, workspaces: workspaces(1) });
+        const run = await runAtRate(context, subject, { rate, durationMs: seconds * 1000, workspaces: workspaces(1) });
+        results.get(contender.label)?.push(run);
+      } finally {
+        await subject.runtime.stop();
+      }
+    }
+  }
+} finally {
+  load.close();
+  await fake.close();
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const summary = contenders.map(({ label }) => {
+  const runs = results.get(label) ?? [];
+  return {
+    label,
+    ackP99: runs.map((r) => r.ack.p99 ?? Number.NaN),
+    cpuMsPerEvent: runs.map((r) => r.runtimeCpuMsPerEvent ?? Number.NaN),
+    replyP99: runs.map((r) => r.delivery?.p99 ?? Number.NaN),
+    non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
+  };
+});
+console.log(`\nat ${rate}/s, per round (median last):`);
+for (const row of summary) {
+  const show = (values: number[], digits: number) =>
+    `${values.map((v) => v.toFixed(digits)).join(" / ")}  → ${median(values).toFixed(digits)}`;
+  console.log(`  ${row.label}`);
+  console.log(`    ack p99 ms      ${show(row.ackP99, 1)}`);
+  console.log(`    cpu ms / event  ${show(row.cpuMsPerEvent, 2)}`);
+  console.log(`    reply p99 ms    ${show(row.replyP99, 1)}   non-2xx ${row.non2xx}`);
+}
+const dir = resolve(repoRoot, "bench/.compare");
+mkdirSync(dir, { recursive: true });
+const file = resolve(dir, `compare-${rate}.json`);
+writeFileSync(file, JSON.stringify({ rate, seconds, rounds, baseline: baseline ?? null, summary }, null, 2));
+console.log(`\nwrote ${file}`);
