@@ -67,7 +67,8 @@ export async function callWebApi(options: {
   body: Record<string, unknown>;
   signal: AbortSignal;
 }): Promise<CallResult> {
-  const url = new URL(options.method, options.apiUrl.endsWith("/") ? options.apiUrl : `${options.apiUrl}/`);
+  // Joined as text (fetch parses it once): the base is a URL setting, the method a name.
+  const url = `${options.apiUrl}${options.apiUrl.endsWith("/") ? "" : "/"}${options.method}`;
   const response = await fetch(url, {
     method: "POST",
     headers: { authorization: options.authorization },
