@@ -16,11 +16,18 @@ const row = (key: string): ClaimedRow => ({
 function attempts(limits = { maxInFlight: 2, maxWaiting: 3, minLeaseLeftMs: 40 }) {
   let now = 0;
   const started: string[] = [];
+  const renewed: string[] = [];
+  /** Tokens whose rows the sweep has taken meanwhile: their renewal holds nothing. */
+  const taken = new Set<string>();
   const finish = new Map<string, () => void>();
   const immediate = new ImmediateAttempts(
     (token) => {
       started.push(token);
       return new Promise<void>((resolve) => finish.set(token, resolve));
+    },
+    (lease, rows) => {
+      renewed.push(lease.token);
+      return { expiresAt: now + 100, rows: taken.has(lease.token) ? [] : [...rows] };
     },
     limits,
     () => now,
@@ -36,7 +43,7 @@ function attempts(limits = { maxInFlight: 2, maxWaiting: 3, minLeaseLeftMs: 40 }
     finish.get(token)?.();
     await new Promise((resolve) => setTimeout(resolve, 0));
   };
-  return { immediate, started, offer, end, setNow: (at: number) => (now = at) };
+  return { immediate, started, renewed, taken, offer, end, setNow: (at: number) => (now = at) };
 }
 
 describe("immediate attempts", () => {
@@ -52,15 +59,30 @@ describe("immediate attempts", () => {
     expect(immediate.counts()).toEqual({ inFlight: 2, waiting: 0 });
   });
 
-  it("leave to the sweep a waiting row whose lease would run out before its attempt renews it", async () => {
-    const { started, offer, end, setNow } = attempts();
+  it("renew the lease of a row that waited until it would run out before its attempt renews it", async () => {
+    const { started, renewed, offer, end, setNow } = attempts();
     offer("a");
     offer("b");
     offer("short", 100);
     offer("long", 200);
-    setNow(61); // "short" has 39 ms of lease left, under the 40 its attempt needs
+    setNow(61); // "short" has 39 ms of lease left, under the 40 its attempt needs; "long" has 139
     await end("a");
-    expect(started).toEqual(["a", "b", "long"]);
+    await end("b");
+    expect(renewed).toEqual(["short"]);
+    expect(started).toEqual(["a", "b", "short", "long"]);
+  });
+
+  it("leave to the sweep a waiting row it has taken meanwhile (the renewal holds nothing)", async () => {
+    const { started, renewed, taken, offer, end, setNow } = attempts();
+    offer("a");
+    offer("b");
+    offer("expired", 100);
+    offer("next", 300);
+    taken.add("expired");
+    setNow(150);
+    await end("a");
+    expect(renewed).toEqual(["expired"]);
+    expect(started).toEqual(["a", "b", "next"]);
   });
 
   it("start a row someone waits on at once, past the limit and the line", () => {

@@ -40,7 +40,7 @@ import { ingestDelivery } from "./ingest";
 import { LayoutStore } from "./layoutStore";
 import { MeteredSql } from "./meteredSql";
 import { applyMigrations, hasSchema } from "./migrations";
-import { Outbox } from "./outbox";
+import { type ClaimedRow, type Lease, Outbox } from "./outbox";
 import { Receipts } from "./receipts";
 import { WakeUps } from "./wakeUps";
 
@@ -163,7 +163,14 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
         wakeAt: (at) => this.wakeUps.arm(at),
         pacing: settings.pacing ? this.keeperOf(env, settings.shardBuckets) : undefined,
       });
-      const immediate = new ImmediateAttempts((token, rows) => deliverLeased(courier, token, rows), {
+      const { leaseMs } = settings.delivery;
+      const renew = (lease: Lease, rows: readonly ClaimedRow[]) => {
+        const expiresAt = Date.now() + leaseMs;
+        const held = rows.filter((row) => this.outbox.renewLease(row.idempotency_key, lease.token, expiresAt));
+        if (held.length > 0) this.wakeUps.arm(expiresAt);
+        return { expiresAt, rows: held };
+      };
+      const immediate = new ImmediateAttempts((token, rows) => deliverLeased(courier, token, rows), renew, {
         maxInFlight: IMMEDIATE_IN_FLIGHT_MAX,
         maxWaiting: IMMEDIATE_WAITING_MAX,
         minLeaseLeftMs: settings.delivery.leaseMs / 2 + settings.delivery.timeoutMs,

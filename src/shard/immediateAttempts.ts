@@ -6,11 +6,15 @@ export interface ImmediateLimits {
   /** Rows waiting here at most; beyond it, ingests write their rows unleased, for the sweep. */
   maxWaiting: number;
   /**
-   * A waiting row starts only while this much of its lease is left. Its attempt renews the
-   * lease half a lease after it starts, so this is half a lease plus a call's timeout.
+   * A waiting row starts with at least this much of its lease left, renewing it first if less
+   * is. Its attempt renews the lease half a lease after it starts, so this is half a lease plus
+   * a call's timeout.
    */
   minLeaseLeftMs: number;
 }
+
+/** Renews the lease on rows that waited long (fenced by its token); returns the rows still held, and until when. */
+export type RenewLease = (lease: Lease, rows: readonly ClaimedRow[]) => { expiresAt: number; rows: ClaimedRow[] };
 
 interface Waiting {
   lease: Lease;
@@ -22,8 +26,9 @@ interface Waiting {
  * delivered at once — at most `maxInFlight` rows at a time, so acks do not queue behind
  * deliveries under load. Rows over that wait here in order, still leased, and start as earlier
  * attempts finish: their first attempt costs no claim (a written row) from the sweep. A row that
- * waited too long for its lease to cover an attempt is left to the sweep, which reclaims it once
- * the lease runs out (the alarm is armed for that), as it does when the instance dies.
+ * waited so long that its lease would not cover an attempt renews it as it starts (one written
+ * row, as the sweep's claim would be), unless the sweep has taken it meanwhile; rows lost with
+ * the instance are the sweep's once their lease runs out (the alarm is armed for that).
  */
 export class ImmediateAttempts {
   private inFlight = 0;
@@ -32,6 +37,7 @@ export class ImmediateAttempts {
 
   constructor(
     private readonly deliver: (token: string, rows: readonly ClaimedRow[]) => Promise<void>,
+    private readonly renew: RenewLease,
     private readonly limits: ImmediateLimits,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -66,12 +72,17 @@ export class ImmediateAttempts {
     });
   }
 
-  /** Starts waiting rows while there is room; drops from the line those whose lease is too short now. */
+  /** Starts waiting rows while there is room, renewing the leases that are short by now. */
   private next(): void {
     while (this.inFlight < this.limits.maxInFlight && this.waiting.length > 0) {
       const { lease, rows } = this.waiting.shift() as Waiting;
       this.waitingRows -= rows.length;
-      if (lease.expiresAt - this.clock() >= this.limits.minLeaseLeftMs) this.start(lease, rows);
+      if (lease.expiresAt - this.clock() >= this.limits.minLeaseLeftMs) {
+        this.start(lease, rows);
+        continue;
+      }
+      const renewed = this.renew(lease, rows);
+      if (renewed.rows.length > 0) this.start({ token: lease.token, expiresAt: renewed.expiresAt }, renewed.rows);
     }
   }
 }
