@@ -103,6 +103,7 @@ await Promise.all([
       chaos: resolve(here, "bench/chaos.ts"),
       profile: resolve(here, "bench/profile.ts"),
       compare: resolve(here, "bench/compare.ts"),
+      commitCost: resolve(here, "bench/commitCost.ts"),
       runtimeProcess: resolve(here, "bench/runtime/runtimeProcess.ts"),
       loadProcess: resolve(here, "bench/load/loadProcess.ts"),
       fakeSlack: resolve(here, "bench/fakeSlack/serve.ts"),
