@@ -2,6 +2,8 @@
 export interface CpuProfile {
   nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
   samples: number[];
+  /** Microseconds between consecutive samples (the first from the profile's start). */
+  timeDeltas: number[];
 }
 
 /** Where the samples fell: each function's own share (self time), largest first. */
@@ -89,6 +91,36 @@ export class Profiler {
 
   async stop(): Promise<CpuProfile> {
     return (await this.send<{ profile: CpuProfile }>("Profiler.stop")).profile;
+  }
+
+  /** Starts V8's sampling heap profiler: allocations, sampled, kept until the GC frees them. */
+  async startHeapSampling(intervalBytes = 16_384): Promise<void> {
+    await this.send("HeapProfiler.enable");
+    await this.send("HeapProfiler.startSampling", { samplingInterval: intervalBytes });
+  }
+
+  /** Bytes still on the heap (not yet freed by a collection) by the allocating function, largest first. */
+  async heapSampledBy(top: number): Promise<Array<{ bytes: number; where: string }>> {
+    type Node = { callFrame: { functionName: string; url: string; lineNumber: number }; selfSize: number; children: Node[] };
+    const { profile } = await this.send<{ profile: { head: Node } }>("HeapProfiler.getSamplingProfile");
+    const bytes = new Map<string, number>();
+    const walk = (node: Node, caller: string) => {
+      const frame = node.callFrame;
+      const here = `${frame.functionName || "(anonymous)"}${frame.url ? `:${frame.lineNumber}` : ""}`;
+      const where = caller ? `${here} ← ${caller}` : here;
+      if (node.selfSize > 0) bytes.set(where, (bytes.get(where) ?? 0) + node.selfSize);
+      for (const child of node.children) walk(child, here);
+    };
+    walk(profile.head, "");
+    return [...bytes]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([where, n]) => ({ bytes: n, where }));
+  }
+
+  /** The isolate's JS heap now, bytes (V8's used and total sizes). */
+  heapUsage(): Promise<{ usedSize: number; totalSize: number }> {
+    return this.send("Runtime.getHeapUsage");
   }
 
   close(): void {
