@@ -27,6 +27,7 @@ function attempts(limits = { maxInFlight: 2, maxWaiting: 3, minLeaseLeftMs: 40 }
     },
     (lease, rows) => {
       renewed.push(lease.token);
+      if (lease.token.startsWith("broken")) throw new Error("storage failed");
       return { expiresAt: now + 100, rows: taken.has(lease.token) ? [] : [...rows] };
     },
     limits,
@@ -83,6 +84,19 @@ describe("immediate attempts", () => {
     await end("a");
     expect(renewed).toEqual(["expired"]);
     expect(started).toEqual(["a", "b", "next"]);
+  });
+
+  it("go on down the line when a renewal fails (those rows stay leased, for the sweep)", async () => {
+    const { immediate, started, renewed, offer, end, setNow } = attempts();
+    offer("a");
+    offer("b");
+    offer("broken", 100);
+    offer("next", 300);
+    setNow(70);
+    await end("a");
+    expect(renewed).toEqual(["broken"]);
+    expect(started).toEqual(["a", "b", "next"]);
+    expect(immediate.counts()).toEqual({ inFlight: 2, waiting: 0 });
   });
 
   it("start a row someone waits on at once, past the limit and the line", () => {

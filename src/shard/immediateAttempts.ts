@@ -1,3 +1,4 @@
+import { describeError, log } from "../log";
 import type { ClaimedRow, Lease } from "./outbox";
 
 export interface ImmediateLimits {
@@ -81,7 +82,14 @@ export class ImmediateAttempts {
         this.start(lease, rows);
         continue;
       }
-      const renewed = this.renew(lease, rows);
+      let renewed: ReturnType<RenewLease>;
+      try {
+        renewed = this.renew(lease, rows);
+      } catch (error) {
+        // Still leased: the sweep delivers them once the lease runs out. The line goes on.
+        log("warn", "lease of waiting rows not renewed; left to the sweep", { rows: rows.length, error: describeError(error) });
+        continue;
+      }
       if (renewed.rows.length > 0) this.start({ token: lease.token, expiresAt: renewed.expiresAt }, renewed.rows);
     }
   }
