@@ -41,4 +41,23 @@ describe("completions", () => {
     expect(COMPLETION_WAIT_MS).toBeLessThanOrEqual(50);
     expect(outcome).toEqual({ completed: true, pending: 0 });
   });
+
+  it("of a row someone waits on (a relayed command's answer) are written at once", async () => {
+    const team = newWorkspace();
+    const stub = shardStub(team);
+    const [awaited, other] = await seedEffects(stub, team, [
+      { name: "relay", effect: postMessage("C1") },
+      { name: "plain", effect: postMessage("C2") },
+    ]);
+    const outcome = await runInDurableObject(stub, async (_, state) => {
+      const outbox = outboxOf(state);
+      outbox.claimBatch("mine", Date.now(), LEASE_MS, 10);
+      const completions = new Completions(outbox, 60_000, (key) => key === awaited);
+      void completions.complete(other!, "mine");
+      const completed = await completions.complete(awaited!, "mine");
+      return { completed, pending: outbox.countsByStatus().pending };
+    });
+    // The awaited completion did not wait a minute for its timer; the one before it went along.
+    expect(outcome).toEqual({ completed: true, pending: 0 });
+  });
 });

@@ -25,14 +25,18 @@ export class Completions {
   constructor(
     private readonly outbox: Outbox,
     private readonly waitMs = COMPLETION_WAIT_MS,
+    /** Rows someone waits on (a relayed command's answer, given to the edge once completed): written at once. */
+    private readonly awaited: (key: string) => boolean = () => false,
   ) {}
 
   /** Deletes the delivered row if `token` still holds its lease, with the next write; true if it did. */
   complete(key: string, token: string): Promise<boolean> {
-    return new Promise<boolean>((settle, fail) => {
+    const completed = new Promise<boolean>((settle, fail) => {
       this.waiting.push({ key, token, settle, fail });
       this.timer ??= setTimeout(this.flush, this.waitMs);
     });
+    if (this.awaited(key)) this.flush();
+    return completed;
   }
 
   /**

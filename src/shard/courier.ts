@@ -8,7 +8,7 @@ import { RateLimits } from "../delivery/rateLimits";
 import type { CoordinatorEnv } from "../env";
 import type { KeeperOf } from "../pacing/pacing";
 import type { BackendAnswers } from "../relay/backendAnswers";
-import { Completions } from "./completions";
+import { COMPLETION_WAIT_MS, Completions } from "./completions";
 import type { Outbox } from "./outbox";
 import { rowPerformer } from "./performRow";
 
@@ -34,7 +34,8 @@ export interface CourierParts<E extends Pick<CoordinatorEnv, "INSTALLATIONS">> {
 /** Wires what the delivery loop needs of a shard: its outbox, settings, events and how to perform a row. */
 export function buildCourier<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>(parts: CourierParts<E>): Courier {
   const { shard, settings, outbox, events, wakeAt } = parts;
-  const completions = new Completions(outbox);
+  // A relayed command's answer reaches the edge only once its row is completed: no waiting there.
+  const completions = new Completions(outbox, COMPLETION_WAIT_MS, (key) => parts.backendAnswers?.wants(key) ?? false);
   return {
     shard,
     outbox,
