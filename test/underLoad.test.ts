@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { parseSlackRequest } from "../src/inbound/parseSlackRequest";
 import type { IngestResult } from "../src/shard/api";
-import { IMMEDIATE_IN_FLIGHT_MAX } from "../src/shard/Shard";
+import { IMMEDIATE_IN_FLIGHT_MAX, IMMEDIATE_WAITING_MAX } from "../src/shard/Shard";
 import { mentionDelivery, newWorkspace, shardStub } from "./support/coordinator";
 import { outboxRows } from "./support/outboxRows";
 import { useFakeSlack } from "./support/useFakeSlack";
@@ -49,6 +49,25 @@ describe("under load", () => {
     const firstRow = rows.find((row) => row.idempotency_key === `${first.inbound.dedupeKey}:run:event:app_mention`);
     expect(firstRow).toMatchObject({ status: "pending", attempts: 1, claim_token: null });
     // The hung attempts die with the instance instead of settling during later tests.
+    await abortAllDurableObjects();
+  });
+
+  it("with the line of waiting rows full too, a new delivery's row is written unleased, for the sweep", async () => {
+    const team = newWorkspace();
+    const count = IMMEDIATE_IN_FLIGHT_MAX + IMMEDIATE_WAITING_MAX + 1;
+    const mentions = await Promise.all(Array.from({ length: count }, () => mentionInbound(team)));
+    const last = mentions.at(-1)!;
+    // Every reply hangs: no attempt ends, so the line never moves during these ingests.
+    slack().fail({ method: "chat.postMessage" }, { hang: true }, IMMEDIATE_IN_FLIGHT_MAX);
+    const results = await runInDurableObject(shardStub(team), (_, state) => {
+      const shard = new Shard(state, env as unknown as ConstructorParameters<typeof Shard>[1]);
+      return mentions.map(({ inbound }) => (shard.ingest(inbound) as IngestResult).verdict);
+    });
+    expect(results.filter((verdict) => verdict === "accepted")).toHaveLength(count);
+    const rows = await outboxRows(shardStub(team));
+    expect(rows.filter((row) => row.claim_token !== null)).toHaveLength(count - 1);
+    const lastRow = rows.find((row) => row.idempotency_key === `${last.inbound.dedupeKey}:run:event:app_mention`);
+    expect(lastRow).toMatchObject({ status: "pending", attempts: 0, claim_token: null });
     await abortAllDurableObjects();
   });
 });
