@@ -5,8 +5,10 @@ import { startFakeSlackServer } from "./fakeSlack/fakeSlackServer";
 import { LoadClient } from "./load/loadClient";
 import { workspaces } from "./plan";
 import { killDescendantsOnExit, watchdog } from "./runtime/cleanup";
+import { positiveArgument, textArgument } from "./runtime/cliArguments";
 import { repoRoot } from "./runtime/repoRoot";
 import type { WorkerKind } from "./runtime/startRuntime";
+import { median } from "./scenarios/interleaved";
 import { type RunResult, runAtRate } from "./scenarios/runAtRate";
 import { type SubjectName, startSubject } from "./subjects";
 
@@ -15,19 +17,10 @@ import { type SubjectName, startSubject } from "./subjects";
 // checkout, run in turn at one rate for several rounds. A change of a few percent in CPU per
 // event is lost in the noise between two bench runs on a shared machine; interleaved rounds of
 // the same run show it. Loopback only, bounded, stops by itself.
-const option = (name: string): string | undefined => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-};
-const number = (name: string, fallback: number) => {
-  const value = Number(option(name) ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
-  return value;
-};
-const rate = number("rate", 300);
-const seconds = number("seconds", 5);
-const rounds = number("rounds", 3);
-const baseline = option("baseline");
+const rate = positiveArgument("rate", 300);
+const seconds = positiveArgument("seconds", 5);
+const rounds = positiveArgument("rounds", 3);
+const baseline = textArgument("baseline");
 if (baseline) {
   if (!existsSync(resolve(baseline, "src/index.ts"))) throw new Error(`--baseline ${baseline}: no src/index.ts there`);
   // The other checkout's coordinator, bundled beside this one's (bench/.build/workers/coordinatorBaseline.mjs).
@@ -80,11 +73,6 @@ try {
   await fake.close();
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const summary = contenders.map(({ label }) => {
   const runs = results.get(label) ?? [];
   return {
@@ -98,7 +86,7 @@ const summary = contenders.map(({ label }) => {
 console.log(`\nat ${rate}/s, per round (median last):`);
 for (const row of summary) {
   const show = (values: number[], digits: number) =>
-    `${values.map((v) => v.toFixed(digits)).join(" / ")}  → ${median(values).toFixed(digits)}`;
+    `${values.map((v) => v.toFixed(digits)).join(" / ")}  → ${median(values)?.toFixed(digits) ?? "–"}`;
   console.log(`  ${row.label}`);
   console.log(`    ack p99 ms      ${show(row.ackP99, 1)}`);
   console.log(`    cpu ms / event  ${show(row.cpuMsPerEvent, 2)}`);

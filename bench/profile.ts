@@ -5,6 +5,7 @@ import { LoadClient } from "./load/loadClient";
 import { workspaces } from "./plan";
 import { callersOf, Profiler, selfTime } from "./profile/cpuProfile";
 import { killDescendantsOnExit, watchdog } from "./runtime/cleanup";
+import { positiveArgument } from "./runtime/cliArguments";
 import { repoRoot } from "./runtime/repoRoot";
 import { runAtRate } from "./scenarios/runAtRate";
 import { startSubject } from "./subjects";
@@ -12,14 +13,8 @@ import { startSubject } from "./subjects";
 // `npm run profile [-- --rate 300 --seconds 5]`: a V8 CPU profile of the coordinator (the
 // Worker and its shards share one isolate in workerd) under the bench's load at one rate, to
 // see where its CPU per event goes. Loopback only, bounded, stops by itself.
-const argument = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(`--${name}`);
-  const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
-  return value;
-};
-const rate = argument("rate", 300);
-const seconds = argument("seconds", 5);
+const rate = positiveArgument("rate", 300);
+const seconds = positiveArgument("seconds", 5);
 const INSPECTOR_PORT = 9339;
 killDescendantsOnExit();
 watchdog(3 * 60_000 + seconds * 1000, "npm run profile");

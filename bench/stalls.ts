@@ -4,21 +4,16 @@ import { LoadClient } from "./load/loadClient";
 import { workspaces } from "./plan";
 import { type CpuProfile, Profiler } from "./profile/cpuProfile";
 import { killDescendantsOnExit, watchdog } from "./runtime/cleanup";
+import { positiveArgument, textArgument } from "./runtime/cliArguments";
 import { SIGNING_SECRET, type SubjectName, startSubject } from "./subjects";
 
 // `npm run stalls [-- --rate 100 --seconds 10 --runs 3]`: finds the moments the coordinator's
 // acks stall under a light load, and says whether its workerd was busy on the CPU then (work on
 // the thread) or idle (waiting on something, such as a disk flush). Samples the runtime's CPU
 // every 10 ms beside an open-loop run. Loopback only, bounded, stops by itself.
-const argument = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(`--${name}`);
-  const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
-  return value;
-};
-const rate = argument("rate", 100);
-const seconds = argument("seconds", 10);
-const runs = argument("runs", 3);
+const rate = positiveArgument("rate", 100);
+const seconds = positiveArgument("seconds", 10);
+const runs = positiveArgument("runs", 3);
 /** With --profile, a V8 CPU profile of each run shows what the thread ran during each stall. */
 const profiling = process.argv.includes("--profile");
 const INSPECTOR_PORT = 9340;
@@ -30,8 +25,7 @@ watchdog(runs * (seconds * 1000 + 60_000) + 60_000, "npm run stalls");
 const fake = await startFakeSlackServer();
 const load = new LoadClient();
 /** `--subject slack-edge-same-work` looks at the reference instead. */
-const subjectAt = process.argv.indexOf("--subject");
-const name = (subjectAt >= 0 ? process.argv[subjectAt + 1] : "coordinator") as SubjectName;
+const name = (textArgument("subject") ?? "coordinator") as SubjectName;
 if (!["coordinator", "slack-edge-same-work", "slack-edge"].includes(name)) throw new Error(`--subject: not ${name}`);
 const subject = await startSubject({
   name,
