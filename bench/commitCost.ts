@@ -4,12 +4,13 @@ import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { killDescendantsOnExit, watchdog } from "./runtime/cleanup";
 import { cpuMsOf, descendantsOf } from "./runtime/processCpu";
 import { repoRoot } from "./runtime/repoRoot";
+import { median } from "./scenarios/interleaved";
 
 // `npm run commit-cost`: what a Durable Object's SQLite write costs in CPU in the local workerd,
 // split into the statement and the commit that ends each turn that wrote. A Durable Object runs
 // TURNS turns, each a tick of the event loop; per turn it writes nothing, one row, two rows, or
 // (every tenth turn) ten rows, or one row inside transactionSync. The workerd process's CPU time
-// (from /proc) per turn tells the commit from the statement. No network, bounded, stops by itself.
+// (from /proc) per turn tells what a turn's writing costs from what a statement costs. No network, bounded, stops by itself.
 const TURNS = 3000;
 const ROUNDS = 3;
 killDescendantsOnExit();
@@ -86,20 +87,22 @@ try {
     }
     process.stdout.write(`  round ${round}/${ROUNDS} done\n`);
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
   console.log("\nworkerd CPU per turn, µs (rounds, then the median):");
   for (const [mode, label] of modes) {
     // "ten" writes one row per turn on average, with a commit every tenth turn.
     const values = perTurn.get(mode) ?? [];
-    console.log(`  ${label.padEnd(34)} ${values.map((v) => v.toFixed(0).padStart(4)).join(" ")}  → ${median(values).toFixed(0)}`);
+    console.log(
+      `  ${label.padEnd(34)} ${values.map((v) => v.toFixed(0).padStart(4)).join(" ")}  → ${median(values)?.toFixed(0) ?? "–"}`,
+    );
   }
-  const tick = median(perTurn.get("tick") ?? []);
-  const one = median(perTurn.get("one") ?? []) - tick;
-  const two = median(perTurn.get("two") ?? []) - tick;
+  const medianOf = (mode: string) => median(perTurn.get(mode) ?? []) ?? Number.NaN;
+  const tick = medianOf("tick");
+  const one = medianOf("one") - tick;
+  const two = medianOf("two") - tick;
   console.log(
-    `\nso: a statement ≈ ${(two - one).toFixed(0)} µs, the commit of a turn that wrote ≈ ${(2 * one - two).toFixed(0)} µs`,
+    `\nso: a turn that writes costs ≈ ${one.toFixed(0)} µs more than one that does not; a second statement in it adds ≈ ${(two - one).toFixed(0)} µs`,
   );
-  console.log("(CPU readings are in 10 ms ticks; a mode's total is a few hundred ms, so ±5 % is the floor of the noise)");
+  console.log("(CPU readings are in 10 ms ticks over a few hundred ms per mode: read differences of tens of µs as noise)");
 } finally {
   await mf.dispose();
 }

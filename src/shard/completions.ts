@@ -13,7 +13,7 @@ interface Waiting {
 /**
  * Fenced completions (the DELETE of a delivered row), written together with the shard's next
  * write instead of each in a turn of its own. Every turn that writes ends in a commit of its
- * own, and locally a commit costs several times the statements in it (README "Performance"), so
+ * own, and locally that costs several times a statement in it (`npm run commit-cost`), so
  * a delivered row's completion rides on the next ingest or step checkpoint, or is written after
  * COMPLETION_WAIT_MS at most. Until then the row stays leased: no one else claims it, and if the
  * instance dies first the sweep delivers it again once the lease runs out (at least once).
