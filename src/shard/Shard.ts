@@ -173,7 +173,7 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       const immediate = new ImmediateAttempts((token, rows) => deliverLeased(courier, token, rows), renew, {
         maxInFlight: IMMEDIATE_IN_FLIGHT_MAX,
         maxWaiting: IMMEDIATE_WAITING_MAX,
-        minLeaseLeftMs: settings.delivery.leaseMs / 2 + settings.delivery.timeoutMs,
+        minLeaseLeftMs: leaseMs / 2 + settings.delivery.timeoutMs,
       });
       return { settings, courier, immediate };
     }

@@ -13,7 +13,7 @@ export function stepFor(
   outboxKey: string,
   token: string,
   noCheckpointsUntil?: number,
-  afterWrite?: () => void,
+  afterStep?: () => void,
 ): RunTools["step"] {
   /** Steps this attempt recorded: on a row that had none, the only checkpoints there can be. */
   const recordedHere = new Map<string, string>();
@@ -28,7 +28,7 @@ export function stepFor(
     const value = await fn();
     // fn's awaits opened the input gate: another attempt may own the row by now.
     const recorded = outbox.recordStep(outboxKey, name, token, JSON.stringify(value ?? null));
-    afterWrite?.();
+    afterStep?.();
     if (recorded === undefined) throw new LeaseLost(`lease on ${outboxKey} was taken over before step "${name}" was recorded`);
     recordedHere.set(name, recorded);
     return JSON.parse(recorded) as T;
