@@ -16,11 +16,31 @@ function el(tag, text, attributes = {}) {
   return node;
 }
 
-const number = (n) => (n === null || n === undefined ? "–" : Number(n).toLocaleString("en-US"));
+/** `tag` as Intl takes it, or undefined where Intl refuses it (a RangeError). */
+function accepted(tag) {
+  try {
+    return Intl.getCanonicalLocales(tag)[0];
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
+}
+
+// Chromium under LANG=C.UTF-8 reports "en-US@posix", which every Intl formatter refuses with a
+// RangeError — uPlot's too, built from navigator.language as it loads (page.html runs this script
+// first). Such a name's language and region ("en-US") stand in for it, else "en-US".
+const BROWSER_LOCALE = accepted(navigator.language);
+const LOCALE = BROWSER_LOCALE ?? accepted(String(navigator.language).split(/[.@]/)[0].replace(/_/g, "-")) ?? "en-US";
+if (BROWSER_LOCALE === undefined) {
+  console.warn(`The browser's language ${JSON.stringify(navigator.language)} is not a language tag; formatting for ${LOCALE}.`);
+  Object.defineProperty(navigator, "language", { value: LOCALE, configurable: true });
+}
+
+const number = (n) => (n === null || n === undefined ? "–" : Number(n).toLocaleString(LOCALE));
 const ms = (n) => (n === null || n === undefined ? "–" : n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)} s` : `${n} ms`);
 const age = (n) =>
   n === null || n === undefined ? "–" : n < 60_000 ? `${Math.round(n / 1000)} s` : `${Math.round(n / 60_000)} min`;
-const time = (at) => new Date(at).toLocaleString();
+const time = (at) => new Date(at).toLocaleString(LOCALE);
 
 class Refused extends Error {}
 
@@ -341,7 +361,7 @@ async function refresh(updateStatus = true) {
     const unreachable = [...new Set([...overview.unreachable, ...parked.unreachable])];
     if (updateStatus)
       $("status").textContent =
-        `Updated ${new Date().toLocaleTimeString()} · every ${REFRESH_MS / 1000} s` +
+        `Updated ${new Date().toLocaleTimeString(LOCALE)} · every ${REFRESH_MS / 1000} s` +
         (unreachable.length > 0 ? ` · not answering: ${unreachable.join(", ")}` : "");
   } catch (error) {
     if (error instanceof Refused) return showSignIn(error.message);
@@ -350,4 +370,5 @@ async function refresh(updateStatus = true) {
   timer = setTimeout(refresh, REFRESH_MS);
 }
 
-refresh();
+// After every deferred script, uPlot included, has run.
+document.addEventListener("DOMContentLoaded", () => refresh());

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import chromium from "@sparticuz/chromium";
-import { type Browser, chromium as playwright } from "playwright-core";
+import { type Browser, type Page, chromium as playwright } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeSlackServer, startFakeSlackServer } from "../../bench/fakeSlack/fakeSlackServer";
 import { repoRoot } from "../../bench/runtime/repoRoot";
@@ -29,6 +29,16 @@ async function send(team: string, channel = "C0CONSOLE"): Promise<void> {
   const delivery = await signedEvent(eventCallback(appMention({ channel }), { teamId: team }), { secret: SECRET });
   const response = await fetch(toRequest(new URL("/slack/events", coordinator.url).href, delivery));
   expect(response.status).toBe(200);
+}
+
+/** Errors the page threw or logged, collected as they happen. */
+function problemsOf(page: Page): string[] {
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(message.text());
+  });
+  return problems;
 }
 
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
@@ -78,11 +88,7 @@ describe("the operations console in a browser", () => {
       dialogs.push(dialog.message());
       void dialog.accept();
     });
-    const problems: string[] = [];
-    page.on("pageerror", (error) => problems.push(error.message));
-    page.on("console", (message) => {
-      if (message.type() === "error") problems.push(message.text());
-    });
+    const problems = problemsOf(page);
     const external: string[] = [];
     page.on("request", (request) => {
       if (!request.url().startsWith(coordinator.url.origin)) external.push(request.url());
@@ -152,4 +158,39 @@ describe("the operations console in a browser", () => {
     }
     await page.close();
   }, 120_000);
+
+  it("draws its charts under a browser locale that Intl rejects (Chromium started with LANG=C.UTF-8)", async () => {
+    await send("TCONSOLED");
+    // C.UTF-8 makes Chromium report navigator.language "en-US@posix", which Intl refuses.
+    const posix = await playwright.launch({
+      executablePath: await chromium.executablePath(),
+      args: chromium.args,
+      headless: true,
+      env: { ...process.env, LANG: "C.UTF-8", LC_ALL: "C.UTF-8", LANGUAGE: "" },
+    });
+    try {
+      const page = await posix.newPage({ viewport: { width: 1280, height: 1100 } });
+      const problems = problemsOf(page);
+      await page.goto(new URL("/admin", coordinator.url).href);
+      expect(await page.evaluate("navigator.languages")).toEqual(["en-US@posix"]);
+      await page.fill("#token", ADMIN_TOKEN);
+      await page.click("#sign-in-form button");
+      await page.waitForSelector("#console:not([hidden])", { timeout: 10_000 });
+      await page.waitForFunction(`/^\\d/.test(document.querySelector('[data-card="Accepted"] .value')?.textContent)`, undefined, {
+        timeout: 10_000,
+      });
+      await page
+        .waitForFunction(`document.querySelectorAll("#chart-throughput canvas, #chart-latency canvas").length === 2`, undefined, {
+          timeout: 5_000,
+        })
+        .catch(() => {
+          throw new Error(`no charts; page problems: ${JSON.stringify(problems)}`);
+        });
+      expect(await page.textContent("#status")).toMatch(/^Updated \S/);
+      await page.screenshot({ path: SCREENSHOT.replace(".png", "-posix-locale.png"), fullPage: true });
+      expect(problems.filter((problem) => !/status of 404/.test(problem))).toEqual([]);
+    } finally {
+      await posix.close();
+    }
+  }, 60_000);
 });
