@@ -2,7 +2,16 @@ import { describe, expect, it, vi } from "vitest";
 import { MAX_BODY_BYTES } from "../src/edge/readRawBody";
 import { adminGet, deliver, mentionDelivery, newWorkspace, shardStub, signedBy, storedFor } from "./support/coordinator";
 import { outboxRows } from "./support/outboxRows";
-import { appMention, eventCallback, sign, signedEvent, signedForm, slashCommandFields } from "./support/slackSimulator";
+import {
+  appMention,
+  eventCallback,
+  orgWideEnvelope,
+  sign,
+  signedEvent,
+  signedForm,
+  slackId,
+  slashCommandFields,
+} from "./support/slackSimulator";
 
 // One test per row of DESIGN.md §3 "Responses (Slack endpoints)".
 
@@ -162,6 +171,32 @@ describe("response table", () => {
     const response = await deliver(await signedEvent(envelope, signedBy()));
     expect(response.status).toBe(200);
     expect(response.headers.get("x-slack-no-retry")).toBeNull();
+  });
+
+  it("org-wide envelopes naming only the enterprise (team_id absent or null, no authorizations) → 200, recorded in its shard", async () => {
+    const org = slackId("E");
+    const events = [
+      { type: "team_access_granted", team_ids: ["T0A", "T0B"], event_ts: "1606805974.000100" },
+      { type: "tokens_revoked", tokens: { oauth: ["W0USER"], bot: ["W0BOT"] } },
+      { type: "app_uninstalled" },
+    ];
+    for (const teamId of ["absent", "null"] as const) {
+      for (const event of events) {
+        const response = await deliver(await signedEvent(orgWideEnvelope(event, org, teamId), signedBy()));
+        expect(response.status).toBe(200);
+        expect(response.headers.get("x-slack-no-retry")).toBeNull();
+      }
+    }
+    // Recorded under the enterprise: the two the test app listens to (team_access_granted).
+    expect((await storedFor(org)).receipts).toBe(2);
+  });
+
+  it("an envelope naming neither a team nor an enterprise → 400 with x-slack-no-retry", async () => {
+    const envelope = orgWideEnvelope({ type: "app_uninstalled" }, "unused", "null");
+    delete envelope.enterprise_id;
+    const response = await deliver(await signedEvent(envelope, signedBy()));
+    expect(response.status).toBe(400);
+    expect(response.headers.get("x-slack-no-retry")).toBe("1");
   });
 
   it("accepted app_mention → 200 after its receipt and the outbox row of its listener's run are stored", async () => {

@@ -16,12 +16,16 @@ export function requireString(source: Json, field: string, where: string): strin
   return value;
 }
 
-/** The workspace a delivery belongs to: org-wide installs are keyed by enterprise. */
+/**
+ * The workspace a delivery belongs to: org-wide installs are keyed by enterprise. An org install's
+ * org-wide events (`tokens_revoked`, `app_uninstalled`, `team_access_granted`) name only the
+ * enterprise, without `is_enterprise_install`: the enterprise is then the workspace too.
+ */
 export function workspaceOf(
   ids: { teamId?: string; enterpriseId?: string; isEnterpriseInstall: boolean },
   where: string,
 ): string {
-  const workspace = ids.isEnterpriseInstall ? ids.enterpriseId : ids.teamId;
+  const workspace = ids.isEnterpriseInstall ? ids.enterpriseId : (ids.teamId ?? ids.enterpriseId);
   if (!workspace) throw new MalformedPayload(`${where}: missing team or enterprise id`);
   return workspace;
 }

@@ -13,7 +13,7 @@ import {
   installationStub,
   newTeam,
 } from "../support/oauth";
-import { appMention, eventCallback, signedEvent, slackId } from "../support/slackSimulator";
+import { appMention, eventCallback, orgWideEnvelope, signedEvent, slackId } from "../support/slackSimulator";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();
@@ -220,6 +220,28 @@ describe("uninstall and revocation", () => {
     });
     expect(await installationOf(team)).toMatchObject({ status: "revoked" });
     expect((await mention({ team })).status).toBe(410);
+  });
+
+  it("an org install's org-wide events naming only the enterprise (team_id absent or null) are applied to it", async () => {
+    const orgWide = async (event: Record<string, unknown>, org: string, teamId: "absent" | "null") =>
+      (await deliver(await signedEvent(orgWideEnvelope(event, org, teamId), signedBy()))).status;
+    for (const teamId of ["absent", "null"] as const) {
+      const org = slackId("E");
+      await install(slack(), { id: org, orgWide: true });
+      expect(await orgWide({ type: "team_access_granted", team_ids: ["T1", "T2"] }, org, teamId)).toBe(200);
+      await vi.waitFor(async () => expect((await installationOf(org))?.teams).toEqual(["T1", "T2"]));
+      expect(await orgWide({ type: "tokens_revoked", tokens: { oauth: [], bot: [`UB${org}`] } }, org, teamId)).toBe(200);
+      await vi.waitFor(async () => expect(await installationOf(org)).toMatchObject({ status: "revoked" }));
+      expect((await mention({ team: "T1", org })).status).toBe(410);
+
+      const uninstalled = slackId("E");
+      await install(slack(), { id: uninstalled, orgWide: true });
+      expect(await orgWide({ type: "app_uninstalled" }, uninstalled, teamId)).toBe(200);
+      await vi.waitFor(async () =>
+        expect(await installationOf(uninstalled)).toMatchObject({ status: "uninstalled", statusReason: "app uninstalled" }),
+      );
+      expect((await mention({ team: "T1", org: uninstalled })).status).toBe(410);
+    }
   });
 
   it("an uninstall's tokens_revoked and app_uninstalled, in either order, are both accepted and end uninstalled", async () => {

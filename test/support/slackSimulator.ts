@@ -72,6 +72,27 @@ export function eventCallback(event: Record<string, unknown>, options: EventOpti
   };
 }
 
+/**
+ * An org-wide event as Slack delivers it to an org install (`team_access_granted`,
+ * `tokens_revoked`, `app_uninstalled`): only the `enterprise_id`, with `team_id` absent or
+ * null, and neither `authorizations` nor `is_enterprise_install`.
+ */
+export function orgWideEnvelope(
+  event: Record<string, unknown>,
+  enterpriseId: string,
+  teamId: "absent" | "null" = "absent",
+): Record<string, unknown> {
+  return {
+    token: "unused-verification-token",
+    ...(teamId === "null" ? { team_id: null } : {}),
+    enterprise_id: enterpriseId,
+    api_app_id: "A0000TEST",
+    event,
+    type: "event_callback",
+    event_id: slackId("Ev"),
+    event_time: Math.floor(Date.now() / 1000),
+  };
+}
 let tsCounter = 0;
 /** A message `ts` as Slack formats it: seconds.microseconds, unique per call. */
 export function messageTs(): string {

@@ -10,7 +10,8 @@ import { RetryableError } from "../../src/errors";
  * - a message containing "ping" gets "pong" in its channel;
  * - `/whois` looks its invoker up with the typed client (`users.info`) and answers the real name;
  * - `/report TEXT` uploads TEXT as a file to the command's channel (`files.uploadV2`);
- * - `/later TEXT` fails its first 5 attempts before it answers TEXT on the response_url.
+ * - `/later TEXT` fails its first 5 attempts before it answers TEXT on the response_url;
+ * - `team_access_granted` (workspaces added to an org install) is listened to, doing nothing.
  */
 export const testApp = new App();
 
@@ -30,6 +31,8 @@ testApp.command("/crash", async ({ command }) => {
 testApp.event("member_joined_channel", async ({ event, say }) => {
   await say(`welcome <@${String(event!.user)}>`);
 });
+
+testApp.event("team_access_granted", async () => {});
 
 testApp.message("ping", async ({ say }) => {
   await say("pong");
