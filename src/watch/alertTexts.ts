@@ -18,17 +18,30 @@ const CAUSES: Record<string, { name: string; hint: string }> = {
 
 const percent = (part: number, whole: number) => Math.round((part / whole) * 100);
 
+/**
+ * Slack's mrkdwn reads `<…>` as a mention or a link and `&` as an entity's start, so every field
+ * an alert quotes (errors, labels, ids, keys, workspaces) is escaped: `<!channel>` in a handler's
+ * error arrives as text, not as a page to the whole channel.
+ */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
 /** Errors and reasons are ours, but may quote an answer or a handler's message: kept short. */
 const QUOTE_MAX = 200;
-const quote = (text: string | undefined) =>
-  text === undefined ? "unknown" : text.length > QUOTE_MAX ? `${text.slice(0, QUOTE_MAX)}…` : text;
+/** Escaped, then cut; a cut inside an entity steps back before its `&` (every `&` now starts one). */
+function quote(text: string | undefined): string {
+  if (text === undefined) return "unknown";
+  const escaped = escapeMrkdwn(text);
+  return escaped.length > QUOTE_MAX ? `${escaped.slice(0, QUOTE_MAX).replace(/&[a-z]{0,3}$/, "")}…` : escaped;
+}
 
 export function guardAlert(window: HealthWindow): string {
   const [cause, n] = Object.entries(window.by_cause).sort(([, a], [, b]) => b - a)[0] ?? ["?", 0];
   const { name, hint } = CAUSES[cause] ?? { name: "error", hint: "see the Worker's log" };
   const minutes = `${window.span_minutes} minute${window.span_minutes === 1 ? "" : "s"}`;
   return (
-    `:rotating_light: Slack may soon disable this app's events. ${cause} ${name}: ` +
+    `:rotating_light: Slack may soon disable this app's events. ${escapeMrkdwn(cause)} ${name}: ` +
     `${percent(n, window.answered)} % of ${window.answered} requests in the last ${minutes} — ${hint} ` +
     `(${percent(window.failed, window.answered)} % failed in all; Slack turns event subscriptions off ` +
     "when more than 95 % of deliveries fail within 60 minutes. The window: GET /admin/health.)"
@@ -42,11 +55,11 @@ export function guardRecovered(window: HealthWindow): string {
 export function streakAlert(label: string, failures: number, run: Pick<DestinationRun, "error" | "key">, last: boolean): string {
   const attempts = failures === 1 ? "a failed attempt" : `${failures} consecutive failed attempts`;
   const more = last ? " No further alerts until it recovers." : "";
-  return `:warning: ${label}: ${attempts}. Last error: ${quote(run.error)}. Newest key: ${run.key ?? "unknown"}.${more}`;
+  return `:warning: ${escapeMrkdwn(label)}: ${attempts}. Last error: ${quote(run.error)}. Newest key: ${quote(run.key)}.${more}`;
 }
 
 export function streakRecovered(label: string, failures: number): string {
-  return `:white_check_mark: ${label} recovered after ${failures} consecutive failed attempt${failures === 1 ? "" : "s"}.`;
+  return `:white_check_mark: ${escapeMrkdwn(label)} recovered after ${failures} consecutive failed attempt${failures === 1 ? "" : "s"}.`;
 }
 
 export function parkedAlert(shard: string, count: number, reason: string, key: string): string {
@@ -54,7 +67,17 @@ export function parkedAlert(shard: string, count: number, reason: string, key: s
   const [workspace, bucket] = [shard.slice(0, shard.lastIndexOf("/")), shard.slice(shard.lastIndexOf("/") + 1)];
   const path = `/admin/shards/${encodeURIComponent(workspace)}/${encodeURIComponent(bucket)}`;
   return (
-    `:parking: ${what} parked on shard ${shard} (they wait for an operator). Last: ${quote(reason)} (${key}). ` +
+    `:parking: ${what} parked on shard ${escapeMrkdwn(shard)} (they wait for an operator). Last: ${quote(reason)} (${quote(key)}). ` +
     `List them: GET ${path}/parked; replay: POST ${path}/replay.`
+  );
+}
+
+/** Slack's `app_rate_limited` notice (`minute`: Slack's `minute_rate_limited`, seconds since the epoch). */
+export function appRateLimitedAlert(workspace: string, minute: number): string {
+  const when = Number.isFinite(minute) ? new Date(minute * 1000).toISOString().slice(0, 16) : "an unknown minute";
+  return (
+    `Slack rate-limited the app in workspace ${escapeMrkdwn(workspace)}: its events of the minute from ${when} UTC were not ` +
+    "sent and will not be (app_rate_limited: more than 30,000 events in an hour). Look for a loop (the app " +
+    "reacting to its own messages) or event subscriptions the app does not need."
   );
 }

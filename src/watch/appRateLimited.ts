@@ -1,4 +1,5 @@
 import type { MeteredSql } from "../shard/meteredSql";
+import { appRateLimitedAlert } from "./alertTexts";
 
 /** Notices are kept this long, and counted over the last day. */
 const KEEP_MS = 7 * 24 * 3_600_000;
@@ -30,13 +31,7 @@ export function recordAppRateLimited(sql: MeteredSql, notice: AppRateLimited, no
     notice.minute,
     now,
   );
-  if (added === 0) return null;
-  const when = Number.isFinite(notice.minute) ? new Date(notice.minute * 1000).toISOString().slice(0, 16) : "an unknown minute";
-  return (
-    `Slack rate-limited the app in workspace ${notice.workspace}: its events of the minute from ${when} UTC were not ` +
-    "sent and will not be (app_rate_limited: more than 30,000 events in an hour). Look for a loop (the app " +
-    "reacting to its own messages) or event subscriptions the app does not need."
-  );
+  return added === 0 ? null : appRateLimitedAlert(notice.workspace, notice.minute);
 }
 
 export function appRateLimitedSummary(sql: MeteredSql, now: number): AppRateLimitedSummary {

@@ -1,10 +1,11 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { controlClock } from "../support/clock";
+import { streakAlert } from "../../src/watch/alertTexts";
+import { controlClock, sweepUntilQuiet } from "../support/clock";
 import { adminGet, deliver, mentionDelivery, newWorkspace, shardStub, signedBy, watchStub } from "../support/coordinator";
 import { useFakeSlackAndBackend } from "../support/fakeBackend";
-import { signedEvent } from "../support/slackSimulator";
-import { RELAY_BACKEND_URL, TEST_BINDINGS } from "../support/testBindings";
+import { signedEvent, signedForm, slashCommandFields } from "../support/slackSimulator";
+import { HANDLER_MAX_ATTEMPTS, RELAY_BACKEND_URL, TEST_BINDINGS } from "../support/testBindings";
 
 const { slack, backend, alerts } = useFakeSlackAndBackend();
 
@@ -172,5 +173,40 @@ describe("alerts on failing deliveries (ALERT_WEBHOOK_URL)", () => {
     );
     expect(await replay.json()).toEqual({ replayed: 2 });
     await vi.waitFor(() => expect(warnings().length + parkedAlerts().length).toBe(2), { timeout: 5_000 });
+  });
+});
+
+describe("alert text is escaped for Slack's mrkdwn", () => {
+  it("a handler's error quoting a mention and a link reaches the webhook as text, not as @channel or a link", async () => {
+    const clock = controlClock();
+    const team = newWorkspace();
+    const hostile = "<!channel> <https://evil.example|replay> & more";
+    const fields = slashCommandFields("/fail", hostile, { team_id: team });
+    expect((await deliver(await signedForm(fields, signedBy()), "/slack/commands")).status).toBe(200);
+    await sweepUntilQuiet(shardStub(team), clock, HANDLER_MAX_ATTEMPTS + 2, 60_000);
+    expect(await shardStub(team).listParked()).toHaveLength(1);
+    const { runDurableObjectAlarm } = await import("cloudflare:test");
+    // The shard's report reaches the watch on its own; the watch's alarm (the test's clock) delivers the alert.
+    await vi.waitFor(async () => {
+      await runDurableObjectAlarm(watchStub());
+      expect(parkedAlerts()).toHaveLength(1);
+    });
+    const [text] = parkedAlerts();
+    expect(text).toContain("threw Error: &lt;!channel&gt; &lt;https://evil.example|replay&gt; &amp; more");
+    expect(text).not.toMatch(/[<>]|&(?!amp;|lt;|gt;)/);
+  });
+
+  it("escapes before the 200-character cut, and the cut never leaves half an entity", () => {
+    const lastError = (error: string) =>
+      streakAlert("x", 1, { error, key: "k" }, false).split("Last error: ")[1]!.split(". Newest")[0]!;
+    // 300 characters escaped are 1,200: cut at 200 of them, i.e. 50 whole entities.
+    expect(lastError("<".repeat(300))).toBe(`${"&lt;".repeat(50)}…`);
+    // A cut inside `&amp;` steps back before it.
+    expect(lastError(`${"a".repeat(198)}&b`)).toBe(`${"a".repeat(198)}…`);
+    expect(lastError(`${"a".repeat(196)}&b`)).toBe(`${"a".repeat(196)}…`);
+    expect(lastError(`${"a".repeat(195)}&b`)).toBe(`${"a".repeat(195)}&amp;…`);
+    expect(streakAlert("chat.postMessage in <T1>", 1, { error: "e", key: "<k>" }, false)).toBe(
+      ":warning: chat.postMessage in &lt;T1&gt;: a failed attempt. Last error: e. Newest key: &lt;k&gt;.",
+    );
   });
 });

@@ -12,6 +12,9 @@ import { RetryableError } from "../../src/errors";
  * - `/report TEXT` uploads TEXT as a file to the command's channel (`files.uploadV2`);
  * - `/later TEXT` fails its first 5 attempts before it answers TEXT on the response_url;
  * - `team_access_granted` (workspaces added to an org install) is listened to, doing nothing.
+ * - misuse no retry can cure: `team_join` calls say() (no channel), `app_home_opened` calls
+ *   respond() (no response_url), `/badstep` names a step "fetch user" (a space), `/bigstep`
+ *   returns a BigInt from its step.
  */
 export const testApp = new App();
 
@@ -55,4 +58,24 @@ testApp.command("/report", async ({ command, client }) => {
 testApp.command("/later", async ({ command, attempt, respond }) => {
   if (attempt <= 5) throw new RetryableError(`not ready on attempt ${attempt}`);
   await respond(command!.text ?? "");
+});
+
+testApp.event("team_join", async ({ say }) => {
+  await say("welcome to the workspace");
+});
+
+testApp.event("app_home_opened", async ({ respond }) => {
+  await respond("hello from home");
+});
+
+testApp.command("/badstep", async ({ step }) => {
+  await step("fetch user", () => "U1");
+});
+
+testApp.command("/bigstep", async ({ step }) => {
+  await step("count", () => BigInt(1));
+});
+
+testApp.command("/fail", async ({ command }) => {
+  throw new Error(command!.text ?? "");
 });
