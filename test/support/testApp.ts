@@ -14,7 +14,8 @@ import { RetryableError } from "../../src/errors";
  * - `team_access_granted` (workspaces added to an org install) is listened to, doing nothing.
  * - misuse no retry can cure: `team_join` calls say() (no channel), `app_home_opened` calls
  *   respond() (no response_url), `/badstep` names a step "fetch user" (a space), `/bigstep`
- *   returns a BigInt from its step.
+ *   returns a BigInt from its step;
+ * - `/fail TEXT` throws an Error saying TEXT (a handler quoting outside data in its error).
  */
 export const testApp = new App();
 
