@@ -263,6 +263,16 @@ export class HandlerError extends DeliveryError {
   }
 }
 
+/**
+ * A handler used a helper this delivery cannot support (`say()` with no channel, `respond()` with
+ * no response_url, a `step()` name or result that cannot be stored): every attempt would fail the
+ * same way, so parked at once, the message saying what to use instead.
+ */
+export class HandlerMisuse extends DeliveryError {
+  override name = "HandlerMisuse";
+  readonly disposition = "park";
+}
+
 /** Throw this from a handler for a failure that a later attempt can get past (a flaky API of yours). */
 export class RetryableError extends DeliveryError {
   override name = "RetryableError";

@@ -28,6 +28,7 @@ export {
   ExpiredHandle,
   ForbiddenUrl,
   HandlerError,
+  HandlerMisuse,
   LeaseLost,
   ListenerGone,
   MissingBotToken,

@@ -12,6 +12,7 @@ import {
   matches,
   type RunArgs,
 } from "./listeners";
+import { sayAndRespond } from "./sayAndRespond";
 import type { AckBody, Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from "./types";
 
 type Json = Record<string, unknown>;
@@ -170,26 +171,8 @@ export class App implements SlackApp {
   }
 
   private runArgs(context: ListenerContext, tools: RunTools): RunArgs {
-    const { inbound } = context;
     const { client } = tools;
-    const channel = channelOf(inbound);
-    const asMessage = (message: string | Json): Json => (typeof message === "string" ? { text: message } : message);
-    return {
-      ...context,
-      client,
-      step: tools.step,
-      attempt: tools.attempt,
-      respond: async (message) => {
-        const url = typeof inbound.payload.response_url === "string" ? inbound.payload.response_url : undefined;
-        if (!url) throw new Error("this delivery has no response_url");
-        // The client applies the response_url's origin allow-list, 30 minutes and 5 uses.
-        await client.respond(url, asMessage(message));
-      },
-      say: async (message) => {
-        if (!channel) throw new Error("this delivery has no channel to say anything in");
-        return client.call<{ ts: string; channel: string }>("chat.postMessage", { channel, ...asMessage(message) });
-      },
-    };
+    return { ...context, client, step: tools.step, attempt: tools.attempt, ...sayAndRespond(context.inbound, client) };
   }
 
   private register(defaultName: string, listener: Listener, match: Registered["match"]): this {

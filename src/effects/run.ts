@@ -1,4 +1,4 @@
-import { DeliveryError, HandlerError, ListenerGone } from "../errors";
+import { DeliveryError, HandlerError, HandlerMisuse, ListenerGone } from "../errors";
 import type { EffectKind } from "./kind";
 import type { RunEffect } from "./types";
 
@@ -6,7 +6,8 @@ import type { RunEffect } from "./types";
  * `run`: a listener's durable `run`, with `step()` checkpoints. What the listener throws through
  * our client keeps its meaning (a 429 is retried, channel_not_found parked); anything else it
  * throws is its own bug, retried HANDLER_MAX_ATTEMPTS times in all (a deploy may fix it) and then
- * parked with where it was thrown.
+ * parked with where it was thrown. A helper used where it cannot work (HandlerMisuse) is parked at
+ * once, naming the listener.
  */
 export const run: EffectKind<RunEffect> = {
   type: "run",
@@ -15,6 +16,8 @@ export const run: EffectKind<RunEffect> = {
     try {
       await app.run(effect, { client, step, attempt: attempts + 1 });
     } catch (error) {
+      if (error instanceof HandlerMisuse)
+        throw new HandlerMisuse(`handler "${effect.listener}": ${error.message}`, { cause: error });
       if (error instanceof DeliveryError) throw error;
       throw new HandlerError(effect.listener, error, handlerMaxAttempts);
     }

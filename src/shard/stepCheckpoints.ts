@@ -1,5 +1,5 @@
 import type { RunTools } from "../app/types";
-import { LeaseLost } from "../errors";
+import { HandlerMisuse, LeaseLost } from "../errors";
 import type { Outbox } from "./outbox";
 
 const STEP_NAME = /^[\w.:-]{1,100}$/;
@@ -18,19 +18,36 @@ export function stepFor(
   /** Steps this attempt recorded: on a row that had none, the only checkpoints there can be. */
   const recordedHere = new Map<string, string>();
   return async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
-    if (!STEP_NAME.test(name)) throw new TypeError(`step name "${name}" must be 1-100 letters, digits, _ . : or -`);
+    if (!STEP_NAME.test(name))
+      throw new HandlerMisuse(
+        `step name ${JSON.stringify(String(name)).slice(0, 120)} must be 1-100 letters, digits, _ . : or -`,
+      );
     // A fresh row's checkpoints are this attempt's own until its first lease could run out.
     const prior =
       noCheckpointsUntil !== undefined && Date.now() < noCheckpointsUntil
         ? recordedHere.get(name)
         : outbox.stepResult(outboxKey, name);
     if (prior !== undefined) return JSON.parse(prior) as T;
-    const value = await fn();
+    const result = storable(name, await fn());
     // fn's awaits opened the input gate: another attempt may own the row by now.
-    const recorded = outbox.recordStep(outboxKey, name, token, JSON.stringify(value ?? null));
+    const recorded = outbox.recordStep(outboxKey, name, token, result);
     afterStep?.();
     if (recorded === undefined) throw new LeaseLost(`lease on ${outboxKey} was taken over before step "${name}" was recorded`);
     recordedHere.set(name, recorded);
     return JSON.parse(recorded) as T;
   };
+}
+
+/** A step's result as stored JSON; one JSON cannot hold (a BigInt, a cycle, a function) fails every attempt alike. */
+function storable(name: string, value: unknown): string {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value ?? null);
+  } catch (error) {
+    const why = String(error).slice(0, 120);
+    throw new HandlerMisuse(`step "${name}" returned a value JSON cannot store (${why}): return plain data`, { cause: error });
+  }
+  if (json === undefined)
+    throw new HandlerMisuse(`step "${name}" returned a ${typeof value}, which JSON cannot store: return plain data`);
+  return json;
 }

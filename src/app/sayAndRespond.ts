@@ -1,0 +1,42 @@
+import { HandlerMisuse } from "../errors";
+import type { Inbound } from "../inbound/types";
+import type { SlackWebClient } from "../slack/client";
+import { channelOf } from "./filters";
+import type { RunArgs } from "./listeners";
+
+type Json = Record<string, unknown>;
+
+const asMessage = (message: string | Json): Json => (typeof message === "string" ? { text: message } : message);
+
+/** How an operator reading a parked row recognises the delivery: `team_join event`, `view_submission`. */
+function described(inbound: Inbound): string {
+  return inbound.kind === "event" ? `${inbound.type} event` : inbound.type;
+}
+
+/**
+ * A run's `say` and `respond`. Used where the delivery has nothing to answer in, they throw
+ * HandlerMisuse — parked on the first attempt, since no retry gives a delivery a channel.
+ */
+export function sayAndRespond(inbound: Inbound, client: SlackWebClient): Pick<RunArgs, "say" | "respond"> {
+  const channel = channelOf(inbound);
+  return {
+    respond: async (message) => {
+      const url = typeof inbound.payload.response_url === "string" ? inbound.payload.response_url : undefined;
+      if (!url) {
+        const instead = channel ? "say() or client.chat.postMessage({ channel, … })" : "client.chat.postMessage({ channel, … })";
+        throw new HandlerMisuse(
+          `respond() needs a response_url, and this ${described(inbound)} has none (slash commands and message interactions carry one): use ${instead}`,
+        );
+      }
+      // The client applies the response_url's origin allow-list, 30 minutes and 5 uses.
+      await client.respond(url, asMessage(message));
+    },
+    say: async (message) => {
+      if (!channel)
+        throw new HandlerMisuse(
+          `say() needs a channel, and this ${described(inbound)} has none: use client.chat.postMessage({ channel, … }) with a channel you choose (a user id posts in the app's DM with that user)`,
+        );
+      return client.call<{ ts: string; channel: string }>("chat.postMessage", { channel, ...asMessage(message) });
+    },
+  };
+}
