@@ -35,6 +35,12 @@ describe("the operations console's page and assets (GET /admin)", () => {
     expect((await get("/admin/assets/secrets.txt")).status).toBe(404);
   });
 
+  it("only its own assets: names every object has (__proto__, constructor, toString) are 404", async () => {
+    for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]) {
+      expect((await get(`/admin/assets/${name}`)).status, name).toBe(404);
+    }
+  });
+
   it("the page's data needs the token: the API refuses without it", async () => {
     expect((await get("/admin/api/overview")).status).toBe(401);
     expect((await get("/admin/api/parked")).status).toBe(401);

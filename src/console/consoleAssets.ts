@@ -48,7 +48,8 @@ export function consolePage(adminToken: string | undefined): Response {
 
 /** GET /admin/assets/{name}: the page's script, style and charting library. */
 export function consoleAsset(name: string, adminToken: string | undefined): Response {
-  const asset = ASSETS[name];
+  // Own names only: `__proto__`, `constructor` or `toString` are the object's, not assets.
+  const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
   if (!adminToken || !asset) return new Response("not found", { status: 404 });
   return served(asset.body, asset.type, "public, max-age=300");
 }
