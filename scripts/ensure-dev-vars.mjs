@@ -2,13 +2,23 @@
 // and a development TOKEN_ENCRYPTION_KEY (OAuth mode never stores tokens unencrypted).
 
 import { randomBytes } from "node:crypto";
-import { appendFileSync, copyFileSync, existsSync, readFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 
 if (!existsSync(".dev.vars")) {
   copyFileSync(".dev.vars.example", ".dev.vars");
   console.log(
-    "Created .dev.vars from .dev.vars.example (SLACK_SIGNING_SECRET=dev-signing-secret, ADMIN_TOKEN=dev-admin-token). Edit it to use your app's secret.",
+    "Created .dev.vars from .dev.vars.example (SLACK_SIGNING_SECRET=dev-signing-secret, ADMIN_TOKEN=dev-admin-token-local). Edit it to use your app's secret.",
   );
+}
+
+// The admin API refuses an ADMIN_TOKEN under 16 characters: the old local default is replaced, any other is named.
+const devVars = readFileSync(".dev.vars", "utf8");
+if (/^ADMIN_TOKEN=dev-admin-token$/m.test(devVars)) {
+  writeFileSync(".dev.vars", devVars.replace(/^ADMIN_TOKEN=dev-admin-token$/m, "ADMIN_TOKEN=dev-admin-token-local"));
+  console.log("Replaced ADMIN_TOKEN=dev-admin-token in .dev.vars by dev-admin-token-local (16 characters at least).");
+} else {
+  if (/^ADMIN_TOKEN=.{1,15}$/m.test(devVars))
+    console.warn("ADMIN_TOKEN in .dev.vars is shorter than 16 characters: /admin/* will answer a configuration error.");
 }
 
 if (!/^TOKEN_ENCRYPTION_KEY=/m.test(readFileSync(".dev.vars", "utf8"))) {

@@ -1,10 +1,11 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { exports } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
-import { authorizeAdmin } from "../src/admin/authorizeAdmin";
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import { ADMIN_TOKEN_MIN_LENGTH, authorizeAdmin } from "../src/admin/authorizeAdmin";
 import { controlClock } from "./support/clock";
 import { newWorkspace, shardStub } from "./support/coordinator";
 import { outboxRows, postMessage, seedEffects } from "./support/outboxRows";
+import { TEST_BINDINGS } from "./support/testBindings";
 import { useFakeSlack } from "./support/useFakeSlack";
 
 const slack = useFakeSlack();
@@ -88,5 +89,79 @@ describe("operations API", () => {
     await runDurableObjectAlarm(stub);
     const stats = await (await admin(`/shards/${encodeURIComponent(workspace)}/0`)).json<{ outbox: unknown }>();
     expect(stats.outbox).toEqual({ pending: 0, parked: 1 });
+  });
+});
+
+/** An /admin request to the test Worker run with another ADMIN_TOKEN (undefined: unset). */
+async function adminWithToken(path: string, adminToken: string | undefined, bearer: string | null) {
+  const { default: worker } = await import("./worker");
+  const headers: Record<string, string> = bearer === null ? {} : { authorization: `Bearer ${bearer}` };
+  const request = new Request(`https://coordinator.test/admin${path}`, { headers }) as Parameters<typeof worker.fetch>[0];
+  const context = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
+  return worker.fetch(request, { ...env, ADMIN_TOKEN: adminToken } as unknown as Parameters<typeof worker.fetch>[1], context);
+}
+
+const logLines = (spy: { mock: { calls: unknown[][] } }, msg: string) =>
+  spy.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>).filter((line) => line.msg === msg);
+
+describe("the admin token", () => {
+  it("shorter than 16 characters is a named configuration error for every /admin/* request, the right bearer included", async () => {
+    const errors = vi.spyOn(console, "error");
+    const short = "fifteen-chars!!";
+    expect(short).toHaveLength(ADMIN_TOKEN_MIN_LENGTH - 1);
+    for (const bearer of [short, "wrong", null]) {
+      const response = await adminWithToken("/health", short, bearer);
+      expect(response.status).toBe(500);
+      expect(await response.text()).toBe("configuration error (see the Worker's log)");
+    }
+    const [line] = logLines(errors, "admin request refused: configuration error");
+    expect(line).toMatchObject({ setting: "ADMIN_TOKEN" });
+    expect(line!.error).toContain("ADMIN_TOKEN must be at least 16 characters");
+    expect(JSON.stringify(errors.mock.calls)).not.toContain(short);
+    // Sixteen are enough: the tests' own token.
+    expect(TEST_BINDINGS.ADMIN_TOKEN).toHaveLength(ADMIN_TOKEN_MIN_LENGTH);
+    expect((await admin("/health")).status).toBe(200);
+  });
+
+  it("unset, /admin/* and the console do not exist (404)", async () => {
+    expect((await adminWithToken("/health", undefined, "anything-at-all-here")).status).toBe(404);
+    expect((await adminWithToken("/health", undefined, null)).status).toBe(404);
+    expect((await adminWithToken("", undefined, null)).status).toBe(404);
+  });
+
+  it("failed logins are logged once a minute with their count, never the token or a part of it", async () => {
+    const clock = controlClock();
+    const warnings = vi.spyOn(console, "warn");
+    const guess = "guessed-0123456789abcdef";
+    // Whatever earlier tests left counted goes into a first line; a minute later the count starts afresh.
+    expect((await admin("/health", {}, guess)).status).toBe(401);
+    clock.advance(61_000);
+    const before = logLines(warnings, "admin login failed").length;
+
+    for (let i = 0; i < 50; i++) expect((await admin("/health", {}, i % 2 === 0 ? guess : null)).status).toBe(401);
+    const flood = logLines(warnings, "admin login failed").slice(before);
+    expect(flood).toEqual([
+      {
+        level: "warn",
+        msg: "admin login failed",
+        reason: "invalid bearer token",
+        method: "GET",
+        path: "/admin/health",
+        failures: 1,
+        sinceMs: expect.any(Number),
+      },
+    ]);
+
+    // The next minute's first failure reports the 49 counted meanwhile, and itself.
+    clock.advance(60_000);
+    expect((await admin("/shards/T1/0", {}, null)).status).toBe(401);
+    const next = logLines(warnings, "admin login failed").slice(before + 1);
+    expect(next).toEqual([expect.objectContaining({ reason: "missing bearer token", path: "/admin/shards/T1/0", failures: 50 })]);
+    // A login that works is not a failure.
+    expect((await admin("/health")).status).toBe(200);
+    expect(logLines(warnings, "admin login failed")).toHaveLength(before + 2);
+
+    const logged = JSON.stringify(warnings.mock.calls);
+    for (const secret of [guess, guess.slice(0, 6), TEST_BINDINGS.ADMIN_TOKEN]) expect(logged).not.toContain(secret);
   });
 });

@@ -1,6 +1,6 @@
 import { type IRequest, Router } from "itty-router";
 import type { CoordinatorEnv } from "../env";
-import { Rejection } from "../errors";
+import { InvalidSetting, Rejection } from "../errors";
 import { describeError, log } from "../log";
 import { shardName } from "../routing/shardFor";
 import { shardStub } from "../routing/shardStub";
@@ -76,6 +76,11 @@ export function adminRoutes() {
     ],
     catch: (error, request) => {
       if (error instanceof Rejection) return error.toResponse();
+      if (error instanceof InvalidSetting) {
+        log("error", "admin request refused: configuration error", { setting: error.setting, error: describeError(error) });
+        // Which setting, and why, is in the log only: the caller may be anyone.
+        return new Response("configuration error (see the Worker's log)", { status: 500 });
+      }
       log("error", "admin request failed", {
         method: request.method,
         path: new URL(request.url).pathname,

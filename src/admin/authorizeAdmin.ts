@@ -1,4 +1,8 @@
-import { Rejection } from "../errors";
+import { InvalidSetting, Rejection } from "../errors";
+import { noteFailedLogin } from "./failedLogins";
+
+/** A shorter ADMIN_TOKEN could be guessed: the admin API refuses to run with one. */
+export const ADMIN_TOKEN_MIN_LENGTH = 16;
 
 const encoder = new TextEncoder();
 
@@ -8,13 +12,25 @@ async function digest(text: string): Promise<ArrayBuffer> {
 
 /**
  * `/admin/*` needs `Authorization: Bearer $ADMIN_TOKEN`. Without ADMIN_TOKEN the API does not
- * exist (404). Digests are compared with timingSafeEqual, so the check leaks neither the
- * token nor its length.
+ * exist (404); with one shorter than ADMIN_TOKEN_MIN_LENGTH it is a configuration error for every
+ * request, the right bearer included. Digests are compared with timingSafeEqual, so the check
+ * leaks neither the token nor its length. Refusals are logged, a minute's worth in one line.
  */
 export async function authorizeAdmin(request: Request, adminToken: string | undefined): Promise<void> {
   if (!adminToken) throw new Rejection(404, "admin API disabled: set ADMIN_TOKEN to enable it");
+  if (adminToken.length < ADMIN_TOKEN_MIN_LENGTH)
+    throw new InvalidSetting(
+      "ADMIN_TOKEN",
+      `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters (e.g. \`openssl rand -hex 32\`); /admin/* is refused until it is`,
+    );
   const presented = request.headers.get("authorization")?.match(/^Bearer (.+)$/)?.[1];
-  if (!presented) throw new Rejection(401, "missing bearer token");
-  const [expected, actual] = await Promise.all([digest(adminToken), digest(presented)]);
-  if (!crypto.subtle.timingSafeEqual(expected, actual)) throw new Rejection(401, "invalid bearer token");
+  if (presented && (await sameToken(adminToken, presented))) return;
+  const reason = presented ? "invalid bearer token" : "missing bearer token";
+  noteFailedLogin(request, reason);
+  throw new Rejection(401, reason);
+}
+
+async function sameToken(expected: string, presented: string): Promise<boolean> {
+  const [a, b] = await Promise.all([digest(expected), digest(presented)]);
+  return crypto.subtle.timingSafeEqual(a, b);
 }
