@@ -103,7 +103,7 @@ function oauthTargets(oauth: OAuthOverhead | null, single: RowsPerEvent | null, 
   const allAnswered = [...oauth.single, ...oauth.oauth].every((r) => r.non2xx === 0);
   // The installation store's statements are metered too: none may write during the scenario.
   const storeRows = (costOAuth?.perStatement ?? [])
-    .filter((s) => /\b(installation|directory|oauth_state)\b/.test(s.statement))
+    .filter((s) => /\b(installation|directory|oauth_state|redeemed_state)\b/.test(s.statement))
     .reduce((sum, s) => sum + s.rowsWritten, 0);
   const bothMeasured = single?.countersComplete === true && costOAuth?.countersComplete === true;
   return [

@@ -1,30 +1,29 @@
 import { DurableObject } from "cloudflare:workers";
-import installationsSchema from "../../migrations/installations/0001_installations.sql";
 import { type TokenCipher, tokenCipher } from "../auth/tokenCipher";
 import { type OAuthSettings, oauthSettings } from "../config";
 import type { CoordinatorEnv } from "../env";
 import { InvalidSetting } from "../errors";
 import { log } from "../log";
 import { MeteredSql } from "../shard/meteredSql";
-import { applyMigrations, hasSchema, type Migration } from "../shard/migrations";
+import { applyMigrations, hasSchema } from "../shard/migrations";
 import type {
   InstallationChange,
   InstallationSummary,
   InstallationsApi,
   LifecycleCause,
   OAuthAccess,
-  StateCheck,
   StatusAnswer,
   TokenAnswer,
 } from "./api";
 import { Directory } from "./directory";
 import { expiryOf, InstallationRecord, type StoredInstallation, summaryOf } from "./installationRecord";
+import { INSTALLATION_MIGRATIONS } from "./migrations";
 import { notifyShards } from "./notifyShards";
 import { installationIdOf, oauthAccess } from "./oauthAccess";
+import { redeemState } from "./redeemedStates";
 import { TOKEN_REFRESH_MARGIN_MS } from "./refreshMargin";
+import { issueState, readState } from "./signedState";
 import { directoryStub } from "./stubs";
-
-export const INSTALLATION_MIGRATIONS: readonly Migration[] = [{ id: 1, name: "0001_installations", sql: installationsSchema }];
 
 /** Why an installation serves no token: never installed, or stopped (uninstalled, revoked). */
 function notServing(stored: StoredInstallation | null): Exclude<StatusAnswer, { status: "installed" }> {
@@ -314,14 +313,15 @@ export class Installations extends DurableObject<CoordinatorEnv> implements Inst
 
   // ── The directory ─────────────────────────────────────────────────────────────────────────
 
-  openState(): string {
-    this.migrate();
-    return this.directory.openState(Date.now());
+  openState(): Promise<string> {
+    return issueState(this.settings().clientSecret, Date.now());
   }
 
-  consumeState(state: string): StateCheck {
-    if (!this.migrated) return "unknown";
-    return this.directory.consumeState(state, Date.now());
+  async consumeState(state: string) {
+    const signed = await readState(this.settings().clientSecret, state);
+    if (!signed && !this.migrated) return "unknown";
+    this.migrate();
+    return redeemState(this.sql, signed ?? state, Date.now());
   }
 
   list(cursor?: string, limit = 100): { installations: InstallationSummary[]; cursor: string | null } {

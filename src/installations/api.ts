@@ -100,10 +100,10 @@ export interface InstallationsApi {
   remove(id: string): Promise<boolean>;
 
   // The directory (the object named DIRECTORY).
-  /** A fresh single-use state, valid for ten minutes. */
-  openState(): string;
-  /** Consumes a state: valid once, then unknown. */
-  consumeState(state: string): StateCheck;
+  /** A fresh signed state, valid for ten minutes; stores nothing (for Workers that still ask here). */
+  openState(): Promise<string>;
+  /** Redeems a state: valid once (recorded until it expires), then unknown; unknown if not signed here. */
+  consumeState(state: string): Promise<StateCheck>;
   list(cursor?: string, limit?: number): { installations: InstallationSummary[]; cursor: string | null };
   recordSummary(summary: InstallationSummary): void;
   forgetSummary(id: string): void;

@@ -1,31 +1,14 @@
 import type { MeteredSql } from "../shard/meteredSql";
-import type { InstallationSummary, StateCheck } from "./api";
+import type { InstallationSummary } from "./api";
 
-/** An OAuth state lives this long (as in Bolt): long enough to read Slack's consent screen. */
-export const STATE_TTL_MS = 10 * 60_000;
 const LIST_LIMIT_MAX = 1000;
 
 /**
- * The directory's tables: OAuth states in flight (single use, ten minutes) and one summary per
- * installation for the operations list. Written on installs and uninstalls only, never per event.
+ * The directory's table: one summary per installation for the operations list. Written on
+ * installs and uninstalls only, never per event. (Its redeemed OAuth states: redeemedStates.ts.)
  */
 export class Directory {
   constructor(private readonly sql: MeteredSql) {}
-
-  openState(now: number): string {
-    // Expired states go as new ones come: the table holds at most ten minutes of install clicks.
-    this.sql.count("DELETE FROM oauth_state WHERE expires_at <= ? RETURNING 1", now);
-    const state = crypto.randomUUID();
-    this.sql.count("INSERT INTO oauth_state (state, expires_at) VALUES (?, ?) RETURNING 1", state, now + STATE_TTL_MS);
-    return state;
-  }
-
-  /** Consumed by its first use, successful or not: a second use finds nothing. */
-  consumeState(state: string, now: number): StateCheck {
-    const [row] = this.sql.all<{ expires_at: number }>("DELETE FROM oauth_state WHERE state = ? RETURNING expires_at", state);
-    if (!row) return "unknown";
-    return row.expires_at > now ? "valid" : "expired";
-  }
 
   record(summary: InstallationSummary): void {
     this.sql.count(

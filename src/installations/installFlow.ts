@@ -4,6 +4,7 @@ import { describeError, log } from "../log";
 import { installedPage, installFailedPage } from "./installPages";
 import { oauthMode } from "./mode";
 import { installationIdOf, oauthAccess } from "./oauthAccess";
+import { issueState, STATE_TTL_MS } from "./signedState";
 import { directoryStub, installationStub } from "./stubs";
 
 /** The cookie that binds an install's state to the browser that started it (CSRF protection). */
@@ -25,13 +26,13 @@ function cookieOf(request: Request, name: string): string | undefined {
 const notFound = () => new Response("not found", { status: 404 });
 
 /**
- * GET /slack/install: a fresh single-use state (kept by the directory for ten minutes, and in
- * an HttpOnly cookie for this browser), then 302 to Slack's authorize page.
+ * GET /slack/install: a fresh signed state (ten minutes; in the URL and in an HttpOnly cookie
+ * for this browser), then 302 to Slack's authorize page. A click stores nothing anywhere.
  */
 export async function beginInstall(_request: Request, env: CoordinatorEnv): Promise<Response> {
   const settings = oauthMode(env);
   if (!settings) return notFound();
-  const state = await directoryStub(env).openState();
+  const state = await issueState(settings.clientSecret, Date.now());
   const authorize = new URL(settings.authorizeUrl);
   authorize.searchParams.set("client_id", settings.clientId);
   authorize.searchParams.set("scope", settings.scopes.join(","));
@@ -41,7 +42,11 @@ export async function beginInstall(_request: Request, env: CoordinatorEnv): Prom
   log("info", "install started");
   return new Response(null, {
     status: 302,
-    headers: { location: authorize.toString(), "set-cookie": stateCookie(state, 600), "cache-control": "no-store" },
+    headers: {
+      location: authorize.toString(),
+      "set-cookie": stateCookie(state, STATE_TTL_MS / 1000),
+      "cache-control": "no-store",
+    },
   });
 }
 
@@ -51,11 +56,22 @@ function failed(status: number, problem: string, advice: string, fields: Record<
   return installFailedPage(status, problem, advice, { "set-cookie": stateCookie("", 0) });
 }
 
+/** The authorization errors OAuth 2.0 defines (RFC 6749 §4.1.2.1); Slack sends `access_denied` on Cancel. */
+const OAUTH_ERRORS = new Set([
+  "access_denied",
+  "invalid_request",
+  "invalid_scope",
+  "server_error",
+  "temporarily_unavailable",
+  "unauthorized_client",
+  "unsupported_response_type",
+]);
+
 const START_AGAIN = "Start the installation again from its beginning (the Add to Slack link).";
 
 /**
- * GET /slack/oauth_redirect?code&state: checks the state (single use: consumed by its first use,
- * successful or not) and this browser's cookie, redeems the code with `oauth.v2.access`, and
+ * GET /slack/oauth_redirect?code&state: checks the state (signed here, ten minutes, single use:
+ * spent by its first use, successful or not, at the directory) and this browser's cookie, redeems the code with `oauth.v2.access`, and
  * stores the installation. Every failure is an HTML page with a 4xx (502 when Slack cannot be
  * reached, 5xx for our own faults), stores nothing, and is logged.
  */
@@ -75,7 +91,11 @@ export async function completeInstall(request: Request, env: CoordinatorEnv): Pr
     return failed(400, "The installation link has no state.", START_AGAIN);
   }
   const error = params.get("error");
-  if (error) return failed(403, `Slack did not authorize the installation (${error}).`, START_AGAIN, { error });
+  if (error !== null) {
+    // Anyone can put text here: the page names only OAuth's own codes, the log keeps 100 characters once.
+    const named = OAUTH_ERRORS.has(error) ? error : "an error it did not name";
+    return failed(403, `Slack did not authorize the installation (${named}).`, START_AGAIN, { error: error.slice(0, 100) });
+  }
   const code = params.get("code");
   if (!code) return failed(400, "Slack sent no authorization code.", START_AGAIN);
 
