@@ -3,6 +3,9 @@
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
+/** The pages' only resource is their inline style sheet. */
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 function page(title: string, body: string, status: number, headers: HeadersInit = {}): Response {
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -13,6 +16,11 @@ h1{font-size:1.4rem}code{background:#f4f4f4;padding:0 .25em;border-radius:3px}</
   const all = new Headers(headers);
   all.set("content-type", "text/html;charset=utf-8");
   all.set("cache-control", "no-store");
+  // No script, no framing (clickjacking), no sniffing, no referrer carrying the code and state away.
+  all.set("content-security-policy", CSP);
+  all.set("x-content-type-options", "nosniff");
+  all.set("x-frame-options", "DENY");
+  all.set("referrer-policy", "no-referrer");
   return new Response(html, { status, headers: all });
 }
 

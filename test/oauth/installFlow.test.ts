@@ -1,8 +1,19 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { CoordinatorEnv } from "../../src/env";
 import { controlClock } from "../support/clock";
-import { accessAnswer, adminInstallations, browse, install, installationOf, newTeam, startInstall } from "../support/oauth";
+import {
+  accessAnswer,
+  adminInstallations,
+  browse,
+  coordinatorEnv,
+  directoryStub,
+  install,
+  installationOf,
+  newTeam,
+  startInstall,
+} from "../support/oauth";
 import { FAKE_SLACK_ORIGIN, OAUTH_TEST_BINDINGS } from "../support/testBindings";
 import { useFakeSlack } from "../support/useFakeSlack";
 
@@ -24,7 +35,7 @@ describe("GET /slack/install", () => {
     expect(location.searchParams.get("client_id")).toBe(OAUTH_TEST_BINDINGS.SLACK_CLIENT_ID);
     expect(location.searchParams.get("scope")).toBe("app_mentions:read,chat:write");
     expect(location.searchParams.get("redirect_uri")).toBe(OAUTH_TEST_BINDINGS.SLACK_REDIRECT_URI);
-    expect(state).toMatch(/^[0-9a-f-]{36}$/);
+    expect(state).toMatch(/^v1\.\d{13}\.[\w-]{22}\.[\w-]{43}$/);
     const cookie = response.headers.get("set-cookie") ?? "";
     expect(cookie).toContain(`slack-app-oauth-state=${state}`);
     for (const attribute of ["HttpOnly", "Secure", "SameSite=Lax", "Max-Age=600"]) expect(cookie).toContain(attribute);
@@ -193,5 +204,132 @@ describe("OAuth mode without TOKEN_ENCRYPTION_KEY", () => {
     );
     expect(events.status).toBe(500);
     expect(await events.text()).toContain("configuration error");
+  });
+});
+
+/** Rows in each of the directory's tables (the object that keeps OAuth states). */
+function directoryRows(): Promise<Record<string, number>> {
+  return runInDurableObject(directoryStub(coordinatorEnv) as unknown as DurableObjectStub, (_, state) => {
+    const { sql } = state.storage;
+    const tables = sql
+      .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'")
+      .toArray();
+    return Object.fromEntries(
+      tables.map(({ name }) => [name, sql.exec<{ n: number }>(`SELECT count(*) AS n FROM "${name}"`).one().n]),
+    );
+  });
+}
+
+/** Redeems a fresh state with this browser's cookie (the user cancelled: nothing but the redemption is stored). */
+async function redeemOne(): Promise<Response> {
+  const { state, cookie } = await startInstall();
+  return browse(`/slack/oauth_redirect?error=access_denied&state=${state}`, { cookie });
+}
+
+describe("OAuth states", () => {
+  it("2,000 clicks on /slack/install store nothing: no table of the directory gains a row", async () => {
+    await install(slack(), { id: newTeam() });
+    const before = await directoryRows();
+    for (let i = 0; i < 2000; i++) expect((await browse("/slack/install")).status).toBe(302);
+    const after = await directoryRows();
+    expect(after).toEqual(before);
+    expect(Math.max(...Object.values(after))).toBeLessThan(100);
+  }, 60_000);
+
+  it("a state from another browser's cookie is refused, and spent", async () => {
+    const team = newTeam();
+    const mine = await startInstall();
+    const theirs = await startInstall();
+    slack().issueCode("code-o", accessAnswer({ id: team }));
+    const crossed = await browse(`/slack/oauth_redirect?code=code-o&state=${mine.state}`, { cookie: theirs.cookie });
+    expect(crossed.status).toBe(400);
+    expect(await crossed.text()).toContain("another browser");
+    expect((await browse(`/slack/oauth_redirect?code=code-o&state=${mine.state}`, { cookie: mine.cookie })).status).toBe(400);
+    await expectNothingStored(team);
+  });
+
+  it("a state whose expiry or MAC was altered is refused and stores nothing", async () => {
+    const { state } = await startInstall();
+    const [version, expiresAt, nonce, mac] = state.split(".");
+    const later = `${version}.${Number(expiresAt) + 3_600_000}.${nonce}.${mac}`;
+    const forged = `${version}.${expiresAt}.${nonce}.${(mac ?? "").replace(/^./, (c) => (c === "A" ? "B" : "A"))}`;
+    const before = await directoryRows();
+    for (const altered of [later, forged]) {
+      const response = await browse(`/slack/oauth_redirect?error=access_denied&state=${altered}`, {
+        cookie: `slack-app-oauth-state=${altered}`,
+      });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain("never issued here");
+    }
+    expect(await directoryRows()).toEqual(before);
+  });
+
+  it("a redeemed state is kept until it expires, then pruned at most 16 per redemption", async () => {
+    const clock = controlClock();
+    for (let i = 0; i < 40; i++) expect((await redeemOne()).status).toBe(403);
+    const kept = (await directoryRows()).redeemed_state ?? 0;
+    expect(kept).toBeGreaterThanOrEqual(40);
+    clock.advance(10 * 60_000 + 1);
+    await redeemOne();
+    // One redemption removed 16 expired rows and added its own.
+    expect((await directoryRows()).redeemed_state).toBe(kept - 16 + 1);
+    for (let i = 0; i < 3; i++) await redeemOne();
+    expect((await directoryRows()).redeemed_state).toBe(4);
+  });
+
+  it("a state issued by the directory (as Workers of the previous version ask) completes an install once", async () => {
+    const team = newTeam();
+    const state = await directoryStub(coordinatorEnv).openState();
+    const cookie = `slack-app-oauth-state=${state}`;
+    slack().issueCode("code-d", accessAnswer({ id: team }));
+    expect((await browse(`/slack/oauth_redirect?code=code-d&state=${state}`, { cookie })).status).toBe(200);
+    expect((await browse(`/slack/oauth_redirect?code=code-d&state=${state}`, { cookie })).status).toBe(400);
+  });
+
+  it("a state stored before states were signed still completes its install, once", async () => {
+    const team = newTeam();
+    await install(slack(), { id: newTeam() });
+    const legacy = crypto.randomUUID();
+    await runInDurableObject(directoryStub(coordinatorEnv) as unknown as DurableObjectStub, (_, state) => {
+      state.storage.sql.exec("INSERT INTO oauth_state (state, expires_at) VALUES (?, ?)", legacy, Date.now() + 60_000);
+    });
+    const cookie = `slack-app-oauth-state=${legacy}`;
+    slack().issueCode("code-l", accessAnswer({ id: team }));
+    expect((await browse(`/slack/oauth_redirect?code=code-l&state=${legacy}`, { cookie })).status).toBe(200);
+    expect((await browse(`/slack/oauth_redirect?code=code-l&state=${legacy}`, { cookie })).status).toBe(400);
+    expect((await directoryRows()).oauth_state).toBe(0);
+  });
+});
+
+describe("install result pages", () => {
+  it("Slack's error parameter is logged once, cut to 100 characters, and the page names only OAuth's own codes", async () => {
+    const warn = vi.spyOn(console, "warn");
+    const { state, cookie } = await startInstall();
+    const hostile = `<!channel>${"x".repeat(5000)}`;
+    const response = await browse(`/slack/oauth_redirect?error=${encodeURIComponent(hostile)}&state=${state}`, { cookie });
+    expect(response.status).toBe(403);
+    const page = await response.text();
+    expect(page).not.toContain("channel");
+    expect(page).toContain("an error it did not name");
+    const lines = warn.mock.calls.map(([line]) => String(line)).filter((line) => line.includes("install failed"));
+    expect(lines).toHaveLength(1);
+    const logged = JSON.parse(lines[0] ?? "{}") as { error?: string; problem?: string };
+    expect(logged.error).toBe(hostile.slice(0, 100));
+    expect(lines[0]?.split("<!channel>")).toHaveLength(2);
+  });
+
+  it("success and failure pages forbid framing, scripts and sniffing", async () => {
+    const success = await install(slack(), { id: newTeam() });
+    const failure = await browse("/slack/oauth_redirect?code=x&state=never-issued");
+    for (const response of [success, failure]) {
+      expect(response.headers.get("content-type")).toContain("text/html");
+      const csp = response.headers.get("content-security-policy") ?? "";
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).not.toContain("script-src");
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.get("x-frame-options")).toBe("DENY");
+    }
+    expect([success.status, failure.status]).toEqual([200, 400]);
   });
 });
