@@ -1,11 +1,14 @@
+import { BoundedMap } from "../boundedMap";
 import type { DeliveryListener } from "../delivery/events";
 import { describeError, log } from "../log";
 import type { CallOutcome, DeliveryReport, DestinationRun } from "./outcomes";
 
 /** After a report could not be sent, the next try waits this long (what happened meanwhile joins it). */
 const RESEND_AFTER_MS = 5_000;
-/** Runs kept while the watch cannot be reached; the oldest go first beyond this. */
-const MAX_PENDING_RUNS = 500;
+/** Runs kept while the watch cannot be reached (or a report is on its way); the oldest go first beyond this. */
+export const MAX_PENDING_RUNS = 500;
+/** Destinations whose last outcome is remembered; one forgotten says its next success again, as news. */
+export const MAX_DESTINATIONS = 10_000;
 
 /**
  * A shard's side of delivery alerts: collects how requests to each destination went and which
@@ -19,10 +22,8 @@ const MAX_PENDING_RUNS = 500;
 export class DeliveryReports {
   private runs: DestinationRun[] = [];
   private parked?: DeliveryReport["parked"];
-  /** Destinations whose last outcome here was a failure. */
-  private readonly failing = new Set<string>();
-  /** Destinations this instance has reported on at all. */
-  private readonly seen = new Set<string>();
+  /** Destinations this instance has reported on, and whether the last outcome here was a failure. */
+  private readonly lastFailed = new BoundedMap<string, boolean>(MAX_DESTINATIONS);
   private sending = false;
   private resendTimer?: ReturnType<typeof setTimeout>;
 
@@ -33,13 +34,9 @@ export class DeliveryReports {
 
   observe(outcome: CallOutcome, key: string): void {
     const { destination } = outcome;
-    if (outcome.ok) {
-      // Steady state: a success is news only after failures, or as the first word of this instance.
-      if (!this.failing.delete(destination) && this.seen.has(destination)) return;
-    } else {
-      this.failing.add(destination);
-    }
-    this.seen.add(destination);
+    // Steady state: a success is news only after failures, or as the first word of this instance.
+    if (outcome.ok && this.lastFailed.get(destination) === false) return;
+    this.lastFailed.set(destination, !outcome.ok);
     const last = this.runs.findLast((run) => run.destination === destination);
     if (last && last.ok === outcome.ok) {
       last.n++;
@@ -48,6 +45,7 @@ export class DeliveryReports {
     } else {
       const { label, ok, error } = outcome;
       this.runs.push({ destination, label, ok, n: 1, ...(ok ? {} : { error, key }) });
+      if (this.runs.length > MAX_PENDING_RUNS) this.runs.shift();
     }
     void this.flush();
   }

@@ -1,3 +1,4 @@
+import { BoundedMap } from "../boundedMap";
 import type { InstallationChange, StatusAnswer, TokenAnswer } from "./api";
 import { TOKEN_REFRESH_MARGIN_MS } from "./refreshMargin";
 
@@ -37,10 +38,24 @@ type Lookup<A> = () => Promise<A>;
  * Lookups are single-flight per isolate, and a lookup that a push overtook is not kept.
  */
 export class InstallationCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: BoundedMap<string, Entry>;
+  /** Lookups in flight: each removes itself when settled. */
   private readonly lookups = new Map<string, Promise<StatusAnswer | TokenAnswer>>();
-  /** Bumped by every push: a lookup started before it answers from older state. */
-  private readonly generations = new Map<string, number>();
+  /**
+   * Bumped by every push: a lookup started before it answers from older state. Bounded like the
+   * entries: a lookup is overtaken unnoticed only if as many other ids are pushed while it flies.
+   */
+  private readonly generations: BoundedMap<string, number>;
+
+  constructor(maxEntries = MAX_ENTRIES) {
+    this.entries = new BoundedMap(maxEntries);
+    this.generations = new BoundedMap(maxEntries);
+  }
+
+  /** Installations remembered, and ids whose pushes are counted (for tests and stats). */
+  counts(): { entries: number; generations: number } {
+    return { entries: this.entries.size, generations: this.generations.size };
+  }
 
   /** What is known now without waiting, or undefined when the store must be asked first. */
   peek(id: string, now: number, need: Need, lookup: Lookup<StatusAnswer | TokenAnswer>): Known | undefined {
@@ -111,12 +126,7 @@ export class InstallationCache {
   }
 
   private set(id: string, known: Known, now: number): void {
-    this.entries.delete(id);
-    this.entries.set(id, { known, at: now });
-    if (this.entries.size > MAX_ENTRIES) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
+    this.entries.set(id, { known, at: now }, now);
   }
 }
 

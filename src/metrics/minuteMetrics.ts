@@ -40,10 +40,14 @@ export const minuteOf = (at: number) => Math.floor(at / 60_000);
 
 type Minute = Omit<MinuteRow, "depth" | "oldestPendingAt">;
 
+/** Finished minutes kept for the alarm to write; beyond it (an alarm that has not run for hours) the oldest go. */
+export const MAX_UNWRITTEN_MINUTES = 180;
+
 /**
  * A shard's metrics per minute, in memory: counting costs no write. A minute that is over waits
  * in `finished` until `take` hands it over (the shard writes it, one row, from its alarm), so an
- * evicted shard loses at most the minutes not yet written — metrics, never an event.
+ * evicted shard loses at most the minutes not yet written — metrics, never an event — and one
+ * whose alarm does not run keeps the last MAX_UNWRITTEN_MINUTES.
  */
 export class MinuteMetrics {
   private current?: Minute;
@@ -52,7 +56,7 @@ export class MinuteMetrics {
   private at(now: number): Minute {
     const minute = minuteOf(now);
     if (this.current?.minute !== minute) {
-      if (this.current) this.finished.push(this.current);
+      if (this.current) this.finish(this.current);
       this.current = { minute, counts: emptyCounts(), ackMs: emptyHistogram(), deliveryMs: emptyHistogram() };
     }
     return this.current;
@@ -75,12 +79,17 @@ export class MinuteMetrics {
   /** The minutes that are over at `now`, oldest first (forgotten here). */
   take(now: number): Minute[] {
     if (this.current && this.current.minute < minuteOf(now)) {
-      this.finished.push(this.current);
+      this.finish(this.current);
       this.current = undefined;
     }
     const taken = this.finished;
     this.finished = [];
     return taken;
+  }
+
+  private finish(minute: Minute): void {
+    this.finished.push(minute);
+    if (this.finished.length > MAX_UNWRITTEN_MINUTES) this.finished.shift();
   }
 
   /** Minutes that are over but not written yet (the alarm is due), oldest first, for a live view. */

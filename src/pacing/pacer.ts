@@ -1,7 +1,10 @@
+import { BoundedMap } from "../boundedMap";
 import type { Pace } from "./tiers";
 
 /** Reservations older than this are forgotten (their holder gave up: parked, discarded, evicted). */
 const RESERVATION_TTL_MS = 10 * 60_000;
+/** Buckets (and kept slots) remembered per pacer; beyond it the least recently used are forgotten. */
+export const MAX_PACED_BUCKETS = 10_000;
 
 /**
  * Paces calls per rate-limit bucket by reservation (GCRA, the generic cell rate algorithm):
@@ -10,15 +13,16 @@ const RESERVATION_TTL_MS = 10 * 60_000;
  * (an outbox row) that was given a slot in the future keeps it: when it comes back, it goes in
  * its turn instead of queueing behind later callers. In memory only: after an eviction, rows
  * come back in the order they were postponed and ask again. 429s move a bucket's next slot to
- * Retry-After (`blockUntil`), so pacing and Slack's own answer are one memory.
+ * Retry-After (`blockUntil`), so pacing and Slack's own answer are one memory. Each memory keeps
+ * at most MAX_PACED_BUCKETS entries, and forgets those in the past as new ones come.
  */
 export class Pacer {
   /** Per bucket: the theoretical arrival time of the next call (GCRA's TAT). */
-  private readonly next = new Map<string, number>();
+  private readonly next = new BoundedMap<string, number>(MAX_PACED_BUCKETS, (tat, now) => tat < now);
   /** Slots given to holders that have not used them yet, by `bucket|holder`. */
-  private readonly held = new Map<string, number>();
+  private readonly held = new BoundedMap<string, number>(MAX_PACED_BUCKETS, (slot, now) => slot < now - RESERVATION_TTL_MS);
   /** Per bucket: Slack's last Retry-After, as a time. */
-  private readonly blocked = new Map<string, number>();
+  private readonly blocked = new BoundedMap<string, number>(MAX_PACED_BUCKETS, (until, now) => until < now);
 
   /** The time (ms) `holder` may call in `bucket`: now or later, never earlier than a slot given before it. */
   reserve(bucket: string, pace: Pace, holder: string, now: number): number {
@@ -34,10 +38,9 @@ export class Pacer {
     // Up to `burst` calls may go at once: a slot may lie (burst − 1) intervals before the TAT —
     // but none before a Retry-After Slack gave.
     const slot = Math.max(now, tat - (pace.burst - 1) * interval, this.blocked.get(bucket) ?? 0);
-    this.next.set(bucket, Math.max(tat, slot) + interval);
-    if (this.next.size > 10_000 || this.held.size > 10_000) this.forget(now);
+    this.next.set(bucket, Math.max(tat, slot) + interval, now);
     if (slot > now) {
-      this.held.set(heldKey, slot);
+      this.held.set(heldKey, slot, now);
     }
     return slot;
   }
@@ -55,17 +58,13 @@ export class Pacer {
   blockUntil(bucket: string, until: number, holder: string, now: number): number {
     const delay = Math.max(0, until - now);
     const prefix = `${bucket}|`;
-    for (const [key, slot] of this.held) if (key.startsWith(prefix)) this.held.set(key, slot + delay);
+    const moved: Array<[string, number]> = [];
+    for (const [key, slot] of this.held.all()) if (key.startsWith(prefix)) moved.push([key, slot + delay]);
+    for (const [key, slot] of moved) this.held.set(key, slot, now);
     const tat = this.next.get(bucket);
-    if (tat !== undefined) this.next.set(bucket, Math.max(tat + delay, until));
-    this.blocked.set(bucket, Math.max(this.blocked.get(bucket) ?? 0, until));
-    this.held.set(`${prefix}${holder}`, until);
+    if (tat !== undefined) this.next.set(bucket, Math.max(tat + delay, until), now);
+    this.blocked.set(bucket, Math.max(this.blocked.get(bucket) ?? 0, until), now);
+    this.held.set(`${prefix}${holder}`, until, now);
     return until;
-  }
-
-  private forget(now: number): void {
-    for (const [key, slot] of this.held) if (slot < now - RESERVATION_TTL_MS) this.held.delete(key);
-    for (const [bucket, tat] of this.next) if (tat < now) this.next.delete(bucket);
-    for (const [bucket, until] of this.blocked) if (until < now) this.blocked.delete(bucket);
   }
 }

@@ -1,9 +1,12 @@
+import { BoundedMap } from "../boundedMap";
 import type { DeliveryListener } from "../delivery/events";
 import { settleWithin } from "../settleWithin";
 import type { BackendAnswer } from "../shard/api";
 
 /** Answers nobody collected are forgotten after this long (the edge gave up or died). */
 const FORGET_AFTER_MS = 30_000;
+/** Answers awaited at most; beyond it the oldest are forgotten (their edge waits out RELAY_SYNC_MS). */
+export const MAX_AWAITED = 10_000;
 
 interface Awaited {
   since: number;
@@ -23,13 +26,12 @@ interface Awaited {
  * empty ack to Slack, and no second delivery unless that attempt fails.
  */
 export class BackendAnswers {
-  private readonly awaited = new Map<string, Awaited>();
+  private readonly awaited = new BoundedMap<string, Awaited>(MAX_AWAITED, (entry, now) => now - entry.since > FORGET_AFTER_MS);
 
   expect(key: string, now: number): void {
-    for (const [old, entry] of this.awaited) if (now - entry.since > FORGET_AFTER_MS) this.awaited.delete(old);
     let resolve: (answer: BackendAnswer | null) => void = () => {};
     const settled = new Promise<BackendAnswer | null>((done) => (resolve = done));
-    this.awaited.set(key, { since: now, settled, resolve });
+    this.awaited.set(key, { since: now, settled, resolve }, now);
   }
 
   /** Whether an attempt of `key` should read the backend's answer for the edge. */

@@ -1,10 +1,14 @@
+import { BoundedMap } from "../boundedMap";
 import type { CoordinatorEnv } from "../env";
 import { type BucketLayout, LAYOUT_CACHE_MS } from "./bucketLayouts";
 import { shardName } from "./shardFor";
 import { shardStub } from "./shardStub";
 
-/** Per Worker instance: each workspace's layouts as read, and when. */
-const cached = new Map<string, { layouts: BucketLayout[]; readAt: number }>();
+/** Per Worker instance: each workspace's layouts as read, and when (those too old to use go first). */
+const cached = new BoundedMap<string, { layouts: BucketLayout[]; readAt: number }>(
+  10_000,
+  (entry, now) => now - entry.readAt >= LAYOUT_CACHE_MS,
+);
 /** Reads in progress, so a burst of one workspace's deliveries asks once. */
 const reading = new Map<string, Promise<BucketLayout[]>>();
 
@@ -21,8 +25,7 @@ export async function layoutsOf(env: CoordinatorEnv, workspace: string, now: num
   let read = reading.get(workspace);
   if (!read) {
     read = Promise.resolve(shardStub(env.SHARD, shardName(workspace, 0)).bucketLayouts()).then((layouts) => {
-      if (cached.size > 10_000) cached.clear();
-      cached.set(workspace, { layouts, readAt: now });
+      cached.set(workspace, { layouts, readAt: now }, now);
       return layouts;
     });
     reading.set(workspace, read);
