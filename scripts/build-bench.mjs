@@ -104,6 +104,7 @@ await Promise.all([
       profile: resolve(here, "bench/profile.ts"),
       compare: resolve(here, "bench/compare.ts"),
       commitCost: resolve(here, "bench/commitCost.ts"),
+      installClicks: resolve(here, "bench/installClicks.ts"),
       stalls: resolve(here, "bench/stalls.ts"),
       runtimeProcess: resolve(here, "bench/runtime/runtimeProcess.ts"),
       loadProcess: resolve(here, "bench/load/loadProcess.ts"),
