@@ -1,7 +1,7 @@
 import type { CoordinatorEnv } from "../env";
 import { describeError, log } from "../log";
 import { shardStub } from "../routing/shardStub";
-import { type AnswerTally, addToTally, causeOf, mergeTally, minuteOf, SUCCESS } from "../watch/answerWindow";
+import { type AnswerTally, addToTally, causeOf, mergeTally, minuteOf, SUCCESS, type Verification } from "../watch/answerWindow";
 import { WATCH } from "../watch/Watch";
 
 /** A failure is sent to the watch this soon (the guard's first alert is due within 60 s). */
@@ -16,13 +16,18 @@ let flushAt: number | null = null;
 
 /**
  * Counts one answer the edge gave Slack, for the guard against Slack's auto-disable (README
- * "Alerts"). Counts stay in this instance's memory and go to the watch in one call per flush,
+ * "Alerts"), under its status when the request's signature verified, else apart. Counts stay in this instance's memory and go to the watch in one call per flush,
  * after the response, within `waitUntil`: a second after a failure, ten after successes alone.
  * An instance evicted before its flush loses at most those seconds of counts.
  */
-export function tallyAnswer(status: number, env: CoordinatorEnv, ctx: Pick<ExecutionContext, "waitUntil">): void {
+export function tallyAnswer(
+  status: number,
+  verification: Verification,
+  env: CoordinatorEnv,
+  ctx: Pick<ExecutionContext, "waitUntil">,
+): void {
   const now = Date.now();
-  const cause = causeOf(status);
+  const cause = causeOf(status, verification);
   addToTally(pending, minuteOf(now), cause);
   const delayMs = cause === SUCCESS ? SUCCESS_FLUSH_MS : FAILURE_FLUSH_MS;
   if (flushAt !== null && flushAt <= now + delayMs) return;

@@ -12,8 +12,9 @@ import { oauthMode } from "../installations/mode";
 import { describeError, type LogFields, log } from "../log";
 import { waitForBackend } from "../relay/waitForBackend";
 import { recordInbound } from "../routing/recordInbound";
+import type { Verification } from "../watch/answerWindow";
 import { readRawBody } from "./readRawBody";
-import { assertFreshTimestamp, verifySignature } from "./verifySignature";
+import { assertFreshTimestamp, signatureBytes, verifySignature } from "./verifySignature";
 
 const lenientDecoder = new TextDecoder();
 // ignoreBOM: a leading BOM stays in the text, so the text encodes back to the same bytes.
@@ -64,7 +65,10 @@ async function answer(
   // Stale or garbled timestamps are refused before up to 1 MiB of body is read.
   assertFreshTimestamp(timestamp, nowSeconds);
   const body = await readRawBody(request);
+  // From here a refusal looks like Slack's (unless the signature is garbled): what a changed secret gives Slack.
+  if (signatureBytes(signature)) facts.verification = "mismatch";
   await verifySignature({ secrets: signingSecrets, timestamp, signature, body, nowSeconds });
+  facts.verification = "verified";
 
   const decoded = decodeBody(body);
   const headers = {
@@ -121,6 +125,15 @@ async function answer(
 }
 
 /**
+ * Whether the guard may count an answer as Slack's: a verified request's, or a configuration
+ * error's (any request gets it, Slack's too); a 401 after a Slack-shaped signature is a mismatch.
+ */
+function verificationOf(facts: LogFields, status: number): Verification {
+  if (facts.verification === "verified" || facts.setting !== undefined) return "verified";
+  return facts.verification === "mismatch" && status === 401 ? "mismatch" : "unverified";
+}
+
+/**
  * The Slack Request URL: Events API, slash commands and interactivity. Logs one JSON line per
  * request with its status, dedupe key, shard and ack milliseconds.
  */
@@ -153,7 +166,7 @@ export async function handleSlackRequest(
   // request without Slack's signature headers is a scanner, which Slack's own count ignores),
   // without a write per request.
   if (request.headers.has("x-slack-signature") && request.headers.has("x-slack-request-timestamp"))
-    tallyAnswer(response.status, env, ctx);
+    tallyAnswer(response.status, verificationOf(facts, response.status), env, ctx);
   log(response.status >= 500 ? "error" : "info", "slack request", {
     status: response.status,
     ...facts,

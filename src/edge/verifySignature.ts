@@ -12,6 +12,10 @@ function hexToBytes(hex: string): Uint8Array | undefined {
   return bytes;
 }
 
+/** The 32 bytes of a well-formed `v0=` signature, or undefined. */
+export const signatureBytes = (signature: string | null) =>
+  signature?.startsWith("v0=") ? hexToBytes(signature.slice(3)) : undefined;
+
 /** Imported keys, per secret, for the isolate's lifetime: importing costs more than verifying. */
 const keys = new Map<string, CryptoKey>();
 
@@ -61,7 +65,7 @@ export async function verifySignature(options: {
 }): Promise<void> {
   const { timestamp, signature } = options;
   assertFreshTimestamp(timestamp, options.nowSeconds);
-  const expected = signature?.startsWith("v0=") ? hexToBytes(signature.slice(3)) : undefined;
+  const expected = signatureBytes(signature);
   if (!expected) throw new InvalidSignature("missing or garbled x-slack-signature");
 
   const signed = basestring(timestamp, options.body);

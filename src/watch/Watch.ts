@@ -7,6 +7,7 @@ import type { AlertState } from "./alertState";
 import { type AnswerTally, AnswerWindow, type HealthWindow } from "./answerWindow";
 import { type AppRateLimited, type AppRateLimitedSummary, appRateLimitedSummary, recordAppRateLimited } from "./appRateLimited";
 import { guardState, judge } from "./guard";
+import { judgedWindow } from "./judgedAnswers";
 import { addParked, dueParked, nextParkedDueAt } from "./parkedBatches";
 import { type RegisteredShard, ShardRegistry } from "./shardRegistry";
 import { applyRun, openStreaks } from "./streaks";
@@ -47,7 +48,7 @@ export class Watch {
 
   countAnswers(tally: AnswerTally, now: number): void {
     this.answers.add(tally, now);
-    const alert = judge(this.parts.sql, this.answers.summary(now), this.parts.settings, now);
+    const alert = judge(this.parts.sql, judgedWindow(this.answers.rows(now), now), this.parts.settings, now);
     if (alert) this.send([alert], now);
   }
 
@@ -60,7 +61,7 @@ export class Watch {
   }
 
   health(now: number): HealthWindow & { app_rate_limited: AppRateLimitedSummary } {
-    return { ...this.answers.summary(now), app_rate_limited: appRateLimitedSummary(this.parts.sql, now) };
+    return { ...judgedWindow(this.answers.rows(now), now), app_rate_limited: appRateLimitedSummary(this.parts.sql, now) };
   }
 
   /** Slack stopped sending a workspace's events for a minute: counted and alerted once. */

@@ -2,10 +2,24 @@ import type { MeteredSql } from "../shard/meteredSql";
 
 export const WINDOW_MINUTES = 60;
 
-/** Answers the edge gave Slack, per minute (ms since the epoch / 60 000) and cause: "2xx" or the status. */
+/**
+ * Answers the edge gave Slack, per minute (ms since the epoch / 60 000) and cause: "2xx" or the
+ * status for a request whose signature verified, else UNVERIFIED_MISMATCH or UNVERIFIED_OTHER.
+ */
 export type AnswerTally = Record<number, Record<string, number>>;
 
 export const SUCCESS = "2xx";
+/** Refused for a signature that did not verify though it looked like Slack's: what a changed secret gives Slack's own requests. */
+export const UNVERIFIED_MISMATCH = "unverified:mismatch";
+/** Refused before any signature could verify (garbled or stale headers, a body over the cap): never Slack's count. */
+export const UNVERIFIED_OTHER = "unverified:other";
+
+/**
+ * How far a request got in proving it is Slack's: "verified" (or refused for our configuration,
+ * which Slack's requests get too); "mismatch" (a well-formed `v0=` signature on a fresh timestamp
+ * and a body within the cap, matching no secret); "unverified" (refused before that).
+ */
+export type Verification = "verified" | "mismatch" | "unverified";
 
 /** Adds `n` answers of `cause` in `minute` to a tally. */
 export function addToTally(tally: AnswerTally, minute: number, cause: string, n = 1): void {
@@ -31,12 +45,25 @@ export interface HealthWindow {
   /** Failed answers by cause: the status Slack got ("401", "503", …). */
   by_cause: Record<string, number>;
   ratio: number;
+  /** Answers to requests whose signature did not verify that the guard does not judge now (judgedAnswers.ts). */
+  unverified: number;
   /** Minutes from the window's first answer to now (at least 1): "in the last N minutes". */
   span_minutes: number;
 }
 
 /** The cause an answer is counted under. */
-export const causeOf = (status: number) => (status >= 200 && status < 300 ? SUCCESS : String(status));
+export function causeOf(status: number, verification: Verification): string {
+  if (verification === "mismatch") return UNVERIFIED_MISMATCH;
+  if (verification === "unverified") return UNVERIFIED_OTHER;
+  return status >= 200 && status < 300 ? SUCCESS : String(status);
+}
+
+/** One row of the window: answers of one cause in one minute. */
+export type AnswerRow = {
+  minute: number;
+  cause: string;
+  n: number;
+};
 
 /**
  * The watch's table of answers to Slack (`answer_counts`): one row per minute and cause, summed
@@ -63,31 +90,9 @@ export class AnswerWindow {
     this.sql.all("DELETE FROM answer_counts WHERE minute < ?", oldest);
   }
 
-  summary(now: number): HealthWindow {
-    const current = minuteOf(now);
-    const rows = this.sql.all<{ cause: string; n: number; first: number }>(
-      "SELECT cause, sum(n) AS n, min(minute) AS first FROM answer_counts WHERE minute > ? GROUP BY cause",
-      current - WINDOW_MINUTES,
-    );
-    let answered = 0;
-    let failed = 0;
-    let first = current;
-    const byCause: Record<string, number> = {};
-    for (const row of rows) {
-      answered += row.n;
-      first = Math.min(first, row.first);
-      if (row.cause === SUCCESS) continue;
-      failed += row.n;
-      byCause[row.cause] = row.n;
-    }
-    return {
-      window_minutes: WINDOW_MINUTES,
-      answered,
-      failed,
-      by_cause: byCause,
-      ratio: answered === 0 ? 0 : Math.round((failed / answered) * 1000) / 1000,
-      span_minutes: current - first + 1,
-    };
+  /** The window's rows at `now`, for judgedWindow. */
+  rows(now: number): AnswerRow[] {
+    return this.sql.all<AnswerRow>("SELECT minute, cause, n FROM answer_counts WHERE minute > ?", minuteOf(now) - WINDOW_MINUTES);
   }
 }
 
