@@ -106,6 +106,7 @@ await Promise.all([
       commitCost: resolve(here, "bench/commitCost.ts"),
       installClicks: resolve(here, "bench/installClicks.ts"),
       stalls: resolve(here, "bench/stalls.ts"),
+      soak: resolve(here, "bench/soak.ts"),
       runtimeProcess: resolve(here, "bench/runtime/runtimeProcess.ts"),
       loadProcess: resolve(here, "bench/load/loadProcess.ts"),
       fakeSlack: resolve(here, "bench/fakeSlack/serve.ts"),

@@ -9,6 +9,8 @@ export interface LoadJob {
   secret: string;
   /** Makes this run's channels (and so its threads) distinct from every other run's. */
   runId: string;
+  /** Channels the events are spread over (round-robin), 8 when omitted. */
+  channels?: number;
   timeoutMs: number;
 }
 

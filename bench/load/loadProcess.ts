@@ -16,6 +16,7 @@ process.on("message", (message: { id: number; job: LoadJob }) => {
         workspaces: job.workspaces,
         secret: job.secret,
         runId: job.runId,
+        channels: job.channels,
       });
       const cpuBefore = process.cpuUsage();
       const wallBefore = performance.now();

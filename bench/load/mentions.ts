@@ -8,7 +8,7 @@ export interface PreparedEvent {
   headers: Record<string, string>;
 }
 
-/** Channels per workspace: replies spread over a few rate-limit buckets, as in a real workspace. */
+/** Channels per run by default: replies spread over a few rate-limit buckets, as in a real workspace. */
 const CHANNELS = 8;
 
 /** The thread a reply to this mention goes to. */
@@ -25,11 +25,13 @@ export async function prepareMentions(options: {
   workspaces: readonly string[];
   secret: string;
   runId: string;
+  channels?: number;
 }): Promise<PreparedEvent[]> {
+  const channels = options.channels ?? CHANNELS;
   const prepared: PreparedEvent[] = [];
   for (let i = 0; i < options.count; i++) {
     const teamId = options.workspaces[i % options.workspaces.length]!;
-    const channel = `C${options.runId}${i % CHANNELS}`;
+    const channel = `C${options.runId}${i % channels}`;
     const event = appMention({ channel });
     const delivery = await signedEvent(eventCallback(event, { teamId }), { secret: options.secret });
     prepared.push({ thread: threadOf(channel, String(event.ts)), body: delivery.body, headers: delivery.headers });

@@ -118,6 +118,11 @@ export class Profiler {
       .map(([where, n]) => ({ bytes: n, where }));
   }
 
+  /** A full (major) collection of the isolate now: what is left on the heap after it is live. */
+  async collectGarbage(): Promise<void> {
+    await this.send("HeapProfiler.collectGarbage");
+  }
+
   /** The isolate's JS heap now, bytes (V8's used and total sizes). */
   heapUsage(): Promise<{ usedSize: number; totalSize: number }> {
     return this.send("Runtime.getHeapUsage");
