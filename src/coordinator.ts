@@ -20,7 +20,7 @@ export interface CoordinatorOptions {
 /**
  * Composes the front Worker and the Durable Object classes for one app. Export them from the
  * Worker's entry module under the names wrangler.toml binds: `Shard` always, `Installations`
- * for OAuth mode (README "Distribute your app").
+ * for OAuth mode (docs/guides/oauth.md).
  */
 export function createCoordinator({ app, authorize = byMode }: CoordinatorOptions) {
   const router = buildRouter(app);

@@ -7,7 +7,7 @@
  *   const { worker, Shard, Installations } = createCoordinator({ app });
  *   export { Shard, Installations };  export default worker;
  *
- * (`Installations` is needed in OAuth mode only: README "Distribute your app".)
+ * (`Installations` is needed in OAuth mode only: docs/guides/oauth.md.)
  *
  * Everything else under src/ is internal and may change between versions.
  */

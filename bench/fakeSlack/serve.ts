@@ -1,6 +1,6 @@
 import { startFakeSlackServer } from "./fakeSlackServer";
 
-// The fake Slack Web API on its own, for the local demo (README "Try it"): prints every call.
+// The fake Slack Web API on its own, for the local demo (docs/tutorial.md "Try it with a signed request"): prints every call.
 // npm run fake-slack [-- --port 8788]
 const portFlag = process.argv.indexOf("--port");
 const port = portFlag > 0 ? Number(process.argv[portFlag + 1]) : 8788;

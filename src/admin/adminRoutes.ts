@@ -61,7 +61,7 @@ function shardOperations(
 }
 
 /**
- * The operations API (README "Operations API"): a shard's counts, its dead-letter queue,
+ * The operations API (docs/guides/operations.md "Operations API"): a shard's counts, its dead-letter queue,
  * replay and discard — a workspace shard at `/admin/shards/{workspace}/{bucket}`, the watch
  * (whose outbox holds the alerts) at `/admin/watch` — the guard's window, and installations.
  */

@@ -17,7 +17,7 @@ function describe(workspace: string, layouts: BucketLayout[], fallback: number, 
   };
 }
 
-/** `GET /admin/workspaces/{id}/buckets` and `PUT … {"buckets": n}` (README "Sharding"). */
+/** `GET /admin/workspaces/{id}/buckets` and `PUT … {"buckets": n}` (docs/guides/sharding.md). */
 export const bucketRoutes = {
   async get(workspace: string, env: CoordinatorEnv): Promise<Response> {
     const { shardBuckets } = edgeSettings(env);

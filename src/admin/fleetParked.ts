@@ -100,7 +100,7 @@ async function onSelection(
 }
 
 /**
- * The dead-letter queue across the fleet (README "Operations API"): listed newest first with
+ * The dead-letter queue across the fleet (docs/guides/operations.md "Operations API"): listed newest first with
  * cursor paging, replayed or discarded by shard, by keys, or all in one request.
  */
 export const fleetParked = {

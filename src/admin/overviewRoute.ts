@@ -7,7 +7,7 @@ import { WATCH } from "../watch/Watch";
 import { onShards } from "./onShards";
 
 /**
- * GET /admin/api/overview?minutes=60 (README "Operations API"): the fleet from the watch's
+ * GET /admin/api/overview?minutes=60 (docs/guides/operations.md "Operations API"): the fleet from the watch's
  * registry of shards and each shard's metric minutes, with the guard's window. A shard that does
  * not answer is left out and named in `unreachable`.
  */

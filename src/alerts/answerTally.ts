@@ -15,8 +15,8 @@ let pending: AnswerTally = {};
 let flushAt: number | null = null;
 
 /**
- * Counts one answer the edge gave Slack, for the guard against Slack's auto-disable (README
- * "Alerts"), under its status when the request's signature verified, else apart. Counts stay in this instance's memory and go to the watch in one call per flush,
+ * Counts one answer the edge gave Slack, for the guard against Slack's auto-disable
+ * (docs/guides/operations.md "Alerts"), under its status when the request's signature verified, else apart. Counts stay in this instance's memory and go to the watch in one call per flush,
  * after the response, within `waitUntil`: a second after a failure, ten after successes alone.
  * An instance evicted before its flush loses at most those seconds of counts.
  */

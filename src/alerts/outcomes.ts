@@ -1,6 +1,6 @@
 /**
  * One request an attempt made to a destination, and whether it worked: what alerts count
- * consecutive failures of (README "Alerts"). A destination is the relay backend, or one Web API
+ * consecutive failures of (docs/guides/operations.md "Alerts"). A destination is the relay backend, or one Web API
  * method (or `response_url`) in one workspace. Never carries a token, a URL's secret part or a payload.
  */
 export interface CallOutcome {

@@ -1,4 +1,4 @@
-// The operations console's script (README "Operations console"), served at /admin/assets/console.js.
+// The operations console's script (docs/guides/operations.md "Operations console"), served at /admin/assets/console.js.
 // Plain browser JavaScript, no build step. Every value shown comes from outside (Slack's answers,
 // a relay backend's errors), so text only ever goes into the page through textContent.
 

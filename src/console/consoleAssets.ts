@@ -5,7 +5,7 @@ import style from "./console.css";
 import page from "./page.html";
 
 /**
- * The operations console's page and assets (README "Operations console"), bundled as text and
+ * The operations console's page and assets (docs/guides/operations.md "Operations console"), bundled as text and
  * served by the Worker itself: no CDN, no other origin. They carry no data, so they need no token;
  * every data request the page makes does. The CSP allows only this origin's scripts, styles and
  * API — no inline script — so a hostile string that reached the page could not run.

@@ -6,7 +6,7 @@ import type { CoordinatorEnv } from "../env";
 import { beginInstall, completeInstall, installEndpoint } from "../installations/installFlow";
 import { handleSlackRequest } from "./handleSlackRequest";
 
-/** The Worker's routes (README "Endpoints"). Every Slack surface shares one handler, as in Bolt. */
+/** The Worker's routes (docs/reference/endpoints.md). Every Slack surface shares one handler, as in Bolt. */
 export function buildRouter(app: SlackApp) {
   const slack = (request: Request, env: CoordinatorEnv, ctx: ExecutionContext) => handleSlackRequest(request, env, app, ctx);
   const admin = adminRoutes();

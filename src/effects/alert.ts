@@ -7,7 +7,7 @@ import type { AlertEffect } from "./types";
 const ALERT_TIMEOUT_MS = 10_000;
 
 /**
- * `alert`: one message to ALERT_WEBHOOK_URL as `{"text": …}` (README "Alerts"), planned by the
+ * `alert`: one message to ALERT_WEBHOOK_URL as `{"text": …}` (docs/guides/operations.md "Alerts"), planned by the
  * watch (src/watch/). Delivered like any effect, so a broken receiver delays alerts and blocks
  * nothing else: 2xx delivers; 429, 5xx or no answer is retried with backoff; any other 4xx (a
  * deleted Slack webhook answers 404 `no_service`) parks the alert for an operator.

@@ -29,7 +29,7 @@ function relayDestination(url: string, ok: boolean, error?: string): CallOutcome
 }
 
 /**
- * `relay`: the Slack request forwarded to RELAY_URL (README "Relay an existing app"), byte for
+ * `relay`: the Slack request forwarded to RELAY_URL (docs/guides/relay.md), byte for
  * byte and re-signed at each attempt. 2xx delivers; `410` or `x-slack-no-retry: 1` parks at once;
  * anything else — another status, a timeout, no connection — is retried with backoff and
  * Retry-After until RELAY_RETRY_HOURS after the delivery was recorded, then parked.

@@ -56,7 +56,7 @@ export interface RelayEffect {
   retryReason?: string;
 }
 
-/** An alert to ALERT_WEBHOOK_URL, planned by the watch (README "Alerts"): never a token or a payload. */
+/** An alert to ALERT_WEBHOOK_URL, planned by the watch (docs/guides/operations.md "Alerts"): never a token or a payload. */
 export interface AlertEffect {
   type: "alert";
   text: string;

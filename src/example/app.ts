@@ -72,7 +72,7 @@ exampleApp.action("answer_helpful", async ({ body, client }) => {
 exampleApp.command("/feedback", {
   ack: () => "Opening the feedback form…",
   async run({ command, client, step }) {
-    // trigger_id lives 3 seconds: views.open gets only this attempt's chance (README).
+    // trigger_id lives 3 seconds: views.open gets only this attempt's chance (docs/reference/app-api.md "Expiring handles").
     await step("open", () =>
       client.views.open({
         trigger_id: command!.trigger_id!,

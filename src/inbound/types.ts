@@ -23,7 +23,7 @@ export interface Inbound {
   retryNum?: number;
   retryReason?: string;
   /**
-   * The time its shard is chosen by (ms since the epoch; README "Sharding"), the same on every
+   * The time its shard is chosen by (ms since the epoch; docs/guides/sharding.md), the same on every
    * retry: the message's `ts` for a message fact (so twins meet), else the envelope's `event_time`.
    * Absent for commands and interactivity, which follow the layout in force when they arrive.
    */

@@ -83,7 +83,7 @@ const finite = (value: number | null) => (value === Number.POSITIVE_INFINITY ? 2
 const ageMs = (oldest: number | null, now: number) => (oldest === null ? null : Math.max(0, now - oldest));
 
 /**
- * The fleet over the last `minutes` (README "Operations console"): totals, a per-minute series,
+ * The fleet over the last `minutes` (docs/guides/operations.md "Metrics"): totals, a per-minute series,
  * and rows per workspace and per shard, from each shard's stored minutes and its minute in
  * progress. Percentiles are computed from the summed histograms, never averaged.
  */

@@ -1,7 +1,7 @@
 import type { MeteredSql } from "../shard/meteredSql";
 import type { MetricCounts, MinuteRow } from "./minuteMetrics";
 
-/** Metric minutes are kept this long (README "Operations console"). */
+/** Metric minutes are kept this long (docs/guides/operations.md "Metrics"). */
 export const METRICS_RETENTION_MINUTES = 7 * 24 * 60;
 
 type StoredMinute = {

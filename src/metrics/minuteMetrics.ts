@@ -1,6 +1,6 @@
 import { emptyHistogram, type Histogram, observe } from "./histogram";
 
-/** What a shard counts per minute (README "Operations console"). */
+/** What a shard counts per minute (docs/guides/operations.md "Metrics"). */
 export interface MetricCounts {
   accepted: number;
   duplicates: number;

@@ -10,7 +10,7 @@ const RELAY = "relay";
 export const relayRowKey = (dedupeKey: string) => outboxKeyOf({ dedupeKey }, { name: RELAY });
 
 /**
- * Whether the ack of this delivery waits for the backend (README "Synchronous answers"): commands
+ * Whether the ack of this delivery waits for the backend (docs/guides/relay.md "Synchronous answers"): commands
  * and interactivity, whose ack Slack shows, when RELAY_SYNC_MS allows and the app's own listener
  * gave no ack body of its own (that one wins). Events API requests are never held.
  */

@@ -22,7 +22,7 @@ export const MAX_BUCKETS = 256;
 /**
  * How far in the future a new layout takes effect: beyond any Worker's cached copy of the layouts
  * (LAYOUT_CACHE_MS), with room for clock skew between Slack and the edge — and within the 60
- * seconds README promises.
+ * seconds docs/guides/sharding.md promises.
  */
 export const LAYOUT_DELAY_MS = 45_000;
 

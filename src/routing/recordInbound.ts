@@ -36,7 +36,7 @@ export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound:
   let shard: string | undefined;
   let recorded: Awaited<ReturnType<typeof recordWithinBudget>> & { shard: string };
   try {
-    // The layout in force at the delivery's own time (README "Sharding"): every retry meets its receipt.
+    // The layout in force at the delivery's own time (docs/guides/sharding.md): every retry meets its receipt.
     const layouts = await settleWithin(layoutsOf(env, inbound.workspace, now), ackBudgetMs, () => {
       throw new BudgetExceeded("bucket layouts not read within the ack budget");
     });

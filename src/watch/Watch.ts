@@ -27,7 +27,7 @@ export interface WatchParts {
  * What the one reserved shard "watch" does besides being a shard: it sums the answers every
  * Worker instance gave Slack (the guard, GET /admin/health), keeps the failure streaks the
  * shards report, batches their parked effects, and plans the resulting alerts as `alert` rows
- * of its own outbox — delivered, retried and parked like any effect (README "Alerts").
+ * of its own outbox — delivered, retried and parked like any effect (docs/guides/operations.md "Alerts").
  */
 export class Watch {
   private readonly answers: AnswerWindow;

@@ -2,7 +2,7 @@ import type { DestinationRun } from "../alerts/outcomes";
 import type { HealthWindow } from "./answerWindow";
 
 /**
- * The words of every alert (README "Alerts"): what failed, how often, the last error and the
+ * The words of every alert (docs/guides/operations.md "Alerts"): what failed, how often, the last error and the
  * newest key to look up — never a token, a URL's secret part or a payload.
  */
 

@@ -1,7 +1,7 @@
 import { type AnswerRow, type HealthWindow, minuteOf, SUCCESS, UNVERIFIED_MISMATCH, WINDOW_MINUTES } from "./answerWindow";
 
 /**
- * What the guard judges (README "Alerts"): what Slack's own count of failed deliveries would
+ * What the guard judges (docs/guides/operations.md "Alerts"): what Slack's own count of failed deliveries would
  * see. Answers to verified requests always count. A request whose signature did not verify may
  * be anyone's, so it counts apart (`unverified`) — unless it looked like Slack's (a signature
  * mismatch) and the outsider explanation fails: verified answers have stopped arriving at the

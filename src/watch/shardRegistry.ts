@@ -1,6 +1,6 @@
 import type { MeteredSql } from "../shard/meteredSql";
 
-/** A shard the watch knows of (README "Operations console"). */
+/** A shard the watch knows of (docs/guides/operations.md "Operations console"). */
 export interface RegisteredShard {
   shard: string;
   workspace: string;

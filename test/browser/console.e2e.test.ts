@@ -17,7 +17,7 @@ import { appMention, eventCallback, signedEvent, toRequest } from "../support/sl
 
 const SECRET = "console-test-signing-secret";
 const ADMIN_TOKEN = "console-test-admin-token";
-/** Written on every run; copied to docs/console.png (README's picture) with UPDATE_SCREENSHOT=1. */
+/** Written on every run; copied to docs/console.png (the picture in docs/guides/operations.md) with UPDATE_SCREENSHOT=1. */
 const SCREENSHOT = resolve(repoRoot, "test/browser/.output/console.png");
 const HOSTILE = '<img src=x onerror="window.__pwned=1">';
 
