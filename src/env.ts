@@ -1,4 +1,5 @@
 import type { InstallationsApi } from "./installations/api";
+import type { SettingName, SettingValue } from "./settings/table";
 import type { ShardApi } from "./shard/api";
 
 /** The shard namespace as callers see it: the RPC surface of shard/api.ts. */
@@ -7,33 +8,19 @@ export type ShardNamespace = DurableObjectNamespace<ShardApi & Rpc.DurableObject
 /** The installation store's namespace (OAuth mode): one object per installation, and the directory. */
 export type InstallationsNamespace = DurableObjectNamespace<InstallationsApi & Rpc.DurableObjectBranded>;
 
+/** A setting as wrangler passes it: a string (secrets, `.dev.vars`), or a `[vars]` number or boolean where it reads as one. */
+type RawSetting<T> = T extends number ? string | number : T extends boolean ? string | boolean : string;
+
+/** Every setting of the settings table (src/settings/table.ts), each optional. */
+export type SettingsEnv = { [N in SettingName]?: RawSetting<SettingValue<N>> };
+
 /**
  * The bindings and settings the coordinator reads. `wrangler types` generates the deployed
- * Worker's `Env` (worker-configuration.d.ts); secrets are absent there, so they are listed here.
- * Every setting is documented in README.md ("Settings").
+ * Worker's `Env` (worker-configuration.d.ts); secrets are absent there, so the settings come
+ * from the settings table, each documented in docs/reference/settings.md.
  */
-export interface CoordinatorEnv {
+export interface CoordinatorEnv extends SettingsEnv {
   SHARD: ShardNamespace;
   /** Required in OAuth mode only. */
   INSTALLATIONS?: InstallationsNamespace;
-  SLACK_SIGNING_SECRET?: string;
-  SLACK_SIGNING_SECRET_PREVIOUS?: string;
-  SLACK_BOT_TOKEN?: string;
-  SLACK_API_URL?: string;
-  SLACK_CLIENT_ID?: string;
-  SLACK_CLIENT_SECRET?: string;
-  SLACK_SCOPES?: string;
-  SLACK_USER_SCOPES?: string;
-  SLACK_REDIRECT_URI?: string;
-  SLACK_INSTALL_SUCCESS_URL?: string;
-  SLACK_OAUTH_ALLOW_NO_STATE?: string;
-  SLACK_OAUTH_AUTHORIZE_URL?: string;
-  TOKEN_ENCRYPTION_KEY?: string;
-  TOKEN_ENCRYPTION_KEY_PREVIOUS?: string;
-  RESPONSE_URL_ORIGINS?: string;
-  ADMIN_TOKEN?: string;
-  ACK_BUDGET_MS?: string;
-  SHARD_BUCKETS?: string;
-  RECEIPT_RETENTION_HOURS?: string;
-  HANDLER_MAX_ATTEMPTS?: string;
 }

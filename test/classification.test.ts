@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shardSettings } from "../src/config";
+import { deliverySettings } from "../src/config";
 import { minimumRetrySpanMs, retryDelayMs } from "../src/delivery/backoff";
 import { rateKeyOf } from "../src/effects/registry";
 import {
@@ -99,7 +99,7 @@ describe("what an error means for its outbox row (a property of its class)", () 
 });
 
 describe("backoff", () => {
-  const { backoff } = shardSettings({}).delivery;
+  const { backoff } = deliverySettings({}).delivery;
 
   it("doubles from the base, is capped, and only ever adds jitter", () => {
     expect(retryDelayMs(backoff, 1, 0, 0)).toBe(2000);

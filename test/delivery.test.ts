@@ -1,7 +1,7 @@
 import { abortAllDurableObjects, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { shardSettings } from "../src/config";
+import { deliverySettings } from "../src/config";
 import { deliverClaimed } from "../src/delivery/deliverClaimed";
 import { LeaseLost } from "../src/errors";
 import { Outbox } from "../src/shard/outbox";
@@ -133,7 +133,7 @@ describe("the alarm sweep", () => {
     const stub = shardStub(team);
     slack().fail({ method: "chat.postMessage" }, { status: 503 });
     await seedEffects(stub, team, [{ name: "reply", effect: postMessage("C1") }]);
-    const { maxAttempts } = shardSettings(env).delivery.backoff;
+    const { maxAttempts } = deliverySettings(env).delivery.backoff;
     await runInDurableObject(stub, (_, state) => state.storage.sql.exec("UPDATE outbox SET attempts = ?", maxAttempts - 1));
     await runDurableObjectAlarm(stub);
     const [row] = await outboxRows(stub);
@@ -299,7 +299,7 @@ describe("leases and fences", () => {
       const rows = outbox.claimBatch("long", Date.now(), leaseMs, 10);
       let stolenMidRun = -1;
       const { courier } = courierOf(state, {
-        delivery: { ...shardSettings(env).delivery, leaseMs },
+        delivery: { ...deliverySettings(env).delivery, leaseMs },
         perform: async () => {
           clock.advance(leaseMs - 100); // most of the lease used up…
           await scheduler.wait(leaseMs / 2 + 50); // …while the renewal timer fires once

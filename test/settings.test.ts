@@ -1,17 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { alertSettings, edgeSettings, relaySettings, shardSettings } from "../src/config";
+import { alertSettings, deliverySettings, edgeSettings, relaySettings } from "../src/config";
 import { InvalidSetting } from "../src/errors";
 import { deliver, deliverWithSettings, mentionDelivery, newWorkspace, storedFor } from "./support/coordinator";
 
 describe("settings", () => {
   it("a bad value is refused with the setting's name", () => {
-    expect(() => shardSettings({ DELIVERY_TIMEOUT_MS: "10000", LEASE_MS: "15000" })).toThrow(
+    expect(() => deliverySettings({ DELIVERY_TIMEOUT_MS: "10000", LEASE_MS: "15000" })).toThrow(
       /^LEASE_MS \(15000\) must be at least twice/,
     );
-    expect(() => shardSettings({ MAX_ATTEMPTS: "zero" })).toThrow(
+    expect(() => deliverySettings({ MAX_ATTEMPTS: "zero" })).toThrow(
       new InvalidSetting("MAX_ATTEMPTS", 'must be a positive integer, got "zero"'),
     );
-    expect(() => shardSettings({ RESPONSE_URL_ORIGINS: "hooks.slack.com" })).toThrow(/^RESPONSE_URL_ORIGINS must list origins/);
+    expect(() => deliverySettings({ RESPONSE_URL_ORIGINS: "hooks.slack.com" })).toThrow(
+      /^RESPONSE_URL_ORIGINS must list origins/,
+    );
     expect(() => edgeSettings({})).toThrow(/^SLACK_SIGNING_SECRET is not set/);
   });
 
@@ -24,7 +26,7 @@ describe("settings", () => {
       'ALERT_WEBHOOK_URL must be an absolute URL, got "hooks.slack.com/x"',
     ]);
     // Monitoring misconfigured never pauses deliveries: the delivery settings do not read it.
-    expect(() => shardSettings({ ALERT_WEBHOOK_URL: "not a url", GUARD_FAILURE_RATIO: "2" })).not.toThrow();
+    expect(() => deliverySettings({ ALERT_WEBHOOK_URL: "not a url", GUARD_FAILURE_RATIO: "2" })).not.toThrow();
   });
 
   it("relay settings: RELAY_SYNC_MS defaults to 2000, allows 0 (never wait) and stops at 2500", () => {
@@ -43,7 +45,7 @@ describe("settings", () => {
   });
 
   it("response_url origins default to Slack's own", () => {
-    expect(shardSettings({}).responseUrlOrigins).toEqual(["https://hooks.slack.com", "https://hooks.slack-gov.com"]);
+    expect(deliverySettings({}).responseUrlOrigins).toEqual(["https://hooks.slack.com", "https://hooks.slack-gov.com"]);
   });
 
   it("the edge reads only its own settings: a bad delivery setting in the Worker's env does not fail the edge", async () => {

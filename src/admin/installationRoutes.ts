@@ -1,6 +1,6 @@
+import { oauthMode } from "../config";
 import type { CoordinatorEnv } from "../env";
 import { Rejection } from "../errors";
-import { oauthMode } from "../installations/mode";
 import { directoryStub, installationStub } from "../installations/stubs";
 
 function requireOAuth(env: CoordinatorEnv): void {

@@ -1,4 +1,4 @@
-import type { ShardSettings } from "../config";
+import type { DeliverySettings } from "../config";
 import { readEffect } from "../effects/registry";
 import type { Effect } from "../effects/types";
 import { type Verdict, verdictOf } from "../errors";
@@ -14,7 +14,7 @@ export interface Courier {
   outbox: Outbox;
   /** Fenced completions, written with the shard's next write (completions.ts). */
   completions: Completions;
-  delivery: ShardSettings["delivery"];
+  delivery: DeliverySettings["delivery"];
   rateLimits: RateLimits;
   events: DeliveryEvents;
   shard: string;

@@ -2,13 +2,12 @@ import { tallyAnswer } from "../alerts/answerTally";
 import { noticeAppRateLimited } from "../alerts/appRateLimitedNotice";
 import type { SlackApp } from "../app/types";
 import { toBase64 } from "../base64";
-import { edgeSettings, relaySettings } from "../config";
+import { edgeSettings, oauthMode, relayMode } from "../config";
 import type { CoordinatorEnv } from "../env";
 import { InvalidSetting, InvalidSignature, Rejection } from "../errors";
 import { appRateLimitedOf } from "../inbound/parseEventsApi";
 import { parseSlackRequest } from "../inbound/parseSlackRequest";
 import type { RawRequest } from "../inbound/types";
-import { oauthMode } from "../installations/mode";
 import { describeError, type LogFields, log } from "../log";
 import { waitForBackend } from "../relay/waitForBackend";
 import { recordInbound } from "../routing/recordInbound";
@@ -57,7 +56,7 @@ async function answer(
   const { signingSecrets } = edgeSettings(env);
   // OAuth mode that cannot work safely (no TOKEN_ENCRYPTION_KEY, …) is refused before anything else.
   oauthMode(env);
-  const relay = relaySettings(env);
+  const relay = relayMode(env);
   const timestamp = request.headers.get("x-slack-request-timestamp");
   const signature = request.headers.get("x-slack-signature");
   if (!timestamp || !signature) throw new InvalidSignature("missing Slack signature headers");

@@ -1,6 +1,6 @@
 import type { Authorization, Authorize, WorkspaceRef } from "../auth/authorize";
 import { singleWorkspace } from "../auth/authorize";
-import { oauthSettings } from "../config";
+import { oauthMode } from "../config";
 import type { CoordinatorEnv } from "../env";
 import { NotInstalled, TokenRefreshFailed } from "../errors";
 import { installationCache } from "./installationCache";
@@ -31,4 +31,4 @@ export async function fromInstallations(ref: WorkspaceRef, env: CoordinatorEnv):
 
 /** The default: installations in OAuth mode (SLACK_CLIENT_ID and _SECRET set), else SLACK_BOT_TOKEN. */
 export const byMode: Authorize<CoordinatorEnv> = (ref, env) =>
-  oauthSettings(env) ? fromInstallations(ref, env) : singleWorkspace(ref, env);
+  oauthMode(env) ? fromInstallations(ref, env) : singleWorkspace(ref, env);

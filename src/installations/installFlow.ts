@@ -1,8 +1,8 @@
+import { oauthMode } from "../config";
 import type { CoordinatorEnv } from "../env";
 import { InvalidSetting } from "../errors";
 import { describeError, log } from "../log";
 import { installedPage, installFailedPage } from "./installPages";
-import { oauthMode } from "./mode";
 import { installationIdOf, oauthAccess } from "./oauthAccess";
 import { issueState, STATE_TTL_MS } from "./signedState";
 import { directoryStub, installationStub } from "./stubs";

@@ -1,9 +1,8 @@
 import type { SlackApp } from "../app/types";
 import { withOwnEffects } from "../app/withOwnEffects";
-import { relaySettings } from "../config";
+import { oauthMode, relayMode } from "../config";
 import type { CoordinatorEnv } from "../env";
 import { lifecycleEffects } from "../installations/lifecycle";
-import { oauthMode } from "../installations/mode";
 import { relayEffects } from "../relay/relayPlan";
 
 /**
@@ -13,5 +12,5 @@ import { relayEffects } from "../relay/relayPlan";
  */
 export function servedApp(app: SlackApp, env: CoordinatorEnv): SlackApp {
   const lifecycle = oauthMode(env) ? withOwnEffects(app, lifecycleEffects) : app;
-  return relaySettings(env) ? withOwnEffects(lifecycle, relayEffects) : lifecycle;
+  return relayMode(env) ? withOwnEffects(lifecycle, relayEffects) : lifecycle;
 }

@@ -3,7 +3,7 @@ import { DeliveryReports } from "../alerts/deliveryReports";
 import type { DeliveryReport } from "../alerts/outcomes";
 import type { SlackApp } from "../app/types";
 import type { Authorize } from "../auth/authorize";
-import { alertSettings, oauthSettings, recordSettings, type ShardSettings, shardSettings } from "../config";
+import { alertSettings, type DeliverySettings, deliverySettings, inOAuthMode, recordSettings } from "../config";
 import type { Courier } from "../delivery/deliverClaimed";
 import { countInto, type DeliveryEvent, DeliveryEvents, newCounters } from "../delivery/events";
 import { logDeliveryEvents } from "../delivery/logDeliveryEvents";
@@ -54,7 +54,7 @@ const PRUNE_INTERVAL_MS = 60_000;
 const PAUSED_RETRY_MS = 60_000;
 
 /** Delivery, ready — or paused because a delivery setting is invalid (recording goes on). */
-type Delivery = { settings: ShardSettings; courier: Courier; immediate: ImmediateAttempts } | { paused: unknown };
+type Delivery = { settings: DeliverySettings; courier: Courier; immediate: ImmediateAttempts } | { paused: unknown };
 
 /**
  * Builds the shard Durable Object class for one app. A shard owns a workspace's slice of
@@ -93,7 +93,7 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     constructor(ctx: DurableObjectState, env: CoordinatorEnv) {
       super(ctx, env);
       this.name = ctx.id.name ?? ctx.id.toString();
-      this.oauth = isOAuthMode(env);
+      this.oauth = inOAuthMode(env);
       this.app = planningApp(userApp, env);
       // Recording needs only the receipt retention; without it the shard cannot record (503).
       this.receiptRetentionMs = recordSettings(env).receiptRetentionMs;
@@ -128,11 +128,11 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
      * configuration mistake delays replies instead of losing events once Slack stops retrying.
      */
     private prepareDelivery(app: SlackApp, authorize: Authorize<CoordinatorEnv>, env: CoordinatorEnv): Delivery {
-      let settings: ShardSettings;
+      let settings: DeliverySettings;
       try {
         // The watch sends no relays: a bad relay setting (which makes the edge answer 500) must
         // not also stop the alert about it.
-        settings = shardSettings(this.name === WATCH ? withoutRelay(env) : env);
+        settings = deliverySettings(this.name === WATCH ? withoutRelay(env) : env);
       } catch (problem) {
         this.logPaused(problem);
         return { paused: problem };
@@ -515,17 +515,8 @@ const whichKeys = (keys: string[] | null) => (keys === null ? "all" : keys.lengt
 
 /** The env without relay mode's settings (the watch relays nothing). */
 function withoutRelay(env: CoordinatorEnv): CoordinatorEnv {
-  const { RELAY_URL: _, ...rest } = env as CoordinatorEnv & { RELAY_URL?: string };
-  return rest as CoordinatorEnv;
-}
-
-/** OAuth mode, judged leniently: a half-configured OAuth setup is refused at the edge (500), named. */
-function isOAuthMode(env: CoordinatorEnv): boolean {
-  try {
-    return oauthSettings(env) !== null;
-  } catch {
-    return true;
-  }
+  const { RELAY_URL: _, ...rest } = env;
+  return rest;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { CallOutcome } from "../alerts/outcomes";
 import type { SlackApp } from "../app/types";
 import type { Authorize } from "../auth/authorize";
-import type { ShardSettings } from "../config";
+import type { DeliverySettings } from "../config";
 import type { Courier } from "../delivery/deliverClaimed";
 import type { DeliveryEvents } from "../delivery/events";
 import { RateLimits } from "../delivery/rateLimits";
@@ -17,7 +17,7 @@ export interface CourierParts<E extends Pick<CoordinatorEnv, "INSTALLATIONS">> {
   app: SlackApp;
   authorize: Authorize<E>;
   env: E;
-  settings: ShardSettings;
+  settings: DeliverySettings;
   outbox: Outbox;
   events: DeliveryEvents;
   backendAnswers?: BackendAnswers;

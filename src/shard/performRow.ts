@@ -1,7 +1,7 @@
 import { type CallOutcome, webApiDestination } from "../alerts/outcomes";
 import type { SlackApp } from "../app/types";
 import type { Authorization, Authorize } from "../auth/authorize";
-import type { ShardSettings } from "../config";
+import type { DeliverySettings } from "../config";
 import { kindOf } from "../effects/registry";
 import type { Effect } from "../effects/types";
 import type { CoordinatorEnv } from "../env";
@@ -20,7 +20,7 @@ export interface PerformDeps<E extends Pick<CoordinatorEnv, "INSTALLATIONS">> {
   app: SlackApp;
   authorize: Authorize<E>;
   env: E;
-  settings: ShardSettings;
+  settings: DeliverySettings;
   outbox: Outbox;
   /** Relay mode: where a first attempt leaves the backend's answer for an edge that waits for it. */
   backendAnswers?: BackendAnswers;

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { type Authorize, singleWorkspace } from "../../src/auth/authorize";
-import { shardSettings } from "../../src/config";
+import { deliverySettings } from "../../src/config";
 import type { Courier } from "../../src/delivery/deliverClaimed";
 import { countInto, DeliveryEvents, newCounters } from "../../src/delivery/events";
 import type { CoordinatorEnv } from "../../src/env";
@@ -31,7 +31,7 @@ export function courierOf(
     app: testApp,
     authorize,
     env: env as unknown as CoordinatorEnv,
-    settings: shardSettings(env),
+    settings: deliverySettings(env),
     outbox: outboxOf(state),
     events: new DeliveryEvents().subscribe(countInto(counters)),
     wakeAt: () => {},

@@ -1,0 +1,45 @@
+import { InvalidSetting } from "../errors";
+import { oncePerEnv } from "./once";
+import { type SettingName, type SettingValue, setting } from "./table";
+
+/**
+ * Alerts and the guard against Slack's auto-disable (docs/guides/operations.md "Alerts"). Read leniently: a bad value
+ * falls back to its default (none, for the URL) and is listed in `problems` — monitoring that is
+ * misconfigured must neither stop deliveries nor go quiet about everything else.
+ */
+export interface AlertSettings {
+  /** Where alerts are POSTed as `{"text": …}` (a Slack incoming webhook works); none: alerts are only logged. */
+  webhookUrl?: string;
+  /** The guard judges a window only with at least this many answers in it. */
+  guardMinRequests: number;
+  /** The guard alerts when more than this share of the window's answers failed. */
+  guardFailureRatio: number;
+  /** Settings that were invalid, each replaced by its default. */
+  problems: InvalidSetting[];
+}
+
+/** Never throws: invalid alert settings fall back to defaults, listed in `problems`. */
+export const alertSettings = oncePerEnv((vars): AlertSettings => {
+  const problems: InvalidSetting[] = [];
+  /** The setting's value, or — invalid — its default (read from an empty env), with the problem listed. */
+  const orDefault = <N extends SettingName>(name: N, check?: (value: SettingValue<N>) => void): SettingValue<N> => {
+    try {
+      const value = setting(vars, name);
+      check?.(value);
+      return value;
+    } catch (problem) {
+      if (!(problem instanceof InvalidSetting)) throw problem;
+      problems.push(problem);
+      return setting({}, name);
+    }
+  };
+  const guardFailureRatio = orDefault("GUARD_FAILURE_RATIO", (ratio) => {
+    if (ratio >= 1) throw new InvalidSetting("GUARD_FAILURE_RATIO", `must be below 1 (Slack disables at 0.95), got ${ratio}`);
+  });
+  return {
+    webhookUrl: orDefault("ALERT_WEBHOOK_URL"),
+    guardMinRequests: orDefault("GUARD_MIN_REQUESTS"),
+    guardFailureRatio,
+    problems,
+  };
+});

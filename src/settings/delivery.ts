@@ -1,0 +1,57 @@
+import type { BackoffPolicy } from "../delivery/backoff";
+import { InvalidSetting } from "../errors";
+import { oncePerEnv } from "./once";
+import { type RelaySettings, relaySettings } from "./relay";
+import { setting } from "./table";
+
+/** What a shard needs to deliver effects. A bad value pauses delivery, not recording. */
+export interface DeliverySettings {
+  apiUrl: string;
+  responseUrlOrigins: string[];
+  /** Attempts in all for a run whose handler throws its own error, before it is parked. */
+  handlerMaxAttempts: number;
+  /** Relay mode's settings, or null. */
+  relay: RelaySettings | null;
+  /** SLACK_PACING: Web API calls paced by Slack's published limits (src/pacing/), or only slowed by 429s. */
+  pacing: boolean;
+  /** SHARD_BUCKETS: where a workspace's rate-limit buckets live (one shard each, by hash). */
+  shardBuckets: number;
+  delivery: {
+    timeoutMs: number;
+    leaseMs: number;
+    batchSize: number;
+    concurrency: number;
+    alarmBudgetMs: number;
+    backoff: BackoffPolicy;
+  };
+}
+
+/** A shard's delivery settings; throws InvalidSetting for a bad one (the shard pauses delivery). */
+export const deliverySettings = oncePerEnv((vars): DeliverySettings => {
+  const timeoutMs = setting(vars, "DELIVERY_TIMEOUT_MS");
+  const leaseMs = setting(vars, "LEASE_MS");
+  // The fence exists for leases that run out mid-call; keep that rare.
+  if (leaseMs < 2 * timeoutMs)
+    throw new InvalidSetting("LEASE_MS", `(${leaseMs}) must be at least twice DELIVERY_TIMEOUT_MS (${timeoutMs})`);
+  return {
+    apiUrl: setting(vars, "SLACK_API_URL"),
+    responseUrlOrigins: setting(vars, "RESPONSE_URL_ORIGINS"),
+    handlerMaxAttempts: setting(vars, "HANDLER_MAX_ATTEMPTS"),
+    relay: relaySettings(vars),
+    pacing: setting(vars, "SLACK_PACING"),
+    shardBuckets: setting(vars, "SHARD_BUCKETS"),
+    delivery: {
+      timeoutMs,
+      leaseMs,
+      batchSize: setting(vars, "SWEEP_BATCH_SIZE"),
+      // Workers allow six simultaneous outgoing connections per invocation; more only queue.
+      concurrency: Math.min(setting(vars, "DELIVERY_CONCURRENCY"), 6),
+      alarmBudgetMs: setting(vars, "ALARM_BUDGET_MS"),
+      backoff: {
+        baseMs: setting(vars, "BACKOFF_BASE_MS"),
+        maxMs: setting(vars, "BACKOFF_MAX_MS"),
+        maxAttempts: setting(vars, "MAX_ATTEMPTS"),
+      },
+    },
+  };
+});

@@ -1,0 +1,30 @@
+import { InvalidSetting } from "../errors";
+import { oncePerEnv } from "./once";
+import { setting } from "./table";
+
+/** What the front Worker reads on every Slack request. */
+export interface EdgeSettings {
+  signingSecrets: string[];
+  ackBudgetMs: number;
+  shardBuckets: number;
+}
+
+/** What a shard needs to record deliveries: how long receipts are kept. */
+export interface RecordSettings {
+  receiptRetentionMs: number;
+}
+
+/** The edge's settings; throws InvalidSetting without a signing secret, or for a bad value. */
+export const edgeSettings = oncePerEnv((vars): EdgeSettings => {
+  const signingSecrets = [setting(vars, "SLACK_SIGNING_SECRET"), setting(vars, "SLACK_SIGNING_SECRET_PREVIOUS")].filter(
+    (secret): secret is string => secret !== undefined,
+  );
+  if (signingSecrets.length === 0) throw new InvalidSetting("SLACK_SIGNING_SECRET", "is not set");
+  return { signingSecrets, ackBudgetMs: setting(vars, "ACK_BUDGET_MS"), shardBuckets: setting(vars, "SHARD_BUCKETS") };
+});
+
+/** A shard's recording settings; a bad one stops recording (the edge answers 503, Slack retries). */
+export const recordSettings = oncePerEnv(
+  // Fractions are allowed for benchmarks; production wants far more than Slack's ~6 min of retries.
+  (vars): RecordSettings => ({ receiptRetentionMs: Math.round(setting(vars, "RECEIPT_RETENTION_HOURS") * 3_600_000) }),
+);

@@ -1,0 +1,38 @@
+import type { CoordinatorEnv } from "../env";
+import { InvalidSetting } from "../errors";
+import { type OAuthSettings, oauthSettings } from "./oauth";
+import { type RelaySettings, relaySettings } from "./relay";
+
+/**
+ * OAuth mode's settings, or null in single-workspace mode (neither SLACK_CLIENT_ID nor
+ * SLACK_CLIENT_SECRET set). Strict: throws InvalidSetting when OAuth mode is on but cannot work
+ * safely — half configured, no TOKEN_ENCRYPTION_KEY (tokens would be stored in plaintext), or no
+ * INSTALLATIONS binding — so the edge refuses with a named configuration error instead of storing
+ * a token it should not. The one place that decides the mode; `inOAuthMode` is its lenient reading.
+ */
+export function oauthMode(env: CoordinatorEnv): OAuthSettings | null {
+  const settings = oauthSettings(env);
+  if (settings && !env.INSTALLATIONS)
+    throw new InvalidSetting(
+      "INSTALLATIONS",
+      "binding is missing: OAuth mode keeps installations in this Durable Object namespace",
+    );
+  return settings;
+}
+
+/**
+ * Whether OAuth mode is asked for, for a shard that must not fail on it: a half-configured OAuth
+ * setup counts as on (the edge refuses it, 500, named), so nothing is recorded as single-workspace.
+ */
+export function inOAuthMode(env: CoordinatorEnv): boolean {
+  try {
+    return oauthMode(env) !== null;
+  } catch {
+    return true;
+  }
+}
+
+/** Relay mode's settings, or null unless RELAY_URL is set. Strict: a relay setting that cannot work throws InvalidSetting. */
+export function relayMode(env: CoordinatorEnv): RelaySettings | null {
+  return relaySettings(env);
+}
