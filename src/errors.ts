@@ -86,6 +86,14 @@ export class BudgetExceeded extends Error {
   override name = "BudgetExceeded";
 }
 
+/** An RPC of one role called on a Durable Object playing another (a watch method on a workspace shard …). */
+export class WrongRole extends Error {
+  override name = "WrongRole";
+  constructor(object: string, role: string, wanted: string) {
+    super(`"${object}" is ${role}, not ${wanted}`);
+  }
+}
+
 /** A sealed token no configured key can open (unknown key id, or tampered with). */
 export class TokenUnreadable extends Error {
   override name = "TokenUnreadable";

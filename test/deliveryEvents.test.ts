@@ -51,7 +51,11 @@ describe("delivery events", () => {
       "Ev-seeded:c/parked",
       "Ev-seeded:d/postponed",
     ]);
-    expect(byKey["Ev-seeded:b/retried"]).toMatchObject({ shard: "test", attempts: 1, reason: "chat.postMessage: 500 http_500" });
+    expect(byKey["Ev-seeded:b/retried"]).toMatchObject({
+      shard: `${team}/0`,
+      attempts: 1,
+      reason: "chat.postMessage: 500 http_500",
+    });
     expect(byKey["Ev-seeded:c/parked"]).toMatchObject({ attempts: 1, reason: "chat.postMessage: 200 channel_not_found" });
     expect(byKey["Ev-seeded:b/fenceRejected"]).toMatchObject({ step: "complete" });
     expect(seen.alsoSeen.sort()).toEqual(seen.events.map((event) => event.type).sort());

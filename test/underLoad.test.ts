@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { parseSlackRequest } from "../src/inbound/parseSlackRequest";
 import type { IngestResult } from "../src/shard/api";
-import { IMMEDIATE_IN_FLIGHT_MAX, IMMEDIATE_WAITING_MAX } from "../src/shard/Shard";
+import { IMMEDIATE_IN_FLIGHT_MAX, IMMEDIATE_WAITING_MAX } from "../src/shard/deliveryLoop";
 import { mentionDelivery, newWorkspace, shardStub } from "./support/coordinator";
 import { outboxRows } from "./support/outboxRows";
 import { useFakeSlack } from "./support/useFakeSlack";

@@ -3,9 +3,8 @@ import type { CoordinatorEnv } from "../env";
 import { InvalidSetting, Rejection } from "../errors";
 import { describeError, log } from "../log";
 import { shardName } from "../routing/shardFor";
-import { shardStub } from "../routing/shardStub";
-import type { ShardApi } from "../shard/api";
-import { WATCH } from "../watch/Watch";
+import { shardOperationsStub, watchStub } from "../routing/shardStub";
+import type { ShardOperationsApi } from "../shard/api";
 import { authorizeAdmin } from "./authorizeAdmin";
 import { bucketRoutes } from "./bucketRoutes";
 import { fleetParked } from "./fleetParked";
@@ -29,12 +28,12 @@ function segment(raw: string | undefined, what: string): string {
  */
 function shardOf(request: AdminRequest, env: CoordinatorEnv) {
   const { workspace, bucket } = request.params;
-  return shardStub(env.SHARD, shardName(segment(workspace, "workspace"), segment(bucket, "bucket")));
+  return shardOperationsStub(env.SHARD, shardName(segment(workspace, "workspace"), segment(bucket, "bucket")));
 }
 
 const keyOf = (request: AdminRequest) => segment(request.params.key, "key");
 
-type ShardStub = DurableObjectStub<ShardApi & Rpc.DurableObjectBranded>;
+type ShardStub = DurableObjectStub<ShardOperationsApi & Rpc.DurableObjectBranded>;
 
 /** One shard's operations under `path`: its counts, its dead-letter queue, replay and discard. */
 function shardOperations(
@@ -90,10 +89,10 @@ export function adminRoutes() {
     },
   });
   shardOperations(router, "/shards/:workspace/:bucket", shardOf);
-  shardOperations(router, "/watch", (_request, env) => shardStub(env.SHARD, WATCH));
+  shardOperations(router, "/watch", (_request, env) => watchStub(env.SHARD));
   return router
     .get("/health", async (_request, env) => {
-      const { span_minutes: _, ...window } = await shardStub(env.SHARD, WATCH).health();
+      const { span_minutes: _, ...window } = await watchStub(env.SHARD).health();
       return Response.json(window);
     })
     .get("/workspaces/:workspace/buckets", (request, env) =>

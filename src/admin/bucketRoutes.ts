@@ -3,8 +3,7 @@ import type { CoordinatorEnv } from "../env";
 import { Rejection } from "../errors";
 import { type BucketLayout, layoutAt, MAX_BUCKETS } from "../routing/bucketLayouts";
 import { forgetLayouts } from "../routing/layoutCache";
-import { shardName } from "../routing/shardFor";
-import { shardStub } from "../routing/shardStub";
+import { layoutKeeperStub } from "../routing/shardStub";
 
 /** The layouts as the API shows them: each with its ISO time, the count in force now, and the next change. */
 function describe(workspace: string, layouts: BucketLayout[], fallback: number, now: number) {
@@ -21,7 +20,7 @@ function describe(workspace: string, layouts: BucketLayout[], fallback: number, 
 export const bucketRoutes = {
   async get(workspace: string, env: CoordinatorEnv): Promise<Response> {
     const { shardBuckets } = edgeSettings(env);
-    const layouts = await shardStub(env.SHARD, shardName(workspace, 0)).bucketLayouts();
+    const layouts = await layoutKeeperStub(env.SHARD, workspace).bucketLayouts();
     return Response.json(describe(workspace, layouts, shardBuckets, Date.now()));
   },
 
@@ -36,7 +35,7 @@ export const bucketRoutes = {
     if (typeof buckets !== "number" || !Number.isInteger(buckets) || buckets < 1 || buckets > MAX_BUCKETS)
       throw new Rejection(400, `"buckets" must be an integer from 1 to ${MAX_BUCKETS}`);
     const { shardBuckets } = edgeSettings(env);
-    const stub = shardStub(env.SHARD, shardName(workspace, 0));
+    const stub = layoutKeeperStub(env.SHARD, workspace);
     const now = Date.now();
     const layouts = await stub.changeBuckets(buckets, shardBuckets);
     forgetLayouts(workspace);

@@ -1,14 +1,14 @@
 import { toBase64 } from "../base64";
 import type { CoordinatorEnv } from "../env";
 import { Rejection } from "../errors";
-import { shardStub } from "../routing/shardStub";
-import type { ParkedCursor, ParkedRow, ShardApi } from "../shard/api";
+import { shardOperationsStub, watchStub } from "../routing/shardStub";
+import type { ParkedCursor, ParkedRow, ShardOperationsApi } from "../shard/api";
 import { WATCH } from "../watch/Watch";
 import { onShards } from "./onShards";
 
 /** Every shard that may hold parked effects: the registry's (all it ever saw) and the watch (alerts). */
 async function everyShard(env: CoordinatorEnv): Promise<string[]> {
-  const registered = await shardStub(env.SHARD, WATCH).shards(0);
+  const registered = await watchStub(env.SHARD).shards(0);
   return [...registered.map((entry) => entry.shard), WATCH];
 }
 
@@ -91,11 +91,14 @@ async function selection(request: Request): Promise<{ shard?: string; keys: stri
 async function onSelection(
   request: Request,
   env: CoordinatorEnv,
-  act: (stub: DurableObjectStub<ShardApi & Rpc.DurableObjectBranded>, keys: string[] | null) => number | Promise<number>,
+  act: (
+    stub: DurableObjectStub<ShardOperationsApi & Rpc.DurableObjectBranded>,
+    keys: string[] | null,
+  ) => number | Promise<number>,
 ): Promise<{ count: number; unreachable: string[] }> {
   const { shard, keys } = await selection(request);
   const shards = shard ? [shard] : await everyShard(env);
-  const { results, unreachable } = await onShards(shards, async (name) => act(shardStub(env.SHARD, name), keys));
+  const { results, unreachable } = await onShards(shards, async (name) => act(shardOperationsStub(env.SHARD, name), keys));
   return { count: results.reduce((sum, [, n]) => sum + n, 0), unreachable };
 }
 
@@ -110,7 +113,7 @@ export const fleetParked = {
     if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new Rejection(400, "limit must be an integer from 1 to 500");
     const before = decodeCursor(params.get("cursor"));
     const { results, unreachable } = await onShards(await everyShard(env), (shard) =>
-      Promise.resolve(shardStub(env.SHARD, shard).listParkedBefore(before, limit)),
+      Promise.resolve(shardOperationsStub(env.SHARD, shard).listParkedBefore(before, limit)),
     );
     // Shards answer rows at or before the cursor's (time, key); the shard breaks the tie.
     const rows = results

@@ -2,8 +2,7 @@ import type { CoordinatorEnv } from "../env";
 import { Rejection } from "../errors";
 import { fleetOverview, type ShardPart } from "../metrics/fleetOverview";
 import { METRICS_RETENTION_MINUTES } from "../metrics/metricStore";
-import { shardStub } from "../routing/shardStub";
-import { WATCH } from "../watch/Watch";
+import { watchStub, workspaceShardStub } from "../routing/shardStub";
 import { onShards } from "./onShards";
 
 /**
@@ -18,11 +17,11 @@ export async function overview(request: Request, env: CoordinatorEnv): Promise<R
     throw new Rejection(400, `minutes must be an integer from 1 to ${METRICS_RETENTION_MINUTES}, got ${JSON.stringify(raw)}`);
   const now = Date.now();
   const fromMinute = Math.floor(now / 60_000) + 1 - minutes;
-  const watch = shardStub(env.SHARD, WATCH);
+  const watch = watchStub(env.SHARD);
   const [registered, guard, alerts] = await Promise.all([watch.shards(fromMinute * 60_000), watch.health(), watch.alertState()]);
   const { results, unreachable } = await onShards(
     registered.map((entry) => entry.shard),
-    async (shard) => shardStub(env.SHARD, shard).metricsSince(fromMinute),
+    async (shard) => workspaceShardStub(env.SHARD, shard).metricsSince(fromMinute),
   );
   const byName = new Map(registered.map((entry) => [entry.shard, entry]));
   const parts: ShardPart[] = results.map(([shard, metrics]) => ({

@@ -1,8 +1,7 @@
 import type { CoordinatorEnv } from "../env";
 import { describeError, log } from "../log";
-import { shardStub } from "../routing/shardStub";
+import { watchStub } from "../routing/shardStub";
 import { type AnswerTally, addToTally, causeOf, mergeTally, minuteOf, SUCCESS, type Verification } from "../watch/answerWindow";
-import { WATCH } from "../watch/Watch";
 
 /** A failure is sent to the watch this soon (the guard's first alert is due within 60 s). */
 const FAILURE_FLUSH_MS = 1_000;
@@ -42,7 +41,7 @@ async function flushAfter(env: CoordinatorEnv, delayMs: number): Promise<void> {
   pending = {};
   flushAt = null;
   try {
-    await shardStub(env.SHARD, WATCH).countAnswers(tally);
+    await watchStub(env.SHARD).countAnswers(tally);
   } catch (error) {
     // Kept for the next flush rather than lost (what has left the window dropped); the next answer schedules it.
     mergeTally(pending, tally, Date.now());

@@ -1,8 +1,7 @@
 import type { CoordinatorEnv } from "../env";
 import { describeError, log } from "../log";
-import { shardStub } from "../routing/shardStub";
+import { watchStub } from "../routing/shardStub";
 import type { AppRateLimited } from "../watch/appRateLimited";
-import { WATCH } from "../watch/Watch";
 
 /**
  * Slack's `app_rate_limited` envelope: it stopped sending a workspace's events for a minute (more
@@ -16,7 +15,7 @@ export function noticeAppRateLimited(
 ): void {
   log("warn", "app_rate_limited: Slack stopped sending this workspace's events for a minute", { ...notice });
   ctx.waitUntil(
-    Promise.resolve(shardStub(env.SHARD, WATCH).appRateLimited(notice)).catch((error: unknown) =>
+    Promise.resolve(watchStub(env.SHARD).appRateLimited(notice)).catch((error: unknown) =>
       log("error", "app_rate_limited not told to the watch", { ...notice, error: describeError(error) }),
     ),
   );

@@ -3,7 +3,7 @@ import type { CoordinatorEnv } from "../env";
 import { describeError, log } from "../log";
 import { allBuckets } from "../routing/bucketLayouts";
 import { shardName } from "../routing/shardFor";
-import { shardStub } from "../routing/shardStub";
+import { layoutKeeperStub, workspaceShardStub } from "../routing/shardStub";
 import type { InstallationChange } from "./api";
 
 /**
@@ -17,13 +17,13 @@ export async function notifyShards(env: CoordinatorEnv, workspace: string, chang
   // Every bucket any layout of the workspace uses (a resharded workspace has older ones with work).
   let buckets = shardBuckets;
   try {
-    buckets = allBuckets(await shardStub(env.SHARD, shardName(workspace, 0)).bucketLayouts(), shardBuckets);
+    buckets = allBuckets(await layoutKeeperStub(env.SHARD, workspace).bucketLayouts(), shardBuckets);
   } catch (error) {
     log("warn", "bucket layouts not read; telling SHARD_BUCKETS shards", { workspace, error: describeError(error) });
   }
   const answers = await Promise.allSettled(
     Array.from({ length: buckets }, (_, bucket) =>
-      shardStub(env.SHARD, shardName(workspace, bucket)).installationChanged(workspace, change),
+      workspaceShardStub(env.SHARD, shardName(workspace, bucket)).installationChanged(workspace, change),
     ),
   );
   let parked = 0;

@@ -1,6 +1,6 @@
 import type { ShardNamespace } from "../env";
 import { describeError, log } from "../log";
-import { shardStub } from "../routing/shardStub";
+import { workspaceShardStub } from "../routing/shardStub";
 import { settleWithin } from "../settleWithin";
 import type { BackendAnswer } from "../shard/api";
 
@@ -19,11 +19,11 @@ export async function waitForBackend(
   deadline: number,
 ): Promise<BackendAnswer | null> {
   const waitMs = Math.max(0, deadline - Date.now());
-  const asked = Promise.resolve(shardStub(namespace, shard).backendAnswer(dedupeKey, Math.max(0, waitMs - RPC_MARGIN_MS))).catch(
-    (error: unknown) => {
-      log("warn", "backend answer not collected; acking empty", { dedupeKey, shard, error: describeError(error) });
-      return null;
-    },
-  );
+  const asked = Promise.resolve(
+    workspaceShardStub(namespace, shard).backendAnswer(dedupeKey, Math.max(0, waitMs - RPC_MARGIN_MS)),
+  ).catch((error: unknown) => {
+    log("warn", "backend answer not collected; acking empty", { dedupeKey, shard, error: describeError(error) });
+    return null;
+  });
   return settleWithin(asked as Promise<BackendAnswer | null>, waitMs, () => null);
 }

@@ -1,8 +1,7 @@
 import { BoundedMap } from "../boundedMap";
 import type { CoordinatorEnv } from "../env";
 import { type BucketLayout, LAYOUT_CACHE_MS } from "./bucketLayouts";
-import { shardName } from "./shardFor";
-import { shardStub } from "./shardStub";
+import { layoutKeeperStub } from "./shardStub";
 
 /** Per Worker instance: each workspace's layouts as read, and when (those too old to use go first). */
 const cached = new BoundedMap<string, { layouts: BucketLayout[]; readAt: number }>(
@@ -24,7 +23,7 @@ export async function layoutsOf(env: CoordinatorEnv, workspace: string, now: num
   if (entry && now - entry.readAt < LAYOUT_CACHE_MS) return entry.layouts;
   let read = reading.get(workspace);
   if (!read) {
-    read = Promise.resolve(shardStub(env.SHARD, shardName(workspace, 0)).bucketLayouts()).then((layouts) => {
+    read = Promise.resolve(layoutKeeperStub(env.SHARD, workspace).bucketLayouts()).then((layouts) => {
       cached.set(workspace, { layouts, readAt: now }, now);
       return layouts;
     });

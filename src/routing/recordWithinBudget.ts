@@ -3,7 +3,7 @@ import { BudgetExceeded } from "../errors";
 import type { Inbound } from "../inbound/types";
 import { settleWithin } from "../settleWithin";
 import type { IngestResult } from "../shard/api";
-import { shardStub } from "./shardStub";
+import { workspaceShardStub } from "./shardStub";
 
 /** Durable Object errors carry these flags; `overloaded` means retrying makes things worse. */
 function isRetryable(error: unknown): boolean {
@@ -34,7 +34,7 @@ export async function recordWithinBudget(
   const deadline = Date.now() + budgetMs;
   for (let attempts = 1; ; attempts++) {
     try {
-      const result = await withDeadline(Promise.resolve(shardStub(namespace, shard).ingest(inbound)), deadline);
+      const result = await withDeadline(Promise.resolve(workspaceShardStub(namespace, shard).ingest(inbound)), deadline);
       return { result: result as IngestResult, attempts };
     } catch (error) {
       if (attempts === 1 && isRetryable(error) && Date.now() < deadline) continue;

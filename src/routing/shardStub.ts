@@ -1,7 +1,42 @@
-/** The stub of a shard by name; a fresh stub each call (a stub that saw an error is broken). */
+import type { ShardNamespace } from "../env";
+import type { LayoutKeeperApi, PaceKeeperApi, ShardOperationsApi, WatchApi, WorkspaceShardApi } from "../shard/api";
+import { WATCH } from "../watch/Watch";
+import { shardName } from "./shardFor";
+
+type Stub<T> = DurableObjectStub<T & Rpc.DurableObjectBranded>;
+
+/**
+ * The stub of a shard by name, with every role's methods (tests); a fresh stub each call (a stub
+ * that saw an error is broken). Callers use the role's stub below, which offers that role's methods only.
+ */
 export function shardStub<T extends Rpc.DurableObjectBranded | undefined>(
   namespace: DurableObjectNamespace<T>,
   name: string,
 ): DurableObjectStub<T> {
   return namespace.get(namespace.idFromName(name));
+}
+
+/** A workspace's shard ("{workspace}/{bucket}"): ingest, backend answers, installation changes, operations. */
+export function workspaceShardStub(namespace: ShardNamespace, name: string): Stub<WorkspaceShardApi> {
+  return shardStub(namespace, name);
+}
+
+/** The watch: alerts, the guard, the registry of shards, and its own operations. */
+export function watchStub(namespace: ShardNamespace): Stub<WatchApi> {
+  return shardStub(namespace, WATCH);
+}
+
+/** Any shard, either role, as operations see it: its counts, metrics and dead-letter queue. */
+export function shardOperationsStub(namespace: ShardNamespace, name: string): Stub<ShardOperationsApi> {
+  return shardStub(namespace, name);
+}
+
+/** A workspace's bucket 0, which keeps its bucket layouts. */
+export function layoutKeeperStub(namespace: ShardNamespace, workspace: string): Stub<LayoutKeeperApi> {
+  return shardStub(namespace, shardName(workspace, 0));
+}
+
+/** The shard that keeps some of a workspace's rate-limit buckets (pacing/). */
+export function paceKeeperStub(namespace: ShardNamespace, name: string): Stub<PaceKeeperApi> {
+  return shardStub(namespace, name);
 }

@@ -11,12 +11,13 @@ import type { AppRateLimited, AppRateLimitedSummary } from "../watch/appRateLimi
 import type { RegisteredShard } from "../watch/shardRegistry";
 
 /**
- * The shard's RPC surface as the front Worker and the operations API see it: types only, so
- * callers depend on this leaf rather than on the class. Deploys roll out gradually, so a new
- * Worker may talk to an old shard for minutes: only ever add optional fields and new methods.
+ * The shard's RPC surfaces as the front Worker and the operations API see them: types only, so
+ * callers depend on this leaf rather than on the class. One Durable Object class serves every
+ * role (one binding, SHARD); a stub is typed for the role its name gives (routing/shardStub.ts),
+ * and a method of another role throws WrongRole. Deploys roll out gradually, so a new Worker may
+ * talk to an old shard for minutes: only ever add optional fields and new methods.
  */
-export interface ShardApi {
-  ingest(inbound: Inbound): IngestResult | Promise<IngestResult>;
+export interface ShardOperationsApi {
   stats(): ShardStats;
   listParked(limit?: number): ParkedRow[];
   replay(key?: string): number;
@@ -27,6 +28,13 @@ export interface ShardApi {
   replayParked(keys: string[] | null): number;
   /** Discards the parked rows among `keys`, or all (null). Returns how many. */
   discardParked(keys: string[] | null): number;
+  /** Metric minutes from `fromMinute` on (minutes since the epoch), the minute in progress, the outbox now. */
+  metricsSince(fromMinute: number): ShardMetrics;
+}
+
+/** A workspace's shard ("{workspace}/{bucket}"): records its deliveries and delivers their effects. */
+export interface WorkspaceShardApi extends ShardOperationsApi {
+  ingest(inbound: Inbound): IngestResult | Promise<IngestResult>;
   /** OAuth mode: the installation store's push; returns how many waiting effects were parked. */
   installationChanged(workspace: string, change: InstallationChange): number;
   /**
@@ -34,32 +42,45 @@ export interface ShardApi {
    * first relay attempt once its row is completed, waiting at most `waitMs`; else null.
    */
   backendAnswer(dedupeKey: string, waitMs: number): Promise<BackendAnswer | null>;
-  /** A workspace's bucket 0: its bucket layouts (README "Sharding"); empty when none was ever set. */
+}
+
+/** A workspace's bucket 0, which keeps its bucket layouts (README "Sharding"). */
+export interface LayoutKeeperApi {
+  /** Its bucket layouts; empty when none was ever set. */
   bucketLayouts(): BucketLayout[];
-  /** A workspace's bucket 0: a new layout of `buckets`, effective shortly (`shardBuckets`: the count before any layout, kept as the first). */
+  /** A new layout of `buckets`, effective shortly (`shardBuckets`: the count before any layout, kept as the first). */
   changeBuckets(buckets: number, shardBuckets: number): BucketLayout[];
-  /** Pacing (src/pacing/): a slot in a rate-limit bucket this shard keeps for its workspace. */
+}
+
+/** A workspace shard as the keeper of some of its workspace's rate-limit buckets (src/pacing/). */
+export interface PaceKeeperApi {
+  /** A slot in a rate-limit bucket this shard keeps for its workspace. */
   reservePace(bucket: string, pace: Pace, holder: string): number;
   spendPace(bucket: string, holder: string): void;
   /** Slack answered 429 in this bucket: nothing goes before `until`; returns the holder's kept turn. */
   blockPace(bucket: string, until: number, holder: string): number;
-  /** The watch only (shard "watch"): answers a Worker instance gave Slack, per minute and cause. */
+}
+
+/** The watch (the reserved shard "watch"): alerts, the guard, the registry of shards — and its own outbox. */
+export interface WatchApi extends ShardOperationsApi {
+  /** Answers a Worker instance gave Slack, per minute and cause. */
   countAnswers(tally: AnswerTally): void;
-  /** The watch only: how a shard's deliveries went (failure streaks, parked effects). */
+  /** How a shard's deliveries went (failure streaks, parked effects). */
   reportDeliveries(report: DeliveryReport): void;
-  /** The watch only: the rolling window of answers to Slack, and Slack's app_rate_limited notices (GET /admin/health). */
+  /** The rolling window of answers to Slack, and Slack's app_rate_limited notices (GET /admin/health). */
   health(): HealthWindow & { app_rate_limited: AppRateLimitedSummary };
-  /** The watch only: Slack stopped sending a workspace's events for a minute (app_rate_limited). */
+  /** Slack stopped sending a workspace's events for a minute (app_rate_limited). */
   appRateLimited(notice: AppRateLimited): void;
-  /** Metric minutes from `fromMinute` on (minutes since the epoch), the minute in progress, the outbox now. */
-  metricsSince(fromMinute: number): ShardMetrics;
-  /** The watch only: the destinations failing now and the guard's state (the console). */
+  /** The destinations failing now and the guard's state (the console). */
   alertState(): AlertState;
-  /** The watch only: a shard says it is alive (at most once a minute). */
+  /** A shard says it is alive (at most once a minute). */
   shardSeen(shard: string, at: number): void;
-  /** The watch only: the shards active since `since` (ms since the epoch). */
+  /** The shards active since `since` (ms since the epoch). */
   shards(since: number): RegisteredShard[];
 }
+
+/** The Durable Object class's whole surface: every role's methods (the SHARD namespace's type). */
+export interface ShardApi extends WorkspaceShardApi, LayoutKeeperApi, PaceKeeperApi, WatchApi {}
 
 /** A shard's metrics for the console (README "Operations console"). */
 export interface ShardMetrics {

@@ -3,19 +3,27 @@ export type WakeSource = (now: number) => number | null;
 
 /**
  * The shard's one alarm, shared by every source of work (due or lease-expired outbox rows,
- * receipts to prune, …), as cloudflare/actors' Alarms helper does: each source says when it
- * next needs the shard, and the alarm is set for the earliest. Keeps a mirror of the scheduled
+ * receipts to prune, …), as cloudflare/actors' Alarms helper does: each part registers a source
+ * that says when it next needs the shard, and the alarm is set for the earliest. Keeps a mirror of the scheduled
  * time so the hot path pays for `setAlarm` (one billed row) only when it moves the alarm earlier.
  */
 export class WakeUps {
   private scheduledAt: number | null = null;
+  private readonly sources: WakeSource[];
   /** setAlarm calls, each billed as one row written. */
   alarmsSet = 0;
 
   constructor(
     private readonly storage: DurableObjectStorage,
-    private readonly sources: readonly WakeSource[],
-  ) {}
+    sources: readonly WakeSource[] = [],
+  ) {
+    this.sources = [...sources];
+  }
+
+  /** A part's source of work, asked at each re-arm (after an alarm). */
+  register(source: WakeSource): void {
+    this.sources.push(source);
+  }
 
   /** Reads the alarm the shard already has (constructor, under blockConcurrencyWhile). */
   async load(): Promise<void> {

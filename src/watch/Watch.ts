@@ -3,6 +3,7 @@ import type { AlertSettings } from "../config";
 import { log } from "../log";
 import type { MeteredSql } from "../shard/meteredSql";
 import type { Outbox } from "../shard/outbox";
+import type { WakeUps } from "../shard/wakeUps";
 import type { AlertState } from "./alertState";
 import { type AnswerTally, AnswerWindow, type HealthWindow } from "./answerWindow";
 import { type AppRateLimited, type AppRateLimitedSummary, appRateLimitedSummary, recordAppRateLimited } from "./appRateLimited";
@@ -19,8 +20,8 @@ export interface WatchParts {
   sql: MeteredSql;
   outbox: Outbox;
   settings: AlertSettings;
-  /** Moves the shard's alarm earlier (alerts to send; a parked batch coming due). */
-  wakeAt(at: number): void;
+  /** The shard's alarm: the watch registers its parked batches coming due, and moves it earlier for alerts to send. */
+  wakeUps: Pick<WakeUps, "arm" | "register">;
 }
 
 /**
@@ -36,6 +37,8 @@ export class Watch {
   constructor(private readonly parts: WatchParts) {
     this.answers = new AnswerWindow(parts.sql);
     this.registry = new ShardRegistry(parts.sql);
+    // Parked batches coming due.
+    parts.wakeUps.register(() => nextParkedDueAt(parts.sql));
   }
 
   shardSeen(shard: string, at: number): void {
@@ -57,7 +60,7 @@ export class Watch {
     if (report.parked) alerts.push(...addParked(this.parts.sql, report.shard, report.parked, now));
     this.send(alerts, now);
     const due = nextParkedDueAt(this.parts.sql);
-    if (due !== null) this.parts.wakeAt(due);
+    if (due !== null) this.parts.wakeUps.arm(due);
   }
 
   health(now: number): HealthWindow & { app_rate_limited: AppRateLimitedSummary } {
@@ -100,6 +103,6 @@ export class Watch {
       now,
       null,
     );
-    this.parts.wakeAt(now);
+    this.parts.wakeUps.arm(now);
   }
 }

@@ -1,13 +1,12 @@
 import { env } from "cloudflare:workers";
 import { type Authorize, singleWorkspace } from "../../src/auth/authorize";
-import { deliverySettings } from "../../src/config";
 import type { Courier } from "../../src/delivery/deliverClaimed";
-import { countInto, DeliveryEvents, newCounters } from "../../src/delivery/events";
 import type { CoordinatorEnv } from "../../src/env";
-import { buildCourier } from "../../src/shard/courier";
+import { DeliveryLoop } from "../../src/shard/deliveryLoop";
 import { MeteredSql } from "../../src/shard/meteredSql";
 import { applyMigrations } from "../../src/shard/migrations";
 import { Outbox } from "../../src/shard/outbox";
+import { PaceKeeping } from "../../src/shard/paceKeeping";
 import { testApp } from "./testApp";
 
 /**
@@ -19,22 +18,31 @@ export function outboxOf(state: DurableObjectState): Outbox {
   return new Outbox(new MeteredSql(state.storage.sql));
 }
 
-/** A delivery loop over the shard's outbox, as the Shard wires it, with its own counters. */
+/**
+ * The shard's delivery loop over its outbox, wired as the Shard wires it (shard/deliveryLoop.ts:
+ * pacing, reports to the watch, counters and logging included), with its own counters. Its wake-ups
+ * go nowhere, so only the test drives it.
+ */
+export function deliveryLoopOf(state: DurableObjectState, authorize: Authorize<CoordinatorEnv> = singleWorkspace) {
+  return new DeliveryLoop({
+    shard: state.id.name ?? state.id.toString(),
+    role: "workspace",
+    app: testApp,
+    authorize,
+    env: env as unknown as CoordinatorEnv,
+    outbox: outboxOf(state),
+    wakeUps: { arm() {}, register() {} },
+    pace: new PaceKeeping().local,
+  });
+}
+
+/** The courier of that loop, with `overrides` on top, and its counters. */
 export function courierOf(
   state: DurableObjectState,
   overrides: Partial<Courier> = {},
   authorize: Authorize<CoordinatorEnv> = singleWorkspace,
 ) {
-  const counters = newCounters();
-  const courier = buildCourier({
-    shard: "test",
-    app: testApp,
-    authorize,
-    env: env as unknown as CoordinatorEnv,
-    settings: deliverySettings(env),
-    outbox: outboxOf(state),
-    events: new DeliveryEvents().subscribe(countInto(counters)),
-    wakeAt: () => {},
-  });
-  return { courier: { ...courier, ...overrides }, counters };
+  const loop = deliveryLoopOf(state, authorize);
+  if (!loop.ready) throw new Error("delivery is paused: the test env has an invalid delivery setting");
+  return { courier: { ...loop.ready.courier, ...overrides }, counters: loop.counters };
 }

@@ -1,0 +1,168 @@
+import { DeliveryReports } from "../alerts/deliveryReports";
+import type { SlackApp } from "../app/types";
+import type { Authorize } from "../auth/authorize";
+import { alertSettings, type DeliverySettings, deliverySettings } from "../config";
+import type { Courier } from "../delivery/deliverClaimed";
+import { countInto, DeliveryEvents, newCounters } from "../delivery/events";
+import { logDeliveryEvents } from "../delivery/logDeliveryEvents";
+import { deliverLeased, sweep } from "../delivery/sweep";
+import type { CoordinatorEnv } from "../env";
+import { InvalidSetting } from "../errors";
+import type { Inbound } from "../inbound/types";
+import { describeError, log } from "../log";
+import type { PaceKeeper } from "../pacing/pacing";
+import { BackendAnswers } from "../relay/backendAnswers";
+import { awaitsBackend, relayRowKey } from "../relay/relayPlan";
+import { watchStub } from "../routing/shardStub";
+import type { BackendAnswer, IngestResult } from "./api";
+import { buildCourier } from "./courier";
+import { ImmediateAttempts } from "./immediateAttempts";
+import type { ClaimedRow, Lease, Outbox } from "./outbox";
+import { keeperOf } from "./paceKeeping";
+import type { WakeUps } from "./wakeUps";
+
+/** Above this many rows in immediate attempts, new rows wait for one (acks stay fast under load). */
+export const IMMEDIATE_IN_FLIGHT_MAX = 64;
+/** Above this many rows waiting for an immediate attempt, new rows are left unleased for the sweep. */
+export const IMMEDIATE_WAITING_MAX = 4096;
+
+export interface DeliveryLoopInputs {
+  shard: string;
+  /** A workspace shard tells the watch how its deliveries go; the watch delivers alerts and relays nothing. */
+  role: "workspace" | "watch";
+  app: SlackApp;
+  authorize: Authorize<CoordinatorEnv>;
+  env: CoordinatorEnv;
+  outbox: Outbox;
+  /** The shard's alarm: the loop registers its due rows and moves it earlier (a row due again, a lease to reclaim). */
+  wakeUps: Pick<WakeUps, "arm" | "register">;
+  /** The rate-limit buckets this shard keeps itself (a workspace shard's pace keeping). */
+  pace?: PaceKeeper;
+}
+
+/** Delivery when its settings are valid: the courier the sweep and the immediate attempts share. */
+export interface ReadyDelivery {
+  settings: DeliverySettings;
+  courier: Courier;
+  immediate: ImmediateAttempts;
+}
+
+/**
+ * A shard's delivery loop, wired from its inputs — the one wiring the Durable Object and the
+ * tests use: the courier (delivery/), its events and their subscribers (counters, log, backend
+ * answers, reports to the watch), pacing, and the immediate attempts after an ingest. If a
+ * delivery setting is invalid the loop is paused: deliveries are still recorded and acked — their
+ * rows wait in the outbox — and every alarm logs which setting to fix, so a configuration mistake
+ * delays replies instead of losing events once Slack stops retrying.
+ */
+export class DeliveryLoop {
+  readonly counters = newCounters();
+  readonly backendAnswers = new BackendAnswers();
+  /** Every settled attempt; other parts subscribe (the shard's metrics). */
+  readonly events: DeliveryEvents;
+  /** Null while paused by an invalid setting. */
+  readonly ready: ReadyDelivery | null = null;
+  private readonly paused: unknown;
+
+  constructor(private readonly inputs: DeliveryLoopInputs) {
+    const { shard, role, env, outbox, wakeUps } = inputs;
+    // Due rows, and leases running out (the sweep reclaims them).
+    wakeUps.register(() => outbox.nextWakeAt());
+    const wakeAt = (at: number) => wakeUps.arm(at);
+    // Logging is one subscriber of the delivery events; counters are another.
+    this.events = new DeliveryEvents()
+      .subscribe(countInto(this.counters))
+      .subscribe(logDeliveryEvents)
+      .subscribe(this.backendAnswers.settle);
+    let settings: DeliverySettings;
+    try {
+      // The watch sends no relays: a bad relay setting (which makes the edge answer 500) must
+      // not also stop the alert about it.
+      settings = deliverySettings(role === "watch" ? withoutRelay(env) : env);
+    } catch (problem) {
+      this.paused = problem;
+      this.logPaused();
+      return;
+    }
+    // Workspace shards tell the watch how deliveries go (alerts; logged without ALERT_WEBHOOK_URL).
+    const reports =
+      role === "workspace" ? new DeliveryReports(shard, (report) => watchStub(env.SHARD).reportDeliveries(report)) : undefined;
+    if (reports) this.events.subscribe(reports.onEvent);
+    const courier = buildCourier({
+      ...inputs,
+      wakeAt,
+      settings,
+      events: this.events,
+      backendAnswers: this.backendAnswers,
+      alertWebhookUrl: role === "watch" ? alertSettings(env).webhookUrl : undefined,
+      observe: reports && ((outcome, key) => reports.observe(outcome, key)),
+      pacing: settings.pacing ? keeperOf(env.SHARD, shard, settings.shardBuckets, inputs.pace) : undefined,
+    });
+    const { leaseMs } = settings.delivery;
+    const renew = (lease: Lease, rows: readonly ClaimedRow[]) => {
+      const expiresAt = Date.now() + leaseMs;
+      const held = rows.filter((row) => outbox.renewLease(row.idempotency_key, lease.token, expiresAt));
+      if (held.length > 0) wakeAt(expiresAt);
+      return { expiresAt, rows: held };
+    };
+    const immediate = new ImmediateAttempts((token, rows) => deliverLeased(courier, token, rows), renew, {
+      maxInFlight: IMMEDIATE_IN_FLIGHT_MAX,
+      maxWaiting: IMMEDIATE_WAITING_MAX,
+      minLeaseLeftMs: leaseMs / 2 + settings.delivery.timeoutMs,
+    });
+    this.ready = { settings, courier, immediate };
+  }
+
+  /**
+   * The lease for the rows an ingest is about to write: they go to its immediate attempt (at once,
+   * or in line, still leased: immediateAttempts.ts). Null — written unleased, for the sweep — when
+   * that line is long too, or delivery is paused.
+   */
+  leaseFor(now: number): Lease | null {
+    const ready = this.ready;
+    return ready?.immediate.takesMore() ? { token: crypto.randomUUID(), expiresAt: now + ready.settings.delivery.leaseMs } : null;
+  }
+
+  /**
+   * The immediate attempt of the rows an accepted ingest leased to `lease`: an optimisation of
+   * the sweep's own code path. Its fetches leave only after the transaction is durable (the
+   * output gate holds them). A relayed command's backend may answer in time for the ack: it does
+   * not wait in line, and the result says so.
+   */
+  attempt(inbound: Inbound, result: IngestResult, lease: Lease, leased: readonly ClaimedRow[], now: number): void {
+    const ready = this.ready;
+    if (!ready) return;
+    const relayKey = awaitsBackend(inbound, ready.settings.relay, result.ackBody) ? relayRowKey(inbound.dedupeKey) : undefined;
+    if (relayKey !== undefined && leased.some((row) => row.idempotency_key === relayKey)) {
+      this.backendAnswers.expect(relayKey, now);
+      result.awaitsBackend = true;
+    }
+    ready.immediate.offer(lease, leased, result.awaitsBackend === true);
+  }
+
+  /** The alarm's part: claims and delivers due rows (or says again why it cannot). */
+  sweep(now: number): Promise<void> | undefined {
+    if (this.ready) return sweep(this.ready.courier, now);
+    this.logPaused();
+  }
+
+  backendAnswer(dedupeKey: string, waitMs: number): Promise<BackendAnswer | null> {
+    return this.backendAnswers.collect(relayRowKey(dedupeKey), waitMs);
+  }
+
+  private logPaused(): void {
+    const problem = this.paused;
+    const setting = problem instanceof InvalidSetting ? problem.setting : undefined;
+    log("error", "delivery paused: a setting is invalid; deliveries are recorded and wait", {
+      shard: this.inputs.shard,
+      setting,
+      error: describeError(problem),
+    });
+  }
+}
+
+/** The env without relay mode's settings (the watch relays nothing). */
+function withoutRelay(env: CoordinatorEnv): CoordinatorEnv {
+  const { RELAY_URL: _, ...rest } = env;
+  return rest;
+}

@@ -1,0 +1,102 @@
+import type { DeliveryListener } from "../delivery/events";
+import type { ShardNamespace } from "../env";
+import { describeError, log } from "../log";
+import { MetricStore } from "../metrics/metricStore";
+import { MinuteMetrics } from "../metrics/minuteMetrics";
+import { watchStub } from "../routing/shardStub";
+import type { IngestResult, ShardMetrics } from "./api";
+import type { Outbox } from "./outbox";
+import type { ShardStorage } from "./shardStorage";
+
+/**
+ * A shard's metrics: this minute's counts in memory, written (one row) once the minute is over,
+ * from the alarm — nothing of it is on the ack path. A workspace shard also tells the watch's
+ * registry it is alive (`registry`): at its first ingest or alarm, then with each minute written.
+ */
+export class Metrics {
+  private readonly minutes = new MinuteMetrics();
+  private readonly store: MetricStore;
+  /** Rows written (alarms included) up to the last metrics minute written. */
+  private rowsMark = 0;
+  /** Whether this instance has told the watch it exists. */
+  private registered = false;
+
+  constructor(
+    private readonly storage: ShardStorage,
+    private readonly outbox: Outbox,
+    private readonly registry?: ShardNamespace,
+  ) {
+    this.store = new MetricStore(storage.sql);
+    // A metrics minute to write once it is over.
+    storage.wakeUps.register(() => this.minutes.dueAt());
+  }
+
+  /** An ingest's verdict and its ack time: the ack waits for this record, from the edge handing it over to here. */
+  recorded(verdict: IngestResult["verdict"], receivedAt: number | undefined, now: number): void {
+    this.minutes.count(verdict === "accepted" ? "accepted" : verdict === "duplicate" ? "duplicates" : "ignored", now);
+    if (receivedAt !== undefined) this.minutes.ack(now - receivedAt, now);
+    // The minute is written when it is over, even if nothing else wakes the shard then.
+    this.storage.wakeUps.arm(this.minutes.dueAt());
+  }
+
+  /** The delivery-events subscriber: outcomes into this minute (after the commit, off the ack path). */
+  readonly onDelivery: DeliveryListener = (event) => {
+    const now = Date.now();
+    if (event.type === "delivered") this.minutes.delivered(now - event.recordedAt, now);
+    else if (event.type === "retried" || event.type === "parked" || event.type === "fenceRejected")
+      this.minutes.count(event.type === "fenceRejected" ? "fenceRejections" : event.type, now);
+    else return;
+    this.storage.wakeUps.arm(this.minutes.dueAt());
+  };
+
+  /** The alarm's part: writes each metrics minute that is over — one row each — then makes sure the watch knows us. */
+  due(now: number): void {
+    const minutes = this.storage.migrated ? this.minutes.take(now) : [];
+    if (minutes.length > 0) {
+      const written = this.storage.sql.rowsWritten + this.storage.wakeUps.alarmsSet;
+      const depth = this.store.outboxDepth();
+      for (const [i, minute] of minutes.entries()) {
+        // The rows written since the last minute written are all put on the newest one.
+        minute.counts.rowsWritten = i === minutes.length - 1 ? written - this.rowsMark : 0;
+        try {
+          this.store.save({ ...minute, ...depth });
+        } catch (error) {
+          log("warn", "metrics minute not written", { shard: this.storage.name, error: describeError(error) });
+        }
+      }
+      this.rowsMark = written;
+      this.register(now);
+    }
+    this.registerOnce(now);
+  }
+
+  /** At the first ingest or alarm of this instance: the watch's registry hears of this shard. */
+  registerOnce(now: number): void {
+    if (!this.registered) this.register(now);
+  }
+
+  /** Tells the watch's registry this shard is alive (the registry: at most once a minute). */
+  private register(now: number): void {
+    const registry = this.registry;
+    if (!registry) return;
+    this.registered = true;
+    const shard = this.storage.name;
+    void Promise.resolve(watchStub(registry).shardSeen(shard, now)).catch((error: unknown) =>
+      log("warn", "shard not registered with the watch", { shard, error: describeError(error) }),
+    );
+  }
+
+  /** Metric minutes from `fromMinute` on, the minute in progress, and the outbox now: for the console. */
+  metricsSince(fromMinute: number): ShardMetrics {
+    const live = this.minutes.peek();
+    const unwritten = this.minutes.unwritten();
+    if (!this.storage.migrated) return { minutes: [], unwritten, live, outbox: { pending: 0, parked: 0, oldestPendingAt: null } };
+    const { pending, parked } = this.outbox.countsByStatus();
+    return {
+      minutes: this.store.since(fromMinute),
+      unwritten,
+      live,
+      outbox: { pending, parked, oldestPendingAt: this.store.outboxDepth().oldestPendingAt },
+    };
+  }
+}

@@ -1,0 +1,72 @@
+import { log } from "../log";
+import type { DeliveryCounters, ParkedCursor, ParkedRow, ShardStats } from "./api";
+import type { Outbox } from "./outbox";
+import type { ShardStorage } from "./shardStorage";
+
+/** What operations read of the recording part (the watch has none: it records nothing). */
+export interface RecordingCounts {
+  /** Deliveries this instance accepted. */
+  readonly accepted: number;
+  receiptCount(): number;
+}
+
+/**
+ * A shard's operations RPCs (used by /admin): cheap reads and explicit, logged operator actions
+ * on its dead-letter queue. On a shard that was never written they answer empty, and create nothing.
+ */
+export class Operations {
+  constructor(
+    private readonly storage: ShardStorage,
+    private readonly outbox: Outbox,
+    private readonly counters: DeliveryCounters,
+    private readonly recording?: RecordingCounts,
+  ) {}
+
+  stats(): ShardStats {
+    const { storage, recording } = this;
+    const counters = {
+      ...this.counters,
+      accepted: recording?.accepted ?? 0,
+      rowsWritten: storage.sql.rowsWritten,
+      alarmsSet: storage.wakeUps.alarmsSet,
+    };
+    if (!storage.migrated) return { receipts: 0, outbox: { pending: 0, parked: 0 }, counters };
+    return { receipts: recording?.receiptCount() ?? 0, outbox: this.outbox.countsByStatus(), counters };
+  }
+
+  listParked(limit = 100): ParkedRow[] {
+    if (!this.storage.migrated) return [];
+    return this.outbox.listParked(Math.min(Math.max(limit, 1), 1000));
+  }
+
+  /** Puts one parked row (or all of them) back in line; the alarm delivers it. */
+  replay(key?: string): number {
+    return this.replayParked(key === undefined ? null : [key]);
+  }
+
+  discard(key: string): boolean {
+    return this.discardParked([key]) === 1;
+  }
+
+  listParkedBefore(before: ParkedCursor | null, limit: number): ParkedRow[] {
+    if (!this.storage.migrated) return [];
+    return this.outbox.listParkedBefore(before, Math.min(Math.max(limit, 1), 1000));
+  }
+
+  replayParked(keys: string[] | null): number {
+    const now = Date.now();
+    const replayed = this.storage.migrated ? this.outbox.replay(now, keys) : 0;
+    if (replayed > 0) this.storage.wakeUps.arm(now);
+    log("info", "parked effects replayed", { shard: this.storage.name, keys: whichKeys(keys), replayed });
+    return replayed;
+  }
+
+  discardParked(keys: string[] | null): number {
+    const discarded = this.storage.migrated ? this.outbox.discardParked(keys) : 0;
+    log("info", "parked effects discarded", { shard: this.storage.name, keys: whichKeys(keys), discarded });
+    return discarded;
+  }
+}
+
+/** Which parked rows an operation was for, as a log line says it: the key, a count, or "all". */
+const whichKeys = (keys: string[] | null) => (keys === null ? "all" : keys.length === 1 ? keys[0] : `${keys.length} keys`);

@@ -1,0 +1,136 @@
+import type { SlackApp } from "../app/types";
+import { inOAuthMode, recordSettings } from "../config";
+import type { CoordinatorEnv } from "../env";
+import type { Inbound } from "../inbound/types";
+import type { InstallationChange } from "../installations/api";
+import { installationCache, type Known } from "../installations/installationCache";
+import { isLifecycleEvent } from "../installations/lifecycle";
+import { installationStub } from "../installations/stubs";
+import { log } from "../log";
+import type { IngestResult } from "./api";
+import type { DeliveryLoop } from "./deliveryLoop";
+import { type IngestStores, ingestDelivery } from "./ingest";
+import type { Metrics } from "./metrics";
+import type { Outbox } from "./outbox";
+import { Receipts } from "./receipts";
+import { PAUSED_RETRY_MS, type ShardStorage } from "./shardStorage";
+
+/** Alarms for pruning alone come no more often than this: receipts expire in bulk, not one by one. */
+const PRUNE_INTERVAL_MS = 60_000;
+
+export interface RecordingParts {
+  storage: ShardStorage;
+  outbox: Outbox;
+  delivery: DeliveryLoop;
+  metrics: Metrics;
+  /** The app the shard plans with (routing/servedApp.ts). */
+  app: SlackApp;
+  env: CoordinatorEnv;
+}
+
+/**
+ * A workspace shard's recording: each delivery's receipt, outbox rows and alarm in ONE
+ * transaction (ingest.ts), the receipts it keeps for the retry horizon, and — in OAuth mode —
+ * only for installed workspaces, lifecycle events included.
+ */
+export class Recording {
+  /** Deliveries this instance accepted (first deliveries, not duplicates). */
+  accepted = 0;
+  private readonly oauth: boolean;
+  private readonly retentionMs: number;
+  private readonly receipts: Receipts;
+  private readonly stores: IngestStores;
+
+  constructor(private readonly parts: RecordingParts) {
+    const { storage, outbox, env } = parts;
+    this.oauth = inOAuthMode(env);
+    // Recording needs only the receipt retention; without it the shard cannot record (503).
+    this.retentionMs = recordSettings(env).receiptRetentionMs;
+    this.receipts = new Receipts(storage.sql, this.retentionMs);
+    this.stores = { storage: storage.storage, receipts: this.receipts, outbox };
+    storage.wakeUps.register((now) => {
+      const prunable = this.receipts.nextPruneAt(now);
+      return prunable === null ? null : Math.max(prunable, now + PRUNE_INTERVAL_MS);
+    });
+  }
+
+  /**
+   * Records one delivery. The RPC reply is held by the output gate until its transaction is
+   * durable, so the Worker can never answer Slack 200 for something that is not stored.
+   */
+  ingest(inbound: Inbound): IngestResult | Promise<IngestResult> {
+    // Lifecycle events are the store's to judge (it knows the installation's history): an
+    // uninstall's app_uninstalled and tokens_revoked come in any order, and both must land.
+    if (!this.oauth || isLifecycleEvent(inbound)) return this.record(inbound);
+    // Installed? Known without waiting in steady state; asked of the store on a cold cache,
+    // which decrypts nothing and never refreshes on the ack path.
+    const lookup = () => installationStub(this.parts.env, inbound.workspace).status();
+    const known = installationCache.peek(inbound.workspace, Date.now(), "status", lookup);
+    if (known === undefined) {
+      return installationCache
+        .status(inbound.workspace, Date.now(), lookup)
+        .then((answer) => (answer.status === "installed" ? this.record(inbound) : notInstalled(answer)));
+    }
+    return known.status === "installed" ? this.record(inbound) : notInstalled(known);
+  }
+
+  /** Records a delivery of a workspace this shard serves: the transaction is ingest.ts. */
+  private record(inbound: Inbound): IngestResult {
+    const { storage, delivery, metrics } = this.parts;
+    storage.migrate();
+    const now = Date.now();
+    metrics.registerOnce(now);
+    // New rows are leased to this delivery's immediate attempt as they are written; with many
+    // attempts in flight they wait for one in memory, still leased (immediateAttempts.ts).
+    // Only when that line is long too are they written unleased, for the sweep.
+    const lease = delivery.leaseFor(now);
+    const { result, leased } = ingestDelivery(this.stores, this.parts.app, inbound, now, lease);
+    // Delivered rows waiting to be deleted share this turn's commit (completions.ts).
+    delivery.ready?.courier.completions.flush();
+    metrics.recorded(result.verdict, inbound.receivedAt, now);
+    if (result.verdict !== "accepted") return result;
+    this.accepted++;
+    // Armed only once the transaction has succeeded, so the alarm mirror never believes in a
+    // rolled-back alarm; with no await in between, the alarm write commits with the rows.
+    // The sweep is the contract: if the immediate attempt dies with this instance, the
+    // alarm reclaims the rows once their lease has run out.
+    const pausedAt = delivery.ready ? now : now + PAUSED_RETRY_MS;
+    storage.wakeUps.arm(leased.length === 0 ? now + this.retentionMs : (lease?.expiresAt ?? pausedAt));
+    if (lease && leased.length > 0) delivery.attempt(inbound, result, lease, leased, now);
+    return result;
+  }
+
+  /**
+   * Told by the installation store (to every bucket of the workspace): forget what this isolate
+   * cached, and when the installation is gone, park the workspace's waiting effects with why.
+   */
+  installationChanged(workspace: string, change: InstallationChange): number {
+    const now = Date.now();
+    installationCache.apply(workspace, change, now);
+    if (change.status === "installed" || !this.parts.storage.migrated) return 0;
+    const parked = this.parts.outbox.parkWorkspace(workspace, change.reason, now, "installation");
+    if (parked > 0)
+      log("warn", "effects parked: installation gone", {
+        shard: this.parts.storage.name,
+        workspace,
+        parked,
+        reason: change.reason,
+      });
+    return parked;
+  }
+
+  /** The alarm's part: whole generations expire together (a table each); if the table of before 0005 still holds more than one batch, come back soon. */
+  prune(now: number): void {
+    if (this.receipts.pruneExpired(now) > 0) this.parts.storage.wakeUps.arm(now + 1_000);
+  }
+
+  receiptCount(): number {
+    return this.receipts.count();
+  }
+}
+
+const notInstalled = (known: Exclude<Known, { status: "installed" }>): IngestResult => ({
+  verdict: "not_installed",
+  reason: known.reason,
+  enqueued: 0,
+});

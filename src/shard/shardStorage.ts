@@ -1,0 +1,49 @@
+import { describeError, log } from "../log";
+import { Schema } from "./schema";
+import { WakeUps } from "./wakeUps";
+
+/** While delivery is paused by an invalid setting (or the schema is missing), the alarm looks again this often. */
+export const PAUSED_RETRY_MS = 60_000;
+
+/**
+ * A shard's storage as its parts share it: the schema, and the one alarm every part registers
+ * its wake source with (wakeUps.ts). The alarm's frame is here; what it does is each role's.
+ */
+export class ShardStorage extends Schema {
+  readonly wakeUps: WakeUps;
+
+  constructor(
+    storage: DurableObjectStorage,
+    readonly name: string,
+  ) {
+    super(storage);
+    this.wakeUps = new WakeUps(storage);
+  }
+
+  /** The constructor's part, under blockConcurrencyWhile: schema first, then the alarm already set. */
+  async load(): Promise<void> {
+    this.open();
+    await this.wakeUps.load();
+  }
+
+  /**
+   * Runs the role's alarm work, which never throws out of here (the runtime stops retrying after
+   * six failures), then re-arms for the earliest wake source. Without a schema (its migration
+   * failed) the sources have no tables to read; with delivery paused, due rows would wake us at
+   * once: either way, look again a minute later.
+   */
+  async alarm(work: (now: number) => void | Promise<void>, deliveryReady: boolean): Promise<void> {
+    this.wakeUps.consumed();
+    const started = Date.now();
+    try {
+      this.migrate();
+      await work(started);
+    } catch (error) {
+      log("error", "alarm failed; re-arming", { shard: this.name, error: describeError(error) });
+    }
+    const now = Date.now();
+    if (!this.migrated) this.wakeUps.arm(now + PAUSED_RETRY_MS);
+    // The sources are read only here, with the schema in place.
+    else this.wakeUps.rearm(now, deliveryReady ? now : now + PAUSED_RETRY_MS);
+  }
+}

@@ -1,0 +1,66 @@
+import type { SlackApp } from "../app/types";
+import type { Authorize } from "../auth/authorize";
+import { alertSettings } from "../config";
+import type { CoordinatorEnv } from "../env";
+import { describeError, log } from "../log";
+import { Watch } from "../watch/Watch";
+import { DeliveryLoop } from "./deliveryLoop";
+import { Metrics } from "./metrics";
+import { Operations } from "./operations";
+import { Outbox } from "./outbox";
+import type { ShardStorage } from "./shardStorage";
+
+/**
+ * The role of the one reserved shard "watch": alerts, the guard and the registry of shards
+ * (src/watch/), planned as `alert` rows of its own outbox and delivered by its own loop.
+ * It records no deliveries, keeps no pace and no layouts, and registers with nobody.
+ */
+export class WatchShard {
+  readonly kind = "the watch";
+  readonly delivery: DeliveryLoop;
+  readonly metrics: Metrics;
+  readonly operations: Operations;
+  private readonly outbox: Outbox;
+  /** Made at first use, with the schema. */
+  private part?: Watch;
+
+  constructor(
+    private readonly storage: ShardStorage,
+    app: SlackApp,
+    authorize: Authorize<CoordinatorEnv>,
+    private readonly env: CoordinatorEnv,
+  ) {
+    const outbox = new Outbox(storage.sql);
+    this.outbox = outbox;
+    const { wakeUps } = storage;
+    this.delivery = new DeliveryLoop({ shard: storage.name, role: "watch", app, authorize, env, outbox, wakeUps });
+    this.metrics = new Metrics(storage, outbox);
+    this.delivery.events.subscribe(this.metrics.onDelivery);
+    this.operations = new Operations(storage, outbox, this.delivery.counters);
+  }
+
+  /** The watch's part (src/watch/Watch.ts), its schema applied first. */
+  watch(): Watch {
+    this.storage.migrate();
+    if (!this.part) {
+      const settings = alertSettings(this.env);
+      for (const problem of settings.problems)
+        log("error", "alert setting invalid; its default is used", { setting: problem.setting, error: problem.message });
+      this.part = new Watch({ sql: this.storage.sql, outbox: this.outbox, settings, wakeUps: this.storage.wakeUps });
+    }
+    return this.part;
+  }
+
+  alarm(): Promise<void> {
+    return this.storage.alarm(async (now) => {
+      this.metrics.due(now);
+      // Whatever goes wrong with the watch's part, the sweep still delivers the alerts.
+      try {
+        this.watch().due(now);
+      } catch (error) {
+        log("error", "watch: parked batches not alerted", { error: describeError(error) });
+      }
+      await this.delivery.sweep(now);
+    }, this.delivery.ready !== null);
+  }
+}

@@ -1,0 +1,51 @@
+import type { SlackApp } from "../app/types";
+import type { Authorize } from "../auth/authorize";
+import type { CoordinatorEnv } from "../env";
+import { DeliveryLoop } from "./deliveryLoop";
+import { LayoutKeeping } from "./layoutKeeping";
+import { Metrics } from "./metrics";
+import { Operations } from "./operations";
+import { Outbox } from "./outbox";
+import { PaceKeeping } from "./paceKeeping";
+import { Recording } from "./recording";
+import type { ShardStorage } from "./shardStorage";
+
+/**
+ * The role of a workspace's shard ("{workspace}/{bucket}"; see routing/): it records the
+ * workspace's deliveries of its slice and delivers their effects, keeps some of the workspace's
+ * rate-limit buckets, and — bucket 0 — its bucket layouts. Each part owns its tables and its wake source.
+ */
+export class WorkspaceShard {
+  readonly kind = "a workspace shard";
+  readonly delivery: DeliveryLoop;
+  readonly metrics: Metrics;
+  readonly recording: Recording;
+  readonly operations: Operations;
+  readonly pace = new PaceKeeping();
+  readonly layouts: LayoutKeeping;
+
+  constructor(
+    private readonly storage: ShardStorage,
+    app: SlackApp,
+    authorize: Authorize<CoordinatorEnv>,
+    env: CoordinatorEnv,
+  ) {
+    const outbox = new Outbox(storage.sql);
+    const shard = storage.name;
+    const { wakeUps } = storage;
+    this.delivery = new DeliveryLoop({ shard, role: "workspace", app, authorize, env, outbox, wakeUps, pace: this.pace.local });
+    this.metrics = new Metrics(storage, outbox, env.SHARD);
+    this.delivery.events.subscribe(this.metrics.onDelivery);
+    this.recording = new Recording({ storage, outbox, delivery: this.delivery, metrics: this.metrics, app, env });
+    this.operations = new Operations(storage, outbox, this.delivery.counters, this.recording);
+    this.layouts = new LayoutKeeping(storage, shard);
+  }
+
+  alarm(): Promise<void> {
+    return this.storage.alarm(async (now) => {
+      this.metrics.due(now);
+      await this.delivery.sweep(now);
+      this.recording.prune(now);
+    }, this.delivery.ready !== null);
+  }
+}
