@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { deliverClaimed } from "../src/delivery/deliverClaimed";
 import type { CoordinatorEnv } from "../src/env";
+import { directoryStub, installationObjectName, installationStub } from "../src/installations/stubs";
 import { watchStub as typedWatchStub, workspaceShardStub } from "../src/routing/shardStub";
 import { controlClock } from "./support/clock";
 import { newWorkspace, shardStub, watchStub } from "./support/coordinator";
@@ -35,6 +36,32 @@ describe("one Durable Object class, its role picked by name", () => {
       () => workspaceShardStub(namespace, "T/0").health,
       // @ts-expect-error the watch records nothing
       () => typedWatchStub(namespace).ingest,
+    ];
+    expect(calls).toHaveLength(2);
+  });
+});
+
+describe("the installation store, its role picked by name as well", () => {
+  it("the directory refuses an installation's methods, an installation the directory's", async () => {
+    const installations = (env as unknown as CoordinatorEnv).INSTALLATIONS!;
+    const store = (name: string) => installations.get(installations.idFromName(name));
+    await expect(Promise.resolve(store("directory").status())).rejects.toThrow(
+      '"directory" is the directory, not an installation',
+    );
+    await expect(Promise.resolve(store(installationObjectName("T1")).list())).rejects.toThrow(
+      `"${installationObjectName("T1")}" is an installation, not the directory`,
+    );
+    expect((await store("directory").list()).installations).toEqual(expect.any(Array));
+    expect(await store(installationObjectName(newWorkspace())).status()).toMatchObject({ status: "absent" });
+  });
+
+  it("their stubs are typed for their role", () => {
+    const installations = (env as unknown as CoordinatorEnv).INSTALLATIONS;
+    const calls = [
+      // @ts-expect-error the directory keeps no token
+      () => directoryStub({ INSTALLATIONS: installations }).token,
+      // @ts-expect-error an installation lists nothing
+      () => installationStub({ INSTALLATIONS: installations }, "T1").list,
     ];
     expect(calls).toHaveLength(2);
   });

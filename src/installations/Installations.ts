@@ -1,340 +1,85 @@
 import { DurableObject } from "cloudflare:workers";
-import { type TokenCipher, tokenCipher } from "../auth/tokenCipher";
-import { type OAuthSettings, oauthSettings } from "../config";
 import type { CoordinatorEnv } from "../env";
-import { InvalidSetting } from "../errors";
-import { log } from "../log";
-import { MeteredSql } from "../shard/meteredSql";
-import { applyMigrations, hasSchema } from "../shard/migrations";
-import type {
-  InstallationChange,
-  InstallationSummary,
-  InstallationsApi,
-  LifecycleCause,
-  OAuthAccess,
-  StatusAnswer,
-  TokenAnswer,
-} from "./api";
+import { WrongRole } from "../errors";
+import { Schema } from "../shard/schema";
+import type { InstallationSummary, InstallationsApi, LifecycleCause, OAuthAccess } from "./api";
 import { Directory } from "./directory";
-import { expiryOf, InstallationRecord, type StoredInstallation, summaryOf } from "./installationRecord";
+import { Installation } from "./installation";
 import { INSTALLATION_MIGRATIONS } from "./migrations";
-import { notifyShards } from "./notifyShards";
-import { installationIdOf, oauthAccess } from "./oauthAccess";
-import { redeemState } from "./redeemedStates";
-import { TOKEN_REFRESH_MARGIN_MS } from "./refreshMargin";
-import { issueState, readState } from "./signedState";
-import { directoryStub } from "./stubs";
-
-/** Why an installation serves no token: never installed, or stopped (uninstalled, revoked). */
-function notServing(stored: StoredInstallation | null): Exclude<StatusAnswer, { status: "installed" }> {
-  if (!stored) return { status: "absent", reason: "workspace has not installed this app" };
-  const { status, statusReason } = stored.summary;
-  // "installed" without a bot token should not happen; it can serve nothing, so it counts as revoked.
-  return { status: status === "installed" ? "revoked" : status, reason: statusReason ?? status };
-}
-
-/** Slack's answers to a refresh that mean the refresh token is dead for good. */
-const REFRESH_REFUSED = new Set(["invalid_refresh_token", "invalid_grant", "token_revoked", "token_expired", "invalid_auth"]);
+import { DIRECTORY } from "./stubs";
 
 /**
- * The installation store (OAuth mode), one SQLite Durable Object per installation — strongly
- * consistent and single-threaded, so a rotation is one atomic write and concurrent askers share
- * one refresh — plus one object, the directory, for OAuth states and the operations list.
+ * The installation store (OAuth mode): one Durable Object class (one binding, INSTALLATIONS)
+ * playing two roles picked once by name — one object per installation (installation.ts), and
+ * one, the directory, for OAuth states and the operations list (directory.ts). The class is the
+ * RPC facade: one-line delegations, and a method of the other role throws WrongRole.
  */
 export class Installations extends DurableObject<CoordinatorEnv> implements InstallationsApi {
-  private readonly sql: MeteredSql;
-  private readonly installation: InstallationRecord;
-  private readonly directory: Directory;
-  private migrated = false;
-  private cipher?: Promise<TokenCipher>;
-  /** The refresh in flight: every asker awaits this one instead of starting its own. */
-  private refreshing?: Promise<TokenAnswer | null>;
+  private readonly role: Installation | Directory;
+  private readonly name: string;
 
   constructor(ctx: DurableObjectState, env: CoordinatorEnv) {
     super(ctx, env);
-    this.sql = new MeteredSql(ctx.storage.sql);
-    this.installation = new InstallationRecord(this.sql);
-    this.directory = new Directory(this.sql);
-    void ctx.blockConcurrencyWhile(async () => {
-      if (hasSchema(ctx.storage)) this.migrate();
-    });
+    this.name = ctx.id.name ?? ctx.id.toString();
+    const schema = new Schema(ctx.storage, INSTALLATION_MIGRATIONS);
+    this.role = this.name === DIRECTORY ? new Directory(schema, env) : new Installation(schema, env);
+    // Schema first; the only blockConcurrencyWhile (on the request path it would cap throughput).
+    void ctx.blockConcurrencyWhile(async () => schema.open());
   }
 
-  private migrate(): void {
-    if (this.migrated) return;
-    applyMigrations(this.ctx.storage, INSTALLATION_MIGRATIONS);
-    this.migrated = true;
+  private get installation(): Installation {
+    if (this.role instanceof Installation) return this.role;
+    throw new WrongRole(this.name, this.role.kind, "an installation");
   }
 
-  private read(): StoredInstallation | null {
-    return this.migrated ? this.installation.read() : null;
+  private get directory(): Directory {
+    if (this.role instanceof Directory) return this.role;
+    throw new WrongRole(this.name, this.role.kind, "the directory");
   }
 
-  private settings(): OAuthSettings {
-    const settings = oauthSettings(this.env);
-    if (!settings) throw new InvalidSetting("SLACK_CLIENT_ID", "is not set: the installation store serves OAuth mode only");
-    return settings;
+  // One installation (InstallationApi).
+  save(access: OAuthAccess) {
+    return this.installation.save(access);
+  }
+  status() {
+    return this.installation.status();
+  }
+  token(options?: { refresh?: boolean }) {
+    return this.installation.token(options);
+  }
+  uninstall(cause: LifecycleCause) {
+    return this.installation.uninstall(cause);
+  }
+  revokeTokens(revoked: { bot: string[]; users: string[] }, cause: LifecycleCause) {
+    return this.installation.revokeTokens(revoked, cause);
+  }
+  tokenRejected(botToken: string, code: string) {
+    return this.installation.tokenRejected(botToken, code);
+  }
+  teamAccess(change: "granted" | "revoked", teamIds: string[]) {
+    return this.installation.teamAccess(change, teamIds);
+  }
+  summary() {
+    return this.installation.summary();
+  }
+  remove(id: string) {
+    return this.installation.remove(id);
   }
 
-  private sealer(): Promise<TokenCipher> {
-    this.cipher ??= tokenCipher(this.env);
-    return this.cipher;
+  // The directory (DirectoryApi).
+  openState() {
+    return this.directory.openState();
   }
-
-  private async seal(token: string | undefined): Promise<string | null> {
-    return token ? (await this.sealer()).encrypt(token) : null;
+  consumeState(state: string) {
+    return this.directory.consumeState(state);
   }
-
-  /**
-   * Writes the installation, tells its shards if asked, then updates the directory's copy of its
-   * summary (awaited unless `directory` is "background": a rotation must not wait on the list).
-   * What follows the write is repeated by `announce` when an effect is retried.
-   */
-  private async commit(
-    stored: StoredInstallation,
-    change?: InstallationChange,
-    directory: "await" | "background" = "await",
-  ): Promise<void> {
-    this.migrate();
-    this.installation.write(stored);
-    await this.announce(stored.summary, change, directory);
-  }
-
-  private async announce(
-    summary: InstallationSummary,
-    change?: InstallationChange,
-    directory: "await" | "background" = "await",
-  ): Promise<void> {
-    if (change) await notifyShards(this.env, summary.id, change);
-    const listed = directoryStub(this.env).recordSummary(summary);
-    if (directory === "await") await listed;
-    else
-      void listed.catch((error: unknown) =>
-        log("warn", "directory not updated", { installation: summary.id, error: String(error) }),
-      );
-  }
-
-  // ── One installation ──────────────────────────────────────────────────────────────────────
-
-  async save(access: OAuthAccess): Promise<InstallationSummary> {
-    const id = installationIdOf(access);
-    if (!id || !access.access_token) throw new Error("oauth.v2.access answered without an installation id or bot token");
-    const user = access.authed_user;
-    // Sealed before the read, so nothing awaits between reading and writing the row.
-    const sealed = {
-      botToken: await this.seal(access.access_token),
-      botRefreshToken: await this.seal(access.refresh_token),
-      userToken: await this.seal(user?.access_token),
-      userRefreshToken: await this.seal(user?.refresh_token),
-    };
-    const now = Date.now();
-    const previous = this.read();
-    const summary = summaryOf(id, access, previous?.summary, now);
-    await this.commit({ summary, ...sealed, botExpiresAt: summary.tokenExpiresAt }, { status: "installed" });
-    log("info", previous ? "installation updated" : "installation stored", {
-      installation: id,
-      enterprise: summary.isEnterpriseInstall,
-    });
-    return summary;
-  }
-
-  /** Installed or not, without decrypting anything: what the ack path asks (a key problem never stops recording). */
-  status(): StatusAnswer {
-    const stored = this.read();
-    return stored?.botToken && stored.summary.status === "installed"
-      ? { status: "installed", expiresAt: stored.botExpiresAt }
-      : notServing(stored);
-  }
-
-  async token({ refresh = true }: { refresh?: boolean } = {}): Promise<TokenAnswer> {
-    const stored = this.read();
-    if (!stored?.botToken || stored.summary.status !== "installed") return notServing(stored);
-    const expiresAt = stored.botExpiresAt;
-    if (refresh && stored.botRefreshToken && expiresAt !== null && expiresAt - Date.now() <= TOKEN_REFRESH_MARGIN_MS) {
-      // Single flight: the first asker starts the refresh; everyone arriving meanwhile awaits it.
-      this.refreshing ??= this.refresh(stored).finally(() => {
-        this.refreshing = undefined;
-      });
-      const failed = await this.refreshing;
-      if (failed) return failed;
-      return this.token({ refresh: false });
-    }
-    return { status: "installed", botToken: await (await this.sealer()).decrypt(stored.botToken), expiresAt };
-  }
-
-  /** One rotation: null when both new tokens are stored, else the answer for the askers. */
-  private async refresh(stored: StoredInstallation): Promise<TokenAnswer | null> {
-    const id = stored.summary.id;
-    const refreshToken = await (await this.sealer()).decrypt(stored.botRefreshToken as string);
-    const outcome = await oauthAccess(this.settings(), { grant_type: "refresh_token", refresh_token: refreshToken });
-    const sealed =
-      outcome.ok && outcome.access.access_token && outcome.access.refresh_token
-        ? {
-            botToken: await this.seal(outcome.access.access_token),
-            botRefreshToken: await this.seal(outcome.access.refresh_token),
-          }
-        : null;
-    // The refresh token was sent: re-read. An uninstall, or a reinstall (new tokens), while we
-    // waited makes this outcome stale — it must neither overwrite nor revoke the newer state.
-    const now = Date.now();
-    const current = this.read();
-    if (current?.summary.status !== "installed" || current.botRefreshToken !== stored.botRefreshToken) return null;
-    if (outcome.ok) {
-      if (!sealed) {
-        log("error", "token refresh answered without tokens", { installation: id });
-        return { status: "retry", reason: "token refresh answered without tokens" };
-      }
-      const expiresAt = expiryOf(outcome.access.expires_in, now);
-      // Both new tokens in one write: the old refresh token is dead now, the new one must not be lost.
-      await this.commit(
-        {
-          ...current,
-          ...sealed,
-          summary: { ...current.summary, tokenExpiresAt: expiresAt, updatedAt: now },
-          botExpiresAt: expiresAt,
-        },
-        undefined,
-        "background",
-      );
-      log("info", "token refreshed", { installation: id, expiresAt });
-      return null;
-    }
-    const refused = !outcome.transient && REFRESH_REFUSED.has(outcome.reason.replace("oauth.v2.access answered ", ""));
-    if (!refused) {
-      // Slack down, or our own client id/secret wrong: an operator can fix either; the token stays.
-      log("error", "token refresh failed; will retry", { installation: id, reason: outcome.reason });
-      return { status: "retry", reason: `token refresh failed: ${outcome.reason}` };
-    }
-    const reason = `token refresh refused: ${outcome.reason}`;
-    await this.stop(current, "revoked", reason, now);
-    return { status: "revoked", reason };
-  }
-
-  /** Deletes the tokens, keeps a tombstone, and tells the shards (which park what waits). */
-  private async stop(stored: StoredInstallation, status: "uninstalled" | "revoked", reason: string, now: number) {
-    await this.commit(
-      {
-        summary: { ...stored.summary, status, statusReason: reason, uninstalledAt: now, updatedAt: now, tokenExpiresAt: null },
-        botToken: null,
-        botRefreshToken: null,
-        botExpiresAt: null,
-        userToken: null,
-        userRefreshToken: null,
-      },
-      { status, reason },
-    );
-    log("warn", "installation stopped", { installation: stored.summary.id, status, reason });
-  }
-
-  /**
-   * An event from before the latest install is about the previous one (a late retry): ignored.
-   * Slack's event_time has whole seconds, so an event in the install's own second counts.
-   */
-  private isStale(stored: StoredInstallation, cause: LifecycleCause): boolean {
-    return cause.eventTime !== undefined && cause.eventTime < Math.floor(stored.summary.installedAt / 1000);
-  }
-
-  async uninstall(cause: LifecycleCause): Promise<boolean> {
-    const stored = this.read();
-    if (!stored) return false;
-    if (stored.summary.status === "uninstalled") {
-      // Already applied; a retried effect repeats what followed the write, which may have failed.
-      await this.announce(stored.summary, { status: "uninstalled", reason: stored.summary.statusReason ?? cause.reason });
-      return false;
-    }
-    if (this.isStale(stored, cause)) {
-      // The shard that received it believed it at once; tell them all the installation stands.
-      log("info", "stale uninstall ignored", { installation: stored.summary.id, eventTime: cause.eventTime });
-      await notifyShards(this.env, stored.summary.id, { status: "installed" });
-      return false;
-    }
-    await this.stop(stored, "uninstalled", cause.reason, Date.now());
-    return true;
-  }
-
-  async revokeTokens(revoked: { bot: string[]; users: string[] }, cause: LifecycleCause): Promise<boolean> {
-    const stored = this.read();
-    if (!stored || this.isStale(stored, cause)) return false;
-    const { botUserId, userId, status } = stored.summary;
-    if (status !== "installed") {
-      if (botUserId !== null && revoked.bot.includes(botUserId))
-        await this.announce(stored.summary, { status, reason: stored.summary.statusReason ?? cause.reason });
-      return false;
-    }
-    if (botUserId !== null && revoked.bot.includes(botUserId)) {
-      await this.stop(stored, "revoked", cause.reason, Date.now());
-      return true;
-    }
-    if (userId !== null && revoked.users.includes(userId) && stored.userToken !== null) {
-      await this.commit({ ...stored, userToken: null, userRefreshToken: null });
-      log("info", "installing user's token revoked", { installation: stored.summary.id });
-      return true;
-    }
-    return false;
-  }
-
-  async tokenRejected(botToken: string, code: string): Promise<boolean> {
-    const stored = this.read();
-    if (stored?.summary.status !== "installed" || !stored.botToken) return false;
-    // A token rotated or reinstalled since the call was made is not the one Slack refused.
-    if ((await (await this.sealer()).decrypt(stored.botToken)) !== botToken) return false;
-    const current = this.read();
-    if (current?.botToken !== stored.botToken) return false;
-    await this.stop(current, "revoked", `token rejected by Slack: ${code}`, Date.now());
-    return true;
-  }
-
-  async teamAccess(change: "granted" | "revoked", teamIds: string[]): Promise<void> {
-    const stored = this.read();
-    if (!stored) return;
-    const teams = new Set(stored.summary.teams);
-    for (const team of teamIds) {
-      if (change === "granted") teams.add(team);
-      else teams.delete(team);
-    }
-    await this.commit({ ...stored, summary: { ...stored.summary, teams: [...teams].sort(), updatedAt: Date.now() } });
-    log("info", `org access ${change}`, { installation: stored.summary.id, teams: teamIds.length });
-  }
-
-  summary(): InstallationSummary | null {
-    return this.read()?.summary ?? null;
-  }
-
-  /** Deletes the installation; `id` lets a retried DELETE finish what a failed one left (shards, list). */
-  async remove(id: string): Promise<boolean> {
-    const stored = this.read();
-    if (stored) this.installation.delete();
-    const reason = "installation deleted by an operator";
-    await notifyShards(this.env, id, { status: "uninstalled", reason });
-    await directoryStub(this.env).forgetSummary(id);
-    if (stored) log("warn", reason, { installation: id });
-    return stored !== null;
-  }
-
-  // ── The directory ─────────────────────────────────────────────────────────────────────────
-
-  openState(): Promise<string> {
-    return issueState(this.settings().clientSecret, Date.now());
-  }
-
-  async consumeState(state: string) {
-    const signed = await readState(this.settings().clientSecret, state);
-    if (!signed && !this.migrated) return "unknown";
-    this.migrate();
-    return redeemState(this.sql, signed ?? state, Date.now());
-  }
-
-  list(cursor?: string, limit = 100): { installations: InstallationSummary[]; cursor: string | null } {
-    if (!this.migrated) return { installations: [], cursor: null };
+  list(cursor?: string, limit?: number) {
     return this.directory.list(cursor, limit);
   }
-
-  recordSummary(summary: InstallationSummary): void {
-    this.migrate();
-    this.directory.record(summary);
+  recordSummary(summary: InstallationSummary) {
+    return this.directory.recordSummary(summary);
   }
-
-  forgetSummary(id: string): void {
-    if (this.migrated) this.directory.forget(id);
+  forgetSummary(id: string) {
+    return this.directory.forgetSummary(id);
   }
 }

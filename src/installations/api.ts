@@ -76,8 +76,8 @@ export type InstallationChange = { status: "installed" } | { status: "uninstalle
 /** Outcome of redeeming an OAuth state at the directory. */
 export type StateCheck = "valid" | "expired" | "unknown";
 
-export interface InstallationsApi {
-  // One installation (the object named by installationObjectName(id)).
+/** One installation (the object named by installationObjectName(id)). */
+export interface InstallationApi {
   /** Stores (or updates in place) the installation an `oauth.v2.access` answer describes. */
   save(access: OAuthAccess): Promise<InstallationSummary>;
   /**
@@ -98,8 +98,10 @@ export interface InstallationsApi {
   summary(): InstallationSummary | null;
   /** Deletes the installation entirely (DELETE /admin/installations/{id}); false if there was none. */
   remove(id: string): Promise<boolean>;
+}
 
-  // The directory (the object named DIRECTORY).
+/** The directory (the object named DIRECTORY): OAuth states and the list of installations. */
+export interface DirectoryApi {
   /** A fresh signed state, valid for ten minutes; stores nothing (for Workers that still ask here). */
   openState(): Promise<string>;
   /** Redeems a state: valid once (recorded until it expires), then unknown; unknown if not signed here. */
@@ -108,3 +110,9 @@ export interface InstallationsApi {
   recordSummary(summary: InstallationSummary): void;
   forgetSummary(id: string): void;
 }
+
+/**
+ * The Durable Object class's whole surface (the INSTALLATIONS namespace's type): one class plays
+ * both roles, picked by name; a stub is typed for one (stubs.ts), and the other's methods throw WrongRole.
+ */
+export interface InstallationsApi extends InstallationApi, DirectoryApi {}

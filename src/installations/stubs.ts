@@ -1,8 +1,11 @@
 import type { CoordinatorEnv, InstallationsNamespace } from "../env";
 import { InvalidSetting } from "../errors";
+import type { DirectoryApi, InstallationApi } from "./api";
+
+type Stub<T> = DurableObjectStub<T & Rpc.DurableObjectBranded>;
 
 /** The object that keeps the OAuth states in flight and the list of installations. */
-const DIRECTORY = "directory";
+export const DIRECTORY = "directory";
 
 /** The object of one installation: one per team id, or per enterprise id for an org-wide install. */
 export function installationObjectName(id: string): string {
@@ -18,13 +21,14 @@ function namespace(env: Pick<CoordinatorEnv, "INSTALLATIONS">): InstallationsNam
   return env.INSTALLATIONS;
 }
 
-/** A fresh stub each call (a stub that saw an error is broken). */
-export function installationStub(env: Pick<CoordinatorEnv, "INSTALLATIONS">, id: string) {
+/** One installation's object; a fresh stub each call (a stub that saw an error is broken). */
+export function installationStub(env: Pick<CoordinatorEnv, "INSTALLATIONS">, id: string): Stub<InstallationApi> {
   const installations = namespace(env);
   return installations.get(installations.idFromName(installationObjectName(id)));
 }
 
-export function directoryStub(env: Pick<CoordinatorEnv, "INSTALLATIONS">) {
+/** The directory: OAuth states and the list of installations. */
+export function directoryStub(env: Pick<CoordinatorEnv, "INSTALLATIONS">): Stub<DirectoryApi> {
   const installations = namespace(env);
   return installations.get(installations.idFromName(DIRECTORY));
 }

@@ -1,0 +1,236 @@
+import { type TokenCipher, tokenCipher } from "../auth/tokenCipher";
+import type { CoordinatorEnv } from "../env";
+import { log } from "../log";
+import type { Schema } from "../shard/schema";
+import type {
+  InstallationApi,
+  InstallationChange,
+  InstallationSummary,
+  LifecycleCause,
+  OAuthAccess,
+  StatusAnswer,
+  TokenAnswer,
+} from "./api";
+import { InstallationRecord, type StoredInstallation, summaryOf } from "./installationRecord";
+import { notifyShards } from "./notifyShards";
+import { installationIdOf } from "./oauthAccess";
+import { TOKEN_REFRESH_MARGIN_MS } from "./refreshMargin";
+import { directoryStub } from "./stubs";
+import { refreshTokens } from "./tokenRefresh";
+
+/** Why an installation serves no token: never installed, or stopped (uninstalled, revoked). */
+function notServing(stored: StoredInstallation | null): Exclude<StatusAnswer, { status: "installed" }> {
+  if (!stored) return { status: "absent", reason: "workspace has not installed this app" };
+  const { status, statusReason } = stored.summary;
+  // "installed" without a bot token should not happen; it can serve nothing, so it counts as revoked.
+  return { status: status === "installed" ? "revoked" : status, reason: statusReason ?? status };
+}
+
+/**
+ * One installation's role (OAuth mode), one SQLite Durable Object per installation — strongly
+ * consistent and single-threaded, so a rotation is one atomic write and concurrent askers share
+ * one refresh. Its summary is copied to the directory, and its changes are told to its shards.
+ */
+export class Installation implements InstallationApi {
+  readonly kind = "an installation";
+  private readonly record: InstallationRecord;
+  private cipher?: Promise<TokenCipher>;
+  /** The refresh in flight: every asker awaits this one instead of starting its own. */
+  private refreshing?: Promise<TokenAnswer | null>;
+
+  constructor(
+    private readonly schema: Schema,
+    readonly env: CoordinatorEnv,
+  ) {
+    this.record = new InstallationRecord(schema.sql);
+  }
+
+  read(): StoredInstallation | null {
+    return this.schema.migrated ? this.record.read() : null;
+  }
+
+  sealer(): Promise<TokenCipher> {
+    this.cipher ??= tokenCipher(this.env);
+    return this.cipher;
+  }
+
+  async seal(token: string | undefined): Promise<string | null> {
+    return token ? (await this.sealer()).encrypt(token) : null;
+  }
+
+  /**
+   * Writes the installation, tells its shards if asked, then updates the directory's copy of its
+   * summary (awaited unless `directory` is "background": a rotation must not wait on the list).
+   * What follows the write is repeated by `announce` when an effect is retried.
+   */
+  async commit(
+    stored: StoredInstallation,
+    change?: InstallationChange,
+    directory: "await" | "background" = "await",
+  ): Promise<void> {
+    this.schema.migrate();
+    this.record.write(stored);
+    await this.announce(stored.summary, change, directory);
+  }
+
+  async announce(
+    summary: InstallationSummary,
+    change?: InstallationChange,
+    directory: "await" | "background" = "await",
+  ): Promise<void> {
+    if (change) await notifyShards(this.env, summary.id, change);
+    const listed = directoryStub(this.env).recordSummary(summary);
+    if (directory === "await") await listed;
+    else
+      void listed.catch((error: unknown) =>
+        log("warn", "directory not updated", { installation: summary.id, error: String(error) }),
+      );
+  }
+
+  async save(access: OAuthAccess): Promise<InstallationSummary> {
+    const id = installationIdOf(access);
+    if (!id || !access.access_token) throw new Error("oauth.v2.access answered without an installation id or bot token");
+    const user = access.authed_user;
+    // Sealed before the read, so nothing awaits between reading and writing the row.
+    const sealed = {
+      botToken: await this.seal(access.access_token),
+      botRefreshToken: await this.seal(access.refresh_token),
+      userToken: await this.seal(user?.access_token),
+      userRefreshToken: await this.seal(user?.refresh_token),
+    };
+    const now = Date.now();
+    const previous = this.read();
+    const summary = summaryOf(id, access, previous?.summary, now);
+    await this.commit({ summary, ...sealed, botExpiresAt: summary.tokenExpiresAt }, { status: "installed" });
+    log("info", previous ? "installation updated" : "installation stored", {
+      installation: id,
+      enterprise: summary.isEnterpriseInstall,
+    });
+    return summary;
+  }
+
+  /** Installed or not, without decrypting anything: what the ack path asks (a key problem never stops recording). */
+  status(): StatusAnswer {
+    const stored = this.read();
+    return stored?.botToken && stored.summary.status === "installed"
+      ? { status: "installed", expiresAt: stored.botExpiresAt }
+      : notServing(stored);
+  }
+
+  async token({ refresh = true }: { refresh?: boolean } = {}): Promise<TokenAnswer> {
+    const stored = this.read();
+    if (!stored?.botToken || stored.summary.status !== "installed") return notServing(stored);
+    const expiresAt = stored.botExpiresAt;
+    if (refresh && stored.botRefreshToken && expiresAt !== null && expiresAt - Date.now() <= TOKEN_REFRESH_MARGIN_MS) {
+      // Single flight: the first asker starts the refresh; everyone arriving meanwhile awaits it.
+      this.refreshing ??= refreshTokens(this, stored).finally(() => {
+        this.refreshing = undefined;
+      });
+      const failed = await this.refreshing;
+      if (failed) return failed;
+      return this.token({ refresh: false });
+    }
+    return { status: "installed", botToken: await (await this.sealer()).decrypt(stored.botToken), expiresAt };
+  }
+
+  /** Deletes the tokens, keeps a tombstone, and tells the shards (which park what waits). */
+  async stop(stored: StoredInstallation, status: "uninstalled" | "revoked", reason: string, now: number) {
+    await this.commit(
+      {
+        summary: { ...stored.summary, status, statusReason: reason, uninstalledAt: now, updatedAt: now, tokenExpiresAt: null },
+        botToken: null,
+        botRefreshToken: null,
+        botExpiresAt: null,
+        userToken: null,
+        userRefreshToken: null,
+      },
+      { status, reason },
+    );
+    log("warn", "installation stopped", { installation: stored.summary.id, status, reason });
+  }
+
+  /**
+   * An event from before the latest install is about the previous one (a late retry): ignored.
+   * Slack's event_time has whole seconds, so an event in the install's own second counts.
+   */
+  private isStale(stored: StoredInstallation, cause: LifecycleCause): boolean {
+    return cause.eventTime !== undefined && cause.eventTime < Math.floor(stored.summary.installedAt / 1000);
+  }
+
+  async uninstall(cause: LifecycleCause): Promise<boolean> {
+    const stored = this.read();
+    if (!stored) return false;
+    if (stored.summary.status === "uninstalled") {
+      // Already applied; a retried effect repeats what followed the write, which may have failed.
+      await this.announce(stored.summary, { status: "uninstalled", reason: stored.summary.statusReason ?? cause.reason });
+      return false;
+    }
+    if (this.isStale(stored, cause)) {
+      // The shard that received it believed it at once; tell them all the installation stands.
+      log("info", "stale uninstall ignored", { installation: stored.summary.id, eventTime: cause.eventTime });
+      await notifyShards(this.env, stored.summary.id, { status: "installed" });
+      return false;
+    }
+    await this.stop(stored, "uninstalled", cause.reason, Date.now());
+    return true;
+  }
+
+  async revokeTokens(revoked: { bot: string[]; users: string[] }, cause: LifecycleCause): Promise<boolean> {
+    const stored = this.read();
+    if (!stored || this.isStale(stored, cause)) return false;
+    const { botUserId, userId, status } = stored.summary;
+    if (status !== "installed") {
+      if (botUserId !== null && revoked.bot.includes(botUserId))
+        await this.announce(stored.summary, { status, reason: stored.summary.statusReason ?? cause.reason });
+      return false;
+    }
+    if (botUserId !== null && revoked.bot.includes(botUserId)) {
+      await this.stop(stored, "revoked", cause.reason, Date.now());
+      return true;
+    }
+    if (userId !== null && revoked.users.includes(userId) && stored.userToken !== null) {
+      await this.commit({ ...stored, userToken: null, userRefreshToken: null });
+      log("info", "installing user's token revoked", { installation: stored.summary.id });
+      return true;
+    }
+    return false;
+  }
+
+  async tokenRejected(botToken: string, code: string): Promise<boolean> {
+    const stored = this.read();
+    if (stored?.summary.status !== "installed" || !stored.botToken) return false;
+    // A token rotated or reinstalled since the call was made is not the one Slack refused.
+    if ((await (await this.sealer()).decrypt(stored.botToken)) !== botToken) return false;
+    const current = this.read();
+    if (current?.botToken !== stored.botToken) return false;
+    await this.stop(current, "revoked", `token rejected by Slack: ${code}`, Date.now());
+    return true;
+  }
+
+  async teamAccess(change: "granted" | "revoked", teamIds: string[]): Promise<void> {
+    const stored = this.read();
+    if (!stored) return;
+    const teams = new Set(stored.summary.teams);
+    for (const team of teamIds) {
+      if (change === "granted") teams.add(team);
+      else teams.delete(team);
+    }
+    await this.commit({ ...stored, summary: { ...stored.summary, teams: [...teams].sort(), updatedAt: Date.now() } });
+    log("info", `org access ${change}`, { installation: stored.summary.id, teams: teamIds.length });
+  }
+
+  summary(): InstallationSummary | null {
+    return this.read()?.summary ?? null;
+  }
+
+  /** Deletes the installation; `id` lets a retried DELETE finish what a failed one left (shards, list). */
+  async remove(id: string): Promise<boolean> {
+    const stored = this.read();
+    if (stored) this.record.delete();
+    const reason = "installation deleted by an operator";
+    await notifyShards(this.env, id, { status: "uninstalled", reason });
+    await directoryStub(this.env).forgetSummary(id);
+    if (stored) log("warn", reason, { installation: id });
+    return stored !== null;
+  }
+}

@@ -1,0 +1,10 @@
+import { type OAuthSettings, oauthSettings } from "../config";
+import type { CoordinatorEnv } from "../env";
+import { InvalidSetting } from "../errors";
+
+/** OAuth mode's settings, as the installation store needs them: it serves OAuth mode only. */
+export function storeSettings(env: CoordinatorEnv): OAuthSettings {
+  const settings = oauthSettings(env);
+  if (!settings) throw new InvalidSetting("SLACK_CLIENT_ID", "is not set: the installation store serves OAuth mode only");
+  return settings;
+}
