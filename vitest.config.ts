@@ -18,6 +18,11 @@ export default defineConfig({
     silent: "passed-only",
     projects: [
       {
+        // Plain functions (parsing, signatures, routing, classification, pacing, settings …) in
+        // Node: no workerd to start, so the fast feedback loop stays fast.
+        test: { name: "unit", include: ["test/unit/*.test.ts"], environment: "node", ...shared },
+      },
+      {
         // The engine, driven through a Worker of its own with a small test app (test/worker.ts).
         plugins: [workerUnderTest("./test/worker.ts")],
         test: { name: "coordinator", include: ["test/*.test.ts"], ...shared },

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { DeliveryReports, MAX_DESTINATIONS, MAX_PENDING_RUNS } from "../src/alerts/deliveryReports";
-import type { DeliveryReport } from "../src/alerts/outcomes";
-import { MAX_RATE_KEYS, RateLimits } from "../src/delivery/rateLimits";
-import type { StatusAnswer } from "../src/installations/api";
-import { InstallationCache } from "../src/installations/installationCache";
-import { MAX_UNWRITTEN_MINUTES, MinuteMetrics } from "../src/metrics/minuteMetrics";
-import { MAX_PACED_BUCKETS, Pacer } from "../src/pacing/pacer";
-import { POST_MESSAGE_PER_CHANNEL as PACE } from "../src/pacing/tiers";
-import { BackendAnswers, MAX_AWAITED } from "../src/relay/backendAnswers";
+import { DeliveryReports, MAX_DESTINATIONS, MAX_PENDING_RUNS } from "../../src/alerts/deliveryReports";
+import type { DeliveryReport } from "../../src/alerts/outcomes";
+import { MAX_RATE_KEYS, RateLimits } from "../../src/delivery/rateLimits";
+import type { StatusAnswer } from "../../src/installations/api";
+import { InstallationCache } from "../../src/installations/installationCache";
+import { MAX_UNWRITTEN_MINUTES, MinuteMetrics } from "../../src/metrics/minuteMetrics";
+import { MAX_PACED_BUCKETS, Pacer } from "../../src/pacing/pacer";
+import { POST_MESSAGE_PER_CHANNEL as PACE } from "../../src/pacing/tiers";
+import { BackendAnswers, MAX_AWAITED } from "../../src/relay/backendAnswers";
 
 // What an isolate remembers per channel, workspace or request is bounded: a Durable Object
 // isolate lives long and has 128 MB. Each bound is shown at its edge: remembered within it,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { deliverySettings } from "../src/config";
-import { minimumRetrySpanMs, retryDelayMs } from "../src/delivery/backoff";
-import { rateKeyOf } from "../src/effects/registry";
+import { deliverySettings } from "../../src/config";
+import { minimumRetrySpanMs, retryDelayMs } from "../../src/delivery/backoff";
+import { rateKeyOf } from "../../src/effects/registry";
 import {
   ExpiredHandle,
   ForbiddenUrl,
@@ -13,8 +13,8 @@ import {
   SlackUnreachable,
   UnreadableEffect,
   verdictOf,
-} from "../src/errors";
-import { classifyAnswer } from "../src/slack/classifyAnswer";
+} from "../../src/errors";
+import { classifyAnswer } from "../../src/slack/classifyAnswer";
 
 const answer = (status: number, error?: string, retryAfterMs?: number) => ({
   status,

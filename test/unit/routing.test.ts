@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseEventsApi } from "../src/inbound/parseEventsApi";
-import { fmix32, fnv1a32, shardFor } from "../src/routing/shardFor";
-import { appMention, eventCallback } from "./support/slackSimulator";
+import { parseEventsApi } from "../../src/inbound/parseEventsApi";
+import { fmix32, fnv1a32, shardFor } from "../../src/routing/shardFor";
+import { appMention, eventCallback } from "../support/slackSimulator";
 
 describe("shard routing", () => {
   it("is a stable, pure function: the same delivery always maps to the same shard", () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { App } from "../src/app/App";
-import type { Plan } from "../src/app/types";
-import { parseSlackRequest } from "../src/inbound/parseSlackRequest";
-import type { Inbound } from "../src/inbound/types";
-import { outboxKeyOf } from "../src/shard/ingest";
+import { App } from "../../src/app/App";
+import type { Plan } from "../../src/app/types";
+import { parseSlackRequest } from "../../src/inbound/parseSlackRequest";
+import type { Inbound } from "../../src/inbound/types";
+import { outboxKeyOf } from "../../src/shard/ingest";
 import {
   appMention,
   blockActions,
@@ -12,7 +12,7 @@ import {
   messageTs,
   slashCommandFields,
   viewSubmission,
-} from "./support/slackSimulator";
+} from "../support/slackSimulator";
 
 const json = { contentType: "application/json", retryNum: null, retryReason: null };
 const form = { contentType: "application/x-www-form-urlencoded", retryNum: null, retryReason: null };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { MalformedPayload } from "../src/errors";
-import { type DeliveryHeaders, parseSlackRequest } from "../src/inbound/parseSlackRequest";
-import { appMention, eventCallback, slashCommandFields } from "./support/slackSimulator";
+import { MalformedPayload } from "../../src/errors";
+import { type DeliveryHeaders, parseSlackRequest } from "../../src/inbound/parseSlackRequest";
+import { appMention, eventCallback, slashCommandFields } from "../support/slackSimulator";
 
 const json: DeliveryHeaders = { contentType: "application/json", retryNum: null, retryReason: null };
 const form: DeliveryHeaders = { contentType: "application/x-www-form-urlencoded", retryNum: null, retryReason: null };

@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { singleWorkspace } from "../src/auth/authorize";
+import { singleWorkspace } from "../../src/auth/authorize";
 import {
   alertSettings,
   deliverySettings,
@@ -9,10 +9,10 @@ import {
   oauthSettings,
   recordSettings,
   relayMode,
-} from "../src/config";
-import type { CoordinatorEnv } from "../src/env";
-import { InvalidSetting } from "../src/errors";
-import { SETTINGS, type SettingName } from "../src/settings/table";
+} from "../../src/config";
+import type { CoordinatorEnv } from "../../src/env";
+import { InvalidSetting } from "../../src/errors";
+import { SETTINGS, type SettingName } from "../../src/settings/table";
 
 const KEY = btoa(String.fromCharCode(...new Uint8Array(32)));
 
