@@ -1,6 +1,5 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { BOUNDS_MS, emptyHistogram, observe, quantile } from "../src/metrics/histogram";
 import { controlClock } from "./support/clock";
 import { adminGet, deliver, mentionDelivery, newWorkspace, shardStub, watchStub } from "./support/coordinator";
 import { useFakeSlack } from "./support/useFakeSlack";
@@ -22,20 +21,6 @@ interface Overview {
   guard: { window_minutes: number };
   unreachable: string[];
 }
-
-describe("latency histograms", () => {
-  it("percentiles are the upper bound of the bucket that holds them", () => {
-    const histogram = emptyHistogram();
-    for (const ms of [1, 2, 3, 4, 7, 30, 30, 30, 400, 100_000_000]) observe(histogram, ms);
-    expect(histogram).toHaveLength(BOUNDS_MS.length + 1);
-    expect(quantile(histogram, 0.5)).toBe(10);
-    expect(quantile(histogram, 0.8)).toBe(50);
-    expect(quantile(histogram, 0.4)).toBe(5);
-    expect(quantile(histogram, 0.9)).toBe(500);
-    expect(quantile(histogram, 1)).toBe(Number.POSITIVE_INFINITY);
-    expect(quantile(emptyHistogram(), 0.5)).toBeNull();
-  });
-});
 
 describe("persistent metrics (one row per shard per minute)", () => {
   it("counts accepted, duplicate and delivered in memory, and writes the minute once it is over", async () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { formEncode } from "../src/slack/webApi";
-import { withWebApiMethods } from "../src/slack/webApiMethods";
 import { controlClock, sweepUntilQuiet } from "./support/clock";
 import { deliver, newWorkspace, shardStub, signedBy } from "./support/coordinator";
 import type { Fault } from "./support/fakeSlackApi";
@@ -103,21 +102,5 @@ describe("the typed Web API client in handlers", () => {
   it("files.uploadV2: a failed upload fails the run as any call does (5xx retried)", async () => {
     const { row } = await runFailingOnce("/report", "file_upload", { status: 503 });
     expect(row).toMatchObject({ status: "pending", attempts: 1, last_error: "files.upload: 503 http_503" });
-  });
-
-  it("is not a thenable (awaiting the client gives it back), and bind/call/apply reach the method", async () => {
-    const calls: string[] = [];
-    const client = withWebApiMethods({ call: async (method: string) => void calls.push(method) });
-    expect(await Promise.resolve(client)).toBe(client);
-    await (client as unknown as { conversations: { replies(args: object): Promise<unknown> } }).conversations.replies({
-      channel: "C1",
-      ts: "1.2",
-    });
-    const methods = client as unknown as { chat: { postMessage(args: object): Promise<unknown> } };
-    // Wrappers that bind, call or apply a method still make that one call.
-    await methods.chat.postMessage.bind(methods.chat)({ channel: "C1", text: "a" });
-    await methods.chat.postMessage.call(methods.chat, { channel: "C1", text: "b" });
-    await methods.chat.postMessage.apply(methods.chat, [{ channel: "C1", text: "c" }]);
-    expect(calls).toEqual(["conversations.replies", "chat.postMessage", "chat.postMessage", "chat.postMessage"]);
   });
 });
