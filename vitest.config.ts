@@ -29,7 +29,7 @@ export default defineConfig({
       },
       {
         // OAuth (multi-workspace) mode: installs, per-installation tokens, lifecycle — the test
-        // Worker again, without SLACK_BOT_TOKEN (the demo's OAuth mode is the example project's).
+        // Worker again, without SLACK_BOT_TOKEN (the demo is the example project's, end to end).
         plugins: [workerUnderTest("./test/worker.ts", OAUTH_TEST_BINDINGS)],
         test: { name: "oauth", include: ["test/oauth/*.test.ts"], ...shared },
       },
