@@ -13,7 +13,11 @@ describe("the operations console's page and assets (GET /admin)", () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https?:/);
     const page = await response.text();
-    expect(page).toContain('<script src="/admin/assets/console.js" defer></script>');
+    expect(page).toContain('<script type="module" src="/admin/assets/console.js"></script>');
+    // uPlot after console.js: deferred scripts and modules run in document order, so console.js and
+    // its imports have set a language Intl accepts before uPlot reads navigator.language.
+    expect(page.indexOf("/admin/assets/console.js")).toBeLessThan(page.indexOf("/admin/assets/uPlot.iife.min.js"));
+    expect(page).toContain('<script src="/admin/assets/uPlot.iife.min.js" defer></script>');
     // No inline script at all: every <script> has a src.
     expect(page.match(/<script(?![^>]*\bsrc=)[^>]*>/g)).toBeNull();
     expect(page).not.toMatch(/https?:\/\//);
@@ -21,7 +25,8 @@ describe("the operations console's page and assets (GET /admin)", () => {
 
   it("serves its script, styles and charting library from the Worker itself", async () => {
     for (const [name, type, sample] of [
-      ["console.js", "text/javascript", "textContent"],
+      ["console.js", "text/javascript", "sign-in-form"],
+      ["dom.browser.js", "text/javascript", "textContent"],
       ["console.css", "text/css", "--accent"],
       ["uPlot.iife.min.js", "text/javascript", "uPlot"],
       ["uPlot.min.css", "text/css", ".uplot"],
@@ -33,6 +38,28 @@ describe("the operations console's page and assets (GET /admin)", () => {
       expect(await response.text()).toContain(sample);
     }
     expect((await get("/admin/assets/secrets.txt")).status).toBe(404);
+  });
+
+  it("serves every module console.js imports, at the address the import names, as JavaScript", async () => {
+    const seen = new Set<string>();
+    const pending = ["console.js"];
+    for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const response = await get(`/admin/assets/${name}`);
+      expect(response.status, name).toBe(200);
+      // Browsers run a module only when it is served with a JavaScript type.
+      expect(response.headers.get("content-type"), name).toBe("text/javascript; charset=utf-8");
+      expect(response.headers.get("content-security-policy"), name).toContain("script-src 'self'");
+      for (const [, specifier] of (await response.text()).matchAll(/^import\s[^;]*?["']([^"']+)["'];/gm)) {
+        // Relative to /admin/assets/: this origin only, which the CSP's script-src 'self' allows.
+        expect(specifier, name).toMatch(/^\.\/[\w.]+\.js$/);
+        pending.push(specifier!.slice(2));
+      }
+    }
+    // The entry and every concern it is made of.
+    expect(seen.size).toBeGreaterThan(8);
+    expect(seen).toContain("format.browser.js");
   });
 
   it("only its own assets: names every object has (__proto__, constructor, toString) are 404", async () => {
