@@ -11,8 +11,19 @@ export function log(level: "info" | "warn" | "error", msg: string, fields: LogFi
   else console.log(line);
 }
 
-/** A readable, bounded description of anything thrown. */
-export function describeError(error: unknown): string {
+/**
+ * A readable, bounded description of anything thrown: `Name: message`, and with `where` also
+ * the first stack frame (where it was thrown), for a reason stored on an outbox row.
+ */
+export function describeError(error: unknown, where = false): string {
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.slice(0, 500);
+  if (!where) return text.slice(0, 500);
+  const frame =
+    error instanceof Error
+      ? error.stack
+          ?.split("\n")
+          .find((line) => line.trim().startsWith("at "))
+          ?.trim()
+      : undefined;
+  return text.slice(0, 300) + (frame ? ` (${frame.slice(0, 200)})` : "");
 }

@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { deliverClaimed } from "../src/delivery/deliverClaimed";
 import { type DeliveryEvent, DeliveryEvents } from "../src/delivery/events";
-import { RateLimits } from "../src/delivery/rateLimits";
+import { RetryAfterMemory, workspaceRateKey } from "../src/retryAfter";
 import { controlClock } from "./support/clock";
 import { newWorkspace, shardStub } from "./support/coordinator";
 import { postMessage, seedEffects } from "./support/outboxRows";
@@ -27,10 +27,10 @@ describe("delivery events", () => {
     const seen = await runInDurableObject(stub, async (_, state) => {
       const events: DeliveryEvent[] = [];
       const alsoSeen: string[] = [];
-      const rateLimits = new RateLimits();
-      rateLimits.remember(team, "chat.postMessage:C-wait", Date.now() + 60_000);
+      const retryAfters = new RetryAfterMemory();
+      retryAfters.remember(workspaceRateKey(team, "chat.postMessage:C-wait"), Date.now() + 60_000, Date.now());
       const { courier } = courierOf(state, {
-        rateLimits,
+        retryAfters,
         events: new DeliveryEvents().subscribe((event) => events.push(event)).subscribe((event) => alsoSeen.push(event.type)),
       });
       const rows = courier.outbox.claimBatch("t1", Date.now(), LEASE_MS, 10);

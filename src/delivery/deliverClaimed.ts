@@ -1,13 +1,13 @@
 import type { DeliverySettings } from "../config";
 import { readEffect } from "../effects/registry";
 import type { Effect } from "../effects/types";
-import { type Verdict, verdictOf } from "../errors";
+import { type Settlement, settlementOf } from "../errors";
+import { type RetryAfterMemory, workspaceRateKey } from "../retryAfter";
 import type { Completions } from "../shard/completions";
 import type { ClaimedRow, Outbox } from "../shard/outbox";
 import { retryDelayMs } from "./backoff";
 import type { DeliveryEvent, DeliveryEvents } from "./events";
 import { mapConcurrent } from "./mapConcurrent";
-import type { RateLimits } from "./rateLimits";
 
 /** What the delivery loop needs of a shard. */
 export interface Courier {
@@ -15,7 +15,7 @@ export interface Courier {
   /** Fenced completions, written with the shard's next write (completions.ts). */
   completions: Completions;
   delivery: DeliverySettings["delivery"];
-  rateLimits: RateLimits;
+  retryAfters: RetryAfterMemory;
   events: DeliveryEvents;
   shard: string;
   /** Performs one row's effect once (the shard binds app, client and steps); throws what went wrong. */
@@ -34,26 +34,27 @@ export async function deliverClaimed(courier: Courier, token: string, rows: read
 }
 
 async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Promise<void> {
-  const { rateLimits, events } = courier;
+  const { retryAfters, events } = courier;
   const key = row.idempotency_key;
-  const blockedUntil = rateLimits.blockedUntil(row.workspace, row.rate_key, Date.now());
+  const blockedUntil =
+    row.rate_key === null ? undefined : retryAfters.blockedUntil(workspaceRateKey(row.workspace, row.rate_key), Date.now());
   if (blockedUntil !== undefined) {
     events.emit(postpone(courier, token, row, blockedUntil));
     return;
   }
 
-  let verdict: Verdict;
+  let settlement: Settlement;
   try {
     // Inside the try: a payload that cannot be read back is parked as a counted attempt, not re-leased forever.
     const effect = row.effect ?? readEffect(row.payload);
     await whileRenewingLease(courier, token, key, () => courier.perform(effect, row, token));
-    verdict = { outcome: "delivered" };
+    settlement = { disposition: "delivered" };
   } catch (error) {
-    verdict = verdictOf(error);
+    settlement = settlementOf(error);
   }
   // The await above opened the input gate: the row may have been re-leased meanwhile,
   // so every settle below is fenced by our token rather than trusting what we read.
-  events.emit(await settle(courier, token, row, verdict));
+  events.emit(await settle(courier, token, row, settlement));
 }
 
 /**
@@ -75,47 +76,51 @@ async function whileRenewingLease<T>(courier: Courier, token: string, key: strin
   }
 }
 
-/** Writes the verdict to the row, fenced by `token`, and says what happened. */
-async function settle(courier: Courier, token: string, row: ClaimedRow, verdict: Verdict): Promise<DeliveryEvent> {
-  const { outbox, completions, delivery, rateLimits, shard } = courier;
+/** Writes the settlement to the row, fenced by `token`, and says what happened. */
+async function settle(courier: Courier, token: string, row: ClaimedRow, settlement: Settlement): Promise<DeliveryEvent> {
+  const { outbox, completions, delivery, retryAfters, shard } = courier;
   const key = row.idempotency_key;
   const now = Date.now();
   const attempts = row.attempts + 1;
 
-  if (verdict.outcome === "lease_lost") return fenced(courier, row, "step");
-  if (verdict.outcome === "postpone") return postpone(courier, token, row, verdict.until);
-  if (verdict.outcome === "delivered") {
+  if (settlement.disposition === "lease_lost") return fenced(courier, row, "step");
+  if (settlement.disposition === "postpone") return postpone(courier, token, row, settlement.until);
+  if (settlement.disposition === "delivered") {
     return (await completions.complete(key, token))
       ? { type: "delivered", shard, key, attempts, recordedAt: row.created_at }
       : fenced(courier, row, "complete");
   }
-  const retryUntil = verdict.outcome === "retry" ? verdict.retryUntil : undefined;
+  const retryUntil = settlement.disposition === "retry" ? settlement.retryUntil : undefined;
   // A horizon in time (relay) replaces the one in attempts.
   const maxAttempts =
     retryUntil !== undefined
       ? Infinity
-      : Math.min(verdict.outcome === "retry" ? (verdict.maxAttempts ?? Infinity) : Infinity, delivery.backoff.maxAttempts);
+      : Math.min(
+          settlement.disposition === "retry" ? (settlement.maxAttempts ?? Infinity) : Infinity,
+          delivery.backoff.maxAttempts,
+        );
   const nextAttemptAt =
-    verdict.outcome === "retry"
-      ? (verdict.retryAt ?? now + retryDelayMs(delivery.backoff, attempts, verdict.retryAfterMs))
+    settlement.disposition === "retry"
+      ? (settlement.retryAt ?? now + retryDelayMs(delivery.backoff, attempts, settlement.retryAfterMs))
       : Number.NaN;
-  const exhausted = verdict.outcome === "retry" && attempts >= maxAttempts;
+  const exhausted = settlement.disposition === "retry" && attempts >= maxAttempts;
   const expired = retryUntil !== undefined && nextAttemptAt > retryUntil;
-  if (verdict.outcome === "park" || exhausted || expired) {
+  if (settlement.disposition === "park" || exhausted || expired) {
     const reason = exhausted
-      ? `attempts exhausted; last: ${verdict.reason}`
+      ? `attempts exhausted; last: ${settlement.reason}`
       : expired
-        ? `retry horizon passed; last: ${verdict.reason}`
-        : verdict.reason;
+        ? `retry horizon passed; last: ${settlement.reason}`
+        : settlement.reason;
     // Step checkpoints stay on a parked row: a replayed run resumes after its completed steps.
     return outbox.park(key, token, attempts, reason, now)
       ? { type: "parked", shard, key, attempts, reason }
       : fenced(courier, row, "park");
   }
-  if (verdict.retryAfterMs !== undefined) rateLimits.remember(row.workspace, row.rate_key, now + verdict.retryAfterMs);
-  if (!outbox.retryLater(key, token, attempts, nextAttemptAt, verdict.reason)) return fenced(courier, row, "retry");
+  if (settlement.retryAfterMs !== undefined && row.rate_key !== null)
+    retryAfters.remember(workspaceRateKey(row.workspace, row.rate_key), now + settlement.retryAfterMs, now);
+  if (!outbox.retryLater(key, token, attempts, nextAttemptAt, settlement.reason)) return fenced(courier, row, "retry");
   courier.wakeAt(nextAttemptAt);
-  return { type: "retried", shard, key, attempts, reason: verdict.reason, nextAttemptAt };
+  return { type: "retried", shard, key, attempts, reason: settlement.reason, nextAttemptAt };
 }
 
 /** Puts the row back until `until` without counting an attempt (its bucket is cooling down, or paced). */

@@ -1,4 +1,4 @@
-import { bucketOf } from "../pacing/tiers";
+import { callRateKey } from "../pacing/tiers";
 import type { EffectKind } from "./kind";
 import type { SlackApiEffect } from "./types";
 
@@ -11,6 +11,6 @@ export const slackApi: EffectKind<SlackApiEffect> = {
   async perform(effect, { client }) {
     await client.call(effect.method, effect.body);
   },
-  // Slack's rate-limit bucket, as pacing names it: per method, posting messages per channel.
-  rateKey: (effect) => bucketOf(effect.method, effect.body),
+  // Slack's rate key, as pacing names it: per method, posting messages per channel.
+  rateKey: (effect) => callRateKey(effect.method, effect.body),
 };

@@ -1,32 +1,33 @@
 import { BoundedMap } from "../boundedMap";
+import { RetryAfterMemory } from "../retryAfter";
 import type { Pace } from "./tiers";
 
 /** Reservations older than this are forgotten (their holder gave up: parked, discarded, evicted). */
 const RESERVATION_TTL_MS = 10 * 60_000;
-/** Buckets (and kept slots) remembered per pacer; beyond it the least recently used are forgotten. */
-export const MAX_PACED_BUCKETS = 10_000;
+/** Rate keys (and kept slots) remembered per pacer; beyond it the least recently used are forgotten. */
+export const MAX_PACED_RATE_KEYS = 10_000;
 
 /**
- * Paces calls per rate-limit bucket by reservation (GCRA, the generic cell rate algorithm):
- * each call is given the earliest slot its bucket allows after every slot already given, so
- * calls go in the order they asked, at `perSecond` on average, at most `burst` at once. A holder
- * (an outbox row) that was given a slot in the future keeps it: when it comes back, it goes in
- * its turn instead of queueing behind later callers. In memory only: after an eviction, rows
- * come back in the order they were postponed and ask again. 429s move a bucket's next slot to
- * Retry-After (`blockUntil`), so pacing and Slack's own answer are one memory. Each memory keeps
- * at most MAX_PACED_BUCKETS entries, and forgets those in the past as new ones come.
+ * Paces calls per rate key by reservation (GCRA, the generic cell rate algorithm): each call is
+ * given the earliest slot its rate key allows after every slot already given, so calls go in the
+ * order they asked, at `perSecond` on average, at most `burst` at once. A holder (an outbox row)
+ * that was given a slot in the future keeps it: when it comes back, it goes in its turn instead
+ * of queueing behind later callers. In memory only: after an eviction, rows come back in the
+ * order they were postponed and ask again. 429s move a rate key's next slot to Retry-After
+ * (`blockUntil`), kept in a Retry-After memory, so pacing and Slack's own answer agree. Each
+ * memory keeps at most MAX_PACED_RATE_KEYS entries, and forgets those in the past as new ones come.
  */
 export class Pacer {
-  /** Per bucket: the theoretical arrival time of the next call (GCRA's TAT). */
-  private readonly next = new BoundedMap<string, number>(MAX_PACED_BUCKETS, (tat, now) => tat < now);
-  /** Slots given to holders that have not used them yet, by `bucket|holder`. */
-  private readonly held = new BoundedMap<string, number>(MAX_PACED_BUCKETS, (slot, now) => slot < now - RESERVATION_TTL_MS);
-  /** Per bucket: Slack's last Retry-After, as a time. */
-  private readonly blocked = new BoundedMap<string, number>(MAX_PACED_BUCKETS, (until, now) => until < now);
+  /** Per rate key: the theoretical arrival time of the next call (GCRA's TAT). */
+  private readonly next = new BoundedMap<string, number>(MAX_PACED_RATE_KEYS, (tat, now) => tat < now);
+  /** Slots given to holders that have not used them yet, by `rateKey|holder`. */
+  private readonly held = new BoundedMap<string, number>(MAX_PACED_RATE_KEYS, (slot, now) => slot < now - RESERVATION_TTL_MS);
+  /** Per rate key: Slack's last Retry-After, as a time. */
+  private readonly blocked = new RetryAfterMemory(MAX_PACED_RATE_KEYS);
 
-  /** The time (ms) `holder` may call in `bucket`: now or later, never earlier than a slot given before it. */
-  reserve(bucket: string, pace: Pace, holder: string, now: number): number {
-    const heldKey = `${bucket}|${holder}`;
+  /** The time (ms) `holder` may call under `rateKey`: now or later, never earlier than a slot given before it. */
+  reserve(rateKey: string, pace: Pace, holder: string, now: number): number {
+    const heldKey = `${rateKey}|${holder}`;
     const held = this.held.get(heldKey);
     if (held !== undefined) {
       // Its turn has come: the slot is used now.
@@ -34,11 +35,11 @@ export class Pacer {
       return held;
     }
     const interval = 1000 / pace.perSecond;
-    const tat = Math.max(this.next.get(bucket) ?? now, now);
+    const tat = Math.max(this.next.get(rateKey) ?? now, now);
     // Up to `burst` calls may go at once: a slot may lie (burst − 1) intervals before the TAT —
     // but none before a Retry-After Slack gave.
-    const slot = Math.max(now, tat - (pace.burst - 1) * interval, this.blocked.get(bucket) ?? 0);
-    this.next.set(bucket, Math.max(tat, slot) + interval, now);
+    const slot = Math.max(now, tat - (pace.burst - 1) * interval, this.blocked.blockedUntil(rateKey, now) ?? 0);
+    this.next.set(rateKey, Math.max(tat, slot) + interval, now);
     if (slot > now) {
       this.held.set(heldKey, slot, now);
     }
@@ -46,24 +47,24 @@ export class Pacer {
   }
 
   /** The holder called (or will not): its slot is spent. */
-  spend(bucket: string, holder: string): void {
-    this.held.delete(`${bucket}|${holder}`);
+  spend(rateKey: string, holder: string): void {
+    this.held.delete(`${rateKey}|${holder}`);
   }
 
   /**
-   * Slack answered `holder`'s call in `bucket` 429 with Retry-After: nothing goes before `until`.
-   * Slots already given move back by as much, in their order, and the holder — whose turn it
-   * was — goes first at `until`: the bucket's order survives the 429. Returns the holder's slot.
+   * Slack answered `holder`'s call under `rateKey` 429 with Retry-After: nothing goes before
+   * `until`. Slots already given move back by as much, in their order, and the holder — whose
+   * turn it was — goes first at `until`: the rate key's order survives the 429. Returns the holder's slot.
    */
-  blockUntil(bucket: string, until: number, holder: string, now: number): number {
+  blockUntil(rateKey: string, until: number, holder: string, now: number): number {
     const delay = Math.max(0, until - now);
-    const prefix = `${bucket}|`;
+    const prefix = `${rateKey}|`;
     const moved: Array<[string, number]> = [];
     for (const [key, slot] of this.held.all()) if (key.startsWith(prefix)) moved.push([key, slot + delay]);
     for (const [key, slot] of moved) this.held.set(key, slot, now);
-    const tat = this.next.get(bucket);
-    if (tat !== undefined) this.next.set(bucket, Math.max(tat + delay, until), now);
-    this.blocked.set(bucket, Math.max(this.blocked.get(bucket) ?? 0, until), now);
+    const tat = this.next.get(rateKey);
+    if (tat !== undefined) this.next.set(rateKey, Math.max(tat + delay, until), now);
+    this.blocked.remember(rateKey, until, now);
     this.held.set(`${prefix}${holder}`, until, now);
     return until;
   }

@@ -6,7 +6,7 @@
  * them from 429s. A method missing here is not paced; a 429 still slows it (Retry-After).
  */
 
-/** One rate-limit bucket's pace: `perSecond` on average, at most `burst` at once. */
+/** One rate key's pace: `perSecond` on average, at most `burst` at once. */
 export interface Pace {
   perSecond: number;
   burst: number;
@@ -55,16 +55,16 @@ export const METHOD_TIERS: Readonly<Record<string, Tier>> = {
   "auth.test": 4,
 };
 
-/** A call's rate-limit bucket within its workspace: the method, and for `chat.postMessage` its channel. */
-export function bucketOf(method: string, body: Record<string, unknown>): string {
+/** A call's rate key within its workspace: the method, and for `chat.postMessage` its channel. */
+export function callRateKey(method: string, body: Record<string, unknown>): string {
   return method === "chat.postMessage" && typeof body.channel === "string" ? `${method}:${body.channel}` : method;
 }
 
-/** A call's rate-limit bucket and pace, or null when it is not paced. */
-export function paceOf(method: string, body: Record<string, unknown>): { bucket: string; pace: Pace } | null {
+/** A call's rate key and pace, or null when it is not paced. */
+export function paceOf(method: string, body: Record<string, unknown>): { rateKey: string; pace: Pace } | null {
   // chat.postMessage without a channel: Slack refuses the call anyway; it is not paced.
   if (method === "chat.postMessage")
-    return typeof body.channel === "string" ? { bucket: bucketOf(method, body), pace: POST_MESSAGE_PER_CHANNEL } : null;
+    return typeof body.channel === "string" ? { rateKey: callRateKey(method, body), pace: POST_MESSAGE_PER_CHANNEL } : null;
   const n = METHOD_TIERS[method];
-  return n === undefined ? null : { bucket: method, pace: tier(n) };
+  return n === undefined ? null : { rateKey: method, pace: tier(n) };
 }

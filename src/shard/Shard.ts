@@ -71,14 +71,14 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     changeBuckets(buckets: number, shardBuckets: number) {
       return this.workspace.layouts.changeBuckets(buckets, shardBuckets);
     }
-    reservePace(bucket: string, pace: Pace, holder: string) {
-      return this.workspace.pace.reservePace(bucket, pace, holder);
+    reservePace(rateKey: string, pace: Pace, holder: string) {
+      return this.workspace.pace.reservePace(rateKey, pace, holder);
     }
-    spendPace(bucket: string, holder: string) {
-      return this.workspace.pace.spendPace(bucket, holder);
+    spendPace(rateKey: string, holder: string) {
+      return this.workspace.pace.spendPace(rateKey, holder);
     }
-    blockPace(bucket: string, until: number, holder: string) {
-      return this.workspace.pace.blockPace(bucket, until, holder);
+    blockPace(rateKey: string, until: number, holder: string) {
+      return this.workspace.pace.blockPace(rateKey, until, holder);
     }
 
     // The watch (WatchApi): alerts, the guard, the registry of shards.

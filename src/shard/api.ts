@@ -52,13 +52,13 @@ export interface LayoutKeeperApi {
   changeBuckets(buckets: number, shardBuckets: number): BucketLayout[];
 }
 
-/** A workspace shard as the keeper of some of its workspace's rate-limit buckets (src/pacing/). */
+/** A workspace shard as the keeper of some of its workspace's rate keys (src/pacing/). */
 export interface PaceKeeperApi {
-  /** A slot in a rate-limit bucket this shard keeps for its workspace. */
-  reservePace(bucket: string, pace: Pace, holder: string): number;
-  spendPace(bucket: string, holder: string): void;
-  /** Slack answered 429 in this bucket: nothing goes before `until`; returns the holder's kept turn. */
-  blockPace(bucket: string, until: number, holder: string): number;
+  /** A slot under a workspace rate key this shard keeps for its workspace. */
+  reservePace(rateKey: string, pace: Pace, holder: string): number;
+  spendPace(rateKey: string, holder: string): void;
+  /** Slack answered 429 under this rate key: nothing goes before `until`; returns the holder's kept turn. */
+  blockPace(rateKey: string, until: number, holder: string): number;
 }
 
 /** The watch (the reserved shard "watch"): alerts, the guard, the registry of shards — and its own outbox. */

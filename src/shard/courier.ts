@@ -4,10 +4,10 @@ import type { Authorize } from "../auth/authorize";
 import type { DeliverySettings } from "../config";
 import type { Courier } from "../delivery/deliverClaimed";
 import type { DeliveryEvents } from "../delivery/events";
-import { RateLimits } from "../delivery/rateLimits";
 import type { CoordinatorEnv } from "../env";
 import type { KeeperOf } from "../pacing/pacing";
 import type { BackendAnswers } from "../relay/backendAnswers";
+import { RetryAfterMemory } from "../retryAfter";
 import { COMPLETION_WAIT_MS, Completions } from "./completions";
 import type { Outbox } from "./outbox";
 import { rowPerformer } from "./performRow";
@@ -27,7 +27,7 @@ export interface CourierParts<E extends Pick<CoordinatorEnv, "INSTALLATIONS">> {
   observe?(outcome: CallOutcome, key: string): void;
   /** Moves the shard's alarm earlier when a row becomes due again. */
   wakeAt(at: number): void;
-  /** Who keeps each rate-limit bucket, when SLACK_PACING is on. */
+  /** Who keeps each rate key, when SLACK_PACING is on. */
   pacing?: KeeperOf;
 }
 
@@ -43,7 +43,7 @@ export function buildCourier<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>(pa
     events,
     wakeAt,
     delivery: settings.delivery,
-    rateLimits: new RateLimits(),
+    retryAfters: new RetryAfterMemory(),
     // A step checkpoint is a write the waiting completions can share.
     perform: rowPerformer({ ...parts, afterStep: completions.flush }),
   };

@@ -6,42 +6,43 @@ import { shardFor } from "../routing/shardFor";
 import { paceKeeperStub } from "../routing/shardStub";
 import type { PaceKeeperApi } from "./api";
 
-/** A workspace shard's pace keeping: the rate-limit buckets it keeps for its workspace's shards (in memory). */
+/** A workspace shard's pace keeping: the rate keys it keeps for its workspace's shards (in memory). */
 export class PaceKeeping implements PaceKeeperApi {
   private readonly pacer = new Pacer();
-  /** The same buckets, as this shard's own delivery asks them (no RPC). */
+  /** The same rate keys, as this shard's own delivery asks them (no RPC). */
   readonly local: PaceKeeper = {
-    reserve: (bucket, pace, holder) => this.reservePace(bucket, pace, holder),
-    spend: (bucket, holder) => this.spendPace(bucket, holder),
-    blockUntil: (bucket, until, holder) => this.blockPace(bucket, until, holder),
+    reserve: (rateKey, pace, holder) => this.reservePace(rateKey, pace, holder),
+    spend: (rateKey, holder) => this.spendPace(rateKey, holder),
+    blockUntil: (rateKey, until, holder) => this.blockPace(rateKey, until, holder),
   };
 
-  reservePace(bucket: string, pace: Pace, holder: string): number {
-    return this.pacer.reserve(bucket, pace, holder, Date.now());
+  reservePace(rateKey: string, pace: Pace, holder: string): number {
+    return this.pacer.reserve(rateKey, pace, holder, Date.now());
   }
 
-  spendPace(bucket: string, holder: string): void {
-    this.pacer.spend(bucket, holder);
+  spendPace(rateKey: string, holder: string): void {
+    this.pacer.spend(rateKey, holder);
   }
 
-  blockPace(bucket: string, until: number, holder: string): number {
-    return this.pacer.blockUntil(bucket, until, holder, Date.now());
+  blockPace(rateKey: string, until: number, holder: string): number {
+    return this.pacer.blockUntil(rateKey, until, holder, Date.now());
   }
 }
 
 /**
- * Who keeps a rate-limit bucket: one shard of the workspace, by the bucket's hash, so all of its
- * shards pace a channel (or a method) as one. `local` when that shard is `shard` itself.
+ * Who keeps a workspace rate key: one shard of the workspace, by the rate key's hash over its
+ * shard buckets, so all of its shards pace a channel (or a method) as one. `local` when that
+ * shard is `shard` itself.
  */
-export function keeperOf(namespace: ShardNamespace, shard: string, buckets: number, local?: PaceKeeper): KeeperOf {
-  return (workspace, bucket) => {
-    const keeper = shardFor(workspace, `pace:${bucket}`, buckets);
+export function keeperOf(namespace: ShardNamespace, shard: string, shardBuckets: number, local?: PaceKeeper): KeeperOf {
+  return (workspace, rateKey) => {
+    const keeper = shardFor(workspace, `pace:${rateKey}`, shardBuckets);
     if (local && keeper === shard) return local;
     const stub = paceKeeperStub(namespace, keeper);
     return {
-      reserve: (b, pace, holder) => stub.reservePace(b, pace, holder),
-      spend: (b, holder) => stub.spendPace(b, holder),
-      blockUntil: (b, until, holder) => stub.blockPace(b, until, holder),
+      reserve: (key, pace, holder) => stub.reservePace(key, pace, holder),
+      spend: (key, holder) => stub.spendPace(key, holder),
+      blockUntil: (key, until, holder) => stub.blockPace(key, until, holder),
     };
   };
 }

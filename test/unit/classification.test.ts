@@ -11,8 +11,8 @@ import {
   MissingBotToken,
   RetryableError,
   SlackUnreachable,
+  settlementOf,
   UnreadableEffect,
-  verdictOf,
 } from "../../src/errors";
 import { classifyAnswer } from "../../src/slack/classifyAnswer";
 
@@ -58,13 +58,13 @@ describe("Slack's answers", () => {
 
 describe("what an error means for its outbox row (a property of its class)", () => {
   it("retried: Slack unreachable, no bot token yet, a RetryableError (with its Retry-After)", () => {
-    expect(verdictOf(new SlackUnreachable("chat.postMessage: timeout after 1000 ms"))).toMatchObject({
-      outcome: "retry",
+    expect(settlementOf(new SlackUnreachable("chat.postMessage: timeout after 1000 ms"))).toMatchObject({
+      disposition: "retry",
       reason: "chat.postMessage: timeout after 1000 ms",
     });
-    expect(verdictOf(new MissingBotToken("SLACK_BOT_TOKEN is not set"))).toMatchObject({ outcome: "retry" });
-    expect(verdictOf(new RetryableError("search index busy", { retryAfterMs: 9000 }))).toEqual({
-      outcome: "retry",
+    expect(settlementOf(new MissingBotToken("SLACK_BOT_TOKEN is not set"))).toMatchObject({ disposition: "retry" });
+    expect(settlementOf(new RetryableError("search index busy", { retryAfterMs: 9000 }))).toEqual({
+      disposition: "retry",
       reason: "search index busy",
       retryAfterMs: 9000,
       maxAttempts: undefined,
@@ -73,7 +73,7 @@ describe("what an error means for its outbox row (a property of its class)", () 
 
   it("parked: expired handles, forbidden URLs, removed listeners, unreadable rows", () => {
     for (const error of [new ExpiredHandle("x"), new ForbiddenUrl("x"), new ListenerGone("x"), new UnreadableEffect("x")]) {
-      expect(verdictOf(error)).toEqual({ outcome: "park", reason: "x" });
+      expect(settlementOf(error)).toEqual({ disposition: "park", reason: "x" });
     }
   });
 
@@ -84,15 +84,17 @@ describe("what an error means for its outbox row (a property of its class)", () 
     } catch (error) {
       bug = error;
     }
-    const verdict = verdictOf(new HandlerError("command:/crash", bug, 3));
-    expect(verdict).toMatchObject({ outcome: "retry", maxAttempts: 3 });
-    expect(verdict.outcome === "retry" && verdict.reason).toMatch(/^handler "command:\/crash" threw TypeError: .+ \(at .+\)$/);
+    const settlement = settlementOf(new HandlerError("command:/crash", bug, 3));
+    expect(settlement).toMatchObject({ disposition: "retry", maxAttempts: 3 });
+    expect(settlement.disposition === "retry" && settlement.reason).toMatch(
+      /^handler "command:\/crash" threw TypeError: .+ \(at .+\)$/,
+    );
   });
 
   it("a lost lease stops the attempt without settling; anything unexpected is retried with its description", () => {
-    expect(verdictOf(new LeaseLost("taken over"))).toEqual({ outcome: "lease_lost" });
-    expect(verdictOf(new RangeError("boom"))).toMatchObject({
-      outcome: "retry",
+    expect(settlementOf(new LeaseLost("taken over"))).toEqual({ disposition: "lease_lost" });
+    expect(settlementOf(new RangeError("boom"))).toMatchObject({
+      disposition: "retry",
       reason: expect.stringMatching(/^RangeError: boom/),
     });
   });

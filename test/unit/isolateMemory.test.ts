@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { DeliveryReports, MAX_DESTINATIONS, MAX_PENDING_RUNS } from "../../src/alerts/deliveryReports";
 import type { DeliveryReport } from "../../src/alerts/outcomes";
-import { MAX_RATE_KEYS, RateLimits } from "../../src/delivery/rateLimits";
 import type { StatusAnswer } from "../../src/installations/api";
 import { InstallationCache } from "../../src/installations/installationCache";
 import { MAX_UNWRITTEN_MINUTES, MinuteMetrics } from "../../src/metrics/minuteMetrics";
-import { MAX_PACED_BUCKETS, Pacer } from "../../src/pacing/pacer";
+import { MAX_PACED_RATE_KEYS, Pacer } from "../../src/pacing/pacer";
 import { POST_MESSAGE_PER_CHANNEL as PACE } from "../../src/pacing/tiers";
 import { BackendAnswers, MAX_AWAITED } from "../../src/relay/backendAnswers";
+import { MAX_RATE_KEYS, RetryAfterMemory } from "../../src/retryAfter";
 
 // What an isolate remembers per channel, workspace or request is bounded: a Durable Object
 // isolate lives long and has 128 MB. Each bound is shown at its edge: remembered within it,
@@ -25,7 +25,7 @@ function reportsInto(reports: DeliveryReport[], arrival: () => Promise<void> = a
   });
 }
 
-/** A pacer whose bucket "b0" used its burst at 0, after `others` other buckets were asked for at 0. */
+/** A pacer whose rate key "b0" used its burst at 0, after `others` other rate keys were asked for at 0. */
 function pacerAfter(others: number): Pacer {
   const pacer = new Pacer();
   for (const holder of ["r0", "r1", "r2"]) pacer.reserve("T|b0", PACE, holder, 0);
@@ -34,41 +34,41 @@ function pacerAfter(others: number): Pacer {
 }
 
 describe("the pacer's memory", () => {
-  it("remembers a bucket's burst while fewer than MAX_PACED_BUCKETS others are asked for, forgets the least recent past it", () => {
-    expect(pacerAfter(MAX_PACED_BUCKETS - 1).reserve("T|b0", PACE, "r3", 0)).toBeCloseTo(interval);
-    expect(pacerAfter(MAX_PACED_BUCKETS).reserve("T|b0", PACE, "r3", 0)).toBe(0);
+  it("remembers a rate key's burst while fewer than MAX_PACED_RATE_KEYS others are asked for, forgets the least recent past it", () => {
+    expect(pacerAfter(MAX_PACED_RATE_KEYS - 1).reserve("T|b0", PACE, "r3", 0)).toBeCloseTo(interval);
+    expect(pacerAfter(MAX_PACED_RATE_KEYS).reserve("T|b0", PACE, "r3", 0)).toBe(0);
   });
 
-  it("keeps at most MAX_PACED_BUCKETS given slots: past it the oldest holder asks again", () => {
+  it("keeps at most MAX_PACED_RATE_KEYS given slots: past it the oldest holder asks again", () => {
     const pacer = new Pacer();
     // The first 3 go at once (the burst); every later holder is given a slot to keep.
-    const slots = Array.from({ length: MAX_PACED_BUCKETS + 4 }, (_, i) => pacer.reserve("T|b", PACE, `h${i}`, 0));
+    const slots = Array.from({ length: MAX_PACED_RATE_KEYS + 4 }, (_, i) => pacer.reserve("T|b", PACE, `h${i}`, 0));
     expect(slots[3]).toBeCloseTo(interval);
     expect(pacer.reserve("T|b", PACE, "h4", 0)).toBe(slots[4]); // still kept
     expect(pacer.reserve("T|b", PACE, "h3", 0)).toBeGreaterThan(slots.at(-1)!); // forgotten: a new slot, last
   });
 
-  it("keeps Retry-After for at most MAX_PACED_BUCKETS buckets", () => {
+  it("keeps Retry-After for at most MAX_PACED_RATE_KEYS rate keys", () => {
     const pacer = new Pacer();
     pacer.blockUntil("T|b0", 30_000, "h", 0);
-    for (let i = 1; i < MAX_PACED_BUCKETS; i++) pacer.blockUntil(`T|b${i}`, 30_000, "h", 0);
+    for (let i = 1; i < MAX_PACED_RATE_KEYS; i++) pacer.blockUntil(`T|b${i}`, 30_000, "h", 0);
     expect(pacer.reserve("T|b0", PACE, "other", 0)).toBe(30_000);
     const forgetful = new Pacer();
     forgetful.blockUntil("T|b0", 30_000, "h", 0);
-    for (let i = 1; i <= MAX_PACED_BUCKETS; i++) forgetful.blockUntil(`T|b${i}`, 30_000, "h", 0);
+    for (let i = 1; i <= MAX_PACED_RATE_KEYS; i++) forgetful.blockUntil(`T|b${i}`, 30_000, "h", 0);
     expect(forgetful.reserve("T|b0", PACE, "other", 0)).toBe(0);
   }, 30_000);
 });
 
 describe("the delivery's Retry-After memory", () => {
   it("remembers at most MAX_RATE_KEYS rate keys, the least recently blocked forgotten first", () => {
-    const limits = new RateLimits();
-    limits.remember("T", "chat.postMessage:C0", 60_000, 0);
-    for (let i = 1; i < MAX_RATE_KEYS; i++) limits.remember("T", `chat.postMessage:C${i}`, 60_000, 0);
-    expect(limits.blockedUntil("T", "chat.postMessage:C0", 0)).toBe(60_000);
-    limits.remember("T", `chat.postMessage:C${MAX_RATE_KEYS}`, 60_000, 0);
-    expect(limits.blockedUntil("T", "chat.postMessage:C0", 0)).toBeUndefined();
-    expect(limits.blockedUntil("T", `chat.postMessage:C${MAX_RATE_KEYS}`, 0)).toBe(60_000);
+    const limits = new RetryAfterMemory();
+    limits.remember("T|chat.postMessage:C0", 60_000, 0);
+    for (let i = 1; i < MAX_RATE_KEYS; i++) limits.remember(`T|chat.postMessage:C${i}`, 60_000, 0);
+    expect(limits.blockedUntil("T|chat.postMessage:C0", 0)).toBe(60_000);
+    limits.remember(`T|chat.postMessage:C${MAX_RATE_KEYS}`, 60_000, 0);
+    expect(limits.blockedUntil("T|chat.postMessage:C0", 0)).toBeUndefined();
+    expect(limits.blockedUntil(`T|chat.postMessage:C${MAX_RATE_KEYS}`, 0)).toBe(60_000);
   });
 });
 

@@ -35,11 +35,11 @@ describe("the pacer (GCRA with kept slots)", () => {
 
   it("paces by Slack's published limits: chat.postMessage per channel, other methods per method by tier", () => {
     expect(paceOf("chat.postMessage", { channel: "C1" })).toEqual({
-      bucket: "chat.postMessage:C1",
+      rateKey: "chat.postMessage:C1",
       pace: { perSecond: 0.95, burst: 3 }, // a little under Slack's 1/s, for network jitter
     });
     // chat.update is Tier 3 (50+ per minute), not the per-channel limit.
-    expect(paceOf("chat.update", { channel: "C1" })).toEqual({ bucket: "chat.update", pace: { perSecond: 50 / 60, burst: 10 } });
+    expect(paceOf("chat.update", { channel: "C1" })).toEqual({ rateKey: "chat.update", pace: { perSecond: 50 / 60, burst: 10 } });
     expect(paceOf("views.open", {})?.pace.perSecond).toBeCloseTo(100 / 60);
     expect(paceOf("some.unknownMethod", {})).toBeNull();
   });

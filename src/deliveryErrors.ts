@@ -1,0 +1,227 @@
+/**
+ * The delivery errors (src/errors.ts re-exports them): what an attempt's failure asks for its
+ * outbox row, as its `disposition` — retried with backoff (`retry`), parked for an operator
+ * (`park`), left alone because another attempt owns it (`lease_lost`), or put back without an
+ * attempt counted (`postpone`) — and the settlement an attempt's error comes to.
+ */
+import { describeError } from "./log";
+
+/** What a DeliveryError asks for its outbox row (docs/design.md "Words"). */
+export type Disposition = "retry" | "park" | "lease_lost" | "postpone";
+
+/** An attempt's settlement: what it does to its outbox row — delivered, or a failure's disposition with its details. */
+export type Settlement =
+  | { disposition: "delivered" }
+  /** `maxAttempts` lowers the engine's MAX_ATTEMPTS for this failure (e.g. a bug in a handler). */
+  | {
+      disposition: "retry";
+      reason: string;
+      retryAfterMs?: number;
+      maxAttempts?: number;
+      retryUntil?: number;
+      retryAt?: number;
+    }
+  | { disposition: "park"; reason: string }
+  /** The attempt found its lease taken by another claimer (a step write was fenced out). */
+  | { disposition: "lease_lost" }
+  /** Not yet: the row waits until `until` without an attempt counted (pacing). */
+  | { disposition: "postpone"; until: number };
+
+/** An attempt that failed in a way we understand; `disposition` is what the outbox does next. */
+export abstract class DeliveryError extends Error {
+  abstract readonly disposition: Disposition;
+  /** Slack's Retry-After, when it sent one. */
+  readonly retryAfterMs?: number;
+  /** Attempts after which this failure parks the row, when fewer than MAX_ATTEMPTS. */
+  readonly maxAttempts?: number;
+  /**
+   * A horizon in time instead of in attempts: retried (past MAX_ATTEMPTS) while the next attempt
+   * would come before this time (ms since the epoch), then parked.
+   */
+  readonly retryUntil?: number;
+  /** The next attempt at exactly this time (ms since the epoch): a 429'd call's kept turn under its paced rate key. */
+  readonly retryAt?: number;
+}
+
+/** A Web API or response_url answer that is not a success; `disposition` comes from classifying it. */
+export class SlackApiError extends DeliveryError {
+  override name = "SlackApiError";
+  constructor(
+    readonly method: string,
+    readonly status: number,
+    readonly code: string | undefined,
+    readonly disposition: "retry" | "park",
+    override readonly retryAfterMs?: number,
+    override readonly retryAt?: number,
+  ) {
+    super(`${method}: ${code ? `${status} ${code}` : `HTTP ${status}`}`);
+  }
+}
+
+/**
+ * A Web API call whose turn in its rate-limit bucket (src/pacing/) is further away than an attempt
+ * waits: the row is postponed to `until`, its slot kept, no attempt counted.
+ */
+export class Paced extends DeliveryError {
+  override name = "Paced";
+  readonly disposition = "postpone";
+  constructor(
+    readonly rateKey: string,
+    readonly until: number,
+  ) {
+    super(`paced: ${rateKey} until ${new Date(until).toISOString()}`);
+  }
+}
+
+/** The call never got an answer: connection refused or reset, or DELIVERY_TIMEOUT_MS passed. */
+export class SlackUnreachable extends DeliveryError {
+  override name = "SlackUnreachable";
+  readonly disposition = "retry";
+}
+
+/** A trigger_id or response_url past its lifetime: no retry can bring it back. */
+export class ExpiredHandle extends DeliveryError {
+  override name = "ExpiredHandle";
+  readonly disposition = "park";
+}
+
+/** A response_url pointing outside RESPONSE_URL_ORIGINS: never fetched. */
+export class ForbiddenUrl extends DeliveryError {
+  override name = "ForbiddenUrl";
+  readonly disposition = "park";
+}
+
+/** A run whose listener a deploy removed or changed, so it no longer matches its delivery. */
+export class ListenerGone extends DeliveryError {
+  override name = "ListenerGone";
+  readonly disposition = "park";
+}
+
+/**
+ * OAuth mode: the workspace has no usable installation — never installed, uninstalled, or its
+ * tokens revoked (by Slack, or a refresh Slack refused). Parked at once: no retry brings it back;
+ * a reinstall and a replay do.
+ */
+export class NotInstalled extends DeliveryError {
+  override name = "NotInstalled";
+  readonly disposition = "park";
+}
+
+/** OAuth mode: the installation's token could not be refreshed just now (Slack unreachable, 5xx). */
+export class TokenRefreshFailed extends DeliveryError {
+  override name = "TokenRefreshFailed";
+  readonly disposition = "retry";
+}
+
+/** No bot token for the workspace yet (single-workspace mode without SLACK_BOT_TOKEN). Fixable by config. */
+export class MissingBotToken extends DeliveryError {
+  override name = "MissingBotToken";
+  readonly disposition = "retry";
+}
+
+/** An outbox row whose stored effect cannot be read back (or names a kind this build lacks). */
+export class UnreadableEffect extends DeliveryError {
+  override name = "UnreadableEffect";
+  readonly disposition = "park";
+}
+
+/** Another attempt holds the run's lease now; this one stops without settling. */
+export class LeaseLost extends DeliveryError {
+  override name = "LeaseLost";
+  readonly disposition = "lease_lost";
+}
+
+/** Relay mode: the backend said never again (`410`, or `x-slack-no-retry: 1`). Parked at once. */
+export class RelayRefused extends DeliveryError {
+  override name = "RelayRefused";
+  readonly disposition = "park";
+}
+
+/**
+ * Relay mode: the backend failed this attempt (a non-2xx, a timeout, no connection). Retried with
+ * backoff, honouring Retry-After, until RELAY_RETRY_HOURS after the delivery was recorded.
+ */
+export class RelayFailed extends DeliveryError {
+  override name = "RelayFailed";
+  readonly disposition = "retry";
+  constructor(
+    message: string,
+    override readonly retryUntil: number,
+    override readonly retryAfterMs?: number,
+    /** The backend's HTTP status, when it answered. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** ALERT_WEBHOOK_URL refused an alert for good (a 4xx other than 429), or is not set: parked. */
+export class UndeliverableAlert extends DeliveryError {
+  override name = "UndeliverableAlert";
+  readonly disposition = "park";
+}
+
+/**
+ * Thrown by a handler's own code (a bug, not a Slack answer): retried a few times, since a
+ * deploy may fix it, then parked with the first line of its stack.
+ */
+export class HandlerError extends DeliveryError {
+  override name = "HandlerError";
+  readonly disposition = "retry";
+  constructor(
+    readonly listener: string,
+    cause: unknown,
+    override readonly maxAttempts: number,
+  ) {
+    super(`handler "${listener}" threw ${describeError(cause, true)}`, { cause });
+  }
+}
+
+/**
+ * A handler used a helper this delivery cannot support (`say()` with no channel, `respond()` with
+ * no response_url, a `step()` name or result that cannot be stored): every attempt would fail the
+ * same way, so parked at once, the message saying what to use instead.
+ */
+export class HandlerMisuse extends DeliveryError {
+  override name = "HandlerMisuse";
+  readonly disposition = "park";
+}
+
+/** Throw this from a handler for a failure that a later attempt can get past (a flaky API of yours). */
+export class RetryableError extends DeliveryError {
+  override name = "RetryableError";
+  readonly disposition = "retry";
+  override readonly retryAfterMs?: number;
+  constructor(message: string, options: { retryAfterMs?: number; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/**
+ * The settlement of an attempt that threw `error`, read from the error's disposition. Anything
+ * else is unexpected in our own code: retried, with its description as the reason.
+ */
+export function settlementOf(error: unknown): Settlement {
+  if (!(error instanceof DeliveryError)) {
+    return { disposition: "retry", reason: describeError(error, true) };
+  }
+  const reason = error.message.slice(0, 500);
+  switch (error.disposition) {
+    case "lease_lost":
+      return { disposition: "lease_lost" };
+    case "postpone":
+      return { disposition: "postpone", until: error instanceof Paced ? error.until : Date.now() };
+    case "park":
+      return { disposition: "park", reason };
+    case "retry":
+      return {
+        disposition: "retry",
+        reason,
+        retryAfterMs: error.retryAfterMs,
+        maxAttempts: error.maxAttempts,
+        retryUntil: error.retryUntil,
+        retryAt: error.retryAt,
+      };
+  }
+}
