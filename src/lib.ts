@@ -15,7 +15,7 @@ export type { AppOptions } from "./app/App";
 export { App } from "./app/App";
 export { ownBotUser } from "./app/filters";
 export type { AckArgs, AckResult, Listener, ListenerContext, ListenerSpec, Matcher, RunArgs } from "./app/listeners";
-export type { AckBody, Plan, PlannedEffect, RunTools, SlackApp } from "./app/types";
+export type { AckBody, Plan, PlannedEffect, RunTools, SlackApp, Step } from "./app/types";
 export type { Authorization, Authorize, WorkspaceRef } from "./auth/authorize";
 export { singleWorkspace } from "./auth/authorize";
 export type { CoordinatorOptions } from "./coordinator";

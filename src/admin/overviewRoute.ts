@@ -2,6 +2,7 @@ import type { CoordinatorEnv } from "../env";
 import { Rejection } from "../errors";
 import { fleetOverview, type ShardPart } from "../metrics/fleetOverview";
 import { METRICS_RETENTION_MINUTES } from "../metrics/metricStore";
+import { minuteOf } from "../minutes";
 import { watchStub, workspaceShardStub } from "../routing/shardStub";
 import { onShards } from "./onShards";
 
@@ -16,7 +17,7 @@ export async function overview(request: Request, env: CoordinatorEnv): Promise<R
   if (!Number.isInteger(minutes) || minutes < 1 || minutes > METRICS_RETENTION_MINUTES)
     throw new Rejection(400, `minutes must be an integer from 1 to ${METRICS_RETENTION_MINUTES}, got ${JSON.stringify(raw)}`);
   const now = Date.now();
-  const fromMinute = Math.floor(now / 60_000) + 1 - minutes;
+  const fromMinute = minuteOf(now) + 1 - minutes;
   const watch = watchStub(env.SHARD);
   const [registered, guard, alerts] = await Promise.all([watch.shards(fromMinute * 60_000), watch.health(), watch.alertState()]);
   const { results, unreachable } = await onShards(

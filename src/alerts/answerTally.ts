@@ -1,7 +1,8 @@
 import type { CoordinatorEnv } from "../env";
 import { describeError, log } from "../log";
+import { minuteOf } from "../minutes";
 import { watchStub } from "../routing/shardStub";
-import { type AnswerTally, addToTally, causeOf, mergeTally, minuteOf, SUCCESS, type Verification } from "../watch/answerWindow";
+import { type AnswerTally, addToTally, causeOf, mergeTally, SUCCESS, type Verification } from "../watch/answerWindow";
 
 /** A failure is sent to the watch this soon (the guard's first alert is due within 60 s). */
 const FAILURE_FLUSH_MS = 1_000;

@@ -1,6 +1,6 @@
 import type { Inbound } from "../inbound/types";
 import type { SlackWebClient } from "../slack/client";
-import type { AckBody } from "./types";
+import type { AckBody, Step } from "./types";
 
 type Json = Record<string, unknown>;
 
@@ -31,7 +31,7 @@ export interface RunArgs extends ListenerContext {
    * Checkpoint: `fn` runs until it succeeds once; its result is stored in the shard and a
    * retried run gets the stored result back without running `fn` again. Results must be JSON.
    */
-  step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
+  step: Step;
   /** POSTs to the delivery's `response_url` (commands and interactivity). Valid 30 minutes, 5 uses. */
   respond(message: string | Json): Promise<void>;
   /** `chat.postMessage` to the channel the delivery came from. */

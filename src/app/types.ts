@@ -21,12 +21,19 @@ export type AckBody = Record<string, unknown>;
 /** What an app makes of one inbound delivery. Computed synchronously, without I/O. */
 export type Plan = { ignore: string } | { effects: PlannedEffect[]; ackBody?: AckBody };
 
+/**
+ * A run's checkpoint, `step(name, fn)`: `fn` runs until it succeeds once; its result (JSON) is
+ * stored on the run's outbox row, and a retried run gets the stored result back instead of
+ * running `fn` again. The one signature the app API, the run effect and the checkpoints share.
+ */
+export type Step = <T>(name: string, fn: () => T | Promise<T>) => Promise<T>;
+
 /** What the shard hands an app to perform one `run` effect. */
 export interface RunTools {
   /** Web API client bound to the workspace's credentials and to this delivery's handles. */
   client: SlackWebClient;
   /** Runs `fn` once per run: a retried run gets the stored result instead of running it again. */
-  step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
+  step: Step;
   /** 1 for the first attempt of this run. */
   attempt: number;
 }

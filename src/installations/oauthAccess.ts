@@ -35,10 +35,10 @@ export async function oauthAccess(settings: OAuthSettings, args: Record<string, 
   } catch (error) {
     return { ok: false, reason: `Slack unreachable: ${describeError(error)}`, unreachable: true, transient: true };
   }
-  const verdict = classifyAnswer(result);
-  if (verdict === "delivered") return { ok: true, access: (result.body ?? { ok: true }) as unknown as OAuthAccess };
+  const answerClass = classifyAnswer(result);
+  if (answerClass === "delivered") return { ok: true, access: (result.body ?? { ok: true }) as unknown as OAuthAccess };
   const reason = `oauth.v2.access answered ${result.error ?? `HTTP ${result.status}`}`;
-  return { ok: false, reason, unreachable: false, transient: verdict === "retry" };
+  return { ok: false, reason, unreachable: false, transient: answerClass === "retry" };
 }
 
 /** The installation an answer describes: the org for org-wide installs, else the team. */

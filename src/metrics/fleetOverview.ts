@@ -1,3 +1,4 @@
+import { minuteOf } from "../minutes";
 import { addInto, emptyHistogram, type Histogram, quantile } from "./histogram";
 import { emptyCounts, type MetricCounts, type MinuteRow } from "./minuteMetrics";
 
@@ -88,7 +89,7 @@ const ageMs = (oldest: number | null, now: number) => (oldest === null ? null : 
  * progress. Percentiles are computed from the summed histograms, never averaged.
  */
 export function fleetOverview(parts: readonly ShardPart[], minutes: number, now: number): FleetOverview {
-  const toMinute = Math.floor(now / 60_000) + 1;
+  const toMinute = minuteOf(now) + 1;
   const fromMinute = toMinute - minutes;
   const inWindow = (minute: { minute: number }) => minute.minute >= fromMinute && minute.minute < toMinute;
   const fleet = new Sum();

@@ -1,3 +1,4 @@
+import { minuteOf } from "../minutes";
 import { emptyHistogram, type Histogram, observe } from "./histogram";
 
 /** What a shard counts per minute (docs/guides/operations.md "Metrics"). */
@@ -35,8 +36,6 @@ export const emptyCounts = (): MetricCounts => ({
   fenceRejections: 0,
   rowsWritten: 0,
 });
-
-export const minuteOf = (at: number) => Math.floor(at / 60_000);
 
 type Minute = Omit<MinuteRow, "depth" | "oldestPendingAt">;
 

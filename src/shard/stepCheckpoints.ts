@@ -1,4 +1,4 @@
-import type { RunTools } from "../app/types";
+import type { Step } from "../app/types";
 import { HandlerMisuse, LeaseLost } from "../errors";
 import type { Outbox } from "./outbox";
 
@@ -14,7 +14,7 @@ export function stepFor(
   token: string,
   noCheckpointsUntil?: number,
   afterStep?: () => void,
-): RunTools["step"] {
+): Step {
   /** Steps this attempt recorded: on a row that had none, the only checkpoints there can be. */
   const recordedHere = new Map<string, string>();
   return async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {

@@ -17,13 +17,16 @@ const ALREADY_DONE: Record<string, string> = {
 
 const TRANSIENT_STATUSES = new Set([408, 429]);
 
+/** An answer's class: what one answer from Slack means for the call that got it (docs/design.md "Words"). */
+export type AnswerClass = "delivered" | "retry" | "park";
+
 /**
- * What one answer from Slack means. Transient: 5xx, 408, 429 and Slack's transient codes —
+ * The class of one answer from Slack. Transient: 5xx, 408, 429 and Slack's transient codes —
  * retried with backoff, never sooner than Retry-After. Permanent: every other 4xx and `ok: false`
  * code (`channel_not_found`, `invalid_auth`, `msg_too_long`, …) — parked at once for an operator.
  * An "already done" answer of an idempotent-by-shape method counts as delivered.
  */
-export function classifyAnswer(result: CallResult, method?: string): "delivered" | "retry" | "park" {
+export function classifyAnswer(result: CallResult, method?: string): AnswerClass {
   if (result.ok) return "delivered";
   if (method !== undefined && result.error !== undefined && ALREADY_DONE[method] === result.error) return "delivered";
   if (result.status >= 500 || TRANSIENT_STATUSES.has(result.status)) return "retry";

@@ -67,7 +67,7 @@ export class SlackClient {
     const result = await this.answer(
       method,
       (signal) => callWebApi({ apiUrl: this.options.apiUrl, authorization: `Bearer ${token}`, method, body, signal }),
-      // A 429 in a paced bucket: the attempt is retried exactly at its kept turn, so the order holds.
+      // A 429 under a paced rate key: the attempt is retried exactly at its kept turn, so the order holds.
       (retryAfterMs) => pacing?.rateLimited(method, body, Date.now() + retryAfterMs),
     );
     return (result.body ?? {}) as T;
@@ -113,17 +113,17 @@ export class SlackClient {
       observe?.(method, false, unreachable.message);
       throw unreachable;
     }
-    const outcome = classifyAnswer(result, method);
-    if (outcome === "delivered") {
+    const answerClass = classifyAnswer(result, method);
+    if (answerClass === "delivered") {
       observe?.(method, true);
       return result;
     }
     if (result.status !== 429) {
-      const refused = new SlackApiError(method, result.status, result.error, outcome, result.retryAfterMs);
+      const refused = new SlackApiError(method, result.status, result.error, answerClass, result.retryAfterMs);
       observe?.(method, false, refused.message);
       throw refused;
     }
     const turn = result.retryAfterMs === undefined ? undefined : await rateLimited?.(result.retryAfterMs);
-    throw new SlackApiError(method, result.status, result.error, outcome, result.retryAfterMs, turn);
+    throw new SlackApiError(method, result.status, result.error, answerClass, result.retryAfterMs, turn);
   }
 }

@@ -1,3 +1,4 @@
+import { minuteOf } from "../minutes";
 import type { MeteredSql } from "../shard/meteredSql";
 
 export const WINDOW_MINUTES = 60;
@@ -95,5 +96,3 @@ export class AnswerWindow {
     return this.sql.all<AnswerRow>("SELECT minute, cause, n FROM answer_counts WHERE minute > ?", minuteOf(now) - WINDOW_MINUTES);
   }
 }
-
-export const minuteOf = (at: number) => Math.floor(at / 60_000);

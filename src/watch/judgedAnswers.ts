@@ -1,4 +1,5 @@
-import { type AnswerRow, type HealthWindow, minuteOf, SUCCESS, UNVERIFIED_MISMATCH, WINDOW_MINUTES } from "./answerWindow";
+import { minuteOf } from "../minutes";
+import { type AnswerRow, type HealthWindow, SUCCESS, UNVERIFIED_MISMATCH, WINDOW_MINUTES } from "./answerWindow";
 
 /**
  * What the guard judges (docs/guides/operations.md "Alerts"): what Slack's own count of failed deliveries would
