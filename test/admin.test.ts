@@ -63,6 +63,24 @@ describe("operations API", () => {
     ).toEqual(["C1", "C2", "C2"]);
   });
 
+  it("a shard still answers the dead-letter RPC names an earlier Worker calls (replay, discard) as their replacements do", async () => {
+    controlClock();
+    const team = newWorkspace();
+    const stub = shardStub(team);
+    slack().fail({ method: "chat.postMessage" }, { error: "not_in_channel" }, 2);
+    const [first, second] = await seedEffects(stub, team, [
+      { name: "a", effect: postMessage("C1") },
+      { name: "b", effect: postMessage("C2") },
+    ]);
+    await runDurableObjectAlarm(stub);
+    expect(await stub.discard(first!)).toBe(true);
+    expect(await stub.discard(first!)).toBe(false);
+    expect(await stub.replay(second!)).toBe(1);
+    expect(await stub.replay()).toBe(0);
+    await runDurableObjectAlarm(stub);
+    expect(await outboxRows(stub)).toEqual([]);
+  });
+
   it("a malformed percent-encoded key → 400 (the caller's error), not 500", async () => {
     const response = await admin(`/shards/${newWorkspace()}/0/parked/%E0%A4%A/replay`, { method: "POST" });
     expect(response.status).toBe(400);

@@ -47,14 +47,15 @@ function shardOperations(
       const limit = Number(new URL(request.url).searchParams.get("limit") ?? 100);
       return Response.json(await stubOf(request, env).listParked(Number.isInteger(limit) ? limit : 100));
     })
-    .post(`${path}/replay`, async (request, env) => Response.json({ replayed: await stubOf(request, env).replay() }))
+    .post(`${path}/replay`, async (request, env) => Response.json({ replayed: await stubOf(request, env).replayParked(null) }))
     .post(`${path}/parked/:key/replay`, async (request, env) => {
-      const replayed = await stubOf(request, env).replay(keyOf(request));
+      const replayed = await stubOf(request, env).replayParked([keyOf(request)]);
       if (replayed === 0) throw new Rejection(404, "no parked effect with that key");
       return Response.json({ replayed });
     })
     .delete(`${path}/parked/:key`, async (request, env) => {
-      if (!(await stubOf(request, env).discard(keyOf(request)))) throw new Rejection(404, "no parked effect with that key");
+      if ((await stubOf(request, env).discardParked([keyOf(request)])) === 0)
+        throw new Rejection(404, "no parked effect with that key");
       return Response.json({ discarded: 1 });
     });
 }

@@ -19,15 +19,18 @@ import type { RegisteredShard } from "../watch/shardRegistry";
  */
 export interface ShardOperationsApi {
   stats(): ShardStats;
+  /** The shard's parked rows, oldest first (GET /admin/shards/…/parked). */
   listParked(limit?: number): ParkedRow[];
-  replay(key?: string): number;
-  discard(key: string): boolean;
   /** Parked rows newest first, before `before`, for the fleet-wide list (GET /admin/api/parked). */
   listParkedBefore(before: ParkedCursor | null, limit: number): ParkedRow[];
   /** Replays the parked rows among `keys`, or all (null). Returns how many. */
   replayParked(keys: string[] | null): number;
   /** Discards the parked rows among `keys`, or all (null). Returns how many. */
   discardParked(keys: string[] | null): number;
+  /** @deprecated replayParked's older name, for Workers of an earlier version during a rolling deploy (docs/design.md). */
+  replay(key?: string): number;
+  /** @deprecated discardParked's older name, for Workers of an earlier version during a rolling deploy (docs/design.md). */
+  discard(key: string): boolean;
   /** Metric minutes from `fromMinute` on (minutes since the epoch), the minute in progress, the outbox now. */
   metricsSince(fromMinute: number): ShardMetrics;
 }

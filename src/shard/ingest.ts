@@ -1,8 +1,8 @@
 import type { PlannedEffect, SlackApp } from "../app/types";
-import { rateKeyOf } from "../effects/registry";
 import type { Inbound } from "../inbound/types";
 import type { IngestResult } from "./api";
-import type { ClaimedRow, Lease, NewRow, Outbox } from "./outbox";
+import type { ClaimedRow, Lease, Outbox } from "./outbox";
+import { newRow } from "./outboxRows";
 import type { Receipts } from "./receipts";
 
 export interface IngestStores {
@@ -52,23 +52,11 @@ export function ingestDelivery(
     );
     if (byFactOnly && effects.length === 0) return { verdict: "duplicate", enqueued: 0 };
     leased = outbox.enqueue(
-      effects.map((planned) => newRow(inbound, planned)),
+      effects.map((planned) => newRow(outboxKeyOf(inbound, planned), inbound.workspace, planned.effect)),
       now,
       lease,
     );
     return { verdict: "accepted", ackBody: plan.ackBody, enqueued: leased.length };
   });
   return { result, leased };
-}
-
-function newRow(inbound: Inbound, planned: PlannedEffect): NewRow {
-  const { effect } = planned;
-  return {
-    key: outboxKeyOf(inbound, planned),
-    workspace: inbound.workspace,
-    effectType: effect.type,
-    payload: JSON.stringify(effect),
-    rateKey: rateKeyOf(effect),
-    effect,
-  };
 }

@@ -1,6 +1,7 @@
 import { log } from "../log";
 import type { DeliveryCounters, ParkedCursor, ParkedRow, ShardStats } from "./api";
 import type { Outbox } from "./outbox";
+import type { ParkedOrder } from "./parkedRows";
 import type { ShardStorage } from "./shardStorage";
 
 /** What operations read of the recording part (the watch has none: it records nothing). */
@@ -34,12 +35,35 @@ export class Operations {
     return { receipts: recording?.receiptCount() ?? 0, outbox: this.outbox.countsByStatus(), counters };
   }
 
+  /** A shard's own dead-letter queue, oldest first (GET …/parked). */
   listParked(limit = 100): ParkedRow[] {
-    if (!this.storage.migrated) return [];
-    return this.outbox.listParked(Math.min(Math.max(limit, 1), 1000));
+    return this.parkedRows(limit, "oldest first");
   }
 
-  /** Puts one parked row (or all of them) back in line; the alarm delivers it. */
+  /** A page of the fleet's dead-letter queue, newest first (GET /admin/api/parked). */
+  listParkedBefore(before: ParkedCursor | null, limit: number): ParkedRow[] {
+    return this.parkedRows(limit, { newestBefore: before });
+  }
+
+  /** Puts the parked rows among `keys` (or all of them) back in line; the alarm delivers them. */
+  replayParked(keys: string[] | null): number {
+    const now = Date.now();
+    const replayed = this.storage.migrated ? this.outbox.parked.replay(now, keys) : 0;
+    if (replayed > 0) this.storage.wakeUps.arm(now);
+    log("info", "parked effects replayed", { shard: this.storage.name, keys: whichKeys(keys), replayed });
+    return replayed;
+  }
+
+  discardParked(keys: string[] | null): number {
+    const discarded = this.storage.migrated ? this.outbox.parked.discard(keys) : 0;
+    log("info", "parked effects discarded", { shard: this.storage.name, keys: whichKeys(keys), discarded });
+    return discarded;
+  }
+
+  /**
+   * The older names of replayParked and discardParked, kept callable while a Worker of an earlier
+   * version may still call them (a rolling deploy); ours no longer do (docs/design.md "Words").
+   */
   replay(key?: string): number {
     return this.replayParked(key === undefined ? null : [key]);
   }
@@ -48,23 +72,9 @@ export class Operations {
     return this.discardParked([key]) === 1;
   }
 
-  listParkedBefore(before: ParkedCursor | null, limit: number): ParkedRow[] {
+  private parkedRows(limit: number, order: ParkedOrder): ParkedRow[] {
     if (!this.storage.migrated) return [];
-    return this.outbox.listParkedBefore(before, Math.min(Math.max(limit, 1), 1000));
-  }
-
-  replayParked(keys: string[] | null): number {
-    const now = Date.now();
-    const replayed = this.storage.migrated ? this.outbox.replay(now, keys) : 0;
-    if (replayed > 0) this.storage.wakeUps.arm(now);
-    log("info", "parked effects replayed", { shard: this.storage.name, keys: whichKeys(keys), replayed });
-    return replayed;
-  }
-
-  discardParked(keys: string[] | null): number {
-    const discarded = this.storage.migrated ? this.outbox.discardParked(keys) : 0;
-    log("info", "parked effects discarded", { shard: this.storage.name, keys: whichKeys(keys), discarded });
-    return discarded;
+    return this.outbox.parked.list(Math.min(Math.max(limit, 1), 1000), order);
   }
 }
 

@@ -1,47 +1,20 @@
-import type { Effect } from "../effects/types";
-import type { OutboxStatus, ParkedCursor, ParkedRow } from "./api";
+import type { OutboxStatus } from "./api";
 import type { MeteredSql } from "./meteredSql";
+import type { ClaimedRow, Lease, NewRow, StoredRow } from "./outboxRows";
+import { ParkedRows } from "./parkedRows";
 
-/** A row as the delivery loop sees it. */
-export type ClaimedRow = {
-  idempotency_key: string;
-  workspace: string;
-  payload: string;
-  rate_key: string | null;
-  attempts: number;
-  created_at: number;
-  /** The effect itself, for a row its ingest just wrote: the immediate attempt parses nothing back. */
-  effect?: Effect;
-  /**
-   * For a row its ingest just wrote, leased: until this time no step checkpoint can exist on it
-   * (no attempt before, and no other claimer before the lease runs out), so none is read.
-   */
-  noCheckpointsUntil?: number;
-};
+export type { ClaimedRow, Lease, NewRow } from "./outboxRows";
 
-/** A row as stored (the effect as its JSON only). */
-type StoredRow = Omit<ClaimedRow, "effect">;
-
-/** A row to enqueue: its idempotency key, workspace, effect (type and JSON) and rate-limit bucket. */
-export interface NewRow {
-  key: string;
-  workspace: string;
-  effectType: string;
-  payload: string;
-  rateKey: string | null;
-  /** The effect `payload` serialises, when the caller has it (handed to the immediate attempt as is). */
-  effect?: Effect;
-}
-
-/** A lease on freshly enqueued rows, so their first attempt needs no separate claim write. */
-export interface Lease {
-  token: string;
-  expiresAt: number;
-}
-
-/** All SQL touching `outbox`. Every write after a claim is fenced by the claim token. */
+/**
+ * All SQL touching `outbox`: enqueue, claim, steps and the fenced settles here (every write after
+ * a claim is fenced by the claim token), the dead-letter side in `parked` (parkedRows.ts).
+ */
 export class Outbox {
-  constructor(private readonly sql: MeteredSql) {}
+  readonly parked: ParkedRows;
+
+  constructor(private readonly sql: MeteredSql) {
+    this.parked = new ParkedRows(sql);
+  }
 
   /**
    * Records the effects of one delivery, already leased to `lease` for the immediate attempt
@@ -172,7 +145,7 @@ export class Outbox {
     );
   }
 
-  /** Fenced postponement without an attempt (the row's rate-limit bucket is cooling down). */
+  /** Fenced postponement without an attempt (the row's rate key is cooling down, or paced). */
   postpone(key: string, token: string, until: number): boolean {
     return (
       this.sql.count(
@@ -197,65 +170,6 @@ export class Outbox {
         key,
         token,
       ) === 1
-    );
-  }
-
-  /**
-   * Parks a workspace's waiting rows at once with `reason` (its installation is gone): rows not in
-   * an attempt now, except `keep`'s kind. A row in an attempt is parked by that attempt, whose
-   * credentials lookup now fails the same way. Returns how many.
-   */
-  parkWorkspace(workspace: string, reason: string, now: number, keep: string): number {
-    return this.sql.count(
-      `UPDATE outbox SET status = 'parked', last_error = ?1, parked_at = ?2
-        WHERE status = 'pending' AND workspace = ?3 AND effect != ?4 AND (claim_expires_at IS NULL OR claim_expires_at <= ?2)
-        RETURNING 1`,
-      reason,
-      now,
-      workspace,
-      keep,
-    );
-  }
-
-  /** Puts parked rows — those among `keys`, or all when `keys` is null — back in line with fresh attempts. Returns how many. */
-  replay(now: number, keys: readonly string[] | null): number {
-    return this.sql.count(
-      `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?1, parked_at = NULL
-        WHERE status = 'parked' AND (?2 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?2))) RETURNING 1`,
-      now,
-      keys === null ? null : JSON.stringify(keys),
-    );
-  }
-
-  /**
-   * Parked rows newest first, at or before `before` (parked_at, then key; the fleet list drops the
-   * one it already gave, by shard), for paging across shards.
-   */
-  listParkedBefore(before: ParkedCursor | null, limit: number): ParkedRow[] {
-    return this.sql.all<ParkedRow>(
-      `SELECT idempotency_key, workspace, effect, attempts, last_error, created_at, parked_at FROM outbox
-        WHERE status = 'parked' AND (?1 IS NULL OR parked_at < ?1 OR (parked_at = ?1 AND idempotency_key <= ?2))
-        ORDER BY parked_at DESC, idempotency_key DESC LIMIT ?3`,
-      before?.parkedAt ?? null,
-      before?.key ?? "",
-      limit,
-    );
-  }
-
-  /** Deletes parked rows for good: those among `keys`, or all of them when `keys` is null. Returns how many. */
-  discardParked(keys: readonly string[] | null): number {
-    return this.sql.count(
-      `DELETE FROM outbox WHERE status = 'parked'
-        AND (?1 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?1))) RETURNING 1`,
-      keys === null ? null : JSON.stringify(keys),
-    );
-  }
-
-  listParked(limit: number): ParkedRow[] {
-    return this.sql.all<ParkedRow>(
-      `SELECT idempotency_key, workspace, effect, attempts, last_error, created_at, parked_at FROM outbox
-        WHERE status = 'parked' ORDER BY parked_at, idempotency_key LIMIT ?`,
-      limit,
     );
   }
 

@@ -108,7 +108,7 @@ export class Recording {
     const now = Date.now();
     installationCache.apply(workspace, change, now);
     if (change.status === "installed" || !this.parts.storage.migrated) return 0;
-    const parked = this.parts.outbox.parkWorkspace(workspace, change.reason, now, "installation");
+    const parked = this.parts.outbox.parked.parkWorkspace(workspace, change.reason, now, "installation");
     if (parked > 0)
       log("warn", "effects parked: installation gone", {
         shard: this.parts.storage.name,

@@ -3,6 +3,7 @@ import type { AlertSettings } from "../config";
 import { log } from "../log";
 import type { MeteredSql } from "../shard/meteredSql";
 import type { Outbox } from "../shard/outbox";
+import { newRow } from "../shard/outboxRows";
 import type { WakeUps } from "../shard/wakeUps";
 import type { AlertState } from "./alertState";
 import { type AnswerTally, AnswerWindow, type HealthWindow } from "./answerWindow";
@@ -93,13 +94,7 @@ export class Watch {
     for (const text of alerts) log("warn", "alert", { text, sent: this.parts.settings.webhookUrl !== undefined });
     if (!this.parts.settings.webhookUrl) return;
     this.parts.outbox.enqueue(
-      alerts.map((text) => ({
-        key: `alert:${now}:${crypto.randomUUID()}`,
-        workspace: WATCH,
-        effectType: "alert",
-        payload: JSON.stringify({ type: "alert", text }),
-        rateKey: "alert",
-      })),
+      alerts.map((text) => newRow(`alert:${now}:${crypto.randomUUID()}`, WATCH, { type: "alert", text })),
       now,
       null,
     );

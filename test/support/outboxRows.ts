@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
-import { rateKeyOf } from "../../src/effects/registry";
 import type { Effect } from "../../src/effects/types";
+import { newRow } from "../../src/shard/outboxRows";
 import type { Shard } from "../worker";
 import { outboxOf } from "./shardParts";
 
@@ -28,13 +28,7 @@ export function seedEffects(
 ) {
   return seedRows(
     stub,
-    effects.map(({ name, effect }) => ({
-      key: `${dedupeKey}:${name}`,
-      workspace,
-      effectType: effect.type,
-      payload: JSON.stringify(effect),
-      rateKey: rateKeyOf(effect),
-    })),
+    effects.map(({ name, effect }) => newRow(`${dedupeKey}:${name}`, workspace, effect)),
   );
 }
 

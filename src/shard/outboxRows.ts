@@ -1,0 +1,54 @@
+import { rateKeyOf } from "../effects/registry";
+import type { Effect } from "../effects/types";
+
+/** A row as the delivery loop sees it. */
+export type ClaimedRow = {
+  idempotency_key: string;
+  workspace: string;
+  payload: string;
+  rate_key: string | null;
+  attempts: number;
+  created_at: number;
+  /** The effect itself, for a row its ingest just wrote: the immediate attempt parses nothing back. */
+  effect?: Effect;
+  /**
+   * For a row its ingest just wrote, leased: until this time no step checkpoint can exist on it
+   * (no attempt before, and no other claimer before the lease runs out), so none is read.
+   */
+  noCheckpointsUntil?: number;
+};
+
+/** A row as stored (the effect as its JSON only). */
+export type StoredRow = Omit<ClaimedRow, "effect">;
+
+/** A row to enqueue: its idempotency key, workspace, effect (type and JSON) and rate key. */
+export interface NewRow {
+  key: string;
+  workspace: string;
+  effectType: string;
+  payload: string;
+  rateKey: string | null;
+  /** The effect `payload` serialises, when the caller has it (handed to the immediate attempt as is). */
+  effect?: Effect;
+}
+
+/** A lease on freshly enqueued rows, so their first attempt needs no separate claim write. */
+export interface Lease {
+  token: string;
+  expiresAt: number;
+}
+
+/**
+ * The one way an effect becomes a row to enqueue (a delivery's effects, the watch's alerts): its
+ * type, its JSON and its rate key (stored on the row, so the sweep need not parse payloads).
+ */
+export function newRow(key: string, workspace: string, effect: Effect): NewRow {
+  return {
+    key,
+    workspace,
+    effectType: effect.type,
+    payload: JSON.stringify(effect),
+    rateKey: rateKeyOf(effect),
+    effect,
+  };
+}

@@ -1,0 +1,66 @@
+import type { ParkedCursor, ParkedRow } from "./api";
+import type { MeteredSql } from "./meteredSql";
+
+const PARKED = `SELECT idempotency_key, workspace, effect, attempts, last_error, created_at, parked_at FROM outbox
+        WHERE status = 'parked'`;
+
+/** Which parked rows a list gives: the oldest first, or the newest at or before a cursor first. */
+export type ParkedOrder = "oldest first" | { newestBefore: ParkedCursor | null };
+
+/** The SQL of `outbox`'s dead-letter side: parking a workspace's waiting rows, listing, replaying and discarding parked ones. */
+export class ParkedRows {
+  constructor(private readonly sql: MeteredSql) {}
+
+  /**
+   * Parks a workspace's waiting rows at once with `reason` (its installation is gone): rows not in
+   * an attempt now, except `keep`'s kind. A row in an attempt is parked by that attempt, whose
+   * credentials lookup now fails the same way. Returns how many.
+   */
+  parkWorkspace(workspace: string, reason: string, now: number, keep: string): number {
+    return this.sql.count(
+      `UPDATE outbox SET status = 'parked', last_error = ?1, parked_at = ?2
+        WHERE status = 'pending' AND workspace = ?3 AND effect != ?4 AND (claim_expires_at IS NULL OR claim_expires_at <= ?2)
+        RETURNING 1`,
+      reason,
+      now,
+      workspace,
+      keep,
+    );
+  }
+
+  /**
+   * Parked rows, oldest first (a shard's own list), or newest first at or before `newestBefore`
+   * (parked_at, then key; the fleet list drops the one it already gave, by shard), for paging
+   * across shards.
+   */
+  list(limit: number, order: ParkedOrder): ParkedRow[] {
+    if (order === "oldest first") return this.sql.all<ParkedRow>(`${PARKED} ORDER BY parked_at, idempotency_key LIMIT ?`, limit);
+    const before = order.newestBefore;
+    return this.sql.all<ParkedRow>(
+      `${PARKED} AND (?1 IS NULL OR parked_at < ?1 OR (parked_at = ?1 AND idempotency_key <= ?2))
+        ORDER BY parked_at DESC, idempotency_key DESC LIMIT ?3`,
+      before?.parkedAt ?? null,
+      before?.key ?? "",
+      limit,
+    );
+  }
+
+  /** Puts parked rows — those among `keys`, or all when `keys` is null — back in line with fresh attempts. Returns how many. */
+  replay(now: number, keys: readonly string[] | null): number {
+    return this.sql.count(
+      `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?1, parked_at = NULL
+        WHERE status = 'parked' AND (?2 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?2))) RETURNING 1`,
+      now,
+      keys === null ? null : JSON.stringify(keys),
+    );
+  }
+
+  /** Deletes parked rows for good: those among `keys`, or all of them when `keys` is null. Returns how many. */
+  discard(keys: readonly string[] | null): number {
+    return this.sql.count(
+      `DELETE FROM outbox WHERE status = 'parked'
+        AND (?1 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?1))) RETURNING 1`,
+      keys === null ? null : JSON.stringify(keys),
+    );
+  }
+}
