@@ -59,7 +59,7 @@ export class SlackApiError extends DeliveryError {
 }
 
 /**
- * A Web API call whose turn in its rate-limit bucket (src/pacing/) is further away than an attempt
+ * A Web API call whose turn under its rate key (src/pacing/) is further away than an attempt
  * waits: the row is postponed to `until`, its slot kept, no attempt counted.
  */
 export class Paced extends DeliveryError {

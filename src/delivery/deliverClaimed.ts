@@ -123,7 +123,7 @@ async function settle(courier: Courier, token: string, row: ClaimedRow, settleme
   return { type: "retried", shard, key, attempts, reason: settlement.reason, nextAttemptAt };
 }
 
-/** Puts the row back until `until` without counting an attempt (its bucket is cooling down, or paced). */
+/** Puts the row back until `until` without counting an attempt (its rate key is cooling down, or paced). */
 function postpone(courier: Courier, token: string, row: ClaimedRow, until: number): DeliveryEvent {
   if (!courier.outbox.postpone(row.idempotency_key, token, until)) return fenced(courier, row, "postpone");
   courier.wakeAt(until);

@@ -36,7 +36,7 @@ export function layoutKeeperStub(namespace: ShardNamespace, workspace: string): 
   return shardStub(namespace, shardName(workspace, 0));
 }
 
-/** The shard that keeps some of a workspace's rate-limit buckets (pacing/). */
+/** The shard that keeps some of a workspace's rate keys (pacing/). */
 export function paceKeeperStub(namespace: ShardNamespace, name: string): Stub<PaceKeeperApi> {
   return shardStub(namespace, name);
 }

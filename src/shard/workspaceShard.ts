@@ -13,7 +13,7 @@ import type { ShardStorage } from "./shardStorage";
 /**
  * The role of a workspace's shard ("{workspace}/{bucket}"; see routing/): it records the
  * workspace's deliveries of its slice and delivers their effects, keeps some of the workspace's
- * rate-limit buckets, and — bucket 0 — its bucket layouts. Each part owns its tables and its wake source.
+ * rate keys (pace keeping), and — bucket 0 — its bucket layouts. Each part owns its tables and its wake source.
  */
 export class WorkspaceShard {
   readonly kind = "a workspace shard";
