@@ -1,8 +1,8 @@
-import type { InstallationsApi } from "./installations/api";
+import type { InstallationsApi } from "./installations/rpc";
 import type { SettingName, SettingValue } from "./settings/table";
-import type { ShardApi } from "./shard/api";
+import type { ShardApi } from "./shard/rpc";
 
-/** The shard namespace as callers see it: the RPC surface of shard/api.ts. */
+/** The shard namespace as callers see it: the RPC surface of shard/rpc.ts. */
 export type ShardNamespace = DurableObjectNamespace<ShardApi & Rpc.DurableObjectBranded>;
 
 /** The installation store's namespace (OAuth mode): one object per installation, and the directory. */

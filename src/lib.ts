@@ -39,7 +39,7 @@ export {
   TokenRefreshFailed,
 } from "./errors";
 export type { Inbound, InboundKind } from "./inbound/types";
-export type { InstallationStatus, InstallationSummary } from "./installations/api";
 export { fromInstallations } from "./installations/authorizeInstallation";
+export type { InstallationStatus, InstallationSummary } from "./installations/rpc";
 export type { SlackWebClient } from "./slack/client";
 export type { WebApiMethods } from "./slack/webApiMethods";

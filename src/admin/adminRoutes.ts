@@ -4,7 +4,7 @@ import { InvalidSetting, Rejection } from "../errors";
 import { describeError, log } from "../log";
 import { shardName } from "../routing/shardFor";
 import { shardOperationsStub, watchStub } from "../routing/shardStub";
-import type { ShardOperationsApi } from "../shard/api";
+import type { ShardOperationsApi } from "../shard/rpc";
 import { authorizeAdmin } from "./authorizeAdmin";
 import { bucketRoutes } from "./bucketRoutes";
 import { fleetParked } from "./fleetParked";

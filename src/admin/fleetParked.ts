@@ -2,7 +2,7 @@ import { toBase64 } from "../base64";
 import type { CoordinatorEnv } from "../env";
 import { Rejection } from "../errors";
 import { shardOperationsStub, watchStub } from "../routing/shardStub";
-import type { ParkedCursor, ParkedRow, ShardOperationsApi } from "../shard/api";
+import type { ParkedCursor, ParkedRow, ShardOperationsApi } from "../shard/rpc";
 import { WATCH } from "../watch/Watch";
 import { onShards } from "./onShards";
 

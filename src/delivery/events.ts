@@ -1,5 +1,5 @@
 import { describeError, log } from "../log";
-import type { DeliveryCounters } from "../shard/api";
+import type { DeliveryCounters } from "../shard/rpc";
 
 /** What the delivery loop reports about each settled attempt. */
 interface Settled {

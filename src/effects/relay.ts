@@ -5,7 +5,7 @@ import { RelayFailed, RelayRefused } from "../errors";
 import { log } from "../log";
 import { relayBody, relayHeaders } from "../relay/relayHeaders";
 import { retryAfterMs } from "../retryAfter";
-import type { BackendAnswer } from "../shard/api";
+import type { BackendAnswer } from "../shard/rpc";
 import type { EffectContext, EffectKind } from "./kind";
 import type { RelayEffect } from "./types";
 

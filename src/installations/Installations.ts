@@ -2,10 +2,10 @@ import { DurableObject } from "cloudflare:workers";
 import type { CoordinatorEnv } from "../env";
 import { WrongRole } from "../errors";
 import { Schema } from "../shard/schema";
-import type { InstallationSummary, InstallationsApi, LifecycleCause, OAuthAccess } from "./api";
 import { Directory } from "./directory";
 import { Installation } from "./installation";
 import { INSTALLATION_MIGRATIONS } from "./migrations";
+import type { InstallationSummary, InstallationsApi, LifecycleCause, OAuthAccess } from "./rpc";
 import { DIRECTORY } from "./stubs";
 
 /**

@@ -2,6 +2,10 @@ import { type TokenCipher, tokenCipher } from "../auth/tokenCipher";
 import type { CoordinatorEnv } from "../env";
 import { log } from "../log";
 import type { Schema } from "../shard/schema";
+import { InstallationRecord, type StoredInstallation, summaryOf } from "./installationRecord";
+import { notifyShards } from "./notifyShards";
+import { installationIdOf } from "./oauthAccess";
+import { TOKEN_REFRESH_MARGIN_MS } from "./refreshMargin";
 import type {
   InstallationApi,
   InstallationChange,
@@ -10,11 +14,7 @@ import type {
   OAuthAccess,
   StatusAnswer,
   TokenAnswer,
-} from "./api";
-import { InstallationRecord, type StoredInstallation, summaryOf } from "./installationRecord";
-import { notifyShards } from "./notifyShards";
-import { installationIdOf } from "./oauthAccess";
-import { TOKEN_REFRESH_MARGIN_MS } from "./refreshMargin";
+} from "./rpc";
 import { directoryStub } from "./stubs";
 import { refreshTokens } from "./tokenRefresh";
 

@@ -1,5 +1,5 @@
 import type { MeteredSql } from "../shard/meteredSql";
-import type { InstallationSummary, OAuthAccess } from "./api";
+import type { InstallationSummary, OAuthAccess } from "./rpc";
 
 /** One installation as stored: its summary, and its tokens sealed (src/auth/tokenCipher.ts). */
 export interface StoredInstallation {

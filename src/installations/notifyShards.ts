@@ -4,7 +4,7 @@ import { describeError, log } from "../log";
 import { allBuckets } from "../routing/bucketLayouts";
 import { shardName } from "../routing/shardFor";
 import { layoutKeeperStub, workspaceShardStub } from "../routing/shardStub";
-import type { InstallationChange } from "./api";
+import type { InstallationChange } from "./rpc";
 
 /**
  * Tells every shard of a workspace that its installation changed, so each drops what it cached

@@ -2,7 +2,7 @@ import type { OAuthSettings } from "../config";
 import { describeError } from "../log";
 import { classifyAnswer } from "../slack/classifyAnswer";
 import { callWebApi } from "../slack/webApi";
-import type { OAuthAccess } from "./api";
+import type { OAuthAccess } from "./rpc";
 
 /** How long one oauth.v2.access call may take. */
 const ACCESS_TIMEOUT_MS = 10_000;

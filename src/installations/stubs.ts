@@ -1,6 +1,6 @@
 import type { CoordinatorEnv, InstallationsNamespace } from "../env";
 import { InvalidSetting } from "../errors";
-import type { DirectoryApi, InstallationApi } from "./api";
+import type { DirectoryApi, InstallationApi } from "./rpc";
 
 type Stub<T> = DurableObjectStub<T & Rpc.DurableObjectBranded>;
 

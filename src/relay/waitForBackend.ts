@@ -2,7 +2,7 @@ import type { ShardNamespace } from "../env";
 import { describeError, log } from "../log";
 import { workspaceShardStub } from "../routing/shardStub";
 import { settleWithin } from "../settleWithin";
-import type { BackendAnswer } from "../shard/api";
+import type { BackendAnswer } from "../shard/rpc";
 
 /** Kept from the shard's wait for the RPC's way back, so the ack still leaves by the deadline. */
 const RPC_MARGIN_MS = 50;

@@ -6,7 +6,7 @@ import type { Inbound } from "../inbound/types";
 
 import { describeError, log } from "../log";
 import { settleWithin } from "../settleWithin";
-import type { IngestResult } from "../shard/api";
+import type { IngestResult } from "../shard/rpc";
 import { layoutAt } from "./bucketLayouts";
 import { layoutsOf } from "./layoutCache";
 import { recordWithinBudget } from "./recordWithinBudget";

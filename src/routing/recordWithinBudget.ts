@@ -2,7 +2,7 @@ import type { ShardNamespace } from "../env";
 import { BudgetExceeded } from "../errors";
 import type { Inbound } from "../inbound/types";
 import { settleWithin } from "../settleWithin";
-import type { IngestResult } from "../shard/api";
+import type { IngestResult } from "../shard/rpc";
 import { workspaceShardStub } from "./shardStub";
 
 /** Durable Object errors carry these flags; `overloaded` means retrying makes things worse. */

@@ -1,5 +1,5 @@
 import type { ShardNamespace } from "../env";
-import type { LayoutKeeperApi, PaceKeeperApi, ShardOperationsApi, WatchApi, WorkspaceShardApi } from "../shard/api";
+import type { LayoutKeeperApi, PaceKeeperApi, ShardOperationsApi, WatchApi, WorkspaceShardApi } from "../shard/rpc";
 import { WATCH } from "../watch/Watch";
 import { shardName } from "./shardFor";
 

@@ -5,13 +5,13 @@ import type { Authorize } from "../auth/authorize";
 import type { CoordinatorEnv } from "../env";
 import { WrongRole } from "../errors";
 import type { Inbound } from "../inbound/types";
-import type { InstallationChange } from "../installations/api";
+import type { InstallationChange } from "../installations/rpc";
 import type { Pace } from "../pacing/tiers";
 import { servedApp } from "../routing/servedApp";
 import type { AnswerTally } from "../watch/answerWindow";
 import type { AppRateLimited } from "../watch/appRateLimited";
 import { WATCH } from "../watch/Watch";
-import type { ParkedCursor, ShardApi } from "./api";
+import type { ParkedCursor, ShardApi } from "./rpc";
 import { ShardStorage } from "./shardStorage";
 import { WatchShard } from "./watchShard";
 import { WorkspaceShard } from "./workspaceShard";
@@ -144,7 +144,7 @@ function planningApp(app: SlackApp, env: CoordinatorEnv): SlackApp {
   }
 }
 
-/** A shard as its callers and wrangler see it: a Durable Object with every role's RPC surface (api.ts). */
+/** A shard as its callers and wrangler see it: a Durable Object with every role's RPC surface (rpc.ts). */
 export type Shard = DurableObject<CoordinatorEnv> & ShardApi;
 /** The shard class `createCoordinator` returns, for the Worker to export under the name wrangler.toml binds. */
 export type ShardClass = (new (ctx: DurableObjectState, env: CoordinatorEnv) => Shard) & { prototype: Shard };

@@ -14,11 +14,11 @@ import type { PaceKeeper } from "../pacing/pacing";
 import { BackendAnswers } from "../relay/backendAnswers";
 import { awaitsBackend, relayRowKey } from "../relay/relayPlan";
 import { watchStub } from "../routing/shardStub";
-import type { BackendAnswer, IngestResult } from "./api";
 import { buildCourier } from "./courier";
 import { ImmediateAttempts } from "./immediateAttempts";
 import type { ClaimedRow, Lease, Outbox } from "./outbox";
 import { keeperOf } from "./paceKeeping";
+import type { BackendAnswer, IngestResult } from "./rpc";
 import type { WakeUps } from "./wakeUps";
 
 /** Above this many rows in immediate attempts, new rows wait for one (acks stay fast under load). */
@@ -36,7 +36,7 @@ export interface DeliveryLoopInputs {
   outbox: Outbox;
   /** The shard's alarm: the loop registers its due rows and moves it earlier (a row due again, a lease to reclaim). */
   wakeUps: Pick<WakeUps, "arm" | "register">;
-  /** The rate-limit buckets this shard keeps itself (a workspace shard's pace keeping). */
+  /** The rate keys this shard keeps itself (a workspace shard's pace keeping). */
   pace?: PaceKeeper;
 }
 

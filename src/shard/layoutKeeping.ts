@@ -1,7 +1,7 @@
 import { log } from "../log";
 import type { BucketLayout } from "../routing/bucketLayouts";
-import type { LayoutKeeperApi } from "./api";
 import { LayoutStore } from "./layoutStore";
+import type { LayoutKeeperApi } from "./rpc";
 import type { Schema } from "./schema";
 
 /** A workspace's bucket 0 keeps its bucket layouts (README "Sharding"); reads on a shard never written create nothing. */

@@ -4,8 +4,8 @@ import { describeError, log } from "../log";
 import { MetricStore } from "../metrics/metricStore";
 import { MinuteMetrics } from "../metrics/minuteMetrics";
 import { watchStub } from "../routing/shardStub";
-import type { IngestResult, ShardMetrics } from "./api";
 import type { Outbox } from "./outbox";
+import type { IngestResult, ShardMetrics } from "./rpc";
 import type { ShardStorage } from "./shardStorage";
 
 /**

@@ -1,7 +1,7 @@
 import { log } from "../log";
-import type { DeliveryCounters, ParkedCursor, ParkedRow, ShardStats } from "./api";
 import type { Outbox } from "./outbox";
 import type { ParkedOrder } from "./parkedRows";
+import type { DeliveryCounters, ParkedCursor, ParkedRow, ShardStats } from "./rpc";
 import type { ShardStorage } from "./shardStorage";
 
 /** What operations read of the recording part (the watch has none: it records nothing). */

@@ -4,7 +4,7 @@ import type { KeeperOf, PaceKeeper } from "../pacing/pacing";
 import type { Pace } from "../pacing/tiers";
 import { shardFor } from "../routing/shardFor";
 import { paceKeeperStub } from "../routing/shardStub";
-import type { PaceKeeperApi } from "./api";
+import type { PaceKeeperApi } from "./rpc";
 
 /** A workspace shard's pace keeping: the rate keys it keeps for its workspace's shards (in memory). */
 export class PaceKeeping implements PaceKeeperApi {

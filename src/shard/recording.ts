@@ -2,17 +2,17 @@ import type { SlackApp } from "../app/types";
 import { inOAuthMode, recordSettings } from "../config";
 import type { CoordinatorEnv } from "../env";
 import type { Inbound } from "../inbound/types";
-import type { InstallationChange } from "../installations/api";
 import { installationCache, type Known } from "../installations/installationCache";
 import { isLifecycleEvent } from "../installations/lifecycle";
+import type { InstallationChange } from "../installations/rpc";
 import { installationStub } from "../installations/stubs";
 import { log } from "../log";
-import type { IngestResult } from "./api";
 import type { DeliveryLoop } from "./deliveryLoop";
 import { type IngestStores, ingestDelivery } from "./ingest";
 import type { Metrics } from "./metrics";
 import type { Outbox } from "./outbox";
 import { Receipts } from "./receipts";
+import type { IngestResult } from "./rpc";
 import { PAUSED_RETRY_MS, type ShardStorage } from "./shardStorage";
 
 /** Alarms for pruning alone come no more often than this: receipts expire in bulk, not one by one. */

@@ -1,6 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import type { CoordinatorEnv } from "../../src/env";
-import type { InstallationSummary } from "../../src/installations/api";
+import type { InstallationSummary } from "../../src/installations/rpc";
 import { directoryStub, installationStub } from "../../src/installations/stubs";
 import type { FakeSlackApi } from "./fakeSlackApi";
 import { slackId } from "./slackSimulator";

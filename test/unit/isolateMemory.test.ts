@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DeliveryReports, MAX_DESTINATIONS, MAX_PENDING_RUNS } from "../../src/alerts/deliveryReports";
 import type { DeliveryReport } from "../../src/alerts/outcomes";
-import type { StatusAnswer } from "../../src/installations/api";
 import { InstallationCache } from "../../src/installations/installationCache";
+import type { StatusAnswer } from "../../src/installations/rpc";
 import { MAX_UNWRITTEN_MINUTES, MinuteMetrics } from "../../src/metrics/minuteMetrics";
 import { MAX_PACED_RATE_KEYS, Pacer } from "../../src/pacing/pacer";
 import { POST_MESSAGE_PER_CHANNEL as PACE } from "../../src/pacing/tiers";

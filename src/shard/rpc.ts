@@ -1,7 +1,7 @@
 import type { DeliveryReport } from "../alerts/outcomes";
 import type { AckBody } from "../app/types";
 import type { Inbound } from "../inbound/types";
-import type { InstallationChange } from "../installations/api";
+import type { InstallationChange } from "../installations/rpc";
 import type { MinuteRow } from "../metrics/minuteMetrics";
 import type { Pace } from "../pacing/tiers";
 import type { BucketLayout } from "../routing/bucketLayouts";
