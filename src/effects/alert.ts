@@ -1,3 +1,4 @@
+import { alertSettings } from "../config";
 import { RetryableError, UndeliverableAlert } from "../errors";
 import { retryAfterMs } from "../retryAfter";
 import type { EffectKind } from "./kind";
@@ -12,9 +13,11 @@ const ALERT_TIMEOUT_MS = 10_000;
  * nothing else: 2xx delivers; 429, 5xx or no answer is retried with backoff; any other 4xx (a
  * deleted Slack webhook answers 404 `no_service`) parks the alert for an operator.
  */
-export const alert: EffectKind<AlertEffect> = {
+export const alert: EffectKind<AlertEffect, { alertWebhookUrl?: string }> = {
   type: "alert",
-  async perform(effect, { alertWebhookUrl }) {
+  // Alerts are the watch's rows: a workspace shard has none to send, and no receiver to send them to.
+  deps: ({ role, env }) => ({ alertWebhookUrl: role === "watch" ? alertSettings(env).webhookUrl : undefined }),
+  async perform(effect, _, { alertWebhookUrl }) {
     if (!alertWebhookUrl) throw new UndeliverableAlert("alert: ALERT_WEBHOOK_URL is not set (any more); set it and replay");
     let response: Response;
     try {

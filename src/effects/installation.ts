@@ -1,3 +1,4 @@
+import type { InstallationsNamespace } from "../env";
 import { NotInstalled } from "../errors";
 import { installationStub } from "../installations/stubs";
 import type { EffectKind } from "./kind";
@@ -9,9 +10,10 @@ import type { InstallationEffect } from "./types";
  * is idempotent there, and one older than the latest install is ignored. The store then tells
  * every shard of the workspace, which park what waits for it.
  */
-export const installation: EffectKind<InstallationEffect> = {
+export const installation: EffectKind<InstallationEffect, { installations?: InstallationsNamespace }> = {
   type: "installation",
-  async perform(effect, { installations }) {
+  deps: ({ env }) => ({ installations: env.INSTALLATIONS }),
+  async perform(effect, _, { installations }) {
     if (!installations) throw new NotInstalled("no installation store (INSTALLATIONS) in this deployment");
     const store = installationStub({ INSTALLATIONS: installations }, effect.installation);
     const cause = { eventTime: effect.eventTime };

@@ -1,48 +1,56 @@
 import type { ObserveCall } from "../alerts/outcomes";
-import type { SlackApp } from "../app/types";
-import type { RelaySettings } from "../config";
-import type { InstallationsNamespace } from "../env";
-import type { BackendAnswer } from "../shard/api";
+import type { SlackApp, Step } from "../app/types";
+import type { DeliverySettings } from "../config";
+import type { CoordinatorEnv } from "../env";
+import type { BackendAnswers } from "../relay/backendAnswers";
 import type { SlackWebClient } from "../slack/client";
 import type { Effect } from "./types";
 
-/** What a shard hands an effect kind to perform one outbox row once. */
-export interface EffectContext {
+/**
+ * What a shard delivers with, wired once per shard: each effect kind draws its own dependencies
+ * from it (`deps`), so a kind's options are in its own file and nothing threads them row by row.
+ */
+export interface DeliveryWorld {
+  /** A workspace shard, or the watch (which delivers the alerts and relays nothing). */
+  role: "workspace" | "watch";
   app: SlackApp;
+  env: CoordinatorEnv;
+  settings: DeliverySettings;
+  /** Relay mode: where a first attempt leaves the backend's answer for an edge that waits for it. */
+  backendAnswers: BackendAnswers;
+}
+
+/** One attempt at one outbox row: only what that attempt knows. */
+export interface EffectContext {
   /** Bound to the row's workspace (credentials from `authorize`) and to its delivery's handles. */
   client: SlackWebClient;
   /** `step()` for a run: checkpoints on the row, fenced by this attempt's lease. */
-  step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
+  step: Step;
   /** Attempts made before this one. */
   attempts: number;
-  /** HANDLER_MAX_ATTEMPTS: how often a handler's own bug is retried before the run is parked. */
-  handlerMaxAttempts: number;
-  /** The installation store (OAuth mode), for the coordinator's own lifecycle effects. */
-  installations?: InstallationsNamespace;
-  /** Relay mode's settings (RELAY_URL …), or null. */
-  relay: RelaySettings | null;
   /** When the row's delivery was recorded (ms since the epoch). */
   recordedAt: number;
-  /**
-   * Set while the edge waits to ack a command or interaction with the backend's answer (relay
-   * mode's first attempt): a relay that succeeds hands the answer here.
-   */
-  answer?(answer: BackendAnswer): void;
+  /** The row's idempotency key. */
+  key: string;
   /** Told how each request to a destination went (alerts); the client reports its own calls. */
   observe: ObserveCall;
-  /** ALERT_WEBHOOK_URL, for the coordinator's own alert effects. */
-  alertWebhookUrl?: string;
 }
 
 /**
- * One kind of effect, as Bolt has one Receiver per transport: how to perform it, and which
- * rate-limit bucket it shares with others. `perform` throws the errors of src/errors.ts, whose
- * class says whether the row is retried or parked; returning means delivered.
+ * One kind of effect, as Bolt has one Receiver per transport, each taking its own options: the
+ * dependencies it draws from the delivery world, how to perform it, and which rate key
+ * it shares with others. `perform` throws the errors of src/errors.ts, whose class says whether
+ * the row is retried or parked; returning means delivered.
  */
-export interface EffectKind<E extends Effect = Effect> {
+export interface EffectKind<E extends Effect = Effect, D = undefined> {
   type: E["type"];
-  perform(effect: E, context: EffectContext): Promise<void>;
-  /** Slack's rate-limit bucket within a workspace; after a 429 the whole bucket waits. Null: none. */
+  /**
+   * Its dependencies, drawn once when a shard's delivery is wired (never per row). A bad setting
+   * of its own throws InvalidSetting there, which pauses delivery like any delivery setting.
+   */
+  deps?(world: DeliveryWorld): D;
+  perform(effect: E, context: EffectContext, deps: D): Promise<void>;
+  /** Slack's rate key within a workspace; after a 429 every row under it waits. Null: none. */
   rateKey?(effect: E): string | null;
   /** Whether every attempt of this kind posts to the delivery's response_url once (toward its 5 uses). */
   attemptUsesResponseUrl?: boolean;

@@ -1,26 +1,48 @@
 import { UnreadableEffect } from "../errors";
 import { alert } from "./alert";
 import { installation } from "./installation";
-import type { EffectKind } from "./kind";
+import type { DeliveryWorld, EffectKind } from "./kind";
 import { relay } from "./relay";
 import { responseUrl } from "./responseUrl";
 import { run } from "./run";
 import { slackApi } from "./slackApi";
 import type { Effect } from "./types";
 
-/** Every effect kind this build performs, looked up by `type`. */
-const KINDS: ReadonlyMap<string, EffectKind> = new Map(
-  ([slackApi, responseUrl, run, installation, relay, alert] as EffectKind[]).map((kind) => [kind.type, kind]),
-);
+/** Every effect kind this build performs: a new kind is its file and one entry here. */
+const KINDS: readonly EffectKind<Effect, unknown>[] = [slackApi, responseUrl, run, installation, relay, alert];
 
-/** The kind that performs `effect`; UnreadableEffect (parked) for a type this build does not know. */
-export function kindOf(effect: Effect): EffectKind {
-  const kind = KINDS.get(effect.type);
-  if (!kind) throw new UnreadableEffect(`no effect kind "${String(effect.type)}" in this build`);
-  return kind;
+const BY_TYPE: ReadonlyMap<string, EffectKind<Effect, unknown>> = new Map(KINDS.map((kind) => [kind.type, kind]));
+
+/** An effect kind with the dependencies it drew from a shard's delivery world. */
+export interface ReadyKind {
+  kind: EffectKind<Effect, unknown>;
+  deps: unknown;
 }
 
-/** The rate-limit bucket of an effect, stored on its row so the sweep need not parse payloads. */
+/** The ready kind that performs an effect; UnreadableEffect (parked) for a type this build does not know. */
+export type ReadyKinds = (effect: Effect) => ReadyKind;
+
+/**
+ * Every kind with its own dependencies, drawn from `world` once per shard — the courier looks a
+ * row's kind up here, so no row builds them. Throws what a kind's `deps` throws (InvalidSetting).
+ */
+export function readyKinds(world: DeliveryWorld): ReadyKinds {
+  const ready = new Map(KINDS.map((kind) => [kind.type, { kind, deps: kind.deps?.(world) }]));
+  return (effect) => known(ready, effect);
+}
+
+/** The kind that performs `effect`; UnreadableEffect (parked) for a type this build does not know. */
+export function kindOf(effect: Effect): EffectKind<Effect, unknown> {
+  return known(BY_TYPE, effect);
+}
+
+function known<T>(byType: ReadonlyMap<string, T>, effect: Effect): T {
+  const found = byType.get(effect.type);
+  if (found === undefined) throw new UnreadableEffect(`no effect kind "${String(effect.type)}" in this build`);
+  return found;
+}
+
+/** The rate key of an effect, stored on its row so the sweep need not parse payloads. */
 export function rateKeyOf(effect: Effect): string | null {
   return kindOf(effect).rateKey?.(effect) ?? null;
 }

@@ -3,6 +3,7 @@ import type { RelaySettings } from "../config";
 import { readRawBody } from "../edge/readRawBody";
 import { RelayFailed, RelayRefused } from "../errors";
 import { log } from "../log";
+import type { BackendAnswers } from "../relay/backendAnswers";
 import { relayBody, relayHeaders } from "../relay/relayHeaders";
 import { retryAfterMs } from "../retryAfter";
 import type { BackendAnswer } from "../shard/rpc";
@@ -34,13 +35,16 @@ function relayDestination(url: string, ok: boolean, error?: string): CallOutcome
  * anything else — another status, a timeout, no connection — is retried with backoff and
  * Retry-After until RELAY_RETRY_HOURS after the delivery was recorded, then parked.
  */
-export const relay: EffectKind<RelayEffect> = {
+export const relay: EffectKind<RelayEffect, { settings: RelaySettings | null; answers: BackendAnswers }> = {
   type: "relay",
-  async perform(effect, context) {
-    const { relay: settings, observe } = context;
+  deps: ({ settings, backendAnswers }) => ({ settings: settings.relay, answers: backendAnswers }),
+  async perform(effect, context, { settings, answers }) {
+    const { key, observe } = context;
     if (!settings) throw new RelayRefused("relay: RELAY_URL is not set (any more); set it and replay");
+    // Asked as the attempt starts: only an attempt the edge waits for reads the answer for it.
+    const answer = answers.wants(key) ? (given: BackendAnswer) => answers.offer(key, given) : undefined;
     try {
-      await relayOnce(effect, settings, context);
+      await relayOnce(effect, settings, context, answer);
       observe(relayDestination(settings.url, true));
     } catch (error) {
       // A 429 is the backend asking to slow down, which the outbox does: no failure for alerts.
@@ -57,7 +61,9 @@ export const relay: EffectKind<RelayEffect> = {
 async function relayOnce(
   effect: RelayEffect,
   settings: RelaySettings,
-  { attempts, recordedAt, answer }: Pick<EffectContext, "attempts" | "recordedAt" | "answer">,
+  { attempts, recordedAt }: Pick<EffectContext, "attempts" | "recordedAt">,
+  /** Set while the edge waits to ack a command or interaction with the backend's answer (relay mode's first attempt). */
+  answer?: (answer: BackendAnswer) => void,
 ): Promise<void> {
   const body = relayBody(effect);
   const headers = await relayHeaders(effect, body, settings, attempts + 1, Math.floor(Date.now() / 1000));

@@ -1,6 +1,12 @@
+import type { SlackApp } from "../app/types";
 import { DeliveryError, HandlerError, HandlerMisuse, ListenerGone } from "../errors";
+import { oncePerEnv } from "../settings/once";
+import { setting } from "../settings/table";
 import type { EffectKind } from "./kind";
 import type { RunEffect } from "./types";
+
+/** HANDLER_MAX_ATTEMPTS: how often a handler's own bug is tried in all before the run is parked. */
+const runSettings = oncePerEnv((vars) => ({ handlerMaxAttempts: setting(vars, "HANDLER_MAX_ATTEMPTS") }));
 
 /**
  * `run`: a listener's durable `run`, with `step()` checkpoints. What the listener throws through
@@ -9,9 +15,10 @@ import type { RunEffect } from "./types";
  * parked with where it was thrown. A helper used where it cannot work (HandlerMisuse) is parked at
  * once, naming the listener.
  */
-export const run: EffectKind<RunEffect> = {
+export const run: EffectKind<RunEffect, { app: SlackApp; handlerMaxAttempts: number }> = {
   type: "run",
-  async perform(effect, { app, client, step, attempts, handlerMaxAttempts }) {
+  deps: ({ app, env }) => ({ app, ...runSettings(env) }),
+  async perform(effect, { client, step, attempts }, { app, handlerMaxAttempts }) {
     if (!app.run) throw new ListenerGone("the app cannot run listeners");
     try {
       await app.run(effect, { client, step, attempt: attempts + 1 });

@@ -4,17 +4,18 @@ import { oncePerEnv } from "./once";
 import { type RelaySettings, relaySettings } from "./relay";
 import { setting } from "./table";
 
-/** What a shard needs to deliver effects. A bad value pauses delivery, not recording. */
+/**
+ * What a shard needs to deliver effects. A bad value pauses delivery, not recording. An effect
+ * kind reads its own settings itself (src/effects/), and a bad one pauses delivery as well.
+ */
 export interface DeliverySettings {
   apiUrl: string;
   responseUrlOrigins: string[];
-  /** Attempts in all for a run whose handler throws its own error, before it is parked. */
-  handlerMaxAttempts: number;
   /** Relay mode's settings, or null. */
   relay: RelaySettings | null;
   /** SLACK_PACING: Web API calls paced by Slack's published limits (src/pacing/), or only slowed by 429s. */
   pacing: boolean;
-  /** SHARD_BUCKETS: where a workspace's rate-limit buckets live (one shard each, by hash). */
+  /** SHARD_BUCKETS: where a workspace's rate keys are kept (one shard each, by hash). */
   shardBuckets: number;
   delivery: {
     timeoutMs: number;
@@ -36,7 +37,6 @@ export const deliverySettings = oncePerEnv((vars): DeliverySettings => {
   return {
     apiUrl: setting(vars, "SLACK_API_URL"),
     responseUrlOrigins: setting(vars, "RESPONSE_URL_ORIGINS"),
-    handlerMaxAttempts: setting(vars, "HANDLER_MAX_ATTEMPTS"),
     relay: relaySettings(vars),
     pacing: setting(vars, "SLACK_PACING"),
     shardBuckets: setting(vars, "SHARD_BUCKETS"),

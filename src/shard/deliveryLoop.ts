@@ -1,11 +1,12 @@
 import { DeliveryReports } from "../alerts/deliveryReports";
 import type { SlackApp } from "../app/types";
 import type { Authorize } from "../auth/authorize";
-import { alertSettings, type DeliverySettings, deliverySettings } from "../config";
+import { type DeliverySettings, deliverySettings } from "../config";
 import type { Courier } from "../delivery/deliverClaimed";
 import { countInto, DeliveryEvents, newCounters } from "../delivery/events";
 import { logDeliveryEvents } from "../delivery/logDeliveryEvents";
 import { deliverLeased, sweep } from "../delivery/sweep";
+import { type ReadyKinds, readyKinds } from "../effects/registry";
 import type { CoordinatorEnv } from "../env";
 import { InvalidSetting } from "../errors";
 import type { Inbound } from "../inbound/types";
@@ -75,10 +76,13 @@ export class DeliveryLoop {
       .subscribe(logDeliveryEvents)
       .subscribe(this.backendAnswers.settle);
     let settings: DeliverySettings;
+    let kinds: ReadyKinds;
     try {
       // The watch sends no relays: a bad relay setting (which makes the edge answer 500) must
       // not also stop the alert about it.
       settings = deliverySettings(role === "watch" ? withoutRelay(env) : env);
+      // Each effect kind's own dependencies, once per shard; a bad setting of a kind's pauses delivery too.
+      kinds = readyKinds({ role, app: inputs.app, env, settings, backendAnswers: this.backendAnswers });
     } catch (problem) {
       this.paused = problem;
       this.logPaused();
@@ -93,8 +97,8 @@ export class DeliveryLoop {
       wakeAt,
       settings,
       events: this.events,
+      kinds,
       backendAnswers: this.backendAnswers,
-      alertWebhookUrl: role === "watch" ? alertSettings(env).webhookUrl : undefined,
       observe: reports && ((outcome, key) => reports.observe(outcome, key)),
       pacing: settings.pacing ? keeperOf(env.SHARD, shard, settings.shardBuckets, inputs.pace) : undefined,
     });

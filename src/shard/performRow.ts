@@ -1,8 +1,8 @@
 import { type CallOutcome, webApiDestination } from "../alerts/outcomes";
-import type { SlackApp } from "../app/types";
 import type { Authorization, Authorize } from "../auth/authorize";
 import type { DeliverySettings } from "../config";
-import { kindOf } from "../effects/registry";
+import type { DeliveryEvents } from "../delivery/events";
+import type { ReadyKinds } from "../effects/registry";
 import type { Effect } from "../effects/types";
 import type { CoordinatorEnv } from "../env";
 import { SlackApiError } from "../errors";
@@ -14,22 +14,28 @@ import { createSlackClient } from "../slack/client";
 import type { ClaimedRow, Outbox } from "./outbox";
 import { stepFor } from "./stepCheckpoints";
 
-export interface PerformDeps<E extends Pick<CoordinatorEnv, "INSTALLATIONS">> {
-  /** Told how each request of an attempt went, with the row's key (alerts; see alerts/deliveryReports.ts). */
-  observe?(outcome: CallOutcome, key: string): void;
-  app: SlackApp;
-  authorize: Authorize<E>;
-  env: E;
+/**
+ * What a shard's courier is made of, once per shard, and all that performing a row needs
+ * (below). An effect kind's own dependencies are not here: each kind drew them from the
+ * delivery world into `kinds` (src/effects/), so a new kind adds nothing to this list.
+ */
+export interface CourierParts {
+  shard: string;
+  authorize: Authorize<CoordinatorEnv>;
+  env: CoordinatorEnv;
   settings: DeliverySettings;
   outbox: Outbox;
-  /** Relay mode: where a first attempt leaves the backend's answer for an edge that waits for it. */
+  events: DeliveryEvents;
+  /** Every effect kind with the dependencies it drew from the shard's delivery world. */
+  kinds: ReadyKinds;
+  /** Relay mode: the first attempts whose backend answer an edge waits for. */
   backendAnswers?: BackendAnswers;
-  /** ALERT_WEBHOOK_URL, for the coordinator's own alert effects. */
-  alertWebhookUrl?: string;
-  /** Who keeps each rate-limit bucket (src/pacing/), when SLACK_PACING is on. */
+  /** Told how each request of an attempt went, with the row's key (alerts; see alerts/deliveryReports.ts). */
+  observe?(outcome: CallOutcome, key: string): void;
+  /** Moves the shard's alarm earlier when a row becomes due again. */
+  wakeAt(at: number): void;
+  /** Who keeps each rate key, when SLACK_PACING is on. */
   pacing?: KeeperOf;
-  /** Called in the turn a step checkpoint was written (other writes may share its commit). */
-  afterStep?(): void;
 }
 
 /**
@@ -37,20 +43,14 @@ export interface PerformDeps<E extends Pick<CoordinatorEnv, "INSTALLATIONS">> {
  * row's workspace (asked of `authorize` only if the attempt calls the Web API) and the row's
  * handles, and `step()` fenced by the attempt's lease.
  */
-export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
-  app,
-  authorize,
-  env,
-  settings,
-  outbox,
-  backendAnswers,
-  alertWebhookUrl,
-  observe: report = () => {},
-  pacing,
-  afterStep,
-}: PerformDeps<E>) {
+export function rowPerformer(
+  { authorize, env, settings, outbox, kinds, observe: report = () => {}, pacing }: CourierParts,
+  /** Called in the turn a step checkpoint was written (other writes may share its commit). */
+  afterStep?: () => void,
+) {
   return (effect: Effect, row: ClaimedRow, token: string): Promise<void> => {
-    const kind = kindOf(effect);
+    // The kind and its own dependencies, drawn once per shard: nothing kind-specific is built per row.
+    const { kind, deps } = kinds(effect);
     const key = row.idempotency_key;
     const observe = (outcome: CallOutcome) => report(outcome, key);
     let authorization: Authorization | undefined;
@@ -70,19 +70,18 @@ export function rowPerformer<E extends Pick<CoordinatorEnv, "INSTALLATIONS">>({
         return authorization.botToken;
       },
     });
-    const performed = kind.perform(effect, {
-      app,
-      client,
-      step: stepFor(outbox, key, token, row.noCheckpointsUntil, afterStep),
-      attempts: row.attempts,
-      handlerMaxAttempts: settings.handlerMaxAttempts,
-      installations: env.INSTALLATIONS,
-      relay: settings.relay,
-      recordedAt: row.created_at,
-      observe,
-      alertWebhookUrl,
-      answer: backendAnswers?.wants(key) ? (answer) => backendAnswers.offer(key, answer) : undefined,
-    });
+    const performed = kind.perform(
+      effect,
+      {
+        client,
+        step: stepFor(outbox, key, token, row.noCheckpointsUntil, afterStep),
+        attempts: row.attempts,
+        recordedAt: row.created_at,
+        key,
+        observe,
+      },
+      deps,
+    );
     return performed.catch(async (error: unknown) => {
       // Slack refused the token itself: say so to whoever issued it, then fail as usual (parked).
       if (error instanceof SlackApiError && error.code !== undefined && TOKEN_REJECTIONS.has(error.code)) {

@@ -10,8 +10,10 @@ import {
   recordSettings,
   relayMode,
 } from "../../src/config";
+import { readyKinds } from "../../src/effects/registry";
 import type { CoordinatorEnv } from "../../src/env";
 import { InvalidSetting } from "../../src/errors";
+import { BackendAnswers } from "../../src/relay/backendAnswers";
 import { SETTINGS, type SettingName } from "../../src/settings/table";
 
 const KEY = btoa(String.fromCharCode(...new Uint8Array(32)));
@@ -44,7 +46,10 @@ describe("the settings table", () => {
     const { env, read } = recordingEnv();
     edgeSettings(env);
     recordSettings(env);
-    deliverySettings(env);
+    const settings = deliverySettings(env);
+    // Effect kinds read their own settings when a shard's delivery is wired (src/effects/).
+    for (const role of ["workspace", "watch"] as const)
+      readyKinds({ role, app: { plan: () => ({ ignore: "test" }) }, env, settings, backendAnswers: new BackendAnswers() });
     alertSettings(env);
     oauthSettings(env);
     expect(oauthMode(env)).not.toBeNull();
