@@ -15,7 +15,8 @@ const meterStatements = {
   name: "meter-statements",
   setup(b) {
     b.onResolve({ filter: /\/meteredSql$/ }, (args) =>
-      args.importer.includes("/src/shard/") || args.importer.includes("/src/installations/")
+      // src/platform/sql/ now; src/shard/ and src/installations/ in a PRODUCT_ROOT checkout from before the move.
+      ["/src/platform/sql/", "/src/shard/", "/src/installations/"].some((dir) => args.importer.includes(dir))
         ? { path: resolve(here, "bench/workers/meteredSqlByStatement.ts") }
         : undefined,
     );
@@ -72,7 +73,7 @@ await Promise.all([
     outdir: resolve(out, "workers"),
     outExtension: { ".js": ".mjs" },
   }),
-  // The per-statement meter subclasses src/shard/meteredSql.ts; should that class change shape,
+  // The per-statement meter subclasses src/platform/sql/meteredSql.ts; should that class change shape,
   // the bench still runs (without the breakdown) rather than failing.
   build({
     ...workerOptions,

@@ -1,9 +1,9 @@
 import type { SlackApp } from "./app/types";
 import type { Authorize } from "./auth/authorize";
 import { buildRouter } from "./edge/router";
-import type { CoordinatorEnv } from "./env";
 import { byMode } from "./installations/authorizeInstallation";
 import { Installations } from "./installations/Installations";
+import type { CoordinatorEnv } from "./rpc/env";
 import { defineShard } from "./shard/Shard";
 
 export interface CoordinatorOptions {

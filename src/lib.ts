@@ -13,6 +13,7 @@
  */
 export type { AppOptions } from "./app/App";
 export { App } from "./app/App";
+export type { Effect, InstallationEffect, ResponseUrlEffect, RunEffect, SlackApiEffect } from "./app/effects";
 export { ownBotUser } from "./app/filters";
 export type { AckArgs, AckResult, Listener, ListenerContext, ListenerSpec, Matcher, RunArgs } from "./app/listeners";
 export type { AckBody, Plan, PlannedEffect, RunTools, SlackApp, Step } from "./app/types";
@@ -20,9 +21,9 @@ export type { Authorization, Authorize, WorkspaceRef } from "./auth/authorize";
 export { singleWorkspace } from "./auth/authorize";
 export type { CoordinatorOptions } from "./coordinator";
 export { createCoordinator } from "./coordinator";
-export type { Effect, InstallationEffect, ResponseUrlEffect, RunEffect, SlackApiEffect } from "./effects/types";
-export type { CoordinatorEnv } from "./env";
-export type { Disposition } from "./errors";
+export type { Inbound, InboundKind } from "./inbound/types";
+export { fromInstallations } from "./installations/authorizeInstallation";
+export type { Disposition } from "./platform/errors";
 export {
   DeliveryError,
   ExpiredHandle,
@@ -37,9 +38,8 @@ export {
   SlackApiError,
   SlackUnreachable,
   TokenRefreshFailed,
-} from "./errors";
-export type { Inbound, InboundKind } from "./inbound/types";
-export { fromInstallations } from "./installations/authorizeInstallation";
-export type { InstallationStatus, InstallationSummary } from "./installations/rpc";
+} from "./platform/errors";
+export type { CoordinatorEnv } from "./rpc/env";
+export type { InstallationStatus, InstallationSummary } from "./rpc/installations";
 export type { SlackWebClient } from "./slack/client";
 export type { WebApiMethods } from "./slack/webApiMethods";

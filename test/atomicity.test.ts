@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Outbox } from "../src/shard/outbox";
+import { Outbox } from "../src/recording/outbox";
 import { deliver, mentionDelivery, newWorkspace, signedBy, storedFor } from "./support/coordinator";
 import { EXPECTED_FAULT } from "./support/quietExpectedFaults";
 import { signedEvent } from "./support/slackSimulator";

@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { deliverClaimed } from "../src/delivery/deliverClaimed";
-import { MissingBotToken } from "../src/errors";
+import { MissingBotToken } from "../src/platform/errors";
 import { controlClock } from "./support/clock";
 import { newWorkspace, shardStub } from "./support/coordinator";
 import { outboxRows, postMessage, seedEffects } from "./support/outboxRows";

@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { COMPLETION_WAIT_MS, Completions } from "../src/shard/completions";
+import { COMPLETION_WAIT_MS, Completions } from "../src/delivery/completions";
 import { newWorkspace, shardStub } from "./support/coordinator";
 import { postMessage, seedEffects } from "./support/outboxRows";
 import { outboxOf } from "./support/shardParts";

@@ -1,11 +1,11 @@
 import { abortAllDurableObjects, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { deliverySettings } from "../src/config";
 import { deliverClaimed } from "../src/delivery/deliverClaimed";
-import { LeaseLost } from "../src/errors";
-import { Outbox } from "../src/shard/outbox";
-import { stepFor } from "../src/shard/stepCheckpoints";
+import { stepFor } from "../src/delivery/stepCheckpoints";
+import { LeaseLost } from "../src/platform/errors";
+import { Outbox } from "../src/recording/outbox";
+import { deliverySettings } from "../src/settings";
 import { controlClock } from "./support/clock";
 import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy } from "./support/coordinator";
 import { outboxRows, postMessage, seedEffects, seedRows } from "./support/outboxRows";

@@ -1,8 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { deliverClaimed } from "../src/delivery/deliverClaimed";
-import { type DeliveryEvent, DeliveryEvents } from "../src/delivery/events";
-import { RetryAfterMemory, workspaceRateKey } from "../src/retryAfter";
+import { type DeliveryEvent, DeliveryEvents } from "../src/platform/deliveryEvents";
+import { RetryAfterMemory, workspaceRateKey } from "../src/platform/retryAfter";
 import { controlClock } from "./support/clock";
 import { newWorkspace, shardStub } from "./support/coordinator";
 import { postMessage, seedEffects } from "./support/outboxRows";

@@ -1,6 +1,6 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { applyMigrations, MIGRATIONS } from "../src/shard/migrations";
+import { applyMigrations, MIGRATIONS } from "../src/platform/sql/migrations";
 import { deliver, mentionDelivery, newWorkspace, shardStub, storedFor } from "./support/coordinator";
 
 type Applied = { id: number; name: string; applied_at: number };

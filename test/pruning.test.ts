@@ -1,7 +1,7 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { recordSettings } from "../src/config";
+import { recordSettings } from "../src/settings";
 import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy, storedFor } from "./support/coordinator";
 import { signedEvent } from "./support/slackSimulator";
 

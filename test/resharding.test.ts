@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { LAYOUT_DELAY_MS } from "../src/routing/bucketLayouts";
+import { LAYOUT_DELAY_MS } from "../src/rpc/bucketLayouts";
 import { controlClock } from "./support/clock";
 import { deliver, newWorkspace, receiptsByBucket, signedBy } from "./support/coordinator";
 import { appMention, eventCallback, signedEvent } from "./support/slackSimulator";

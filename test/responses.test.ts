@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { MAX_BODY_BYTES } from "../src/edge/readRawBody";
+import { MAX_BODY_BYTES } from "../src/platform/readRawBody";
 import { adminGet, deliver, mentionDelivery, newWorkspace, shardStub, signedBy, storedFor } from "./support/coordinator";
 import { outboxRows } from "./support/outboxRows";
 import {

@@ -1,9 +1,9 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { IMMEDIATE_IN_FLIGHT_MAX, IMMEDIATE_WAITING_MAX } from "../src/delivery/deliveryLoop";
 import { parseSlackRequest } from "../src/inbound/parseSlackRequest";
-import { IMMEDIATE_IN_FLIGHT_MAX, IMMEDIATE_WAITING_MAX } from "../src/shard/deliveryLoop";
-import type { IngestResult } from "../src/shard/rpc";
+import type { IngestResult } from "../src/rpc/shard";
 import { mentionDelivery, newWorkspace, shardStub } from "./support/coordinator";
 import { outboxRows } from "./support/outboxRows";
 import { useFakeSlack } from "./support/useFakeSlack";

@@ -1,5 +1,5 @@
-import { verifySignature } from "product:src/edge/verifySignature.ts";
-import { InvalidSignature } from "product:src/errors.ts";
+import { InvalidSignature } from "product:src/platform/errors.ts";
+import { verifySignature } from "product:src/slack/verifySignature.ts";
 
 interface FloorEnv {
   SLACK_SIGNING_SECRET: string;

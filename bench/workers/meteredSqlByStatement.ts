@@ -1,8 +1,8 @@
-import { MeteredSql as ProductMeteredSql } from "product:src/shard/meteredSql.ts";
+import { MeteredSql as ProductMeteredSql } from "product:src/platform/sql/meteredSql.ts";
 import { recordStatement } from "./statementMeter";
 
 /**
- * Swapped in for src/shard/meteredSql.ts by scripts/build-bench.mjs in the metered build only:
+ * Swapped in for src/platform/sql/meteredSql.ts by scripts/build-bench.mjs in the metered build only:
  * the product's own class, plus a per-statement tally of the rows each query wrote.
  */
 export class MeteredSql extends ProductMeteredSql {

@@ -1,10 +1,10 @@
 import { type IRequest, Router } from "itty-router";
-import type { CoordinatorEnv } from "../env";
-import { InvalidSetting, Rejection } from "../errors";
-import { describeError, log } from "../log";
-import { shardName } from "../routing/shardFor";
-import { shardOperationsStub, watchStub } from "../routing/shardStub";
-import type { ShardOperationsApi } from "../shard/rpc";
+import { InvalidSetting, Rejection } from "../platform/errors";
+import { describeError, log } from "../platform/log";
+import type { CoordinatorEnv } from "../rpc/env";
+import type { ShardOperationsApi } from "../rpc/shard";
+import { shardName } from "../rpc/shardFor";
+import { shardOperationsStub, watchStub } from "../rpc/shardStub";
 import { authorizeAdmin } from "./authorizeAdmin";
 import { bucketRoutes } from "./bucketRoutes";
 import { fleetParked } from "./fleetParked";

@@ -1,4 +1,4 @@
-import { InvalidSetting, Rejection } from "../errors";
+import { InvalidSetting, Rejection } from "../platform/errors";
 import { noteFailedLogin } from "./failedLogins";
 
 /** A shorter ADMIN_TOKEN could be guessed: the admin API refuses to run with one. */

@@ -1,9 +1,9 @@
-import { edgeSettings } from "../config";
-import type { CoordinatorEnv } from "../env";
-import { Rejection } from "../errors";
-import { type BucketLayout, layoutAt, MAX_BUCKETS } from "../routing/bucketLayouts";
+import { Rejection } from "../platform/errors";
 import { forgetLayouts } from "../routing/layoutCache";
-import { layoutKeeperStub } from "../routing/shardStub";
+import { type BucketLayout, layoutAt, MAX_BUCKETS } from "../rpc/bucketLayouts";
+import type { CoordinatorEnv } from "../rpc/env";
+import { layoutKeeperStub } from "../rpc/shardStub";
+import { edgeSettings } from "../settings";
 
 /** The layouts as the API shows them: each with its ISO time, the count in force now, and the next change. */
 function describe(workspace: string, layouts: BucketLayout[], fallback: number, now: number) {

@@ -1,4 +1,4 @@
-import { log } from "../log";
+import { log } from "../platform/log";
 
 /** Failed logins are logged at most this often; those in between are counted into the next line. */
 const LINE_EVERY_MS = 60_000;

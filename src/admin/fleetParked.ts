@@ -1,8 +1,8 @@
-import { toBase64 } from "../base64";
-import type { CoordinatorEnv } from "../env";
-import { Rejection } from "../errors";
-import { shardOperationsStub, watchStub } from "../routing/shardStub";
-import type { ParkedCursor, ParkedRow, ShardOperationsApi } from "../shard/rpc";
+import { toBase64 } from "../platform/base64";
+import { Rejection } from "../platform/errors";
+import type { CoordinatorEnv } from "../rpc/env";
+import type { ParkedCursor, ParkedRow, ShardOperationsApi } from "../rpc/shard";
+import { shardOperationsStub, watchStub } from "../rpc/shardStub";
 import { WATCH } from "../watch/Watch";
 import { onShards } from "./onShards";
 

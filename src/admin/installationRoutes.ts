@@ -1,7 +1,7 @@
-import { oauthMode } from "../config";
-import type { CoordinatorEnv } from "../env";
-import { Rejection } from "../errors";
-import { directoryStub, installationStub } from "../installations/stubs";
+import { Rejection } from "../platform/errors";
+import type { CoordinatorEnv } from "../rpc/env";
+import { directoryStub, installationStub } from "../rpc/installationStubs";
+import { oauthMode } from "../settings";
 
 function requireOAuth(env: CoordinatorEnv): void {
   if (!oauthMode(env)) throw new Rejection(404, "no installations: single-workspace mode (SLACK_CLIENT_ID is not set)");

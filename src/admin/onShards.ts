@@ -1,5 +1,5 @@
-import { mapConcurrent } from "../delivery/mapConcurrent";
-import { describeError, log } from "../log";
+import { describeError, log } from "../platform/log";
+import { mapConcurrent } from "../platform/mapConcurrent";
 
 /** Shards asked at once by a fleet-wide operation; each answer is one small read or write. */
 const FAN_OUT = 16;

@@ -1,9 +1,9 @@
-import type { CoordinatorEnv } from "../env";
-import { Rejection } from "../errors";
 import { fleetOverview, type ShardPart } from "../metrics/fleetOverview";
 import { METRICS_RETENTION_MINUTES } from "../metrics/metricStore";
-import { minuteOf } from "../minutes";
-import { watchStub, workspaceShardStub } from "../routing/shardStub";
+import { Rejection } from "../platform/errors";
+import { minuteOf } from "../platform/minutes";
+import type { CoordinatorEnv } from "../rpc/env";
+import { watchStub, workspaceShardStub } from "../rpc/shardStub";
 import { onShards } from "./onShards";
 
 /**

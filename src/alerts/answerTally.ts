@@ -1,7 +1,7 @@
-import type { CoordinatorEnv } from "../env";
-import { describeError, log } from "../log";
-import { minuteOf } from "../minutes";
-import { watchStub } from "../routing/shardStub";
+import { describeError, log } from "../platform/log";
+import { minuteOf } from "../platform/minutes";
+import type { CoordinatorEnv } from "../rpc/env";
+import { watchStub } from "../rpc/shardStub";
 import { type AnswerTally, addToTally, causeOf, mergeTally, SUCCESS, type Verification } from "../watch/answerWindow";
 
 /** A failure is sent to the watch this soon (the guard's first alert is due within 60 s). */

@@ -1,6 +1,6 @@
-import type { CoordinatorEnv } from "../env";
-import { describeError, log } from "../log";
-import { watchStub } from "../routing/shardStub";
+import { describeError, log } from "../platform/log";
+import type { CoordinatorEnv } from "../rpc/env";
+import { watchStub } from "../rpc/shardStub";
 import type { AppRateLimited } from "../watch/appRateLimited";
 
 /**

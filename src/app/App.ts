@@ -1,6 +1,6 @@
-import { ListenerGone } from "../errors";
 import { isObject } from "../inbound/fields";
 import type { Inbound } from "../inbound/types";
+import { ListenerGone } from "../platform/errors";
 import { channelOf, isFromBot, isOwnMessage } from "./filters";
 import {
   type AckResult,

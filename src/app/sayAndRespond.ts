@@ -1,5 +1,5 @@
-import { HandlerMisuse } from "../errors";
 import type { Inbound } from "../inbound/types";
+import { HandlerMisuse } from "../platform/errors";
 import type { SlackWebClient } from "../slack/client";
 import { channelOf } from "./filters";
 import type { RunArgs } from "./listeners";

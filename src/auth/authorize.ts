@@ -1,4 +1,4 @@
-import { MissingBotToken } from "../errors";
+import { MissingBotToken } from "../platform/errors";
 
 /** The workspace an effect acts in: a team, or an Enterprise Grid org for org-wide installs. */
 export interface WorkspaceRef {

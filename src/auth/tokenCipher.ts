@@ -1,5 +1,5 @@
-import { fromBase64, toBase64 } from "../base64";
-import { InvalidSetting, TokenUnreadable } from "../errors";
+import { fromBase64, toBase64 } from "../platform/base64";
+import { InvalidSetting, TokenUnreadable } from "../platform/errors";
 
 /**
  * Encryption of tokens at rest (bot and refresh tokens of installations): AES-256-GCM through

@@ -1,13 +1,13 @@
-import type { DeliverySettings } from "../config";
+import type { Effect } from "../app/effects";
 import { readEffect } from "../effects/registry";
-import type { Effect } from "../effects/types";
-import { type Settlement, settlementOf } from "../errors";
-import { type RetryAfterMemory, workspaceRateKey } from "../retryAfter";
-import type { Completions } from "../shard/completions";
-import type { ClaimedRow, Outbox } from "../shard/outbox";
-import { retryDelayMs } from "./backoff";
-import type { DeliveryEvent, DeliveryEvents } from "./events";
-import { mapConcurrent } from "./mapConcurrent";
+import { retryDelayMs } from "../platform/backoff";
+import type { DeliveryEvent, DeliveryEvents } from "../platform/deliveryEvents";
+import { type Settlement, settlementOf } from "../platform/errors";
+import { mapConcurrent } from "../platform/mapConcurrent";
+import { type RetryAfterMemory, workspaceRateKey } from "../platform/retryAfter";
+import type { ClaimedRow, Outbox } from "../recording/outbox";
+import type { DeliverySettings } from "../settings";
+import type { Completions } from "./completions";
 
 /** What the delivery loop needs of a shard. */
 export interface Courier {

@@ -1,5 +1,5 @@
-import { log } from "../log";
-import type { DeliveryListener } from "./events";
+import type { DeliveryListener } from "../platform/deliveryEvents";
+import { log } from "../platform/log";
 
 /** The logging subscriber: one JSON line per outcome worth reading (deliveries themselves are silent). */
 export const logDeliveryEvents: DeliveryListener = (event) => {

@@ -1,5 +1,5 @@
-import { describeError, log } from "../log";
-import type { ClaimedRow } from "../shard/outbox";
+import { describeError, log } from "../platform/log";
+import type { ClaimedRow } from "../recording/outbox";
 import { type Courier, deliverClaimed } from "./deliverClaimed";
 
 /**

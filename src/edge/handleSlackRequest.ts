@@ -1,19 +1,19 @@
 import { tallyAnswer } from "../alerts/answerTally";
 import { noticeAppRateLimited } from "../alerts/appRateLimitedNotice";
 import type { SlackApp } from "../app/types";
-import { toBase64 } from "../base64";
-import { edgeSettings, oauthMode, relayMode } from "../config";
-import type { CoordinatorEnv } from "../env";
-import { InvalidSetting, InvalidSignature, Rejection } from "../errors";
 import { appRateLimitedOf } from "../inbound/parseEventsApi";
 import { parseSlackRequest } from "../inbound/parseSlackRequest";
 import type { RawRequest } from "../inbound/types";
-import { describeError, type LogFields, log } from "../log";
+import { toBase64 } from "../platform/base64";
+import { InvalidSetting, InvalidSignature, Rejection } from "../platform/errors";
+import { describeError, type LogFields, log } from "../platform/log";
+import { readRawBody } from "../platform/readRawBody";
 import { waitForBackend } from "../relay/waitForBackend";
 import { recordInbound } from "../routing/recordInbound";
+import type { CoordinatorEnv } from "../rpc/env";
+import { edgeSettings, oauthMode, relayMode } from "../settings";
+import { assertFreshTimestamp, signatureBytes, verifySignature } from "../slack/verifySignature";
 import type { Verification } from "../watch/answerWindow";
-import { readRawBody } from "./readRawBody";
-import { assertFreshTimestamp, signatureBytes, verifySignature } from "./verifySignature";
 
 const lenientDecoder = new TextDecoder();
 // ignoreBOM: a leading BOM stays in the text, so the text encodes back to the same bytes.

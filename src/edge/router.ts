@@ -2,8 +2,8 @@ import { type IRequest, Router } from "itty-router";
 import { adminRoutes } from "../admin/adminRoutes";
 import type { SlackApp } from "../app/types";
 import { consoleAsset, consolePage } from "../console/consoleAssets";
-import type { CoordinatorEnv } from "../env";
 import { beginInstall, completeInstall, installEndpoint } from "../installations/installFlow";
+import type { CoordinatorEnv } from "../rpc/env";
 import { handleSlackRequest } from "./handleSlackRequest";
 
 /** The Worker's routes (docs/reference/endpoints.md). Every Slack surface shares one handler, as in Bolt. */

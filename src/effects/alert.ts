@@ -1,8 +1,8 @@
-import { alertSettings } from "../config";
-import { RetryableError, UndeliverableAlert } from "../errors";
-import { retryAfterMs } from "../retryAfter";
+import type { AlertEffect } from "../app/effects";
+import { RetryableError, UndeliverableAlert } from "../platform/errors";
+import { retryAfterMs } from "../platform/retryAfter";
+import { alertSettings } from "../settings";
 import type { EffectKind } from "./kind";
-import type { AlertEffect } from "./types";
 
 /** An alert receiver answers at once; a slow one is retried rather than waited for. */
 const ALERT_TIMEOUT_MS = 10_000;

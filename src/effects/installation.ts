@@ -1,8 +1,8 @@
-import type { InstallationsNamespace } from "../env";
-import { NotInstalled } from "../errors";
-import { installationStub } from "../installations/stubs";
+import type { InstallationEffect } from "../app/effects";
+import { NotInstalled } from "../platform/errors";
+import type { InstallationsNamespace } from "../rpc/env";
+import { installationStub } from "../rpc/installationStubs";
 import type { EffectKind } from "./kind";
-import type { InstallationEffect } from "./types";
 
 /**
  * `installation`: an installation lifecycle event (app_uninstalled, tokens_revoked,

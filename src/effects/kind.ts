@@ -1,10 +1,10 @@
-import type { ObserveCall } from "../alerts/outcomes";
+import type { Effect } from "../app/effects";
 import type { SlackApp, Step } from "../app/types";
-import type { DeliverySettings } from "../config";
-import type { CoordinatorEnv } from "../env";
 import type { BackendAnswers } from "../relay/backendAnswers";
+import type { CoordinatorEnv } from "../rpc/env";
+import type { ObserveCall } from "../rpc/outcomes";
+import type { DeliverySettings } from "../settings";
 import type { SlackWebClient } from "../slack/client";
-import type { Effect } from "./types";
 
 /**
  * What a shard delivers with, wired once per shard: each effect kind draws its own dependencies

@@ -1,4 +1,5 @@
-import { UnreadableEffect } from "../errors";
+import type { Effect } from "../app/effects";
+import { UnreadableEffect } from "../platform/errors";
 import { alert } from "./alert";
 import { installation } from "./installation";
 import type { DeliveryWorld, EffectKind } from "./kind";
@@ -6,7 +7,6 @@ import { relay } from "./relay";
 import { responseUrl } from "./responseUrl";
 import { run } from "./run";
 import { slackApi } from "./slackApi";
-import type { Effect } from "./types";
 
 /** Every effect kind this build performs: a new kind is its file and one entry here. */
 const KINDS: readonly EffectKind<Effect, unknown>[] = [slackApi, responseUrl, run, installation, relay, alert];

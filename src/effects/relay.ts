@@ -1,14 +1,14 @@
-import type { CallOutcome } from "../alerts/outcomes";
-import type { RelaySettings } from "../config";
-import { readRawBody } from "../edge/readRawBody";
-import { RelayFailed, RelayRefused } from "../errors";
-import { log } from "../log";
+import type { RelayEffect } from "../app/effects";
+import { RelayFailed, RelayRefused } from "../platform/errors";
+import { log } from "../platform/log";
+import { readRawBody } from "../platform/readRawBody";
+import { retryAfterMs } from "../platform/retryAfter";
 import type { BackendAnswers } from "../relay/backendAnswers";
 import { relayBody, relayHeaders } from "../relay/relayHeaders";
-import { retryAfterMs } from "../retryAfter";
-import type { BackendAnswer } from "../shard/rpc";
+import type { CallOutcome } from "../rpc/outcomes";
+import type { BackendAnswer } from "../rpc/shard";
+import type { RelaySettings } from "../settings";
 import type { EffectContext, EffectKind } from "./kind";
-import type { RelayEffect } from "./types";
 
 /** Larger answers are not given to Slack as the ack (the relay still counts as delivered). */
 const ANSWER_MAX_BYTES = 256 * 1024;

@@ -1,5 +1,5 @@
+import type { ResponseUrlEffect } from "../app/effects";
 import type { EffectKind } from "./kind";
-import type { ResponseUrlEffect } from "./types";
 
 /**
  * `response_url`: a POST to a command's or interaction's response_url — only to an origin in

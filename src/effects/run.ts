@@ -1,9 +1,9 @@
+import type { RunEffect } from "../app/effects";
 import type { SlackApp } from "../app/types";
-import { DeliveryError, HandlerError, HandlerMisuse, ListenerGone } from "../errors";
+import { DeliveryError, HandlerError, HandlerMisuse, ListenerGone } from "../platform/errors";
 import { oncePerEnv } from "../settings/once";
 import { setting } from "../settings/table";
 import type { EffectKind } from "./kind";
-import type { RunEffect } from "./types";
 
 /** HANDLER_MAX_ATTEMPTS: how often a handler's own bug is tried in all before the run is parked. */
 const runSettings = oncePerEnv((vars) => ({ handlerMaxAttempts: setting(vars, "HANDLER_MAX_ATTEMPTS") }));

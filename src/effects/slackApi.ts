@@ -1,6 +1,6 @@
+import type { SlackApiEffect } from "../app/effects";
 import { callRateKey } from "../pacing/tiers";
 import type { EffectKind } from "./kind";
-import type { SlackApiEffect } from "./types";
 
 /**
  * `slack.api`: one Web API call with the workspace's bot token. Classification is Slack's answer

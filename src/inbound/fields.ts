@@ -1,4 +1,4 @@
-import { MalformedPayload } from "../errors";
+import { MalformedPayload } from "../platform/errors";
 
 type Json = Record<string, unknown>;
 

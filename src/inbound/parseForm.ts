@@ -1,4 +1,4 @@
-import { MalformedPayload } from "../errors";
+import { MalformedPayload } from "../platform/errors";
 import { unkeyedId } from "./bodyDigest";
 import { isObject, optionalString, parseJson, requireString, workspaceOf } from "./fields";
 import type { Parsed } from "./types";

@@ -1,12 +1,12 @@
 import { DurableObject } from "cloudflare:workers";
-import type { CoordinatorEnv } from "../env";
-import { WrongRole } from "../errors";
-import { Schema } from "../shard/schema";
+import { WrongRole } from "../platform/errors";
+import { Schema } from "../platform/sql/schema";
+import type { CoordinatorEnv } from "../rpc/env";
+import { DIRECTORY } from "../rpc/installationStubs";
+import type { InstallationSummary, InstallationsApi, LifecycleCause, OAuthAccess } from "../rpc/installations";
 import { Directory } from "./directory";
 import { Installation } from "./installation";
 import { INSTALLATION_MIGRATIONS } from "./migrations";
-import type { InstallationSummary, InstallationsApi, LifecycleCause, OAuthAccess } from "./rpc";
-import { DIRECTORY } from "./stubs";
 
 /**
  * The installation store (OAuth mode): one Durable Object class (one binding, INSTALLATIONS)

@@ -1,10 +1,10 @@
 import type { Authorization, Authorize, WorkspaceRef } from "../auth/authorize";
 import { singleWorkspace } from "../auth/authorize";
-import { oauthMode } from "../config";
-import type { CoordinatorEnv } from "../env";
-import { NotInstalled, TokenRefreshFailed } from "../errors";
+import { NotInstalled, TokenRefreshFailed } from "../platform/errors";
+import type { CoordinatorEnv } from "../rpc/env";
+import { installationStub } from "../rpc/installationStubs";
+import { oauthMode } from "../settings";
 import { installationCache } from "./installationCache";
-import { installationStub } from "./stubs";
 
 /**
  * OAuth mode: the bot token of the workspace's installation, from the isolate's cache or the

@@ -1,7 +1,7 @@
-import type { CoordinatorEnv } from "../env";
-import type { Schema } from "../shard/schema";
+import type { Schema } from "../platform/sql/schema";
+import type { CoordinatorEnv } from "../rpc/env";
+import type { DirectoryApi, InstallationSummary } from "../rpc/installations";
 import { redeemState } from "./redeemedStates";
-import type { DirectoryApi, InstallationSummary } from "./rpc";
 import { issueState, readState } from "./signedState";
 import { storeSettings } from "./storeSettings";
 

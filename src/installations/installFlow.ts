@@ -1,11 +1,11 @@
-import { oauthMode } from "../config";
-import type { CoordinatorEnv } from "../env";
-import { InvalidSetting } from "../errors";
-import { describeError, log } from "../log";
+import { InvalidSetting } from "../platform/errors";
+import { describeError, log } from "../platform/log";
+import type { CoordinatorEnv } from "../rpc/env";
+import { directoryStub, installationStub } from "../rpc/installationStubs";
+import { oauthMode } from "../settings";
 import { installedPage, installFailedPage } from "./installPages";
 import { installationIdOf, oauthAccess } from "./oauthAccess";
 import { issueState, STATE_TTL_MS } from "./signedState";
-import { directoryStub, installationStub } from "./stubs";
 
 /** The cookie that binds an install's state to the browser that started it (CSRF protection). */
 const STATE_COOKIE = "slack-app-oauth-state";

@@ -1,11 +1,8 @@
 import { type TokenCipher, tokenCipher } from "../auth/tokenCipher";
-import type { CoordinatorEnv } from "../env";
-import { log } from "../log";
-import type { Schema } from "../shard/schema";
-import { InstallationRecord, type StoredInstallation, summaryOf } from "./installationRecord";
-import { notifyShards } from "./notifyShards";
-import { installationIdOf } from "./oauthAccess";
-import { TOKEN_REFRESH_MARGIN_MS } from "./refreshMargin";
+import { log } from "../platform/log";
+import type { Schema } from "../platform/sql/schema";
+import type { CoordinatorEnv } from "../rpc/env";
+import { directoryStub } from "../rpc/installationStubs";
 import type {
   InstallationApi,
   InstallationChange,
@@ -14,8 +11,11 @@ import type {
   OAuthAccess,
   StatusAnswer,
   TokenAnswer,
-} from "./rpc";
-import { directoryStub } from "./stubs";
+} from "../rpc/installations";
+import { InstallationRecord, type StoredInstallation, summaryOf } from "./installationRecord";
+import { notifyShards } from "./notifyShards";
+import { installationIdOf } from "./oauthAccess";
+import { TOKEN_REFRESH_MARGIN_MS } from "./refreshMargin";
 import { refreshTokens } from "./tokenRefresh";
 
 /** Why an installation serves no token: never installed, or stopped (uninstalled, revoked). */

@@ -1,6 +1,6 @@
-import { BoundedMap } from "../boundedMap";
+import { BoundedMap } from "../platform/boundedMap";
+import type { InstallationChange, StatusAnswer, TokenAnswer } from "../rpc/installations";
 import { TOKEN_REFRESH_MARGIN_MS } from "./refreshMargin";
-import type { InstallationChange, StatusAnswer, TokenAnswer } from "./rpc";
 
 /** What a shard knows of an installation: installed (with its token once a delivery asked), or not and why. */
 export type Known =

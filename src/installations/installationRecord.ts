@@ -1,5 +1,5 @@
-import type { MeteredSql } from "../shard/meteredSql";
-import type { InstallationSummary, OAuthAccess } from "./rpc";
+import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { InstallationSummary, OAuthAccess } from "../rpc/installations";
 
 /** One installation as stored: its summary, and its tokens sealed (src/auth/tokenCipher.ts). */
 export interface StoredInstallation {

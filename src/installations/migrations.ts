@@ -1,6 +1,6 @@
 import installationsSchema from "../../migrations/installations/0001_installations.sql";
 import redeemedStatesSchema from "../../migrations/installations/0002_redeemed_states.sql";
-import type { Migration } from "../shard/migrations";
+import type { Migration } from "../platform/sql/migrations";
 
 /** The installation store's schema changes, in order, applied by the shards' runner. */
 export const INSTALLATION_MIGRATIONS: readonly Migration[] = [

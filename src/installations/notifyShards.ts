@@ -1,10 +1,10 @@
-import { edgeSettings } from "../config";
-import type { CoordinatorEnv } from "../env";
-import { describeError, log } from "../log";
-import { allBuckets } from "../routing/bucketLayouts";
-import { shardName } from "../routing/shardFor";
-import { layoutKeeperStub, workspaceShardStub } from "../routing/shardStub";
-import type { InstallationChange } from "./rpc";
+import { describeError, log } from "../platform/log";
+import { allBuckets } from "../rpc/bucketLayouts";
+import type { CoordinatorEnv } from "../rpc/env";
+import type { InstallationChange } from "../rpc/installations";
+import { shardName } from "../rpc/shardFor";
+import { layoutKeeperStub, workspaceShardStub } from "../rpc/shardStub";
+import { edgeSettings } from "../settings";
 
 /**
  * Tells every shard of a workspace that its installation changed, so each drops what it cached

@@ -1,8 +1,8 @@
-import type { OAuthSettings } from "../config";
-import { describeError } from "../log";
+import { describeError } from "../platform/log";
+import type { OAuthAccess } from "../rpc/installations";
+import type { OAuthSettings } from "../settings";
 import { classifyAnswer } from "../slack/classifyAnswer";
 import { callWebApi } from "../slack/webApi";
-import type { OAuthAccess } from "./rpc";
 
 /** How long one oauth.v2.access call may take. */
 const ACCESS_TIMEOUT_MS = 10_000;

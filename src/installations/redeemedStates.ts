@@ -1,5 +1,5 @@
-import type { MeteredSql } from "../shard/meteredSql";
-import type { StateCheck } from "./rpc";
+import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { StateCheck } from "../rpc/installations";
 import type { SignedState } from "./signedState";
 
 /** Expired rows removed per redemption, at most: each call's cost is bounded, yet the tables shrink faster than they grow. */

@@ -1,4 +1,4 @@
-import { fromBase64, toBase64 } from "../base64";
+import { fromBase64, toBase64 } from "../platform/base64";
 
 /** An OAuth state lives this long (as in Bolt): long enough to read Slack's consent screen. */
 export const STATE_TTL_MS = 10 * 60_000;

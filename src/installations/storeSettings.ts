@@ -1,6 +1,6 @@
-import { type OAuthSettings, oauthSettings } from "../config";
-import type { CoordinatorEnv } from "../env";
-import { InvalidSetting } from "../errors";
+import { InvalidSetting } from "../platform/errors";
+import type { CoordinatorEnv } from "../rpc/env";
+import { type OAuthSettings, oauthSettings } from "../settings";
 
 /** OAuth mode's settings, as the installation store needs them: it serves OAuth mode only. */
 export function storeSettings(env: CoordinatorEnv): OAuthSettings {

@@ -1,9 +1,9 @@
 import type { TokenCipher } from "../auth/tokenCipher";
-import type { CoordinatorEnv } from "../env";
-import { log } from "../log";
+import { log } from "../platform/log";
+import type { CoordinatorEnv } from "../rpc/env";
+import type { InstallationChange, TokenAnswer } from "../rpc/installations";
 import { expiryOf, type StoredInstallation } from "./installationRecord";
 import { oauthAccess } from "./oauthAccess";
-import type { InstallationChange, TokenAnswer } from "./rpc";
 import { storeSettings } from "./storeSettings";
 
 /** Slack's answers to a refresh that mean the refresh token is dead for good. */

@@ -1,4 +1,4 @@
-import { minuteOf } from "../minutes";
+import { minuteOf } from "../platform/minutes";
 import { addInto, emptyHistogram, type Histogram, quantile } from "./histogram";
 import { emptyCounts, type MetricCounts, type MinuteRow } from "./minuteMetrics";
 

@@ -1,4 +1,4 @@
-import type { MeteredSql } from "../shard/meteredSql";
+import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { MetricCounts, MinuteRow } from "./minuteMetrics";
 
 /** Metric minutes are kept this long (docs/guides/operations.md "Metrics"). */

@@ -1,4 +1,4 @@
-import { minuteOf } from "../minutes";
+import { minuteOf } from "../platform/minutes";
 import { emptyHistogram, type Histogram, observe } from "./histogram";
 
 /** What a shard counts per minute (docs/guides/operations.md "Metrics"). */

@@ -1,5 +1,5 @@
-import { BoundedMap } from "../boundedMap";
-import { RetryAfterMemory } from "../retryAfter";
+import { BoundedMap } from "../platform/boundedMap";
+import { RetryAfterMemory } from "../platform/retryAfter";
 import type { Pace } from "./tiers";
 
 /** Reservations older than this are forgotten (their holder gave up: parked, discarded, evicted). */

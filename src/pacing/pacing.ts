@@ -1,5 +1,5 @@
-import { Paced } from "../errors";
-import { workspaceRateKey } from "../retryAfter";
+import { Paced } from "../platform/errors";
+import { workspaceRateKey } from "../platform/retryAfter";
 import { type Pace, paceOf } from "./tiers";
 
 /** A call whose turn is at most this far away waits for it inside the attempt; a later one postpones its row. */

@@ -1,7 +1,7 @@
-import { BoundedMap } from "../boundedMap";
-import type { DeliveryListener } from "../delivery/events";
-import { settleWithin } from "../settleWithin";
-import type { BackendAnswer } from "../shard/rpc";
+import { BoundedMap } from "../platform/boundedMap";
+import type { DeliveryListener } from "../platform/deliveryEvents";
+import { settleWithin } from "../platform/settleWithin";
+import type { BackendAnswer } from "../rpc/shard";
 
 /** Answers nobody collected are forgotten after this long (the edge gave up or died). */
 const FORGET_AFTER_MS = 30_000;

@@ -1,7 +1,7 @@
-import { fromBase64, toBase64 } from "../base64";
-import type { RelaySettings } from "../config";
-import { signBody } from "../edge/verifySignature";
-import type { RelayEffect } from "../effects/types";
+import type { RelayEffect } from "../app/effects";
+import { fromBase64, toBase64 } from "../platform/base64";
+import type { RelaySettings } from "../settings";
+import { signBody } from "../slack/verifySignature";
 
 const encoder = new TextEncoder();
 

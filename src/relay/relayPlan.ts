@@ -1,7 +1,7 @@
 import type { AckBody, PlannedEffect } from "../app/types";
-import type { RelaySettings } from "../config";
 import type { Inbound } from "../inbound/types";
-import { outboxKeyOf } from "../shard/ingest";
+import { outboxKeyOf } from "../recording/ingest";
+import type { RelaySettings } from "../settings";
 
 /** The relay effect's name: its outbox row is `{dedupe key}:relay`. */
 const RELAY = "relay";

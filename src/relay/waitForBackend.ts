@@ -1,8 +1,8 @@
-import type { ShardNamespace } from "../env";
-import { describeError, log } from "../log";
-import { workspaceShardStub } from "../routing/shardStub";
-import { settleWithin } from "../settleWithin";
-import type { BackendAnswer } from "../shard/rpc";
+import { describeError, log } from "../platform/log";
+import { settleWithin } from "../platform/settleWithin";
+import type { ShardNamespace } from "../rpc/env";
+import type { BackendAnswer } from "../rpc/shard";
+import { workspaceShardStub } from "../rpc/shardStub";
 
 /** Kept from the shard's wait for the RPC's way back, so the ack still leaves by the deadline. */
 const RPC_MARGIN_MS = 50;

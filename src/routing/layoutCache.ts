@@ -1,7 +1,7 @@
-import { BoundedMap } from "../boundedMap";
-import type { CoordinatorEnv } from "../env";
-import { type BucketLayout, LAYOUT_CACHE_MS } from "./bucketLayouts";
-import { layoutKeeperStub } from "./shardStub";
+import { BoundedMap } from "../platform/boundedMap";
+import { type BucketLayout, LAYOUT_CACHE_MS } from "../rpc/bucketLayouts";
+import type { CoordinatorEnv } from "../rpc/env";
+import { layoutKeeperStub } from "../rpc/shardStub";
 
 /** Per Worker instance: each workspace's layouts as read, and when (those too old to use go first). */
 const cached = new BoundedMap<string, { layouts: BucketLayout[]; readAt: number }>(

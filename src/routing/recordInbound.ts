@@ -1,17 +1,16 @@
 import type { SlackApp } from "../app/types";
-import { edgeSettings } from "../config";
-import type { CoordinatorEnv } from "../env";
-import { BudgetExceeded, NotRecorded, WorkspaceNotInstalled } from "../errors";
 import type { Inbound } from "../inbound/types";
-
-import { describeError, log } from "../log";
-import { settleWithin } from "../settleWithin";
-import type { IngestResult } from "../shard/rpc";
-import { layoutAt } from "./bucketLayouts";
+import { BudgetExceeded, NotRecorded, WorkspaceNotInstalled } from "../platform/errors";
+import { describeError, log } from "../platform/log";
+import { settleWithin } from "../platform/settleWithin";
+import { layoutAt } from "../rpc/bucketLayouts";
+import type { CoordinatorEnv } from "../rpc/env";
+import type { IngestResult } from "../rpc/shard";
+import { shardOf } from "../rpc/shardFor";
+import { edgeSettings } from "../settings";
 import { layoutsOf } from "./layoutCache";
 import { recordWithinBudget } from "./recordWithinBudget";
 import { servedApp } from "./servedApp";
-import { shardOf } from "./shardFor";
 
 /** What became of an inbound delivery. */
 export type Recorded =

@@ -1,9 +1,9 @@
-import type { ShardNamespace } from "../env";
-import { BudgetExceeded } from "../errors";
 import type { Inbound } from "../inbound/types";
-import { settleWithin } from "../settleWithin";
-import type { IngestResult } from "../shard/rpc";
-import { workspaceShardStub } from "./shardStub";
+import { BudgetExceeded } from "../platform/errors";
+import { settleWithin } from "../platform/settleWithin";
+import type { ShardNamespace } from "../rpc/env";
+import type { IngestResult } from "../rpc/shard";
+import { workspaceShardStub } from "../rpc/shardStub";
 
 /** Durable Object errors carry these flags; `overloaded` means retrying makes things worse. */
 function isRetryable(error: unknown): boolean {

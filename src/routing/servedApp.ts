@@ -1,9 +1,9 @@
 import type { SlackApp } from "../app/types";
 import { withOwnEffects } from "../app/withOwnEffects";
-import { oauthMode, relayMode } from "../config";
-import type { CoordinatorEnv } from "../env";
 import { lifecycleEffects } from "../installations/lifecycle";
 import { relayEffects } from "../relay/relayPlan";
+import type { CoordinatorEnv } from "../rpc/env";
+import { oauthMode, relayMode } from "../settings";
 
 /**
  * The app as this deployment serves it: the user's app, plus what the coordinator plans itself —

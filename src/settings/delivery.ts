@@ -1,5 +1,5 @@
-import type { BackoffPolicy } from "../delivery/backoff";
-import { InvalidSetting } from "../errors";
+import type { BackoffPolicy } from "../platform/backoff";
+import { InvalidSetting } from "../platform/errors";
 import { oncePerEnv } from "./once";
 import { type RelaySettings, relaySettings } from "./relay";
 import { setting } from "./table";

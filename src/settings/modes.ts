@@ -1,5 +1,5 @@
-import type { CoordinatorEnv } from "../env";
-import { InvalidSetting } from "../errors";
+import { InvalidSetting } from "../platform/errors";
+import type { CoordinatorEnv } from "../rpc/env";
 import { type OAuthSettings, oauthSettings } from "./oauth";
 import { type RelaySettings, relaySettings } from "./relay";
 

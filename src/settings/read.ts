@@ -1,4 +1,4 @@
-import { InvalidSetting } from "../errors";
+import { InvalidSetting } from "../platform/errors";
 
 /** An env as the readers see it: wrangler vars and secrets by name. */
 export type Vars = Record<string, unknown>;

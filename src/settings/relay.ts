@@ -1,4 +1,4 @@
-import { InvalidSetting } from "../errors";
+import { InvalidSetting } from "../platform/errors";
 import { oncePerEnv } from "./once";
 import { setting } from "./table";
 

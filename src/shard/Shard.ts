@@ -1,18 +1,18 @@
 import { DurableObject } from "cloudflare:workers";
-import type { DeliveryReport } from "../alerts/outcomes";
 import type { SlackApp } from "../app/types";
 import type { Authorize } from "../auth/authorize";
-import type { CoordinatorEnv } from "../env";
-import { WrongRole } from "../errors";
 import type { Inbound } from "../inbound/types";
-import type { InstallationChange } from "../installations/rpc";
 import type { Pace } from "../pacing/tiers";
+import { WrongRole } from "../platform/errors";
+import { ShardStorage } from "../recording/shardStorage";
 import { servedApp } from "../routing/servedApp";
+import type { CoordinatorEnv } from "../rpc/env";
+import type { InstallationChange } from "../rpc/installations";
+import type { DeliveryReport } from "../rpc/outcomes";
+import type { ParkedCursor, ShardApi } from "../rpc/shard";
 import type { AnswerTally } from "../watch/answerWindow";
 import type { AppRateLimited } from "../watch/appRateLimited";
 import { WATCH } from "../watch/Watch";
-import type { ParkedCursor, ShardApi } from "./rpc";
-import { ShardStorage } from "./shardStorage";
 import { WatchShard } from "./watchShard";
 import { WorkspaceShard } from "./workspaceShard";
 

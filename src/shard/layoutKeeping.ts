@@ -1,8 +1,8 @@
-import { log } from "../log";
-import type { BucketLayout } from "../routing/bucketLayouts";
-import { LayoutStore } from "./layoutStore";
-import type { LayoutKeeperApi } from "./rpc";
-import type { Schema } from "./schema";
+import { log } from "../platform/log";
+import type { Schema } from "../platform/sql/schema";
+import { LayoutStore } from "../recording/layoutStore";
+import type { BucketLayout } from "../rpc/bucketLayouts";
+import type { LayoutKeeperApi } from "../rpc/shard";
 
 /** A workspace's bucket 0 keeps its bucket layouts (README "Sharding"); reads on a shard never written create nothing. */
 export class LayoutKeeping implements LayoutKeeperApi {

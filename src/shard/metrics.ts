@@ -1,12 +1,12 @@
-import type { DeliveryListener } from "../delivery/events";
-import type { ShardNamespace } from "../env";
-import { describeError, log } from "../log";
 import { MetricStore } from "../metrics/metricStore";
 import { MinuteMetrics } from "../metrics/minuteMetrics";
-import { watchStub } from "../routing/shardStub";
-import type { Outbox } from "./outbox";
-import type { IngestResult, ShardMetrics } from "./rpc";
-import type { ShardStorage } from "./shardStorage";
+import type { DeliveryListener } from "../platform/deliveryEvents";
+import { describeError, log } from "../platform/log";
+import type { Outbox } from "../recording/outbox";
+import type { ShardStorage } from "../recording/shardStorage";
+import type { ShardNamespace } from "../rpc/env";
+import type { IngestResult, ShardMetrics } from "../rpc/shard";
+import { watchStub } from "../rpc/shardStub";
 
 /**
  * A shard's metrics: this minute's counts in memory, written (one row) once the minute is over,

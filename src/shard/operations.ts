@@ -1,8 +1,8 @@
-import { log } from "../log";
-import type { Outbox } from "./outbox";
-import type { ParkedOrder } from "./parkedRows";
-import type { DeliveryCounters, ParkedCursor, ParkedRow, ShardStats } from "./rpc";
-import type { ShardStorage } from "./shardStorage";
+import { log } from "../platform/log";
+import type { Outbox } from "../recording/outbox";
+import type { ParkedOrder } from "../recording/parkedRows";
+import type { ShardStorage } from "../recording/shardStorage";
+import type { DeliveryCounters, ParkedCursor, ParkedRow, ShardStats } from "../rpc/shard";
 
 /** What operations read of the recording part (the watch has none: it records nothing). */
 export interface RecordingCounts {

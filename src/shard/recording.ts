@@ -1,19 +1,19 @@
 import type { SlackApp } from "../app/types";
-import { inOAuthMode, recordSettings } from "../config";
-import type { CoordinatorEnv } from "../env";
+import type { DeliveryLoop } from "../delivery/deliveryLoop";
 import type { Inbound } from "../inbound/types";
 import { installationCache, type Known } from "../installations/installationCache";
 import { isLifecycleEvent } from "../installations/lifecycle";
-import type { InstallationChange } from "../installations/rpc";
-import { installationStub } from "../installations/stubs";
-import { log } from "../log";
-import type { DeliveryLoop } from "./deliveryLoop";
-import { type IngestStores, ingestDelivery } from "./ingest";
+import { log } from "../platform/log";
+import { type IngestStores, ingestDelivery } from "../recording/ingest";
+import type { Outbox } from "../recording/outbox";
+import { Receipts } from "../recording/receipts";
+import { PAUSED_RETRY_MS, type ShardStorage } from "../recording/shardStorage";
+import type { CoordinatorEnv } from "../rpc/env";
+import { installationStub } from "../rpc/installationStubs";
+import type { InstallationChange } from "../rpc/installations";
+import type { IngestResult } from "../rpc/shard";
+import { inOAuthMode, recordSettings } from "../settings";
 import type { Metrics } from "./metrics";
-import type { Outbox } from "./outbox";
-import { Receipts } from "./receipts";
-import type { IngestResult } from "./rpc";
-import { PAUSED_RETRY_MS, type ShardStorage } from "./shardStorage";
 
 /** Alarms for pruning alone come no more often than this: receipts expire in bulk, not one by one. */
 const PRUNE_INTERVAL_MS = 60_000;

@@ -1,14 +1,14 @@
 import type { SlackApp } from "../app/types";
 import type { Authorize } from "../auth/authorize";
-import { alertSettings } from "../config";
-import type { CoordinatorEnv } from "../env";
-import { describeError, log } from "../log";
+import { DeliveryLoop } from "../delivery/deliveryLoop";
+import { describeError, log } from "../platform/log";
+import { Outbox } from "../recording/outbox";
+import type { ShardStorage } from "../recording/shardStorage";
+import type { CoordinatorEnv } from "../rpc/env";
+import { alertSettings } from "../settings";
 import { Watch } from "../watch/Watch";
-import { DeliveryLoop } from "./deliveryLoop";
 import { Metrics } from "./metrics";
 import { Operations } from "./operations";
-import { Outbox } from "./outbox";
-import type { ShardStorage } from "./shardStorage";
 
 /**
  * The role of the one reserved shard "watch": alerts, the guard and the registry of shards

@@ -1,14 +1,14 @@
 import type { SlackApp } from "../app/types";
 import type { Authorize } from "../auth/authorize";
-import type { CoordinatorEnv } from "../env";
-import { DeliveryLoop } from "./deliveryLoop";
+import { DeliveryLoop } from "../delivery/deliveryLoop";
+import { PaceKeeping } from "../delivery/paceKeeping";
+import { Outbox } from "../recording/outbox";
+import type { ShardStorage } from "../recording/shardStorage";
+import type { CoordinatorEnv } from "../rpc/env";
 import { LayoutKeeping } from "./layoutKeeping";
 import { Metrics } from "./metrics";
 import { Operations } from "./operations";
-import { Outbox } from "./outbox";
-import { PaceKeeping } from "./paceKeeping";
 import { Recording } from "./recording";
-import type { ShardStorage } from "./shardStorage";
 
 /**
  * The role of a workspace's shard ("{workspace}/{bucket}"; see routing/): it records the

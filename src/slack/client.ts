@@ -1,5 +1,5 @@
-import { ForbiddenUrl, SlackApiError, SlackUnreachable } from "../errors";
 import type { CallPacing } from "../pacing/pacing";
+import { ForbiddenUrl, SlackApiError, SlackUnreachable } from "../platform/errors";
 import { classifyAnswer } from "./classifyAnswer";
 import { assertResponseUrlUsable, assertTriggerUsable, type HandleClock } from "./handles";
 import { uploadFilesV2 } from "./uploadFilesV2";

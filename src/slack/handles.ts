@@ -1,4 +1,4 @@
-import { ExpiredHandle } from "../errors";
+import { ExpiredHandle } from "../platform/errors";
 
 /**
  * Slack's short-lived handles, one rule each and one clock for both: the time the delivery was

@@ -1,4 +1,4 @@
-import { retryAfterMs } from "../retryAfter";
+import { retryAfterMs } from "../platform/retryAfter";
 /**
  * A deliberately small Slack Web API client: one fetch per call, no retries of its own (the
  * outbox owns retries), and it reports what classification needs — HTTP status, Slack's

@@ -1,10 +1,10 @@
-import type { DeliveryReport } from "../alerts/outcomes";
-import type { AlertSettings } from "../config";
-import { log } from "../log";
-import type { MeteredSql } from "../shard/meteredSql";
-import type { Outbox } from "../shard/outbox";
-import { newRow } from "../shard/outboxRows";
-import type { WakeUps } from "../shard/wakeUps";
+import { log } from "../platform/log";
+import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { WakeUps } from "../platform/wakeUps";
+import type { Outbox } from "../recording/outbox";
+import { newRow } from "../recording/outboxRows";
+import type { DeliveryReport } from "../rpc/outcomes";
+import type { AlertSettings } from "../settings";
 import type { AlertState } from "./alertState";
 import { type AnswerTally, AnswerWindow, type HealthWindow } from "./answerWindow";
 import { type AppRateLimited, type AppRateLimitedSummary, appRateLimitedSummary, recordAppRateLimited } from "./appRateLimited";

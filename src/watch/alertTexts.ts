@@ -1,4 +1,4 @@
-import type { DestinationRun } from "../alerts/outcomes";
+import type { DestinationRun } from "../rpc/outcomes";
 import type { HealthWindow } from "./answerWindow";
 
 /**

@@ -1,5 +1,5 @@
-import { minuteOf } from "../minutes";
-import type { MeteredSql } from "../shard/meteredSql";
+import { minuteOf } from "../platform/minutes";
+import type { MeteredSql } from "../platform/sql/meteredSql";
 
 export const WINDOW_MINUTES = 60;
 

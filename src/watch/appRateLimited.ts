@@ -1,4 +1,4 @@
-import type { MeteredSql } from "../shard/meteredSql";
+import type { MeteredSql } from "../platform/sql/meteredSql";
 import { appRateLimitedAlert } from "./alertTexts";
 
 /** Notices are kept this long, and counted over the last day. */

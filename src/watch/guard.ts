@@ -1,5 +1,5 @@
-import type { AlertSettings } from "../config";
-import type { MeteredSql } from "../shard/meteredSql";
+import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { AlertSettings } from "../settings";
 import { guardAlert, guardRecovered } from "./alertTexts";
 import type { HealthWindow } from "./answerWindow";
 

@@ -1,4 +1,4 @@
-import { minuteOf } from "../minutes";
+import { minuteOf } from "../platform/minutes";
 import { type AnswerRow, type HealthWindow, SUCCESS, UNVERIFIED_MISMATCH, WINDOW_MINUTES } from "./answerWindow";
 
 /**

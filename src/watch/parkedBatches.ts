@@ -1,5 +1,5 @@
-import type { DeliveryReport } from "../alerts/outcomes";
-import type { MeteredSql } from "../shard/meteredSql";
+import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { DeliveryReport } from "../rpc/outcomes";
 import { parkedAlert } from "./alertTexts";
 
 /** At most one parked-effects alert per shard per this long; what parks meanwhile is counted into the next. */

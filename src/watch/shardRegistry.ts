@@ -1,4 +1,4 @@
-import type { MeteredSql } from "../shard/meteredSql";
+import type { MeteredSql } from "../platform/sql/meteredSql";
 
 /** A shard the watch knows of (docs/guides/operations.md "Operations console"). */
 export interface RegisteredShard {

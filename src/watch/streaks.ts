@@ -1,5 +1,5 @@
-import type { DestinationRun } from "../alerts/outcomes";
-import type { MeteredSql } from "../shard/meteredSql";
+import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { DestinationRun } from "../rpc/outcomes";
 import { streakAlert, streakRecovered } from "./alertTexts";
 
 /** Consecutive failed attempts of one destination that are alerted (DESIGN: at 1, 5 and 20). */

@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import type { CoordinatorEnv } from "../../src/env";
+import type { CoordinatorEnv } from "../../src/rpc/env";
 import { controlClock } from "../support/clock";
 import {
   accessAnswer,

@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { MAX_BODY_BYTES } from "../../src/edge/readRawBody";
+import { MAX_BODY_BYTES } from "../../src/platform/readRawBody";
 import { controlClock } from "../support/clock";
 import { adminGet, deliver, mentionDelivery, newWorkspace, watchStub } from "../support/coordinator";
 import { useFakeSlackAndBackend } from "../support/fakeBackend";

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { verifySignature } from "../../src/edge/verifySignature";
 import { standardWebhookSignature } from "../../src/relay/relayHeaders";
+import { verifySignature } from "../../src/slack/verifySignature";
 import { controlClock, sweepUntilQuiet } from "../support/clock";
 import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy } from "../support/coordinator";
 import { useFakeSlackAndBackend } from "../support/fakeBackend";

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { relaySettings } from "../../src/config";
 import type { Inbound } from "../../src/inbound/types";
 import { awaitsBackend } from "../../src/relay/relayPlan";
+import { relaySettings } from "../../src/settings";
 import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy } from "../support/coordinator";
 import { useFakeSlackAndBackend } from "../support/fakeBackend";
 import { signedEvent, signedForm, signedInteraction, slashCommandFields, viewSubmission } from "../support/slackSimulator";

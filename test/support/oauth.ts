@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
-import type { CoordinatorEnv } from "../../src/env";
-import type { InstallationSummary } from "../../src/installations/rpc";
-import { directoryStub, installationStub } from "../../src/installations/stubs";
+import type { CoordinatorEnv } from "../../src/rpc/env";
+import { directoryStub, installationStub } from "../../src/rpc/installationStubs";
+import type { InstallationSummary } from "../../src/rpc/installations";
 import type { FakeSlackApi } from "./fakeSlackApi";
 import { slackId } from "./slackSimulator";
 

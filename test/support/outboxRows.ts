@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
-import type { Effect } from "../../src/effects/types";
-import { newRow } from "../../src/shard/outboxRows";
+import type { Effect } from "../../src/app/effects";
+import { newRow } from "../../src/recording/outboxRows";
 import type { Shard } from "../worker";
 import { outboxOf } from "./shardParts";
 

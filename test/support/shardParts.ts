@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { type Authorize, singleWorkspace } from "../../src/auth/authorize";
 import type { Courier } from "../../src/delivery/deliverClaimed";
-import type { CoordinatorEnv } from "../../src/env";
-import { DeliveryLoop } from "../../src/shard/deliveryLoop";
-import { MeteredSql } from "../../src/shard/meteredSql";
-import { applyMigrations } from "../../src/shard/migrations";
-import { Outbox } from "../../src/shard/outbox";
-import { PaceKeeping } from "../../src/shard/paceKeeping";
+import { DeliveryLoop } from "../../src/delivery/deliveryLoop";
+import { PaceKeeping } from "../../src/delivery/paceKeeping";
+import { MeteredSql } from "../../src/platform/sql/meteredSql";
+import { applyMigrations } from "../../src/platform/sql/migrations";
+import { Outbox } from "../../src/recording/outbox";
+import type { CoordinatorEnv } from "../../src/rpc/env";
 import { testApp } from "./testApp";
 
 /**

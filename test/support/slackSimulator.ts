@@ -1,4 +1,4 @@
-import { signBody } from "../../src/edge/verifySignature";
+import { signBody } from "../../src/slack/verifySignature";
 
 /**
  * Builds deliveries exactly as Slack sends them (signed, with Slack's headers) for tests,

@@ -1,5 +1,5 @@
 import { App } from "../../src/app/App";
-import { RetryableError } from "../../src/errors";
+import { RetryableError } from "../../src/platform/errors";
 
 /**
  * The app the engine's tests run (test/worker.ts): one small listener per behaviour under test.

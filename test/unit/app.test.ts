@@ -3,7 +3,7 @@ import { App } from "../../src/app/App";
 import type { Plan } from "../../src/app/types";
 import { parseSlackRequest } from "../../src/inbound/parseSlackRequest";
 import type { Inbound } from "../../src/inbound/types";
-import { outboxKeyOf } from "../../src/shard/ingest";
+import { outboxKeyOf } from "../../src/recording/ingest";
 import {
   appMention,
   blockActions,

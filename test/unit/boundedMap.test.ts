@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BoundedMap } from "../../src/boundedMap";
+import { BoundedMap } from "../../src/platform/boundedMap";
 
 describe("BoundedMap", () => {
   it("keeps at most `max` entries: past it the least recently set goes", () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { deliverySettings } from "../../src/config";
-import { minimumRetrySpanMs, retryDelayMs } from "../../src/delivery/backoff";
 import { rateKeyOf } from "../../src/effects/registry";
+import { minimumRetrySpanMs, retryDelayMs } from "../../src/platform/backoff";
 import {
   ExpiredHandle,
   ForbiddenUrl,
@@ -13,7 +12,8 @@ import {
   SlackUnreachable,
   settlementOf,
   UnreadableEffect,
-} from "../../src/errors";
+} from "../../src/platform/errors";
+import { deliverySettings } from "../../src/settings";
 import { classifyAnswer } from "../../src/slack/classifyAnswer";
 
 const answer = (status: number, error?: string, retryAfterMs?: number) => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ImmediateAttempts } from "../../src/shard/immediateAttempts";
-import type { ClaimedRow, Lease } from "../../src/shard/outbox";
+import { ImmediateAttempts } from "../../src/delivery/immediateAttempts";
+import type { ClaimedRow, Lease } from "../../src/recording/outbox";
 
 /** A row as ingest hands it over; only its key matters here. */
 const row = (key: string): ClaimedRow => ({

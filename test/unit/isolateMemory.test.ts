@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { DeliveryReports, MAX_DESTINATIONS, MAX_PENDING_RUNS } from "../../src/alerts/deliveryReports";
-import type { DeliveryReport } from "../../src/alerts/outcomes";
+import { DeliveryReports, MAX_DESTINATIONS, MAX_PENDING_RUNS } from "../../src/delivery/deliveryReports";
 import { InstallationCache } from "../../src/installations/installationCache";
-import type { StatusAnswer } from "../../src/installations/rpc";
 import { MAX_UNWRITTEN_MINUTES, MinuteMetrics } from "../../src/metrics/minuteMetrics";
 import { MAX_PACED_RATE_KEYS, Pacer } from "../../src/pacing/pacer";
 import { POST_MESSAGE_PER_CHANNEL as PACE } from "../../src/pacing/tiers";
+import { MAX_RATE_KEYS, RetryAfterMemory } from "../../src/platform/retryAfter";
 import { BackendAnswers, MAX_AWAITED } from "../../src/relay/backendAnswers";
-import { MAX_RATE_KEYS, RetryAfterMemory } from "../../src/retryAfter";
+import type { StatusAnswer } from "../../src/rpc/installations";
+import type { DeliveryReport } from "../../src/rpc/outcomes";
 
 // What an isolate remembers per channel, workspace or request is bounded: a Durable Object
 // isolate lives long and has 128 MB. Each bound is shown at its edge: remembered within it,

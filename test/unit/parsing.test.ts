@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MalformedPayload } from "../../src/errors";
 import { type DeliveryHeaders, parseSlackRequest } from "../../src/inbound/parseSlackRequest";
+import { MalformedPayload } from "../../src/platform/errors";
 import { appMention, eventCallback, slashCommandFields } from "../support/slackSimulator";
 
 const json: DeliveryHeaders = { contentType: "application/json", retryNum: null, retryReason: null };

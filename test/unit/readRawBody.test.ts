@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readRawBody } from "../../src/edge/readRawBody";
-import { BodyTooLarge } from "../../src/errors";
+import { BodyTooLarge } from "../../src/platform/errors";
+import { readRawBody } from "../../src/platform/readRawBody";
 
 const bytes = (n: number) => new Uint8Array(n).fill(120);
 /** A body without a declared length, as a chunked request or response has; counts the chunks read. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { alertSettings, deliverySettings, edgeSettings, relaySettings } from "../../src/config";
-import { InvalidSetting } from "../../src/errors";
+import { InvalidSetting } from "../../src/platform/errors";
+import { alertSettings, deliverySettings, edgeSettings, relaySettings } from "../../src/settings";
 
 describe("settings", () => {
   it("a bad value is refused with the setting's name", () => {

@@ -1,5 +1,9 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { singleWorkspace } from "../../src/auth/authorize";
+import { readyKinds } from "../../src/effects/registry";
+import { InvalidSetting } from "../../src/platform/errors";
+import { BackendAnswers } from "../../src/relay/backendAnswers";
+import type { CoordinatorEnv } from "../../src/rpc/env";
 import {
   alertSettings,
   deliverySettings,
@@ -9,11 +13,7 @@ import {
   oauthSettings,
   recordSettings,
   relayMode,
-} from "../../src/config";
-import { readyKinds } from "../../src/effects/registry";
-import type { CoordinatorEnv } from "../../src/env";
-import { InvalidSetting } from "../../src/errors";
-import { BackendAnswers } from "../../src/relay/backendAnswers";
+} from "../../src/settings";
 import { SETTINGS, type SettingName } from "../../src/settings/table";
 
 const KEY = btoa(String.fromCharCode(...new Uint8Array(32)));

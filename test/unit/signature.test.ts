@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { signBody, verifySignature } from "../../src/edge/verifySignature";
-import { InvalidSignature } from "../../src/errors";
+import { InvalidSignature } from "../../src/platform/errors";
+import { signBody, verifySignature } from "../../src/slack/verifySignature";
 
 const encoder = new TextEncoder();
 const now = 1_800_000_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { tokenCipher } from "../../src/auth/tokenCipher";
-import { TokenUnreadable } from "../../src/errors";
+import { TokenUnreadable } from "../../src/platform/errors";
 
 /** 32 bytes, base64, as `openssl rand -base64 32` prints them. */
 function newKey(): string {

@@ -1,6 +1,6 @@
-import type { Courier } from "../delivery/deliverClaimed";
-import { RetryAfterMemory } from "../retryAfter";
+import { RetryAfterMemory } from "../platform/retryAfter";
 import { COMPLETION_WAIT_MS, Completions } from "./completions";
+import type { Courier } from "./deliverClaimed";
 import { type CourierParts, rowPerformer } from "./performRow";
 
 /** Wires what the delivery loop needs of a shard: its outbox, settings, events and how to perform a row. */

@@ -1,6 +1,6 @@
 import type { AckBody } from "../app/types";
 import type { Inbound } from "../inbound/types";
-import type { MeteredSql } from "./meteredSql";
+import type { MeteredSql } from "../platform/sql/meteredSql";
 
 /** The single receipts table of before 0005, renamed; read and pruned until it is empty, then dropped. */
 const BEFORE_GENERATIONS = "receipts_before_generations";

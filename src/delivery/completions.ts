@@ -1,4 +1,4 @@
-import type { Outbox } from "./outbox";
+import type { Outbox } from "../recording/outbox";
 
 /** A completion waits at most this long for another write to share its commit. */
 export const COMPLETION_WAIT_MS = 10;

@@ -1,6 +1,6 @@
-import type { CoordinatorEnv, InstallationsNamespace } from "../env";
-import { InvalidSetting } from "../errors";
-import type { DirectoryApi, InstallationApi } from "./rpc";
+import { InvalidSetting } from "../platform/errors";
+import type { CoordinatorEnv, InstallationsNamespace } from "./env";
+import type { DirectoryApi, InstallationApi } from "./installations";
 
 type Stub<T> = DurableObjectStub<T & Rpc.DurableObjectBranded>;
 

@@ -1,14 +1,14 @@
-import type { DeliveryReport } from "../alerts/outcomes";
 import type { AckBody } from "../app/types";
 import type { Inbound } from "../inbound/types";
-import type { InstallationChange } from "../installations/rpc";
 import type { MinuteRow } from "../metrics/minuteMetrics";
 import type { Pace } from "../pacing/tiers";
-import type { BucketLayout } from "../routing/bucketLayouts";
 import type { AlertState } from "../watch/alertState";
 import type { AnswerTally, HealthWindow } from "../watch/answerWindow";
 import type { AppRateLimited, AppRateLimitedSummary } from "../watch/appRateLimited";
 import type { RegisteredShard } from "../watch/shardRegistry";
+import type { BucketLayout } from "./bucketLayouts";
+import type { InstallationChange } from "./installations";
+import type { DeliveryReport } from "./outcomes";
 
 /**
  * The shard's RPC surfaces as the front Worker and the operations API see them: types only, so

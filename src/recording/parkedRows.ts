@@ -1,5 +1,5 @@
-import type { MeteredSql } from "./meteredSql";
-import type { ParkedCursor, ParkedRow } from "./rpc";
+import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { ParkedCursor, ParkedRow } from "../rpc/shard";
 
 const PARKED = `SELECT idempotency_key, workspace, effect, attempts, last_error, created_at, parked_at FROM outbox
         WHERE status = 'parked'`;

@@ -1,6 +1,6 @@
-import { describeError, log } from "../log";
-import { Schema } from "./schema";
-import { WakeUps } from "./wakeUps";
+import { describeError, log } from "../platform/log";
+import { Schema } from "../platform/sql/schema";
+import { WakeUps } from "../platform/wakeUps";
 
 /** While delivery is paused by an invalid setting (or the schema is missing), the alarm looks again this often. */
 export const PAUSED_RETRY_MS = 60_000;

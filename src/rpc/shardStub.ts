@@ -1,6 +1,6 @@
-import type { ShardNamespace } from "../env";
-import type { LayoutKeeperApi, PaceKeeperApi, ShardOperationsApi, WatchApi, WorkspaceShardApi } from "../shard/rpc";
 import { WATCH } from "../watch/Watch";
+import type { ShardNamespace } from "./env";
+import type { LayoutKeeperApi, PaceKeeperApi, ShardOperationsApi, WatchApi, WorkspaceShardApi } from "./shard";
 import { shardName } from "./shardFor";
 
 type Stub<T> = DurableObjectStub<T & Rpc.DurableObjectBranded>;

@@ -1,7 +1,7 @@
-import { BoundedMap } from "../boundedMap";
-import type { DeliveryListener } from "../delivery/events";
-import { describeError, log } from "../log";
-import type { CallOutcome, DeliveryReport, DestinationRun } from "./outcomes";
+import { BoundedMap } from "../platform/boundedMap";
+import type { DeliveryListener } from "../platform/deliveryEvents";
+import { describeError, log } from "../platform/log";
+import type { CallOutcome, DeliveryReport, DestinationRun } from "../rpc/outcomes";
 
 /** After a report could not be sent, the next try waits this long (what happened meanwhile joins it). */
 const RESEND_AFTER_MS = 5_000;

@@ -1,9 +1,9 @@
 import type { PlannedEffect, SlackApp } from "../app/types";
 import type { Inbound } from "../inbound/types";
+import type { IngestResult } from "../rpc/shard";
 import type { ClaimedRow, Lease, Outbox } from "./outbox";
 import { newRow } from "./outboxRows";
 import type { Receipts } from "./receipts";
-import type { IngestResult } from "./rpc";
 
 export interface IngestStores {
   storage: DurableObjectStorage;

@@ -1,7 +1,7 @@
-import type { MeteredSql } from "./meteredSql";
+import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { OutboxStatus } from "../rpc/shard";
 import type { ClaimedRow, Lease, NewRow, StoredRow } from "./outboxRows";
 import { ParkedRows } from "./parkedRows";
-import type { OutboxStatus } from "./rpc";
 
 export type { ClaimedRow, Lease, NewRow } from "./outboxRows";
 

@@ -1,5 +1,5 @@
-import { describeError, log } from "../log";
-import type { ClaimedRow, Lease } from "./outbox";
+import { describeError, log } from "../platform/log";
+import type { ClaimedRow, Lease } from "../recording/outbox";
 
 export interface ImmediateLimits {
   /** Rows in immediate attempts at once; above it, new leased rows wait their turn here. */

@@ -1,4 +1,4 @@
-import { BodyTooLarge } from "../errors";
+import { BodyTooLarge } from "./errors";
 
 /** Slack payloads are a few KiB; anything near this is not from Slack. */
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -5,9 +5,9 @@
  * delivery setting pauses delivery (rows wait, logged) rather than failing acks. A bad value
  * throws InvalidSetting naming the setting, at the first request that needs it.
  */
-export { type AlertSettings, alertSettings } from "./settings/alerts";
-export { type DeliverySettings, deliverySettings } from "./settings/delivery";
-export { type EdgeSettings, edgeSettings, type RecordSettings, recordSettings } from "./settings/edge";
-export { inOAuthMode, oauthMode, relayMode } from "./settings/modes";
-export { type OAuthSettings, oauthSettings } from "./settings/oauth";
-export { type RelaySettings, relaySettings } from "./settings/relay";
+export { type AlertSettings, alertSettings } from "./alerts";
+export { type DeliverySettings, deliverySettings } from "./delivery";
+export { type EdgeSettings, edgeSettings, type RecordSettings, recordSettings } from "./edge";
+export { inOAuthMode, oauthMode, relayMode } from "./modes";
+export { type OAuthSettings, oauthSettings } from "./oauth";
+export { type RelaySettings, relaySettings } from "./relay";

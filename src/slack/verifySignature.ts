@@ -1,4 +1,4 @@
-import { InvalidSignature } from "../errors";
+import { InvalidSignature } from "../platform/errors";
 
 /** Slack rejects nothing older than this; we also reject the same distance into the future. */
 export const MAX_CLOCK_SKEW_SECONDS = 300;

@@ -1,5 +1,5 @@
+import type { Effect } from "../app/effects";
 import { rateKeyOf } from "../effects/registry";
-import type { Effect } from "../effects/types";
 
 /** A row as the delivery loop sees it. */
 export type ClaimedRow = {

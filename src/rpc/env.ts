@@ -1,6 +1,6 @@
-import type { InstallationsApi } from "./installations/rpc";
-import type { SettingName, SettingValue } from "./settings/table";
-import type { ShardApi } from "./shard/rpc";
+import type { SettingName, SettingValue } from "../settings/table";
+import type { InstallationsApi } from "./installations";
+import type { ShardApi } from "./shard";
 
 /** The shard namespace as callers see it: the RPC surface of shard/rpc.ts. */
 export type ShardNamespace = DurableObjectNamespace<ShardApi & Rpc.DurableObjectBranded>;

@@ -1,10 +1,10 @@
-import receiptsAndOutbox from "../../migrations/0001_receipts_and_outbox.sql";
-import steps from "../../migrations/0002_steps.sql";
-import watch from "../../migrations/0003_watch.sql";
-import metrics from "../../migrations/0004_metrics.sql";
-import receiptGenerations from "../../migrations/0005_receipt_generations.sql";
-import appRateLimited from "../../migrations/0006_app_rate_limited.sql";
-import bucketLayouts from "../../migrations/0007_bucket_layouts.sql";
+import receiptsAndOutbox from "../../../migrations/0001_receipts_and_outbox.sql";
+import steps from "../../../migrations/0002_steps.sql";
+import watch from "../../../migrations/0003_watch.sql";
+import metrics from "../../../migrations/0004_metrics.sql";
+import receiptGenerations from "../../../migrations/0005_receipt_generations.sql";
+import appRateLimited from "../../../migrations/0006_app_rate_limited.sql";
+import bucketLayouts from "../../../migrations/0007_bucket_layouts.sql";
 
 export interface Migration {
   /** Monotonically increasing; an applied migration is never edited, only followed. */

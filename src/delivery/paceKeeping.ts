@@ -1,10 +1,10 @@
-import type { ShardNamespace } from "../env";
 import { Pacer } from "../pacing/pacer";
 import type { KeeperOf, PaceKeeper } from "../pacing/pacing";
 import type { Pace } from "../pacing/tiers";
-import { shardFor } from "../routing/shardFor";
-import { paceKeeperStub } from "../routing/shardStub";
-import type { PaceKeeperApi } from "./rpc";
+import type { ShardNamespace } from "../rpc/env";
+import type { PaceKeeperApi } from "../rpc/shard";
+import { shardFor } from "../rpc/shardFor";
+import { paceKeeperStub } from "../rpc/shardStub";
 
 /** A workspace shard's pace keeping: the rate keys it keeps for its workspace's shards (in memory). */
 export class PaceKeeping implements PaceKeeperApi {

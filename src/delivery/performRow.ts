@@ -1,17 +1,17 @@
-import { type CallOutcome, webApiDestination } from "../alerts/outcomes";
+import type { Effect } from "../app/effects";
 import type { Authorization, Authorize } from "../auth/authorize";
-import type { DeliverySettings } from "../config";
-import type { DeliveryEvents } from "../delivery/events";
 import type { ReadyKinds } from "../effects/registry";
-import type { Effect } from "../effects/types";
-import type { CoordinatorEnv } from "../env";
-import { SlackApiError } from "../errors";
-import { describeError, log } from "../log";
 import { callPacing, type KeeperOf } from "../pacing/pacing";
+import type { DeliveryEvents } from "../platform/deliveryEvents";
+import { SlackApiError } from "../platform/errors";
+import { describeError, log } from "../platform/log";
+import type { ClaimedRow, Outbox } from "../recording/outbox";
 import type { BackendAnswers } from "../relay/backendAnswers";
+import type { CoordinatorEnv } from "../rpc/env";
+import { type CallOutcome, webApiDestination } from "../rpc/outcomes";
+import type { DeliverySettings } from "../settings";
 import { TOKEN_REJECTIONS } from "../slack/classifyAnswer";
 import { createSlackClient } from "../slack/client";
-import type { ClaimedRow, Outbox } from "./outbox";
 import { stepFor } from "./stepCheckpoints";
 
 /**

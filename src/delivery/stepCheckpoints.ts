@@ -1,6 +1,6 @@
 import type { Step } from "../app/types";
-import { HandlerMisuse, LeaseLost } from "../errors";
-import type { Outbox } from "./outbox";
+import { HandlerMisuse, LeaseLost } from "../platform/errors";
+import type { Outbox } from "../recording/outbox";
 
 const STEP_NAME = /^[\w.:-]{1,100}$/;
 

@@ -1,5 +1,5 @@
-import { type BucketLayout, LAYOUT_DELAY_MS } from "../routing/bucketLayouts";
-import type { MeteredSql } from "./meteredSql";
+import type { MeteredSql } from "../platform/sql/meteredSql";
+import { type BucketLayout, LAYOUT_DELAY_MS } from "../rpc/bucketLayouts";
 
 /** All SQL touching `bucket_layouts` (a workspace's bucket 0 keeps them). */
 export class LayoutStore {

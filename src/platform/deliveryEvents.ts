@@ -1,5 +1,5 @@
-import { describeError, log } from "../log";
-import type { DeliveryCounters } from "../shard/rpc";
+import type { DeliveryCounters } from "../rpc/shard";
+import { describeError, log } from "./log";
 
 /** What the delivery loop reports about each settled attempt. */
 interface Settled {
