@@ -3,7 +3,7 @@ import { Rejection } from "../platform/errors";
 import type { CoordinatorEnv } from "../rpc/env";
 import type { ParkedCursor, ParkedRow, ShardOperationsApi } from "../rpc/shard";
 import { shardOperationsStub, watchStub } from "../rpc/shardStub";
-import { WATCH } from "../watch/Watch";
+import { WATCH } from "../rpc/watch";
 import { onShards } from "./onShards";
 
 /** Every shard that may hold parked effects: the registry's (all it ever saw) and the watch (alerts). */

@@ -2,7 +2,8 @@ import { describeError, log } from "../platform/log";
 import { minuteOf } from "../platform/minutes";
 import type { CoordinatorEnv } from "../rpc/env";
 import { watchStub } from "../rpc/shardStub";
-import { type AnswerTally, addToTally, causeOf, mergeTally, SUCCESS, type Verification } from "../watch/answerWindow";
+import type { AnswerTally } from "../rpc/watch";
+import { addToTally, causeOf, mergeTally, SUCCESS, type Verification } from "../watch/answerWindow";
 
 /** A failure is sent to the watch this soon (the guard's first alert is due within 60 s). */
 const FAILURE_FLUSH_MS = 1_000;

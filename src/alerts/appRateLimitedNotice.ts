@@ -1,7 +1,7 @@
 import { describeError, log } from "../platform/log";
 import type { CoordinatorEnv } from "../rpc/env";
 import { watchStub } from "../rpc/shardStub";
-import type { AppRateLimited } from "../watch/appRateLimited";
+import type { AppRateLimited } from "../rpc/watch";
 
 /**
  * Slack's `app_rate_limited` envelope: it stopped sending a workspace's events for a minute (more

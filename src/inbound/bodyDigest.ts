@@ -1,4 +1,4 @@
-import { fnv1a32 } from "../rpc/shardFor";
+import { fnv1a32 } from "../platform/hashing";
 
 /** A 64-bit digest (two FNV-1a hashes with different offset bases), hex. */
 function digest64(text: string): string {

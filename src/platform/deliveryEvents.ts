@@ -1,4 +1,3 @@
-import type { DeliveryCounters } from "../rpc/shard";
 import { describeError, log } from "./log";
 
 /** What the delivery loop reports about each settled attempt. */
@@ -43,6 +42,16 @@ export class DeliveryEvents {
       }
     }
   }
+}
+
+/** Totals per outcome since the shard instance started (`stats().counters`). */
+export interface DeliveryCounters {
+  delivered: number;
+  retried: number;
+  parked: number;
+  postponed: number;
+  /** Settles refused by the fence: the lease ran out mid-attempt and another claimer owns the row. */
+  fenceRejections: number;
 }
 
 /** The counters subscriber: totals per outcome, for `stats()`. */

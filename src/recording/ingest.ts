@@ -1,3 +1,4 @@
+import { outboxKeyOf } from "../app/outboxKey";
 import type { PlannedEffect, SlackApp } from "../app/types";
 import type { Inbound } from "../inbound/types";
 import type { IngestResult } from "../rpc/shard";
@@ -9,15 +10,6 @@ export interface IngestStores {
   storage: DurableObjectStorage;
   receipts: Receipts;
   outbox: Outbox;
-}
-
-/** The idempotency key of a planned effect: per delivery, or per message fact when asked and known. */
-export function outboxKeyOf(
-  inbound: Pick<Inbound, "dedupeKey" | "factKey">,
-  planned: Pick<PlannedEffect, "name" | "scope">,
-): string {
-  const scope = planned.scope === "fact" && inbound.factKey ? inbound.factKey : inbound.dedupeKey;
-  return `${scope}:${planned.name}`;
 }
 
 /**

@@ -1,6 +1,6 @@
+import { outboxKeyOf } from "../app/outboxKey";
 import type { AckBody, PlannedEffect } from "../app/types";
 import type { Inbound } from "../inbound/types";
-import { outboxKeyOf } from "../recording/ingest";
 import type { RelaySettings } from "../settings";
 
 /** The relay effect's name: its outbox row is `{dedupe key}:relay`. */

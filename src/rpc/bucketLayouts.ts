@@ -9,7 +9,7 @@ export interface BucketLayout {
   /** From when (ms since the epoch) deliveries are routed by it; 0 for the first. */
   effectiveAt: number;
   /**
-   * Keys spread by FNV-1a mixed (routing/shardFor.ts `fmix32`): every layout set through the
+   * Keys spread by FNV-1a mixed (platform/hashing.ts `fmix32`): every layout set through the
    * API. The first layout, the SHARD_BUCKETS count before any change, keeps FNV-1a alone, as
    * the shards of that count were filled by it.
    */

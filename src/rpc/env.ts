@@ -1,18 +1,12 @@
-import type { SettingName, SettingValue } from "../settings/table";
+import type { SettingsEnv } from "../settings/settingsEnv";
 import type { InstallationsApi } from "./installations";
 import type { ShardApi } from "./shard";
 
-/** The shard namespace as callers see it: the RPC surface of shard/rpc.ts. */
+/** The shard namespace as callers see it: the RPC surface of rpc/shard.ts. */
 export type ShardNamespace = DurableObjectNamespace<ShardApi & Rpc.DurableObjectBranded>;
 
 /** The installation store's namespace (OAuth mode): one object per installation, and the directory. */
 export type InstallationsNamespace = DurableObjectNamespace<InstallationsApi & Rpc.DurableObjectBranded>;
-
-/** A setting as wrangler passes it: a string (secrets, `.dev.vars`), or a `[vars]` number or boolean where it reads as one. */
-type RawSetting<T> = T extends number ? string | number : T extends boolean ? string | boolean : string;
-
-/** Every setting of the settings table (src/settings/table.ts), each optional. */
-export type SettingsEnv = { [N in SettingName]?: RawSetting<SettingValue<N>> };
 
 /**
  * The bindings and settings the coordinator reads. `wrangler types` generates the deployed

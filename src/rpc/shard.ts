@@ -2,13 +2,11 @@ import type { AckBody } from "../app/types";
 import type { Inbound } from "../inbound/types";
 import type { MinuteRow } from "../metrics/minuteMetrics";
 import type { Pace } from "../pacing/tiers";
-import type { AlertState } from "../watch/alertState";
-import type { AnswerTally, HealthWindow } from "../watch/answerWindow";
-import type { AppRateLimited, AppRateLimitedSummary } from "../watch/appRateLimited";
-import type { RegisteredShard } from "../watch/shardRegistry";
+import type { DeliveryCounters } from "../platform/deliveryEvents";
 import type { BucketLayout } from "./bucketLayouts";
 import type { InstallationChange } from "./installations";
 import type { DeliveryReport } from "./outcomes";
+import type { AlertState, AnswerTally, AppRateLimited, AppRateLimitedSummary, HealthWindow, RegisteredShard } from "./watch";
 
 /**
  * The shard's RPC surfaces as the front Worker and the operations API see them: types only, so
@@ -137,15 +135,6 @@ export interface ParkedCursor {
   key: string;
   /** Breaks ties between shards; a shard ignores it and answers rows at or before (parkedAt, key). */
   shard?: string;
-}
-
-export interface DeliveryCounters {
-  delivered: number;
-  retried: number;
-  parked: number;
-  postponed: number;
-  /** Settles refused by the fence: the lease ran out mid-attempt and another claimer owns the row. */
-  fenceRejections: number;
 }
 
 export interface ShardStats {

@@ -1,7 +1,7 @@
-import { WATCH } from "../watch/Watch";
 import type { ShardNamespace } from "./env";
 import type { LayoutKeeperApi, PaceKeeperApi, ShardOperationsApi, WatchApi, WorkspaceShardApi } from "./shard";
 import { shardName } from "./shardFor";
+import { WATCH } from "./watch";
 
 type Stub<T> = DurableObjectStub<T & Rpc.DurableObjectBranded>;
 

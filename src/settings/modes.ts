@@ -1,7 +1,10 @@
 import { InvalidSetting } from "../platform/errors";
-import type { CoordinatorEnv } from "../rpc/env";
 import { type OAuthSettings, oauthSettings } from "./oauth";
 import { type RelaySettings, relaySettings } from "./relay";
+import type { SettingsEnv } from "./settingsEnv";
+
+/** The env as the modes read it: its settings, and the INSTALLATIONS binding OAuth mode needs (CoordinatorEnv is one). */
+type ModeEnv = SettingsEnv & { INSTALLATIONS?: unknown };
 
 /**
  * OAuth mode's settings, or null in single-workspace mode (neither SLACK_CLIENT_ID nor
@@ -10,7 +13,7 @@ import { type RelaySettings, relaySettings } from "./relay";
  * INSTALLATIONS binding — so the edge refuses with a named configuration error instead of storing
  * a token it should not. The one place that decides the mode; `inOAuthMode` is its lenient reading.
  */
-export function oauthMode(env: CoordinatorEnv): OAuthSettings | null {
+export function oauthMode(env: ModeEnv): OAuthSettings | null {
   const settings = oauthSettings(env);
   if (settings && !env.INSTALLATIONS)
     throw new InvalidSetting(
@@ -24,7 +27,7 @@ export function oauthMode(env: CoordinatorEnv): OAuthSettings | null {
  * Whether OAuth mode is asked for, for a shard that must not fail on it: a half-configured OAuth
  * setup counts as on (the edge refuses it, 500, named), so nothing is recorded as single-workspace.
  */
-export function inOAuthMode(env: CoordinatorEnv): boolean {
+export function inOAuthMode(env: ModeEnv): boolean {
   try {
     return oauthMode(env) !== null;
   } catch {
@@ -33,6 +36,6 @@ export function inOAuthMode(env: CoordinatorEnv): boolean {
 }
 
 /** Relay mode's settings, or null unless RELAY_URL is set. Strict: a relay setting that cannot work throws InvalidSetting. */
-export function relayMode(env: CoordinatorEnv): RelaySettings | null {
+export function relayMode(env: ModeEnv): RelaySettings | null {
   return relaySettings(env);
 }

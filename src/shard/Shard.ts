@@ -10,9 +10,7 @@ import type { CoordinatorEnv } from "../rpc/env";
 import type { InstallationChange } from "../rpc/installations";
 import type { DeliveryReport } from "../rpc/outcomes";
 import type { ParkedCursor, ShardApi } from "../rpc/shard";
-import type { AnswerTally } from "../watch/answerWindow";
-import type { AppRateLimited } from "../watch/appRateLimited";
-import { WATCH } from "../watch/Watch";
+import { type AnswerTally, type AppRateLimited, WATCH } from "../rpc/watch";
 import { WatchShard } from "./watchShard";
 import { WorkspaceShard } from "./workspaceShard";
 

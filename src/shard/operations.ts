@@ -1,8 +1,9 @@
+import type { DeliveryCounters } from "../platform/deliveryEvents";
 import { log } from "../platform/log";
 import type { Outbox } from "../recording/outbox";
 import type { ParkedOrder } from "../recording/parkedRows";
 import type { ShardStorage } from "../recording/shardStorage";
-import type { DeliveryCounters, ParkedCursor, ParkedRow, ShardStats } from "../rpc/shard";
+import type { ParkedCursor, ParkedRow, ShardStats } from "../rpc/shard";
 
 /** What operations read of the recording part (the watch has none: it records nothing). */
 export interface RecordingCounts {

@@ -4,18 +4,23 @@ import type { WakeUps } from "../platform/wakeUps";
 import type { Outbox } from "../recording/outbox";
 import { newRow } from "../recording/outboxRows";
 import type { DeliveryReport } from "../rpc/outcomes";
+import {
+  type AlertState,
+  type AnswerTally,
+  type AppRateLimited,
+  type AppRateLimitedSummary,
+  type HealthWindow,
+  type RegisteredShard,
+  WATCH,
+} from "../rpc/watch";
 import type { AlertSettings } from "../settings";
-import type { AlertState } from "./alertState";
-import { type AnswerTally, AnswerWindow, type HealthWindow } from "./answerWindow";
-import { type AppRateLimited, type AppRateLimitedSummary, appRateLimitedSummary, recordAppRateLimited } from "./appRateLimited";
+import { AnswerWindow } from "./answerWindow";
+import { appRateLimitedSummary, recordAppRateLimited } from "./appRateLimited";
 import { guardState, judge } from "./guard";
 import { judgedWindow } from "./judgedAnswers";
 import { addParked, dueParked, nextParkedDueAt } from "./parkedBatches";
-import { type RegisteredShard, ShardRegistry } from "./shardRegistry";
+import { ShardRegistry } from "./shardRegistry";
 import { applyRun, openStreaks } from "./streaks";
-
-/** The watch's shard name: never a workspace shard's, which are "{workspace}/{bucket}". */
-export const WATCH = "watch";
 
 export interface WatchParts {
   sql: MeteredSql;

@@ -1,5 +1,5 @@
 import type { DestinationRun } from "../rpc/outcomes";
-import type { HealthWindow } from "./answerWindow";
+import type { HealthWindow } from "../rpc/watch";
 
 /**
  * The words of every alert (docs/guides/operations.md "Alerts"): what failed, how often, the last error and the

@@ -1,13 +1,8 @@
 import { minuteOf } from "../platform/minutes";
 import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { AnswerTally } from "../rpc/watch";
 
 export const WINDOW_MINUTES = 60;
-
-/**
- * Answers the edge gave Slack, per minute (ms since the epoch / 60 000) and cause: "2xx" or the
- * status for a request whose signature verified, else UNVERIFIED_MISMATCH or UNVERIFIED_OTHER.
- */
-export type AnswerTally = Record<number, Record<string, number>>;
 
 export const SUCCESS = "2xx";
 /** Refused for a signature that did not verify though it looked like Slack's: what a changed secret gives Slack's own requests. */
@@ -36,20 +31,6 @@ export function mergeTally(into: AnswerTally, from: AnswerTally, now: number): v
     if (Number(minute) < oldest) continue;
     for (const [cause, n] of Object.entries(causes)) addToTally(into, Number(minute), cause, n);
   }
-}
-
-/** The rolling window as GET /admin/health shows it (DESIGN §3). */
-export interface HealthWindow {
-  window_minutes: number;
-  answered: number;
-  failed: number;
-  /** Failed answers by cause: the status Slack got ("401", "503", …). */
-  by_cause: Record<string, number>;
-  ratio: number;
-  /** Answers to requests whose signature did not verify that the guard does not judge now (judgedAnswers.ts). */
-  unverified: number;
-  /** Minutes from the window's first answer to now (at least 1): "in the last N minutes". */
-  span_minutes: number;
 }
 
 /** The cause an answer is counted under. */

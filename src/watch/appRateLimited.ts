@@ -1,22 +1,10 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { AppRateLimited, AppRateLimitedSummary } from "../rpc/watch";
 import { appRateLimitedAlert } from "./alertTexts";
 
 /** Notices are kept this long, and counted over the last day. */
 const KEEP_MS = 7 * 24 * 3_600_000;
 const DAY_MS = 24 * 3_600_000;
-
-/** A notice from Slack that it stopped sending a workspace's events for a minute. */
-export interface AppRateLimited {
-  workspace: string;
-  /** Slack's `minute_rate_limited`: the minute's start, in seconds since the epoch. */
-  minute: number;
-}
-
-/** What GET /admin/health says of them. */
-export interface AppRateLimitedSummary {
-  last_24h: number;
-  latest: (AppRateLimited & { received_at: number }) | null;
-}
 
 /**
  * Records a notice once per workspace and minute (a repeat of the envelope adds nothing). Returns

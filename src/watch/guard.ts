@@ -1,7 +1,7 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { HealthWindow } from "../rpc/watch";
 import type { AlertSettings } from "../settings";
 import { guardAlert, guardRecovered } from "./alertTexts";
-import type { HealthWindow } from "./answerWindow";
 
 /** While the failure ratio stays above the threshold, the alert is repeated this often. */
 export const GUARD_REPEAT_MS = 15 * 60_000;

@@ -1,5 +1,6 @@
 import { minuteOf } from "../platform/minutes";
-import { type AnswerRow, type HealthWindow, SUCCESS, UNVERIFIED_MISMATCH, WINDOW_MINUTES } from "./answerWindow";
+import type { HealthWindow } from "../rpc/watch";
+import { type AnswerRow, SUCCESS, UNVERIFIED_MISMATCH, WINDOW_MINUTES } from "./answerWindow";
 
 /**
  * What the guard judges (docs/guides/operations.md "Alerts"): what Slack's own count of failed deliveries would

@@ -1,13 +1,5 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
-
-/** A shard the watch knows of (docs/guides/operations.md "Operations console"). */
-export interface RegisteredShard {
-  shard: string;
-  workspace: string;
-  bucket: string;
-  firstSeen: number;
-  lastActive: number;
-}
+import type { RegisteredShard } from "../rpc/watch";
 
 /**
  * The shards that exist (`shard_registry`, in the watch): each shard reports itself when it

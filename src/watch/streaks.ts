@@ -1,5 +1,6 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { DestinationRun } from "../rpc/outcomes";
+import type { OpenStreak } from "../rpc/watch";
 import { streakAlert, streakRecovered } from "./alertTexts";
 
 /** Consecutive failed attempts of one destination that are alerted (DESIGN: at 1, 5 and 20). */
@@ -50,16 +51,6 @@ export function applyRun(sql: MeteredSql, run: DestinationRun, now: number): str
   );
   if (reached === undefined) return [];
   return [streakAlert(run.label, failures, run, reached === STREAK_THRESHOLDS.at(-1))];
-}
-
-/** A destination failing now, as the console shows it. */
-export interface OpenStreak {
-  label: string;
-  failures: number;
-  alerted: number;
-  lastError: string | null;
-  lastKey: string | null;
-  lastFailedAt: number;
 }
 
 /** The streaks still open at `now` (a failure within STREAK_STALE_MS), longest first. */

@@ -2,7 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import type { CoordinatorEnv } from "../../src/rpc/env";
 import { shardFor, shardName } from "../../src/rpc/shardFor";
 import { shardStub as stubByName } from "../../src/rpc/shardStub";
-import { WATCH } from "../../src/watch/Watch";
+import { WATCH } from "../../src/rpc/watch";
 import { TEST_SIGNING_SECRET } from "./secrets";
 import { appMention, type Delivery, eventCallback, type SignOptions, signedEvent, slackId, toRequest } from "./slackSimulator";
 import { TEST_BINDINGS } from "./testBindings";

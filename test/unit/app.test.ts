@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
+import { outboxKeyOf } from "../../src/app/outboxKey";
 import type { Plan } from "../../src/app/types";
 import { parseSlackRequest } from "../../src/inbound/parseSlackRequest";
 import type { Inbound } from "../../src/inbound/types";
-import { outboxKeyOf } from "../../src/recording/ingest";
 import {
   appMention,
   blockActions,

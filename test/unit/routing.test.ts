@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseEventsApi } from "../../src/inbound/parseEventsApi";
-import { fmix32, fnv1a32, shardFor } from "../../src/rpc/shardFor";
+import { fmix32, fnv1a32 } from "../../src/platform/hashing";
+import { shardFor } from "../../src/rpc/shardFor";
 import { appMention, eventCallback } from "../support/slackSimulator";
 
 describe("shard routing", () => {

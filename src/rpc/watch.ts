@@ -1,0 +1,68 @@
+/**
+ * The watch's name and the shapes its RPC surface (WatchApi, rpc/shard.ts) takes and answers:
+ * a name and types only, so callers and the watch's own stores share them without importing the watch.
+ */
+
+/** The watch's shard name: never a workspace shard's, which are "{workspace}/{bucket}". */
+export const WATCH = "watch";
+
+/**
+ * Answers the edge gave Slack, per minute (ms since the epoch / 60 000) and cause: "2xx" or the
+ * status for a request whose signature verified, else UNVERIFIED_MISMATCH or UNVERIFIED_OTHER.
+ */
+export type AnswerTally = Record<number, Record<string, number>>;
+
+/** The rolling window as GET /admin/health shows it (DESIGN §3). */
+export interface HealthWindow {
+  window_minutes: number;
+  answered: number;
+  failed: number;
+  /** Failed answers by cause: the status Slack got ("401", "503", …). */
+  by_cause: Record<string, number>;
+  ratio: number;
+  /** Answers to requests whose signature did not verify that the guard does not judge now (watch/judgedAnswers.ts). */
+  unverified: number;
+  /** Minutes from the window's first answer to now (at least 1): "in the last N minutes". */
+  span_minutes: number;
+}
+
+/** A notice from Slack that it stopped sending a workspace's events for a minute. */
+export interface AppRateLimited {
+  workspace: string;
+  /** Slack's `minute_rate_limited`: the minute's start, in seconds since the epoch. */
+  minute: number;
+}
+
+/** What GET /admin/health says of them. */
+export interface AppRateLimitedSummary {
+  last_24h: number;
+  latest: (AppRateLimited & { received_at: number }) | null;
+}
+
+/** A shard the watch knows of (docs/guides/operations.md "Operations console"). */
+export interface RegisteredShard {
+  shard: string;
+  workspace: string;
+  bucket: string;
+  firstSeen: number;
+  lastActive: number;
+}
+
+/** A destination failing now, as the console shows it. */
+export interface OpenStreak {
+  label: string;
+  failures: number;
+  alerted: number;
+  lastError: string | null;
+  lastKey: string | null;
+  lastFailedAt: number;
+}
+
+/** The alerts' state for the console (GET /admin/api/overview `alerts`). */
+export interface AlertState {
+  /** Whether ALERT_WEBHOOK_URL is set (else alerts are only logged). */
+  alertsSent: boolean;
+  guard: { alerting: boolean; lastAlertAt: number | null };
+  /** Destinations failing now (open streaks), the longest first. */
+  failing: OpenStreak[];
+}
