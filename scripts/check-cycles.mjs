@@ -1,5 +1,8 @@
 // Fails when modules under src/ import each other in a cycle — type-only imports included,
-// since a cycle of types is still two layers that cannot be read apart. `npm run cycles`.
+// since a cycle of types is still two layers that cannot be read apart — and when folders do:
+// each top-level folder of src/ is one layer (a loose top-level file is a unit of its own), and
+// no layer may import one that imports it back, nor one declared above it in the order that
+// docs/design.md "Folders and layers" lists, which names every folder. `npm run cycles`.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
@@ -35,42 +38,78 @@ const graph = new Map(
   }),
 );
 
-// Tarjan's strongly connected components: every component of more than one module is a cycle.
-let index = 0;
-const indices = new Map();
-const lowlinks = new Map();
-const stack = [];
-const onStack = new Set();
-const cycles = [];
-function connect(node) {
-  indices.set(node, index);
-  lowlinks.set(node, index);
-  index++;
-  stack.push(node);
-  onStack.add(node);
-  for (const next of graph.get(node) ?? []) {
-    if (!indices.has(next)) {
-      connect(next);
-      lowlinks.set(node, Math.min(lowlinks.get(node), lowlinks.get(next)));
-    } else if (onStack.has(next)) lowlinks.set(node, Math.min(lowlinks.get(node), indices.get(next)));
+/** Tarjan's strongly connected components of `graph`: each component of more than one node (or a node importing itself) is a cycle. */
+function cyclesOf(graph) {
+  let index = 0;
+  const indices = new Map();
+  const lowlinks = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const found = [];
+  function connect(node) {
+    indices.set(node, index);
+    lowlinks.set(node, index);
+    index++;
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!indices.has(next)) {
+        connect(next);
+        lowlinks.set(node, Math.min(lowlinks.get(node), lowlinks.get(next)));
+      } else if (onStack.has(next)) lowlinks.set(node, Math.min(lowlinks.get(node), indices.get(next)));
+    }
+    if (lowlinks.get(node) === indices.get(node)) {
+      const component = [];
+      let member;
+      do {
+        member = stack.pop();
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1 || (graph.get(node) ?? []).includes(node)) found.push(component);
+    }
   }
-  if (lowlinks.get(node) === indices.get(node)) {
-    const component = [];
-    let member;
-    do {
-      member = stack.pop();
-      onStack.delete(member);
-      component.push(member);
-    } while (member !== node);
-    if (component.length > 1 || (graph.get(node) ?? []).includes(node)) cycles.push(component);
-  }
+  for (const node of graph.keys()) if (!indices.has(node)) connect(node);
+  return found;
 }
-for (const file of files) if (!indices.has(file)) connect(file);
 
+/** A module's layer: its top-level folder under src/ (`platform/`), or the loose file itself (`lib.ts`). */
+function unitOf(file) {
+  const [first, ...rest] = relative(src, file).split("/");
+  return rest.length > 0 ? `${first}/` : first;
+}
+
+// The folder graph, with one example import per edge so a cycle can be read and cut.
+const example = new Map();
+const folderGraph = new Map(files.map((file) => [unitOf(file), new Set()]));
+for (const [file, targets] of graph)
+  for (const target of targets) {
+    const from = unitOf(file);
+    const to = unitOf(target);
+    if (from === to) continue;
+    folderGraph.get(from).add(to);
+    if (!example.has(`${from} ${to}`)) example.set(`${from} ${to}`, `${relative(src, file)} → ${relative(src, target)}`);
+  }
+// The declared order: the "Folders and layers" table of docs/design.md, bottom layer first.
+const design = readFileSync(join(root, "docs/design.md"), "utf8");
+const section = design.slice(
+  design.indexOf("## Folders and layers"),
+  design.indexOf("\n## ", design.indexOf("## Folders and layers") + 1),
+);
+const declared = [...section.matchAll(/^\| \d+ \| `([^`]+)` \|/gm)].map((m) => m[1]);
+const layerOf = new Map(declared.map((unit, layer) => [unit, layer]));
+const undeclared = [...folderGraph.keys()].filter((unit) => !layerOf.has(unit)).sort();
+const upward = [];
+for (const [from, targets] of folderGraph)
+  for (const to of targets)
+    if (layerOf.has(from) && layerOf.has(to) && layerOf.get(to) > layerOf.get(from))
+      upward.push(`${from} → ${to}: ${example.get(`${from} ${to}`)}`);
+
+const folderCycles = cyclesOf(new Map([...folderGraph].map(([unit, targets]) => [unit, [...targets]])));
+
+const cycles = cyclesOf(graph);
 const edges = [...graph.values()].reduce((n, targets) => n + targets.length, 0);
-if (cycles.length === 0) {
-  console.log(`cycles: none among ${files.length} modules (${edges} imports) under src/`);
-} else {
+if (cycles.length > 0) {
   console.error(`cycles: ${cycles.length} import cycle(s) under src/:`);
   for (const cycle of cycles)
     console.error(
@@ -79,5 +118,24 @@ if (cycles.length === 0) {
         .sort()
         .join(" ↔ ")}`,
     );
-  process.exit(1);
 }
+if (folderCycles.length > 0) {
+  console.error(`cycles: ${folderCycles.length} folder cycle(s) under src/ (a folder imports one above it):`);
+  for (const cycle of folderCycles) {
+    const members = new Set(cycle);
+    console.error(`  ${[...members].sort().join(" ↔ ")}`);
+    for (const from of [...members].sort())
+      for (const to of [...folderGraph.get(from)].sort())
+        if (members.has(to)) console.error(`    ${from} → ${to}: ${example.get(`${from} ${to}`)}`);
+  }
+}
+if (undeclared.length > 0)
+  console.error(`cycles: not in docs/design.md "Folders and layers": ${undeclared.join(", ")} — give each its layer there`);
+if (upward.length > 0) {
+  console.error(`cycles: ${upward.length} import(s) of a folder above (docs/design.md "Folders and layers"):`);
+  for (const line of upward.sort()) console.error(`  ${line}`);
+}
+if (cycles.length > 0 || folderCycles.length > 0 || undeclared.length > 0 || upward.length > 0) process.exit(1);
+console.log(
+  `cycles: none among ${files.length} modules (${edges} imports); ${folderGraph.size} folders and top-level files under src/, each imports only those below it (docs/design.md)`,
+);

@@ -42,7 +42,7 @@ export interface RunTools {
  * The contract between the coordinator and the user's app. `plan` must be pure and fast:
  * it runs at the edge (to skip the shard for ignored deliveries) and again inside the
  * shard's ingest transaction, which is the authority. `run` performs a `run` effect after
- * the ack; what it throws decides whether the outbox retries or parks it (src/errors.ts).
+ * the ack; what it throws decides whether the outbox retries or parks it (platform/errors.ts).
  */
 export interface SlackApp {
   plan(inbound: Inbound): Plan;

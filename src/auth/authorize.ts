@@ -20,7 +20,7 @@ export interface Authorization {
 /**
  * Resolves credentials per workspace, as Bolt's `authorize` and slack-edge's
  * `InstallationStore.toAuthorize()` do. Called on a shard, at most once per delivery attempt
- * and only when the attempt calls the Web API. Throw a DeliveryError (src/errors.ts) to say
+ * and only when the attempt calls the Web API. Throw a DeliveryError (platform/errors.ts) to say
  * what the outbox should do — `MissingBotToken` retries; a future `WorkspaceNotInstalled` parks.
  */
 export type Authorize<E = Record<string, unknown>> = (ref: WorkspaceRef, env: E) => Authorization | Promise<Authorization>;

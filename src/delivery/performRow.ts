@@ -30,7 +30,7 @@ export interface CourierParts {
   kinds: ReadyKinds;
   /** Relay mode: the first attempts whose backend answer an edge waits for. */
   backendAnswers?: BackendAnswers;
-  /** Told how each request of an attempt went, with the row's key (alerts; see alerts/deliveryReports.ts). */
+  /** Told how each request of an attempt went, with the row's key (alerts; see deliveryReports.ts). */
   observe?(outcome: CallOutcome, key: string): void;
   /** Moves the shard's alarm earlier when a row becomes due again. */
   wakeAt(at: number): void;

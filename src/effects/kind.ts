@@ -39,7 +39,7 @@ export interface EffectContext {
 /**
  * One kind of effect, as Bolt has one Receiver per transport, each taking its own options: the
  * dependencies it draws from the delivery world, how to perform it, and which rate key
- * it shares with others. `perform` throws the errors of src/errors.ts, whose class says whether
+ * it shares with others. `perform` throws the errors of platform/errors.ts, whose class says whether
  * the row is retried or parked; returning means delivered.
  */
 export interface EffectKind<E extends Effect = Effect, D = undefined> {

@@ -1,5 +1,5 @@
 /**
- * The delivery errors (src/errors.ts re-exports them): what an attempt's failure asks for its
+ * The delivery errors (platform/errors.ts re-exports them): what an attempt's failure asks for its
  * outbox row, as its `disposition` — retried with backoff (`retry`), parked for an operator
  * (`park`), left alone because another attempt owns it (`lease_lost`), or put back without an
  * attempt counted (`postpone`) — and the settlement an attempt's error comes to.

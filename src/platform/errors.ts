@@ -2,7 +2,7 @@
  * Every error the coordinator throws on purpose, in one vocabulary. Each class says what it
  * means as a property, and nobody matches on `error.name`:
  * - at the edge, a `Rejection` carries the HTTP status Slack sees and whether Slack may retry;
- * - in delivery, a `DeliveryError` (src/deliveryErrors.ts, re-exported here) carries its
+ * - in delivery, a `DeliveryError` (deliveryErrors.ts, re-exported here) carries its
  *   `disposition`, what happens to the outbox row: retried with backoff (`retry`), parked for an
  *   operator (`park`), left alone because another attempt owns it (`lease_lost`), or postponed.
  */

@@ -11,7 +11,7 @@ import type { AlertState, AnswerTally, AppRateLimited, AppRateLimitedSummary, He
 /**
  * The shard's RPC surfaces as the front Worker and the operations API see them: types only, so
  * callers depend on this leaf rather than on the class. One Durable Object class serves every
- * role (one binding, SHARD); a stub is typed for the role its name gives (routing/shardStub.ts),
+ * role (one binding, SHARD); a stub is typed for the role its name gives (shardStub.ts),
  * and a method of another role throws WrongRole. Deploys roll out gradually, so a new Worker may
  * talk to an old shard for minutes: only ever add optional fields and new methods.
  */

@@ -20,7 +20,7 @@ export function routingKeyOf(inbound: Inbound): string {
  * enterprise id for org-wide installs) times `buckets` hash buckets of the key — by FNV-1a
  * alone (SHARD_BUCKETS, as always), or `mixed` (layouts set at run time). Pure and stable:
  * every retry of one event maps to the same name. Changing `buckets` remaps keys: layouts
- * (routing/bucketLayouts.ts) change it without a dedupe gap.
+ * (bucketLayouts.ts) change it without a dedupe gap.
  */
 export function shardFor(workspace: string, routingKey: string, buckets: number, mixed = false): string {
   if (buckets <= 1) return shardName(workspace, 0);

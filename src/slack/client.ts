@@ -46,7 +46,7 @@ export function createSlackClient(options: ClientOptions): SlackWebClient {
  * The Web API client handed to effects and durable handlers: bound to one workspace's token, one
  * fetch per call with its own timeout, no retries of its own (a failed call fails the attempt,
  * and the outbox retries it — completed steps are not repeated). Failures are thrown as the
- * errors of src/errors.ts, which say whether the outbox retries or parks.
+ * errors of platform/errors.ts, which say whether the outbox retries or parks.
  */
 export class SlackClient {
   private token?: Promise<string>;

@@ -19,7 +19,7 @@ export function outboxOf(state: DurableObjectState): Outbox {
 }
 
 /**
- * The shard's delivery loop over its outbox, wired as the Shard wires it (shard/deliveryLoop.ts:
+ * The shard's delivery loop over its outbox, wired as the Shard wires it (delivery/deliveryLoop.ts:
  * pacing, reports to the watch, counters and logging included), with its own counters. Its wake-ups
  * go nowhere, so only the test drives it.
  */
