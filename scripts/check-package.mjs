@@ -35,7 +35,7 @@ try {
   );
   const unexpected = packed.files
     .map((f) => f.path)
-    .filter((p) => !/^(package\.json|README\.md|dist\/index\.js(\.map)?|dist\/types\/.+\.d\.ts)$/.test(p));
+    .filter((p) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/index\.js(\.map)?|dist\/types\/.+\.d\.ts)$/.test(p));
   if (unexpected.length > 0) fail(`the tarball holds files a consumer does not need: ${unexpected.join(", ")}`);
 
   // 2. A Worker project of a consumer's, exactly as README "Use it in your own Worker" shows.
