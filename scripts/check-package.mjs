@@ -95,6 +95,17 @@ export async function realName(client: SlackWebClient, user: string): Promise<st
 }
 `,
   );
+  // Type-checked only: listener arguments carry Slack's payload types (resolved from @slack/types), no casts.
+  writeFileSync(
+    join(project, "src/typedListeners.ts"),
+    `import { App } from "${packed.name}";
+export const app = new App();
+app.event("app_mention", async ({ event, say }) => { await say({ text: event.text, thread_ts: event.ts }); });
+app.action("approve", async ({ body, action, respond }) => { await respond(\`\${action.action_id} by \${body.user.id}\`); });
+// @ts-expect-error a misspelt block type does not compile
+app.command("/x", async ({ say }) => { await say({ blocks: [{ type: "sectoin", text: { type: "mrkdwn", text: "x" } }] }); });
+`,
+  );
   run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], project);
   step("installed the tarball into a new Worker project");
   // The consumer's code type-checks against the package's declarations (strict, as wrangler's templates are).
@@ -115,7 +126,7 @@ export async function realName(client: SlackWebClient, user: string): Promise<st
     }),
   );
   run(join(root, "node_modules/.bin/tsc"), ["-p", "."], project);
-  step("its Worker type-checks against the package's declarations (tsc --strict), typed Web API methods included");
+  step("its Worker type-checks against the package's declarations (tsc --strict), listener payloads and Web API typed");
 
   // 3. Bundle it as `wrangler deploy` would, with this repository's wrangler.
   run(join(root, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", "out"], project);

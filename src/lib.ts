@@ -11,11 +11,50 @@
  *
  * Everything else under src/ is internal and may change between versions.
  */
+// Slack's own payload and Block Kit types, for annotating helpers outside a listener.
+export type {
+  AllMessageEvents,
+  AppMentionEvent,
+  Block,
+  GenericMessageEvent,
+  KnownBlock,
+  MessageAttachment,
+  ModalView,
+  SlackEvent,
+  View,
+} from "@slack/types";
 export type { AppOptions } from "./app/App";
 export { App } from "./app/App";
 export type { Effect, InstallationEffect, ResponseUrlEffect, RunEffect, SlackApiEffect } from "./app/effects";
 export { ownBotUser } from "./app/filters";
-export type { AckArgs, AckResult, Listener, ListenerContext, ListenerSpec, Matcher, RunArgs } from "./app/listeners";
+export type {
+  AckArgs,
+  AckResult,
+  ActionArgs,
+  CommandArgs,
+  EventArgs,
+  Listener,
+  ListenerContext,
+  ListenerSpec,
+  Matcher,
+  RunArgs,
+  ShortcutArgs,
+  ViewArgs,
+} from "./app/listeners";
+export type {
+  BlockActionsBody,
+  BlockElementAction,
+  EventEnvelope,
+  EventOf,
+  EventType,
+  RespondArguments,
+  SayArguments,
+  ShortcutBody,
+  SlashCommand,
+  ViewBody,
+  ViewOutput,
+  ViewStateValue,
+} from "./app/payloads";
 export type { AckBody, Plan, PlannedEffect, RunTools, SlackApp, Step } from "./app/types";
 export type { Authorization, Authorize, WorkspaceRef } from "./auth/authorize";
 export { singleWorkspace } from "./auth/authorize";

@@ -4,14 +4,20 @@ import { ListenerGone } from "../platform/errors";
 import { channelOf, isFromBot, isOwnMessage } from "./filters";
 import {
   type AckResult,
+  type ActionArgs,
+  type CommandArgs,
   describeMatcher,
+  type EventArgs,
   type Listener,
   type ListenerContext,
   type ListenerSpec,
   type Matcher,
   matches,
   type RunArgs,
+  type ShortcutArgs,
+  type ViewArgs,
 } from "./listeners";
+import type { EventOf, EventType, EventWithSubtypesOf } from "./payloads";
 import { sayAndRespond } from "./sayAndRespond";
 import type { AckBody, Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from "./types";
 
@@ -29,8 +35,16 @@ export interface AppOptions {
   allowedChannels?: readonly string[];
 }
 
-function asSpec(listener: Listener): ListenerSpec {
-  return typeof listener === "function" ? { run: listener } : (listener ?? {});
+/** A listener as its overload typed it; `never` accepts every kind's listener. */
+type AnyListener = Listener<never>;
+
+/** Listeners that set `subtypes` also get the subtyped members of the event's union. */
+type WithSubtypes<C> = ListenerSpec<C> & { subtypes: readonly string[] | "all" };
+
+function asSpec(listener: AnyListener): ListenerSpec {
+  const spec = typeof listener === "function" ? { run: listener } : (listener ?? {});
+  // Each kind's match() builds exactly the context its registration overload promised the listener.
+  return spec as ListenerSpec;
 }
 
 function toAckBody(result: AckResult, inbound: Inbound): AckBody | undefined {
@@ -68,7 +82,9 @@ export class App implements SlackApp {
    * Events API events of `type` (`app_mention`, `reaction_added`, …), or of any of several
    * types — with `dedupe: "fact"`, one message seen as both `message` and `app_mention` runs once.
    */
-  event(type: string | readonly string[], listener: Listener): this {
+  event<T extends EventType>(type: T | readonly T[], listener: WithSubtypes<EventArgs<EventWithSubtypesOf<T>>>): this;
+  event<T extends EventType>(type: T | readonly T[], listener: Listener<EventArgs<EventOf<T>>>): this;
+  event(type: string | readonly string[], listener: AnyListener): this {
     const types = typeof type === "string" ? [type] : type;
     return this.register(`event:${types.join("+")}`, listener, (inbound) => {
       const event = eventOf(inbound);
@@ -77,12 +93,14 @@ export class App implements SlackApp {
   }
 
   /** `message` events whose text contains `pattern` (a string) or matches it (a RegExp); all when omitted. */
-  message(pattern: Matcher | undefined, listener: Listener): this;
-  message(listener: Listener): this;
-  message(patternOrListener: Matcher | Listener | undefined, maybeListener?: Listener): this {
+  message(pattern: Matcher | undefined, listener: WithSubtypes<EventArgs<EventWithSubtypesOf<"message">>>): this;
+  message(pattern: Matcher | undefined, listener: Listener<EventArgs<EventOf<"message">>>): this;
+  message(listener: WithSubtypes<EventArgs<EventWithSubtypesOf<"message">>>): this;
+  message(listener: Listener<EventArgs<EventOf<"message">>>): this;
+  message(patternOrListener: Matcher | AnyListener | undefined, maybeListener?: AnyListener): this {
     const [pattern, listener] =
       maybeListener === undefined && !(typeof patternOrListener === "string" || patternOrListener instanceof RegExp)
-        ? [undefined, patternOrListener as Listener]
+        ? [undefined, patternOrListener as AnyListener]
         : [patternOrListener as Matcher | undefined, maybeListener!];
     return this.register(`message:${describeMatcher(pattern)}`, listener, (inbound) => {
       const event = eventOf(inbound);
@@ -94,7 +112,7 @@ export class App implements SlackApp {
   }
 
   /** A slash command, e.g. `"/echo"`. */
-  command(name: Matcher, listener: Listener): this {
+  command(name: Matcher, listener: Listener<CommandArgs>): this {
     return this.register(`command:${describeMatcher(name)}`, listener, (inbound) =>
       inbound.kind === "command" && matches(name, inbound.type)
         ? { inbound, body: inbound.payload, command: inbound.payload as Record<string, string> }
@@ -103,7 +121,7 @@ export class App implements SlackApp {
   }
 
   /** block_actions whose action matches `action_id` (or `{ action_id, block_id }`). */
-  action(constraint: Matcher | { action_id?: Matcher; block_id?: Matcher }, listener: Listener): this {
+  action(constraint: Matcher | { action_id?: Matcher; block_id?: Matcher }, listener: Listener<ActionArgs>): this {
     const { action_id, block_id } =
       typeof constraint === "object" && !(constraint instanceof RegExp)
         ? constraint
@@ -119,7 +137,10 @@ export class App implements SlackApp {
   }
 
   /** view_submission (default) or view_closed of views with this `callback_id`. */
-  view(constraint: Matcher | { callback_id: Matcher; type?: "view_submission" | "view_closed" }, listener: Listener): this {
+  view(
+    constraint: Matcher | { callback_id: Matcher; type?: "view_submission" | "view_closed" },
+    listener: Listener<ViewArgs>,
+  ): this {
     const { callback_id, type = "view_submission" } =
       typeof constraint === "object" && !(constraint instanceof RegExp) ? constraint : { callback_id: constraint };
     return this.register(`view:${describeMatcher(callback_id)}:${type}`, listener, (inbound) => {
@@ -131,7 +152,7 @@ export class App implements SlackApp {
   }
 
   /** Global shortcuts and message shortcuts (`message_action`) with this `callback_id`. */
-  shortcut(callbackId: Matcher, listener: Listener): this {
+  shortcut(callbackId: Matcher, listener: Listener<ShortcutArgs>): this {
     return this.register(`shortcut:${describeMatcher(callbackId)}`, listener, (inbound) =>
       inbound.kind === "interaction" &&
       (inbound.type === "shortcut" || inbound.type === "message_action") &&
@@ -175,7 +196,7 @@ export class App implements SlackApp {
     return { ...context, client, step: tools.step, attempt: tools.attempt, ...sayAndRespond(context.inbound, client) };
   }
 
-  private register(defaultName: string, listener: Listener, match: Registered["match"]): this {
+  private register(defaultName: string, listener: AnyListener, match: Registered["match"]): this {
     const spec = asSpec(listener);
     let name = spec.name ?? defaultName;
     if (!spec.name) for (let n = 2; this.listeners.some((l) => l.name === name); n++) name = `${defaultName}#${n}`;

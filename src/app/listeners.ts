@@ -1,31 +1,72 @@
 import type { Inbound } from "../inbound/types";
 import type { SlackWebClient } from "../slack/client";
+import type {
+  BlockActionsBody,
+  BlockElementAction,
+  EventEnvelope,
+  RespondArguments,
+  SayArguments,
+  ShortcutBody,
+  SlashCommand,
+  ViewBody,
+  ViewOutput,
+} from "./payloads";
 import type { AckBody, Step } from "./types";
 
 type Json = Record<string, unknown>;
 
-/** What every listener phase sees of the delivery. */
+/** What every listener phase sees of the delivery, untyped: the shape the App matches against. */
 export interface ListenerContext {
   inbound: Inbound;
   /** The raw payload: event envelope, command fields or interaction payload. */
   body: Json;
-  /** Events: the `event` object. */
   event?: Json;
-  /** Slash commands: the form fields (`command`, `text`, `user_id`, `response_url`, …). */
   command?: Record<string, string>;
-  /** block_actions: the action that matched. */
   action?: Json;
-  /** view_submission / view_closed: the view. */
   view?: Json;
-  /** shortcut / message_action: the payload itself. */
   shortcut?: Json;
 }
 
+/** Events: the envelope and its `event`. */
+export interface EventArgs<E> {
+  inbound: Inbound;
+  body: EventEnvelope<E>;
+  event: E;
+}
+
+/** Slash commands: the form fields, as both `body` and `command`. */
+export interface CommandArgs {
+  inbound: Inbound;
+  body: SlashCommand;
+  command: SlashCommand;
+}
+
+/** block_actions: the payload and the element that matched. */
+export interface ActionArgs {
+  inbound: Inbound;
+  body: BlockActionsBody;
+  action: BlockElementAction;
+}
+
+/** view_submission / view_closed: the payload and its view. */
+export interface ViewArgs {
+  inbound: Inbound;
+  body: ViewBody;
+  view: ViewOutput;
+}
+
+/** shortcut / message_action: the payload, as both `body` and `shortcut`. */
+export interface ShortcutArgs {
+  inbound: Inbound;
+  body: ShortcutBody;
+  shortcut: ShortcutBody;
+}
+
 /** Arguments of `ack`: synchronous, pure, inside the ingest transaction. No I/O. */
-export type AckArgs = ListenerContext;
+export type AckArgs<C = ListenerContext> = C;
 
 /** Arguments of `run`: durable, after the ack, retried by the outbox. */
-export interface RunArgs extends ListenerContext {
+export type RunArgs<C = ListenerContext> = C & {
   client: SlackWebClient;
   /**
    * Checkpoint: `fn` runs until it succeeds once; its result is stored in the shard and a
@@ -33,33 +74,33 @@ export interface RunArgs extends ListenerContext {
    */
   step: Step;
   /** POSTs to the delivery's `response_url` (commands and interactivity). Valid 30 minutes, 5 uses. */
-  respond(message: string | Json): Promise<void>;
+  respond(message: string | RespondArguments): Promise<void>;
   /** `chat.postMessage` to the channel the delivery came from. */
-  say(message: string | Json): Promise<{ ts: string; channel: string }>;
+  say(message: string | SayArguments): Promise<{ ts: string; channel: string }>;
   /** 1 on the first attempt of this run, 2 on its first retry, … */
   attempt: number;
-}
+};
 
 // biome-ignore lint/suspicious/noConfusingVoidType: an `ack` that returns nothing is the common case, and must type-check as such.
 export type AckResult = AckBody | string | void;
 
-export interface ListenerSpec {
+export interface ListenerSpec<C = ListenerContext> {
   /** Stable name, part of the outbox key of this listener's runs. Defaults to kind and constraint. */
   name?: string;
-  ack?: (args: AckArgs) => AckResult;
-  run?: (args: RunArgs) => void | Promise<void>;
+  ack?: (args: AckArgs<C>) => AckResult;
+  run?: (args: RunArgs<C>) => void | Promise<void>;
   /** "fact": run at most once per message (team, channel, ts), even if it arrives as several events. */
   dedupe?: "delivery" | "fact";
   /** Message subtypes this listener also wants, besides plain messages (`["message_changed"]`, or `"all"`). Default: none. */
   subtypes?: readonly string[] | "all";
   /** An extra, pure condition on the delivery (e.g. "only messages that mention the bot"). */
-  when?: (args: AckArgs) => boolean;
+  when?: (args: AckArgs<C>) => boolean;
   /** Also receive messages posted by other bots. Messages from this app's own bot user never reach listeners. */
   includeBots?: boolean;
 }
 
 /** A listener is its `run` alone, or a spec with `ack`, `run` and options. */
-export type Listener = ListenerSpec["run"] | ListenerSpec;
+export type Listener<C = ListenerContext> = ListenerSpec<C>["run"] | ListenerSpec<C>;
 
 export type Matcher = string | RegExp;
 

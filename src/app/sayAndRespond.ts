@@ -3,10 +3,12 @@ import { HandlerMisuse } from "../platform/errors";
 import type { SlackWebClient } from "../slack/client";
 import { channelOf } from "./filters";
 import type { RunArgs } from "./listeners";
+import type { RespondArguments, SayArguments } from "./payloads";
 
 type Json = Record<string, unknown>;
 
-const asMessage = (message: string | Json): Json => (typeof message === "string" ? { text: message } : message);
+const asMessage = (message: string | SayArguments | RespondArguments): Json =>
+  typeof message === "string" ? { text: message } : { ...message };
 
 /** How an operator reading a parked row recognises the delivery: `team_join event`, `view_submission`. */
 function described(inbound: Inbound): string {

@@ -1,5 +1,5 @@
 // The demo uses only the library's public entry, as an app in its own Worker would.
-import { App, ownBotUser } from "../lib";
+import { App, ownBotUser, type ViewOutput } from "../lib";
 
 /**
  * The demo served by `npm start`, and the shape of a real app:
@@ -24,10 +24,10 @@ exampleApp.event(["app_mention", "message"], {
   // A mention in a channel where the app also reads messages arrives twice — as app_mention
   // and as message, with two event_ids. Fact dedupe answers the message once.
   dedupe: "fact",
-  when: ({ event, inbound }) => event!.type === "app_mention" || String(event!.text ?? "").includes(`<@${ownBotUser(inbound)}>`),
+  when: ({ event, inbound }) => event.type === "app_mention" || (event.text ?? "").includes(`<@${ownBotUser(inbound)}>`),
   async run({ event, client, say, step }) {
-    const channel = String(event!.channel);
-    const thread_ts = String(event!.thread_ts ?? event!.ts);
+    const { channel } = event;
+    const thread_ts = event.thread_ts ?? event.ts;
     // Each step runs once: a retried run reuses the placeholder's ts and updates it instead
     // of posting a second placeholder. (`say` posts in the event's channel and answers its ts.)
     const placeholder = await step("placeholder", () => say({ text: "Working on it…", thread_ts }));
@@ -35,7 +35,7 @@ exampleApp.event(["app_mention", "message"], {
     //   const answer = await step("answer", () => llm.complete(prompt));
     // so a retry after a later failure does not pay for it twice. This one is instant and
     // deterministic, so it is simply recomputed: every checkpoint costs a row written.
-    const answer = answerTo(String(event!.text ?? ""));
+    const answer = answerTo(event.text ?? "");
     // Last step, no checkpoint needed: chat.update of a known ts is idempotent by shape.
     await client.chat.update({
       channel,
@@ -55,16 +55,15 @@ exampleApp.event(["app_mention", "message"], {
 });
 
 exampleApp.command("/echo", async ({ command, respond }) => {
-  await respond({ response_type: "ephemeral", text: command!.text ?? "" });
+  await respond({ response_type: "ephemeral", text: command.text });
 });
 
 exampleApp.action("answer_helpful", async ({ body, client }) => {
-  const container = body.container as { channel_id: string; message_ts: string };
-  const user = (body.user as { id: string }).id;
+  // The button sits in a message, so Slack sends the message and its channel.
   await client.chat.update({
-    channel: container.channel_id,
-    ts: container.message_ts,
-    text: `Marked helpful by <@${user}>.`,
+    channel: body.channel!.id,
+    ts: body.message!.ts,
+    text: `Marked helpful by <@${body.user.id}>.`,
     blocks: [],
   });
 });
@@ -75,7 +74,7 @@ exampleApp.command("/feedback", {
     // trigger_id lives 3 seconds: views.open gets only this attempt's chance (docs/reference/app-api.md "Expiring handles").
     await step("open", () =>
       client.views.open({
-        trigger_id: command!.trigger_id!,
+        trigger_id: command.trigger_id,
         view: {
           type: "modal",
           callback_id: "feedback_modal",
@@ -95,21 +94,19 @@ exampleApp.command("/feedback", {
   },
 });
 
-function feedbackText(view: Record<string, unknown>): string {
-  const values = (view.state as { values?: Record<string, Record<string, { value?: string | null }>> } | undefined)?.values;
-  return values?.feedback?.text?.value?.trim() ?? "";
+function feedbackText(view: ViewOutput): string {
+  return view.state.values.feedback?.text?.value?.trim() ?? "";
 }
 
 exampleApp.view("feedback_modal", {
   // Validation belongs in ack: Slack shows these errors in the still-open modal.
   ack: ({ view }) =>
-    feedbackText(view!).length < 3
+    feedbackText(view).length < 3
       ? { response_action: "errors", errors: { feedback: "Please write at least 3 characters." } }
       : undefined,
   async run({ view, body, client, step }) {
-    const user = (body.user as { id: string }).id;
     await step("thank", () =>
-      client.chat.postMessage({ channel: user, text: `Thanks for your feedback: “${feedbackText(view!)}”` }),
+      client.chat.postMessage({ channel: body.user.id, text: `Thanks for your feedback: “${feedbackText(view)}”` }),
     );
   },
 });

@@ -1,0 +1,84 @@
+import type { AppMentionEvent, GenericMessageEvent, ReactionAddedEvent } from "@slack/types";
+import { describe, expectTypeOf, it } from "vitest";
+import { App } from "../../src/app/App";
+import type { BlockElementAction, SayArguments, SlashCommand, ViewOutput } from "../../src/lib";
+
+// Compile-time checks: `npx tsc --noEmit` fails when a listener's arguments lose their payload
+// types. The listeners are registered, never run; vitest only sees that the file loads.
+describe("listener argument types", () => {
+  const app = new App();
+
+  it("an event listener gets that event's payload, non-optional", () => {
+    app.event("app_mention", async ({ event, body }) => {
+      expectTypeOf(event).toEqualTypeOf<AppMentionEvent>();
+      expectTypeOf(event.channel).toEqualTypeOf<string>();
+      expectTypeOf(body.event_id).toEqualTypeOf<string>();
+    });
+    app.event("reaction_added", ({ event }) => {
+      expectTypeOf(event).toEqualTypeOf<ReactionAddedEvent>();
+    });
+    app.event(["app_mention", "message"], {
+      when: ({ event }) => event.type === "app_mention" || event.channel_type === "im",
+      run: ({ event }) => {
+        expectTypeOf(event).toEqualTypeOf<AppMentionEvent | GenericMessageEvent>();
+      },
+    });
+  });
+
+  it("a message listener gets a plain user message; subtypes only when it asks for them", () => {
+    app.message("hello", async ({ event }) => {
+      expectTypeOf(event.user).toEqualTypeOf<string>();
+      expectTypeOf(event.text).toEqualTypeOf<string | undefined>();
+      expectTypeOf(event.channel).toEqualTypeOf<string>();
+      expectTypeOf(event.ts).toEqualTypeOf<string>();
+    });
+    app.message({
+      subtypes: ["message_changed"],
+      run: ({ event }) => {
+        if (event.subtype === "message_changed") expectTypeOf(event.message).not.toBeAny();
+        // @ts-expect-error a subtyped message need not have a user
+        expectTypeOf(event.user).toEqualTypeOf<string>();
+      },
+    });
+  });
+
+  it("commands, actions, views and shortcuts get their payloads", () => {
+    app.command("/echo", async ({ command, respond }) => {
+      expectTypeOf(command).toEqualTypeOf<SlashCommand>();
+      expectTypeOf(command.text).toEqualTypeOf<string>();
+      expectTypeOf(command.trigger_id).toEqualTypeOf<string>();
+      await respond({ response_type: "ephemeral", text: command.text });
+    });
+    app.action("approve", async ({ body, action }) => {
+      expectTypeOf(body.user.id).toEqualTypeOf<string>();
+      expectTypeOf(action).toEqualTypeOf<BlockElementAction>();
+      expectTypeOf(action.action_id).toEqualTypeOf<string>();
+      expectTypeOf(action.value).toEqualTypeOf<string | undefined>();
+      expectTypeOf(body.message?.ts).toEqualTypeOf<string | undefined>();
+      expectTypeOf(body.channel?.id).toEqualTypeOf<string | undefined>();
+    });
+    app.view("feedback", {
+      ack: ({ view }) => {
+        expectTypeOf(view).toEqualTypeOf<ViewOutput>();
+        expectTypeOf(view.state.values.feedback?.text?.value).toEqualTypeOf<string | null | undefined>();
+      },
+    });
+    app.shortcut("file_bug", ({ shortcut, body }) => {
+      expectTypeOf(shortcut.trigger_id).toEqualTypeOf<string>();
+      expectTypeOf(body.user.id).toEqualTypeOf<string>();
+    });
+  });
+
+  it("say and respond take typed Block Kit", () => {
+    app.event("app_mention", async ({ event, say, respond }) => {
+      expectTypeOf(say).parameter(0).toEqualTypeOf<string | SayArguments>();
+      await say({ text: "hi", thread_ts: event.ts, blocks: [{ type: "section", text: { type: "mrkdwn", text: "hi" } }] });
+      // @ts-expect-error a typo'd block type is refused
+      await say({ text: "hi", blocks: [{ type: "sectoin", text: { type: "mrkdwn", text: "hi" } }] });
+      // @ts-expect-error say posts in the delivery's channel: no `channel` argument
+      await say({ channel: "C1", text: "hi" });
+      // @ts-expect-error respond's response_type is Slack's
+      await respond({ response_type: "public", text: "hi" });
+    });
+  });
+});
