@@ -8,9 +8,9 @@ export function useFakeSlack(): () => FakeSlackApi {
   beforeEach(() => {
     fake = new FakeSlackApi(FAKE_SLACK_ORIGIN);
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      const request = new Request(input, init);
-      if (!fake.serves(request.url)) throw new TypeError(`outbound fetch blocked in tests: ${request.url}`);
-      return fake.handle(request, init?.signal ?? (input instanceof Request ? input.signal : null));
+      const url = input instanceof Request ? input.url : String(input);
+      if (!fake.serves(url)) throw new TypeError(`outbound fetch blocked in tests: ${url}`);
+      return fake.fetch(input, init);
     });
   });
   return () => fake;

@@ -1,0 +1,243 @@
+import { FakeAnswers } from "./fakeSlackAnswers";
+import { FakeOauth } from "./fakeSlackOauth";
+
+/**
+ * A fake Slack Web API (and response_url endpoint) that records every call and plays scripted
+ * faults: HTTP statuses, Retry-After, `ok:false` codes, hangs and connection resets. It is a
+ * plain `Request → Response` handler (`fetch`), so it serves a mocked `fetch` in workerd tests
+ * and an HTTP server on 127.0.0.1 alike. Imports nothing from `cloudflare:*`.
+ */
+
+export type Fault =
+  /** An HTTP error, optionally with Slack's JSON error code and Retry-After seconds. */
+  | { status: number; error?: string; retryAfter?: number }
+  /** HTTP 200 with `{ ok: false, error }`. */
+  | { error: string }
+  /** Never answers; the caller's timeout must end it. */
+  | { hang: true }
+  /** The connection drops: fetch rejects. */
+  | { reset: true };
+
+export interface CallMatch {
+  /** Web API method (`chat.postMessage`) or `response_url`. */
+  method?: string;
+  channel?: string;
+}
+
+export interface RecordedCall {
+  method: string;
+  url: string;
+  /** The Authorization header as sent (`Bearer xoxb-…`), or null. */
+  token: string | null;
+  body: Record<string, unknown>;
+  at: number;
+  /** What the fake answered: "ok", a fault's description. */
+  outcome: string;
+  /** The request's content-type, as sent. */
+  contentType: string | null;
+}
+
+interface Scripted {
+  match: CallMatch;
+  fault: Fault;
+  remaining: number;
+}
+
+/** Where a FakeSlack answers unless told: a name that never resolves, so nothing leaves the test. */
+export const FAKE_SLACK_DEFAULT_ORIGIN = "http://fake-slack.invalid";
+
+/** A request body as Slack reads it: JSON, or a form whose JSON-looking values (`blocks`, `view`) are JSON. */
+function parseBody(text: string, contentType: string | null): Record<string, unknown> {
+  if (contentType?.includes("application/json")) return JSON.parse(text) as Record<string, unknown>;
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    const looksJson = value.startsWith("{") || value.startsWith("[");
+    body[key] = looksJson ? JSON.parse(value) : value;
+  }
+  return body;
+}
+
+export class FakeSlack {
+  readonly calls: RecordedCall[] = [];
+  private readonly scripts: Scripted[] = [];
+  private readonly waiters: Array<{ predicate: (call: RecordedCall) => boolean; resolve: (call: RecordedCall) => void }> = [];
+  private readonly oauth = new FakeOauth();
+  private readonly answers: FakeAnswers;
+  private postLimit?: { perSecond: number; burst: number };
+  private readonly postBuckets = new Map<string, { tokens: number; at: number }>();
+
+  /** Where the fake is reachable: SLACK_API_URL is `${origin}/api/`, response_urls start with it. */
+  readonly origin: string;
+
+  constructor(origin: string = FAKE_SLACK_DEFAULT_ORIGIN) {
+    this.origin = origin;
+    this.answers = new FakeAnswers(origin);
+  }
+
+  /** The value for the Worker's SLACK_API_URL. */
+  get apiUrl(): string {
+    return `${this.origin}/api/`;
+  }
+
+  responseUrl(id: string): string {
+    return `${this.origin}/hooks/commands/${id}`;
+  }
+
+  /** `fetch`-compatible: install it as `globalThis.fetch` (or call it) for requests to the fake. */
+  readonly fetch = (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
+    return this.handle(request, init?.signal ?? (input instanceof Request ? input.signal : null));
+  };
+
+  /**
+   * Enforces Slack's limit on chat.postMessage per channel, as a token bucket: `burst` posts at
+   * once, refilled at `perSecond`; a post over it is answered 429 with Retry-After (whole seconds).
+   */
+  limitPostsPerChannel(limit: { perSecond: number; burst: number }): this {
+    this.postLimit = limit;
+    return this;
+  }
+
+  /** Answers the next `times` matching calls with `fault`; later calls succeed again. */
+  fail(match: CallMatch, fault: Fault, times = 1): this {
+    this.scripts.push({ match, fault, remaining: times });
+    return this;
+  }
+
+  /** Answers the next call of `method` with `fault`. */
+  failNext(method: string, fault: Fault): this {
+    return this.fail({ method }, fault);
+  }
+
+  /** Makes `code` redeemable once by oauth.v2.access, answering `access` (Slack's install answer). */
+  issueCode(code: string, access: Record<string, unknown>): this {
+    this.oauth.issueCode(code, access);
+    return this;
+  }
+
+  /** oauth.v2.access calls that were refreshes. */
+  refreshCalls(): RecordedCall[] {
+    return this.callsTo("oauth.v2.access").filter((call) => call.body.grant_type === "refresh_token");
+  }
+
+  callsTo(method: string): RecordedCall[] {
+    return this.calls.filter((call) => call.method === method);
+  }
+
+  /** Messages the app posted to `channel` (oldest first), as conversations.history reads them. */
+  messagesIn(channel: string): Array<Record<string, unknown>> {
+    return this.answers.messagesIn(channel) as unknown as Array<Record<string, unknown>>;
+  }
+
+  /** Resolves with the first recorded call matching `predicate` (already made, or the next one). */
+  waitForCall(predicate: (call: RecordedCall) => boolean = () => true): Promise<RecordedCall> {
+    const made = this.calls.find(predicate);
+    if (made) return Promise.resolve(made);
+    return new Promise((resolve) => this.waiters.push({ predicate, resolve }));
+  }
+
+  /** The first call of `method` matching `predicate`; rejects naming the calls seen after `timeoutMs`. */
+  waitFor(method: string, predicate: (call: RecordedCall) => boolean = () => true, timeoutMs = 5_000): Promise<RecordedCall> {
+    const seen = this.waitForCall((call) => call.method === method && predicate(call));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const made = this.calls.map((call) => call.method).join(", ") || "none";
+        reject(new Error(`FakeSlack: no ${method} call within ${timeoutMs} ms (calls made: ${made})`));
+      }, timeoutMs);
+    });
+    return Promise.race([seen, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  serves(url: string): boolean {
+    return url.startsWith(`${this.origin}/`);
+  }
+
+  async handle(request: Request, signal?: AbortSignal | null): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname === "/oauth/v2/authorize") return this.oauth.consent(url);
+    // Web API methods under /api/, file uploads (files.uploadV2's second step) under /upload/,
+    // anything else is a response_url.
+    const method = url.pathname.startsWith("/api/")
+      ? url.pathname.slice(5)
+      : url.pathname.startsWith("/upload/")
+        ? "file_upload"
+        : "response_url";
+    // Bytes, decoded here: workerd warns when .text() reads a form body.
+    const text = new TextDecoder().decode(await request.arrayBuffer());
+    const body = method === "file_upload" ? { bytes: text } : parseBody(text, request.headers.get("content-type"));
+    const overLimit = method === "chat.postMessage" ? this.overPostLimit(String(body.channel), Date.now()) : undefined;
+    const fault: Fault | undefined =
+      overLimit !== undefined ? { status: 429, retryAfter: overLimit } : this.takeFault(method, body);
+    this.record({
+      method,
+      url: request.url,
+      token: request.headers.get("authorization"),
+      contentType: request.headers.get("content-type"),
+      body,
+      at: Date.now(),
+      outcome: fault ? JSON.stringify(fault) : "ok",
+    });
+
+    if (!fault) return this.success(method, body);
+    if ("hang" in fault) {
+      return new Promise<Response>((_, reject) => {
+        const abort = () => reject(signal?.reason ?? new DOMException("aborted", "AbortError"));
+        // The caller may have given up while the body was read: an abort already fired fires no event.
+        if (signal?.aborted) abort();
+        else signal?.addEventListener("abort", abort);
+      });
+    }
+    if ("reset" in fault) throw new TypeError("Network connection lost.");
+    const status = "status" in fault ? fault.status : 200;
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if ("retryAfter" in fault && fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
+    const error = fault.error ?? (status === 429 ? "ratelimited" : `http_${status}`);
+    return new Response(JSON.stringify({ ok: false, error }), { status, headers });
+  }
+
+  /** Takes a token of the channel's bucket; returns the seconds to wait when there is none. */
+  private overPostLimit(channel: string, now: number): number | undefined {
+    const limit = this.postLimit;
+    if (!limit) return undefined;
+    const bucket = this.postBuckets.get(channel) ?? { tokens: limit.burst, at: now };
+    bucket.tokens = Math.min(limit.burst, bucket.tokens + ((now - bucket.at) / 1000) * limit.perSecond);
+    bucket.at = now;
+    this.postBuckets.set(channel, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return undefined;
+    }
+    return Math.max(1, Math.ceil((1 - bucket.tokens) / limit.perSecond));
+  }
+
+  private takeFault(method: string, body: Record<string, unknown>): Fault | undefined {
+    const script = this.scripts.find(
+      (s) =>
+        s.remaining > 0 &&
+        (s.match.method === undefined || s.match.method === method) &&
+        (s.match.channel === undefined || s.match.channel === body.channel),
+    );
+    if (!script) return undefined;
+    script.remaining--;
+    return script.fault;
+  }
+
+  private record(call: RecordedCall): void {
+    this.calls.push(call);
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      const waiter = this.waiters[i]!;
+      if (waiter.predicate(call)) {
+        this.waiters.splice(i, 1);
+        waiter.resolve(call);
+      }
+    }
+  }
+
+  private success(method: string, body: Record<string, unknown>): Response {
+    if (method === "oauth.v2.access") return this.oauth.access(body);
+    if (method === "response_url") return new Response("ok", { status: 200 });
+    if (method === "file_upload") return new Response(`OK - ${String(body.bytes).length}`, { status: 200 });
+    return Response.json(this.answers.answer(method, body));
+  }
+}

@@ -1,0 +1,135 @@
+import {
+  appMention,
+  blockActions,
+  channelMessage,
+  type Delivery,
+  eventCallback,
+  messageTs,
+  type SignOptions,
+  signedEvent,
+  signedForm,
+  signedInteraction,
+  slackId,
+  slashCommandFields,
+  toRequest,
+  viewSubmission,
+} from "./deliveries";
+
+/**
+ * Signed deliveries as Slack sends them, as `Request`s for your Worker's `fetch`: Events API
+ * events, slash commands, interactivity (`block_actions`, `view_submission`), options loads
+ * (`block_suggestion`) and `function_executed`. Each starts from a realistic template; the
+ * `overrides` replace its fields (shallowly: the event's, the payload's, the command's form fields).
+ */
+export interface SlackSimulatorOptions {
+  /** The app's signing secret, as the Worker's SLACK_SIGNING_SECRET. */
+  signingSecret: string;
+  /** Where requests go; the paths are /slack/events, /slack/commands, /slack/interactivity. */
+  baseUrl?: string;
+  teamId?: string;
+  /** Signs as if sent at this time (seconds since the epoch); defaults to now. */
+  timestamp?: number;
+}
+
+type Fields = Record<string, unknown>;
+
+export class SlackSimulator {
+  private readonly baseUrl: string;
+  private readonly teamId: string;
+
+  constructor(private readonly options: SlackSimulatorOptions) {
+    this.baseUrl = (options.baseUrl ?? "https://coordinator.test").replace(/\/$/, "");
+    this.teamId = options.teamId ?? "T0000TEST";
+  }
+
+  /** An Events API `event_callback` of `type`; `retryNum` signs it as Slack's retry. */
+  event(type: string, overrides: Fields = {}, retry?: { retryNum: number; eventId: string }): Promise<Request> {
+    const envelope = eventCallback({ type, ts: messageTs(), ...overrides }, { teamId: this.teamId, eventId: retry?.eventId });
+    return this.send("/slack/events", signedEvent(envelope, this.sign(retry?.retryNum)));
+  }
+
+  appMention(overrides: Fields = {}): Promise<Request> {
+    return this.event("app_mention", { ...appMention(), ...overrides });
+  }
+
+  message(overrides: Fields = {}): Promise<Request> {
+    return this.event("message", { ...channelMessage(), ...overrides });
+  }
+
+  /** A slash command: `/name` with `text`; `overrides` are form fields (`channel_id`, `user_id`, `response_url` …). */
+  command(name: string, text = "", overrides: Record<string, string> = {}): Promise<Request> {
+    const command = name.startsWith("/") ? name : `/${name}`;
+    const fields = slashCommandFields(command, text, { team_id: this.teamId, ...overrides });
+    return this.send("/slack/commands", signedForm(fields, this.sign()));
+  }
+
+  /** A button click (`block_actions`) on a message the app posted. */
+  blockActions(actionId: string, value = "clicked", overrides: Fields = {}): Promise<Request> {
+    const payload = blockActions({ teamId: this.teamId, actionId });
+    const [action] = payload.actions as Fields[];
+    return this.interaction({ ...payload, actions: [{ ...action, value }], ...overrides });
+  }
+
+  /** A modal submitted: `values` is `block_id` → `action_id` → text. */
+  viewSubmission(
+    callbackId: string,
+    values: Record<string, Record<string, string>> = {},
+    overrides: Fields = {},
+  ): Promise<Request> {
+    return this.interaction({ ...viewSubmission({ teamId: this.teamId, callbackId, values }), ...overrides });
+  }
+
+  /** An options load (`block_suggestion`) for an external select: the user typed `value`. */
+  blockSuggestion(actionId: string, value: string, overrides: Fields = {}): Promise<Request> {
+    return this.interaction({
+      type: "block_suggestion",
+      user: { id: "U0000USER", username: "tester", team_id: this.teamId },
+      container: { type: "view", view_id: slackId("V") },
+      api_app_id: "A0000TEST",
+      token: "unused-verification-token",
+      action_id: actionId,
+      block_id: "b1",
+      value,
+      team: { id: this.teamId, domain: "test" },
+      enterprise: null,
+      is_enterprise_install: false,
+      ...overrides,
+    });
+  }
+
+  /** A workflow step of the app's custom function `callbackId` runs with `inputs`. */
+  functionExecuted(callbackId: string, inputs: Fields = {}, overrides: Fields = {}): Promise<Request> {
+    return this.event("function_executed", {
+      function: {
+        id: slackId("Fn"),
+        callback_id: callbackId,
+        title: callbackId,
+        description: "",
+        type: "app",
+        input_parameters: Object.keys(inputs).map((name) => ({ type: "string", name, title: name, is_required: false })),
+        output_parameters: [],
+        app_id: "A0000TEST",
+        date_created: Math.floor(Date.now() / 1000),
+        date_updated: Math.floor(Date.now() / 1000),
+      },
+      inputs,
+      function_execution_id: slackId("Fx"),
+      workflow_execution_id: slackId("Wx"),
+      bot_access_token: "xwfp-0000-fake",
+      ...overrides,
+    });
+  }
+
+  /** Any interactivity payload, signed and form-encoded as `payload=`. */
+  interaction(payload: Fields): Promise<Request> {
+    return this.send("/slack/interactivity", signedInteraction(payload, this.sign()));
+  }
+
+  private sign(retryNum?: number): SignOptions {
+    return { secret: this.options.signingSecret, timestamp: this.options.timestamp, retryNum };
+  }
+
+  private async send(path: string, delivery: Promise<Delivery>): Promise<Request> {
+    return toRequest(`${this.baseUrl}${path}`, await delivery);
+  }
+}
