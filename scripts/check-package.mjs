@@ -1,10 +1,10 @@
 // `npm run check:package`: proves the packed library works in a Worker of someone else's.
 // Packs this package (`npm pack`, which builds it), makes a minimal Worker project in a
 // temporary folder that installs the tarball, bundles it with wrangler as a deploy would, runs
-// it in workerd (Miniflare) and sends a signed app_mention: it must be acked 200 and its reply
-// must reach a fake Slack Web API on 127.0.0.1. Nothing leaves the machine; bounded to 3 minutes.
+// it in workerd (Miniflare) and sends an app_mention signed by the package's test kit
+// (`slack-durable-coordinator/testing`, imported in Node by package name): it must be acked 200
+// and its reply must reach a fake Slack Web API on 127.0.0.1. Nothing leaves the machine; bounded to 3 minutes.
 import { execFileSync } from "node:child_process";
-import { createHmac } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -35,7 +35,10 @@ try {
   );
   const unexpected = packed.files
     .map((f) => f.path)
-    .filter((p) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/index\.js(\.map)?|dist\/types\/.+\.d\.ts)$/.test(p));
+    .filter(
+      (p) =>
+        !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/(index|testing)\.js(\.map)?|dist\/types\/.+\.d\.ts)$/.test(p),
+    );
   if (unexpected.length > 0) fail(`the tarball holds files a consumer does not need: ${unexpected.join(", ")}`);
 
   // 2. A Worker project of a consumer's, exactly as README "Use it in your own Worker" shows.
@@ -106,6 +109,24 @@ app.action("approve", async ({ body, action, respond }) => { await respond(\`\${
 app.command("/x", async ({ say }) => { await say({ blocks: [{ type: "sectoin", text: { type: "mrkdwn", text: "x" } }] }); });
 `,
   );
+  // The test kit, type-checked from its declarations and run in plain Node (resolved through `exports`).
+  writeFileSync(
+    join(project, "src/kit.ts"),
+    `import { FakeSlack, SlackSimulator } from "${packed.name}/testing";
+export const simulate = new SlackSimulator({ signingSecret: "s", teamId: "T1" });
+export const slack: FakeSlack = new FakeSlack();
+export const mention: Promise<Request> = simulate.appMention({ channel: "C1" });
+`,
+  );
+  writeFileSync(
+    join(project, "sign.mjs"),
+    `import { SlackSimulator } from "${packed.name}/testing";
+const request = await new SlackSimulator({ signingSecret: process.argv[2], teamId: "T0PACKAGE" }).appMention({
+  user: "U1", text: "<@U0BOT> hi", ts: "1700000000.000100", channel: "C1",
+});
+console.log(JSON.stringify({ url: request.url, headers: Object.fromEntries(request.headers), body: await request.text() }));
+`,
+  );
   run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], project);
   step("installed the tarball into a new Worker project");
   // The consumer's code type-checks against the package's declarations (strict, as wrangler's templates are).
@@ -126,7 +147,9 @@ app.command("/x", async ({ say }) => { await say({ blocks: [{ type: "sectoin", t
     }),
   );
   run(join(root, "node_modules/.bin/tsc"), ["-p", "."], project);
-  step("its Worker type-checks against the package's declarations (tsc --strict), listener payloads and Web API typed");
+  step(
+    "its Worker type-checks against the package's declarations (tsc --strict), listener payloads and Web API typed, and the test kit",
+  );
 
   // 3. Bundle it as `wrangler deploy` would, with this repository's wrangler.
   run(join(root, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", "out"], project);
@@ -165,21 +188,15 @@ app.command("/x", async ({ say }) => { await say({ blocks: [{ type: "sectoin", t
     }),
   );
   {
-    const body = JSON.stringify({
-      type: "event_callback",
-      event_id: "Ev0PACKAGE",
-      team_id: "T0PACKAGE",
-      event: { type: "app_mention", user: "U1", text: "<@U0BOT> hi", ts: "1700000000.000100", channel: "C1" },
-    });
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const signature = `v0=${createHmac("sha256", secret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
-    const response = await mf.dispatchFetch("http://127.0.0.1/slack/events", {
+    // Signed by the package's own SlackSimulator, run in Node from the consumer project.
+    const signed = JSON.parse(run("node", ["sign.mjs", secret], project));
+    const response = await mf.dispatchFetch(`http://127.0.0.1${new URL(signed.url).pathname}`, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-slack-request-timestamp": timestamp, "x-slack-signature": signature },
-      body,
+      headers: signed.headers,
+      body: signed.body,
     });
     if (response.status !== 200) fail(`the signed app_mention was answered ${response.status}: ${await response.text()}`);
-    step("the signed app_mention was acked 200");
+    step("the app_mention signed by slack-durable-coordinator/testing (in Node) was acked 200");
     for (let waited = 0; posted.length === 0 && waited < 10_000; waited += 100)
       await new Promise((done) => setTimeout(done, 100));
     const [reply] = posted;

@@ -139,13 +139,14 @@ export class FakeSlack {
   /** The first call of `method` matching `predicate`; rejects naming the calls seen after `timeoutMs`. */
   waitFor(method: string, predicate: (call: RecordedCall) => boolean = () => true, timeoutMs = 5_000): Promise<RecordedCall> {
     const seen = this.waitForCall((call) => call.method === method && predicate(call));
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let late!: (error: Error) => void;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const made = this.calls.map((call) => call.method).join(", ") || "none";
-        reject(new Error(`FakeSlack: no ${method} call within ${timeoutMs} ms (calls made: ${made})`));
-      }, timeoutMs);
+      late = reject;
     });
+    const timer = setTimeout(() => {
+      const made = this.calls.map((call) => call.method).join(", ") || "none";
+      late(new Error(`FakeSlack: no ${method} call within ${timeoutMs} ms (calls made: ${made})`));
+    }, timeoutMs);
     return Promise.race([seen, timeout]).finally(() => clearTimeout(timer));
   }
 

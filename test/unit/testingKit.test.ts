@@ -138,3 +138,15 @@ describe("SlackSimulator", () => {
     });
   });
 });
+
+describe("docs/guides/testing.md", () => {
+  it("shows test/example/kit.test.ts as it is, importing the package's entry instead of src/testing", async () => {
+    const { readFileSync } = await import("node:fs");
+    const guide = readFileSync("docs/guides/testing.md", "utf8");
+    const shown = /## A test\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(guide)![1];
+    const file = readFileSync("test/example/kit.test.ts", "utf8")
+      .replace(/^\/\/ The public test kit only.*\n/m, "")
+      .replace('from "../../src/testing"', 'from "slack-durable-coordinator/testing"');
+    expect(shown).toBe(file);
+  });
+});
