@@ -4,7 +4,7 @@
 // it in workerd (Miniflare) and sends an app_mention signed by the package's test kit
 // (`slack-durable-coordinator/testing`, imported in Node by package name): it must be acked 200
 // and its reply must reach a fake Slack Web API on 127.0.0.1. Nothing leaves the machine; bounded to 3 minutes.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -27,6 +27,28 @@ const run = (command, args, cwd) => execFileSync(command, args, { cwd, encoding:
 
 let mf;
 let fakeSlack;
+
+/** Starts the installed `slack-fake` bin on a free port and posts a message to it. */
+async function checkFakeSlackBin(project) {
+  const bin = spawn(join(project, "node_modules/.bin/slack-fake"), ["--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const apiUrl = await new Promise((found, failed) => {
+      bin.stdout.on("data", (chunk) => {
+        const url = /http:\/\/127\.0\.0\.1:\d+\/api\//.exec(String(chunk))?.[0];
+        if (url) found(url);
+      });
+      bin.on("exit", (code) => failed(new CheckFailed(`slack-fake exited (${code}) before serving`)));
+    });
+    const answer = await fetch(`${apiUrl}chat.postMessage`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ channel: "C1", text: "hi" }),
+    }).then((response) => response.json());
+    if (!answer.ok || !/^\d+\.\d+$/.test(answer.ts)) fail(`slack-fake answered chat.postMessage ${JSON.stringify(answer)}`);
+  } finally {
+    bin.kill();
+  }
+}
 try {
   // 1. Pack, as `npm publish` would (prepack builds dist/).
   const [packed] = JSON.parse(run("npm", ["pack", "--json", "--silent", "--pack-destination", work], root));
@@ -37,7 +59,9 @@ try {
     .map((f) => f.path)
     .filter(
       (p) =>
-        !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/(index|testing)\.js(\.map)?|dist\/types\/.+\.d\.ts)$/.test(p),
+        !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/fake-slack\.mjs|dist\/(index|testing)\.js(\.map)?|dist\/types\/.+\.d\.ts)$/.test(
+          p,
+        ),
     );
   if (unexpected.length > 0) fail(`the tarball holds files a consumer does not need: ${unexpected.join(", ")}`);
 
@@ -205,6 +229,8 @@ console.log(JSON.stringify({ url: request.url, headers: Object.fromEntries(reque
       fail(`unexpected reply: ${JSON.stringify(reply)}`);
     }
     step(`its reply reached the fake Web API: chat.postMessage ${JSON.stringify(reply.body)}`);
+    await checkFakeSlackBin(project);
+    step("its bin `slack-fake` serves the test kit's FakeSlack on 127.0.0.1: chat.postMessage answered with a ts");
     step("PASS");
   }
 } catch (error) {

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// `npx slack-fake [--port 8788]`: the test kit's FakeSlack as a local HTTP server on 127.0.0.1, for
+// `wrangler dev`. Set SLACK_API_URL to the printed URL; every call is printed as a JSON line.
+import { createServer } from "node:http";
+import { FakeSlack } from "../dist/testing.js";
+
+const portFlag = process.argv.indexOf("--port");
+const port = portFlag > 0 ? Number(process.argv[portFlag + 1]) : 8788;
+let fake;
+
+const server = createServer(async (incoming, outgoing) => {
+  const chunks = [];
+  for await (const chunk of incoming) chunks.push(chunk);
+  // A hang ends when the caller gives up (closes the connection).
+  const abort = new AbortController();
+  outgoing.on("close", () => abort.abort());
+  try {
+    const request = new Request(`${fake.origin}${incoming.url}`, {
+      method: incoming.method,
+      headers: Object.entries(incoming.headers).map(([name, value]) => [name, String(value)]),
+      body: incoming.method === "GET" || incoming.method === "HEAD" ? undefined : Buffer.concat(chunks),
+    });
+    const response = await fake.handle(request, abort.signal);
+    const call = fake.calls.findLast((made) => made.url === request.url);
+    if (call) console.log(JSON.stringify({ method: call.method, body: call.body, outcome: call.outcome }));
+    outgoing.writeHead(response.status, Object.fromEntries(response.headers));
+    outgoing.end(Buffer.from(await response.arrayBuffer()));
+  } catch (error) {
+    if (!abort.signal.aborted) console.error(`fake Slack: ${error?.stack ?? error}`);
+    outgoing.destroy();
+  }
+});
+
+server.listen(port, "127.0.0.1", () => {
+  fake = new FakeSlack(`http://127.0.0.1:${server.address().port}`);
+  console.log(`fake Slack Web API on ${fake.apiUrl} — set SLACK_API_URL to it; Ctrl-C stops it`);
+});
+process.on("SIGINT", () => server.close(() => process.exit(0)));
