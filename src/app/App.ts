@@ -11,6 +11,7 @@ import {
   type Listener,
   type ListenerContext,
   type ListenerSpec,
+  type Matched,
   type Matcher,
   matches,
   type RunArgs,
@@ -18,6 +19,7 @@ import {
   type ViewArgs,
 } from "./listeners";
 import type { EventOf, EventType, EventWithSubtypesOf } from "./payloads";
+import { ackInRun, runContext, runLogger } from "./runContext";
 import { sayAndRespond } from "./sayAndRespond";
 import type { AckBody, Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from "./types";
 
@@ -92,7 +94,12 @@ export class App implements SlackApp {
     });
   }
 
-  /** `message` events whose text contains `pattern` (a string) or matches it (a RegExp); all when omitted. */
+  /**
+   * `message` events whose text contains `pattern` (a string) or matches it (a RegExp, whose
+   * match is `context.matches`); all when omitted.
+   */
+  message(pattern: RegExp, listener: WithSubtypes<EventArgs<EventWithSubtypesOf<"message">> & Matched>): this;
+  message(pattern: RegExp, listener: Listener<EventArgs<EventOf<"message">> & Matched>): this;
   message(pattern: Matcher | undefined, listener: WithSubtypes<EventArgs<EventWithSubtypesOf<"message">>>): this;
   message(pattern: Matcher | undefined, listener: Listener<EventArgs<EventOf<"message">>>): this;
   message(listener: WithSubtypes<EventArgs<EventWithSubtypesOf<"message">>>): this;
@@ -106,8 +113,11 @@ export class App implements SlackApp {
       const event = eventOf(inbound);
       if (!event || inbound.type !== "message") return undefined;
       const text = typeof event.text === "string" ? event.text : "";
-      const hit = pattern === undefined || (typeof pattern === "string" ? text.includes(pattern) : pattern.test(text));
-      return hit ? { inbound, body: inbound.payload, event } : undefined;
+      if (pattern === undefined || typeof pattern === "string")
+        return pattern === undefined || text.includes(pattern) ? { inbound, body: inbound.payload, event } : undefined;
+      // Computed from the payload each time (plan and every run attempt), never stored.
+      const found = text.match(pattern);
+      return found ? { inbound, body: inbound.payload, event, context: { matches: found } } : undefined;
     });
   }
 
@@ -188,12 +198,15 @@ export class App implements SlackApp {
     const context = listener?.match(effect.inbound);
     if (!listener?.spec.run || !context)
       throw new ListenerGone(`no listener "${effect.listener}" matches this delivery any more`);
-    await listener.spec.run(this.runArgs(context, tools));
+    await listener.spec.run(this.runArgs(listener.name, context, tools));
   }
 
-  private runArgs(context: ListenerContext, tools: RunTools): RunArgs {
-    const { client } = tools;
-    return { ...context, client, step: tools.step, attempt: tools.attempt, ...sayAndRespond(context.inbound, client) };
+  private runArgs(name: string, matched: ListenerContext, tools: RunTools): RunArgs {
+    const { client, step, attempt, env = {} } = tools;
+    const { inbound } = matched;
+    const context = runContext(inbound, matched.context?.matches);
+    const logger = runLogger({ dedupe_key: inbound.dedupeKey, key: tools.key, listener: name });
+    return { ...matched, client, step, attempt, context, logger, env, ack: ackInRun, ...sayAndRespond(inbound, client) };
   }
 
   private register(defaultName: string, listener: AnyListener, match: Registered["match"]): this {

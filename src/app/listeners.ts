@@ -11,6 +11,7 @@ import type {
   ViewBody,
   ViewOutput,
 } from "./payloads";
+import type { RunContext, RunLogger } from "./runContext";
 import type { AckBody, Step } from "./types";
 
 type Json = Record<string, unknown>;
@@ -25,6 +26,13 @@ export interface ListenerContext {
   action?: Json;
   view?: Json;
   shortcut?: Json;
+  /** `app.message(RegExp)`: the match, decided when the delivery is planned and again in its run. */
+  context?: { matches?: RegExpMatchArray };
+}
+
+/** A listener of `app.message(RegExp)`: `context.matches` is always there. */
+export interface Matched {
+  context: { matches: RegExpMatchArray };
 }
 
 /** Events: the envelope and its `event`. */
@@ -79,6 +87,14 @@ export type RunArgs<C = ListenerContext> = C & {
   say(message: string | SayArguments): Promise<{ ts: string; channel: string }>;
   /** 1 on the first attempt of this run, 2 on its first retry, … */
   attempt: number;
+  /** Bolt's context: `teamId`, `enterpriseId`, `botUserId`, `retryNum`, `retryReason`, `matches`. */
+  context: RunContext;
+  /** JSON log lines with this delivery's dedupe key, outbox key and listener. */
+  logger: RunLogger;
+  /** The Worker's env bindings (KV, D1, vars, …). */
+  env: Record<string, unknown>;
+  /** For Bolt code: `ack()` does nothing (Slack was acked when the delivery was recorded); `ack(body)` is refused. */
+  ack(body?: AckBody | string): Promise<void>;
 };
 
 // biome-ignore lint/suspicious/noConfusingVoidType: an `ack` that returns nothing is the common case, and must type-check as such.

@@ -36,6 +36,10 @@ export interface RunTools {
   step: Step;
   /** 1 for the first attempt of this run. */
   attempt: number;
+  /** The Worker's env bindings, handed to the run as `env`. */
+  env?: Record<string, unknown>;
+  /** The run's outbox idempotency key, for its log lines. */
+  key?: string;
 }
 
 /**

@@ -15,13 +15,13 @@ const runSettings = oncePerEnv((vars) => ({ handlerMaxAttempts: setting(vars, "H
  * parked with where it was thrown. A helper used where it cannot work (HandlerMisuse) is parked at
  * once, naming the listener.
  */
-export const run: EffectKind<RunEffect, { app: SlackApp; handlerMaxAttempts: number }> = {
+export const run: EffectKind<RunEffect, { app: SlackApp; env: Record<string, unknown>; handlerMaxAttempts: number }> = {
   type: "run",
-  deps: ({ app, env }) => ({ app, ...runSettings(env) }),
-  async perform(effect, { client, step, attempts }, { app, handlerMaxAttempts }) {
+  deps: ({ app, env }) => ({ app, env: { ...env }, ...runSettings(env) }),
+  async perform(effect, { client, step, attempts, key }, { app, env, handlerMaxAttempts }) {
     if (!app.run) throw new ListenerGone("the app cannot run listeners");
     try {
-      await app.run(effect, { client, step, attempt: attempts + 1 });
+      await app.run(effect, { client, step, attempt: attempts + 1, env, key });
     } catch (error) {
       if (error instanceof HandlerMisuse)
         throw new HandlerMisuse(`handler "${effect.listener}": ${error.message}`, { cause: error });

@@ -16,6 +16,9 @@ import { RetryableError } from "../../src/platform/errors";
  *   respond() (no response_url), `/badstep` names a step "fetch user" (a space), `/bigstep`
  *   returns a BigInt from its step;
  * - `/fail TEXT` throws an Error saying TEXT (a handler quoting outside data in its error).
+ * - a run's Bolt arguments: "count to N" says "counted to N" (`context.matches`), "context please"
+ *   says its `context`, "env please" says the DELIVERY_TIMEOUT_MS binding, "ack plain" calls
+ *   `ack()` then says "acked", "ack with body" calls `ack({ text })` (misuse).
  */
 export const testApp = new App();
 
@@ -79,4 +82,26 @@ testApp.command("/bigstep", async ({ step }) => {
 
 testApp.command("/fail", async ({ command }) => {
   throw new Error(command!.text ?? "");
+});
+
+testApp.message(/^count to (\d+)$/, async ({ context, say }) => {
+  await say(`counted to ${context.matches[1]}`);
+});
+
+testApp.message("context please", async ({ context, say }) => {
+  const { teamId, enterpriseId, botUserId, retryNum, retryReason } = context;
+  await say(`team=${teamId} enterprise=${enterpriseId} bot=${botUserId} retry=${retryNum} ${retryReason}`);
+});
+
+testApp.message("env please", async ({ env, say }) => {
+  await say(String(env.DELIVERY_TIMEOUT_MS));
+});
+
+testApp.message("ack plain", async ({ ack, say }) => {
+  await ack();
+  await say("acked");
+});
+
+testApp.message("ack with body", async ({ ack }) => {
+  await ack({ text: "too late" });
 });

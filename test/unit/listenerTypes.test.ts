@@ -42,6 +42,21 @@ describe("listener argument types", () => {
     });
   });
 
+  it("a RegExp message listener has context.matches; every run has context, logger, env and ack", () => {
+    app.message(/^(\w+) to (\d+)$/, async ({ context, logger, env, ack }) => {
+      expectTypeOf(context.matches).toEqualTypeOf<RegExpMatchArray>();
+      expectTypeOf(context.matches[2]).toEqualTypeOf<string | undefined>();
+      expectTypeOf(context.teamId).toEqualTypeOf<string | undefined>();
+      expectTypeOf(context.retryNum).toEqualTypeOf<number | undefined>();
+      expectTypeOf(logger.info).parameter(0).toEqualTypeOf<string>();
+      expectTypeOf(env).toEqualTypeOf<Record<string, unknown>>();
+      expectTypeOf(ack).returns.toEqualTypeOf<Promise<void>>();
+    });
+    app.message("hello", async ({ context }) => {
+      expectTypeOf(context.matches).toEqualTypeOf<RegExpMatchArray | undefined>();
+    });
+  });
+
   it("commands, actions, views and shortcuts get their payloads", () => {
     app.command("/echo", async ({ command, respond }) => {
       expectTypeOf(command).toEqualTypeOf<SlashCommand>();
