@@ -55,6 +55,7 @@ export type {
   ViewOutput,
   ViewStateValue,
 } from "./app/payloads";
+export type { RunContext, RunLogger } from "./app/runContext";
 export type { AckBody, Plan, PlannedEffect, RunTools, SlackApp, Step } from "./app/types";
 export type { Authorization, Authorize, WorkspaceRef } from "./auth/authorize";
 export { singleWorkspace } from "./auth/authorize";
