@@ -27,34 +27,29 @@ export function text(shown = "—"): Reader<string | undefined> {
   return { read: textOf, shown };
 }
 
-/** A positive integer (or, with "number", any positive number: fractions of hours for benchmarks). */
-export function positive(fallback: number, kind: "integer" | "number" = "integer"): Reader<number> {
+/** A number setting: unset gives `fallback`; a value `valid` refuses is an InvalidSetting saying what it `must be`. */
+function numeric(fallback: number, valid: (parsed: number) => boolean, mustBe: string): Reader<number> {
   return {
     shown: `\`${fallback}\``,
     read(vars, name) {
       const value = raw(vars, name);
       if (value === undefined) return fallback;
       const parsed = Number(value);
-      const valid = kind === "integer" ? Number.isInteger(parsed) : Number.isFinite(parsed);
-      if (!valid || parsed <= 0) throw new InvalidSetting(name, `must be a positive ${kind}, got ${JSON.stringify(value)}`);
+      if (!valid(parsed)) throw new InvalidSetting(name, `must be ${mustBe}, got ${JSON.stringify(value)}`);
       return parsed;
     },
   };
 }
 
+/** A positive integer (or, with "number", any positive number: fractions of hours for benchmarks). */
+export function positive(fallback: number, kind: "integer" | "number" = "integer"): Reader<number> {
+  const finite = kind === "integer" ? Number.isInteger : Number.isFinite;
+  return numeric(fallback, (parsed) => finite(parsed) && parsed > 0, `a positive ${kind}`);
+}
+
 /** Like `positive`, but 0 is allowed (it switches something off). */
 export function nonNegative(fallback: number): Reader<number> {
-  return {
-    shown: `\`${fallback}\``,
-    read(vars, name) {
-      const value = raw(vars, name);
-      if (value === undefined) return fallback;
-      const parsed = Number(value);
-      if (!Number.isInteger(parsed) || parsed < 0)
-        throw new InvalidSetting(name, `must be 0 or a positive integer, got ${JSON.stringify(value)}`);
-      return parsed;
-    },
-  };
+  return numeric(fallback, (parsed) => Number.isInteger(parsed) && parsed >= 0, "0 or a positive integer");
 }
 
 const FLAGS = new Map<unknown, boolean>([

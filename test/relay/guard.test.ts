@@ -1,6 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { MAX_BODY_BYTES } from "../../src/platform/readRawBody";
+import type { HealthWindow as Health } from "../../src/rpc/watch";
 import { controlClock } from "../support/clock";
 import { adminGet, deliver, mentionDelivery, newWorkspace, watchStub } from "../support/coordinator";
 import { useFakeSlackAndBackend } from "../support/fakeBackend";
@@ -10,15 +11,6 @@ const { alerts } = useFakeSlackAndBackend();
 
 const guardAlerts = () => alerts().texts.filter((text) => text.startsWith(":rotating_light:"));
 const recoveries = () => alerts().texts.filter((text) => text.startsWith(":white_check_mark: Answers to Slack are healthy"));
-
-interface Health {
-  window_minutes: number;
-  answered: number;
-  failed: number;
-  by_cause: Record<string, number>;
-  ratio: number;
-  unverified: number;
-}
 
 async function health(): Promise<Health> {
   const response = await adminGet("/admin/health");
