@@ -1,4 +1,3 @@
-import { isObject } from "../inbound/fields";
 import type { Inbound } from "../inbound/types";
 import { ListenerGone } from "../platform/errors";
 import { channelOf, isFromBot, isOwnMessage } from "./filters";
@@ -13,11 +12,21 @@ import {
   type ListenerSpec,
   type Matched,
   type Matcher,
-  matches,
   type RunArgs,
   type ShortcutArgs,
   type ViewArgs,
 } from "./listeners";
+import {
+  actionMatch,
+  commandMatch,
+  constraintOf,
+  eventMatch,
+  eventOf,
+  type Match,
+  messageMatch,
+  shortcutMatch,
+  viewMatch,
+} from "./matchers";
 import type { EventOf, EventType, EventWithSubtypesOf } from "./payloads";
 import { ackInRun, runContext, runLogger } from "./runContext";
 import { sayAndRespond } from "./sayAndRespond";
@@ -29,7 +38,7 @@ interface Registered {
   name: string;
   spec: ListenerSpec;
   /** The listener's view of the delivery, or undefined when it does not match. */
-  match(inbound: Inbound): ListenerContext | undefined;
+  match: Match;
 }
 
 export interface AppOptions {
@@ -55,10 +64,6 @@ function toAckBody(result: AckResult, inbound: Inbound): AckBody | undefined {
   if (typeof result === "string")
     return inbound.kind === "command" ? { response_type: "ephemeral", text: result } : { text: result };
   return result;
-}
-
-function eventOf(inbound: Inbound): Json | undefined {
-  return inbound.kind === "event" && isObject(inbound.payload.event) ? inbound.payload.event : undefined;
 }
 
 /** Subtyped messages (edits, joins, bot posts, …) reach only listeners that ask for them. */
@@ -88,10 +93,7 @@ export class App implements SlackApp {
   event<T extends EventType>(type: T | readonly T[], listener: Listener<EventArgs<EventOf<T>>>): this;
   event(type: string | readonly string[], listener: AnyListener): this {
     const types = typeof type === "string" ? [type] : type;
-    return this.register(`event:${types.join("+")}`, listener, (inbound) => {
-      const event = eventOf(inbound);
-      return event && types.includes(inbound.type) ? { inbound, body: inbound.payload, event } : undefined;
-    });
+    return this.register(`event:${types.join("+")}`, listener, eventMatch(types));
   }
 
   /**
@@ -109,41 +111,18 @@ export class App implements SlackApp {
       maybeListener === undefined && !(typeof patternOrListener === "string" || patternOrListener instanceof RegExp)
         ? [undefined, patternOrListener as AnyListener]
         : [patternOrListener as Matcher | undefined, maybeListener!];
-    return this.register(`message:${describeMatcher(pattern)}`, listener, (inbound) => {
-      const event = eventOf(inbound);
-      if (!event || inbound.type !== "message") return undefined;
-      const text = typeof event.text === "string" ? event.text : "";
-      if (pattern === undefined || typeof pattern === "string")
-        return pattern === undefined || text.includes(pattern) ? { inbound, body: inbound.payload, event } : undefined;
-      // Computed from the payload each time (plan and every run attempt), never stored.
-      const found = text.match(pattern);
-      return found ? { inbound, body: inbound.payload, event, context: { matches: found } } : undefined;
-    });
+    return this.register(`message:${describeMatcher(pattern)}`, listener, messageMatch(pattern));
   }
 
   /** A slash command, e.g. `"/echo"`. */
   command(name: Matcher, listener: Listener<CommandArgs>): this {
-    return this.register(`command:${describeMatcher(name)}`, listener, (inbound) =>
-      inbound.kind === "command" && matches(name, inbound.type)
-        ? { inbound, body: inbound.payload, command: inbound.payload as Record<string, string> }
-        : undefined,
-    );
+    return this.register(`command:${describeMatcher(name)}`, listener, commandMatch(name));
   }
 
   /** block_actions whose action matches `action_id` (or `{ action_id, block_id }`). */
   action(constraint: Matcher | { action_id?: Matcher; block_id?: Matcher }, listener: Listener<ActionArgs>): this {
-    const { action_id, block_id } =
-      typeof constraint === "object" && !(constraint instanceof RegExp)
-        ? constraint
-        : { action_id: constraint, block_id: undefined };
-    return this.register(`action:${describeMatcher(action_id)}`, listener, (inbound) => {
-      if (inbound.kind !== "interaction" || inbound.type !== "block_actions" || !Array.isArray(inbound.payload.actions))
-        return undefined;
-      const action = inbound.payload.actions.find(
-        (a): a is Json => isObject(a) && matches(action_id, a.action_id) && matches(block_id, a.block_id),
-      );
-      return action ? { inbound, body: inbound.payload, action } : undefined;
-    });
+    const constraints = constraintOf<"action_id" | "block_id">(constraint, "action_id");
+    return this.register(`action:${describeMatcher(constraints.action_id)}`, listener, actionMatch(constraints));
   }
 
   /** view_submission (default) or view_closed of views with this `callback_id`. */
@@ -153,23 +132,12 @@ export class App implements SlackApp {
   ): this {
     const { callback_id, type = "view_submission" } =
       typeof constraint === "object" && !(constraint instanceof RegExp) ? constraint : { callback_id: constraint };
-    return this.register(`view:${describeMatcher(callback_id)}:${type}`, listener, (inbound) => {
-      const view = inbound.payload.view;
-      return inbound.kind === "interaction" && inbound.type === type && isObject(view) && matches(callback_id, view.callback_id)
-        ? { inbound, body: inbound.payload, view }
-        : undefined;
-    });
+    return this.register(`view:${describeMatcher(callback_id)}:${type}`, listener, viewMatch(callback_id, type));
   }
 
   /** Global shortcuts and message shortcuts (`message_action`) with this `callback_id`. */
   shortcut(callbackId: Matcher, listener: Listener<ShortcutArgs>): this {
-    return this.register(`shortcut:${describeMatcher(callbackId)}`, listener, (inbound) =>
-      inbound.kind === "interaction" &&
-      (inbound.type === "shortcut" || inbound.type === "message_action") &&
-      matches(callbackId, inbound.payload.callback_id)
-        ? { inbound, body: inbound.payload, shortcut: inbound.payload }
-        : undefined,
-    );
+    return this.register(`shortcut:${describeMatcher(callbackId)}`, listener, shortcutMatch(callbackId));
   }
 
   plan(inbound: Inbound): Plan {
