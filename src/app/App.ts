@@ -12,6 +12,7 @@ import {
   type ListenerSpec,
   type Matched,
   type Matcher,
+  type MessageArgs,
   type RunArgs,
   type ShortcutArgs,
   type ViewArgs,
@@ -100,12 +101,12 @@ export class App implements SlackApp {
    * `message` events whose text contains `pattern` (a string) or matches it (a RegExp, whose
    * match is `context.matches`); all when omitted.
    */
-  message(pattern: RegExp, listener: WithSubtypes<EventArgs<EventWithSubtypesOf<"message">> & Matched>): this;
-  message(pattern: RegExp, listener: Listener<EventArgs<EventOf<"message">> & Matched>): this;
-  message(pattern: Matcher | undefined, listener: WithSubtypes<EventArgs<EventWithSubtypesOf<"message">>>): this;
-  message(pattern: Matcher | undefined, listener: Listener<EventArgs<EventOf<"message">>>): this;
-  message(listener: WithSubtypes<EventArgs<EventWithSubtypesOf<"message">>>): this;
-  message(listener: Listener<EventArgs<EventOf<"message">>>): this;
+  message(pattern: RegExp, listener: WithSubtypes<MessageArgs<EventWithSubtypesOf<"message">> & Matched>): this;
+  message(pattern: RegExp, listener: Listener<MessageArgs<EventOf<"message">> & Matched>): this;
+  message(pattern: Matcher | undefined, listener: WithSubtypes<MessageArgs<EventWithSubtypesOf<"message">>>): this;
+  message(pattern: Matcher | undefined, listener: Listener<MessageArgs<EventOf<"message">>>): this;
+  message(listener: WithSubtypes<MessageArgs<EventWithSubtypesOf<"message">>>): this;
+  message(listener: Listener<MessageArgs<EventOf<"message">>>): this;
   message(patternOrListener: Matcher | AnyListener | undefined, maybeListener?: AnyListener): this {
     const [pattern, listener] =
       maybeListener === undefined && !(typeof patternOrListener === "string" || patternOrListener instanceof RegExp)

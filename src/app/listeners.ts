@@ -22,6 +22,8 @@ export interface ListenerContext {
   /** The raw payload: event envelope, command fields or interaction payload. */
   body: Json;
   event?: Json;
+  /** `app.message`: the event again, under Bolt's name. */
+  message?: Json;
   command?: Record<string, string>;
   action?: Json;
   view?: Json;
@@ -41,6 +43,9 @@ export interface EventArgs<E> {
   body: EventEnvelope<E>;
   event: E;
 }
+
+/** `app.message`: Bolt's `message`, the same event as `event`. */
+export type MessageArgs<E> = EventArgs<E> & { message: E };
 
 /** Slash commands: the form fields, as both `body` and `command`. */
 export interface CommandArgs {

@@ -38,10 +38,12 @@ export function messageMatch(pattern: Matcher | undefined): Match {
     const event = eventOf(inbound);
     if (!event || inbound.type !== "message") return undefined;
     const text = typeof event.text === "string" ? event.text : "";
-    if (pattern === undefined || typeof pattern === "string")
-      return pattern === undefined || text.includes(pattern) ? { inbound, body: inbound.payload, event } : undefined;
+    if (!(pattern instanceof RegExp))
+      return pattern === undefined || text.includes(pattern)
+        ? { inbound, body: inbound.payload, event, message: event }
+        : undefined;
     const found = text.match(pattern);
-    return found ? { inbound, body: inbound.payload, event, context: { matches: found } } : undefined;
+    return found ? { inbound, body: inbound.payload, event, message: event, context: { matches: found } } : undefined;
   };
 }
 

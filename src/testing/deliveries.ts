@@ -198,16 +198,20 @@ export function blockActions(options: {
   };
 }
 
-/** A `view_submission` payload with one plain-text input (`block_id` → `action_id` → value). */
+/** One input's state: a text is a plain-text input's value; an object is the state as Slack sends it. */
+export type ViewInputState = string | { type: string; [field: string]: unknown };
+
+/** A `view_submission` payload with its inputs' state (`block_id` → `action_id` → text or state). */
 export function viewSubmission(options: {
   teamId?: string;
   callbackId: string;
-  values: Record<string, Record<string, string>>;
+  values: Record<string, Record<string, ViewInputState>>;
 }): Record<string, unknown> {
+  const stateOf = (value: ViewInputState) => (typeof value === "string" ? { type: "plain_text_input", value } : value);
   const values = Object.fromEntries(
     Object.entries(options.values).map(([block, actions]) => [
       block,
-      Object.fromEntries(Object.entries(actions).map(([action, value]) => [action, { type: "plain_text_input", value }])),
+      Object.fromEntries(Object.entries(actions).map(([action, value]) => [action, stateOf(value)])),
     ]),
   );
   return {

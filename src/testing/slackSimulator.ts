@@ -12,12 +12,13 @@ import {
   slackId,
   slashCommandFields,
   toRequest,
+  type ViewInputState,
   viewSubmission,
 } from "./deliveries";
 
 /**
  * Signed deliveries as Slack sends them, as `Request`s for your Worker's `fetch`: Events API
- * events, slash commands, interactivity (`block_actions`, `view_submission`), options loads
+ * events, slash commands, interactivity (`block_actions`, `view_submission`, `shortcut`), options loads
  * (`block_suggestion`) and `function_executed`. Each starts from a realistic template; the
  * `overrides` replace its fields (shallowly: the event's, the payload's, the command's form fields).
  */
@@ -70,13 +71,28 @@ export class SlackSimulator {
     return this.interaction({ ...payload, actions: [{ ...action, value }], ...overrides });
   }
 
-  /** A modal submitted: `values` is `block_id` → `action_id` → text. */
+  /** A modal submitted: `values` is `block_id` → `action_id` → a text input's value, or an element's state. */
   viewSubmission(
     callbackId: string,
-    values: Record<string, Record<string, string>> = {},
+    values: Record<string, Record<string, ViewInputState>> = {},
     overrides: Fields = {},
   ): Promise<Request> {
     return this.interaction({ ...viewSubmission({ teamId: this.teamId, callbackId, values }), ...overrides });
+  }
+
+  /** A global shortcut (`shortcut`) with this `callback_id`. */
+  shortcut(callbackId: string, overrides: Fields = {}): Promise<Request> {
+    return this.interaction({
+      type: "shortcut",
+      callback_id: callbackId,
+      trigger_id: slackId("13345224609."),
+      action_ts: messageTs(),
+      user: { id: "U0000USER", username: "tester", team_id: this.teamId },
+      team: { id: this.teamId, domain: "test" },
+      api_app_id: "A0000TEST",
+      token: "unused-verification-token",
+      ...overrides,
+    });
   }
 
   /** An options load (`block_suggestion`) for an external select: the user typed `value`. */
