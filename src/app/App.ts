@@ -35,6 +35,9 @@ import type { AckBody, Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from
 
 type Json = Record<string, unknown>;
 
+/** Follow-ups of a parked run, planned purely (SlackApp.parked). */
+type ParkContributor = (effect: RunEffect, reason: string) => PlannedEffect[];
+
 interface Registered {
   name: string;
   spec: ListenerSpec;
@@ -81,6 +84,8 @@ function subtypeAllowed(spec: ListenerSpec, event: Json): boolean {
 export class App implements SlackApp {
   private readonly listeners: Registered[] = [];
   private readonly allowedChannels: ReadonlySet<string> | undefined;
+  /** Each kind's follow-ups of a parked run (app.error, a custom step's completeError). */
+  private readonly parkContributors: ParkContributor[] = [];
 
   constructor(options: AppOptions = {}) {
     this.allowedChannels = options.allowedChannels ? new Set(options.allowedChannels) : undefined;
@@ -160,6 +165,15 @@ export class App implements SlackApp {
       effects.push({ name: `run:${listener.name}`, effect, scope: listener.spec.dedupe === "fact" ? "fact" : "delivery" });
     }
     return matched ? { effects, ackBody } : { ignore: "no handler" };
+  }
+
+  parked(effect: RunEffect, reason: string): PlannedEffect[] {
+    return this.parkContributors.flatMap((contribute) => contribute(effect, reason));
+  }
+
+  /** @internal For listener kinds (`app.error`, `app.function`): what they plan once a run is finally parked. */
+  onParked(contributor: ParkContributor): void {
+    this.parkContributors.push(contributor);
   }
 
   async run(effect: RunEffect, tools: RunTools): Promise<void> {

@@ -51,4 +51,10 @@ export interface RunTools {
 export interface SlackApp {
   plan(inbound: Inbound): Plan;
   run?(effect: RunEffect, tools: RunTools): Promise<void>;
+  /**
+   * Follow-ups of a `run` finally parked with `reason` (`app.error`, a custom step's
+   * `completeError`): recorded in the parking's transaction, keyed by the parked row and each
+   * name, delivered at least once; planned once per row, never for a follow-up. Pure, no I/O.
+   */
+  parked?(effect: RunEffect, reason: string): PlannedEffect[];
 }

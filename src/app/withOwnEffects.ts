@@ -27,6 +27,7 @@ export function withOwnEffects(app: SlackApp, own: OwnEffects): SlackApp {
         return { ...plan, effects: [...effects, ...plan.effects] };
       },
       run: app.run?.bind(app),
+      parked: app.parked?.bind(app),
     };
     byApp.set(app, served);
   }

@@ -8,6 +8,7 @@ import { type RetryAfterMemory, workspaceRateKey } from "../platform/retryAfter"
 import type { ClaimedRow, Outbox } from "../recording/outbox";
 import type { DeliverySettings } from "../settings";
 import type { Completions } from "./completions";
+import type { FollowUps } from "./parkFollowUps";
 
 /** What the delivery loop needs of a shard. */
 export interface Courier {
@@ -20,6 +21,8 @@ export interface Courier {
   shard: string;
   /** Performs one row's effect once (the shard binds app, client and steps); throws what went wrong. */
   perform(effect: Effect, row: ClaimedRow, token: string): Promise<void>;
+  /** What the app plans once a row is finally parked, recorded with the parking (parkFollowUps.ts). */
+  followUps?: FollowUps;
   /** Called with the time a row becomes due again, so the shard can move its alarm earlier. */
   wakeAt(at: number): void;
 }
@@ -44,17 +47,19 @@ async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Pro
   }
 
   let settlement: Settlement;
+  let effect: Effect | undefined;
   try {
     // Inside the try: a payload that cannot be read back is parked as a counted attempt, not re-leased forever.
-    const effect = row.effect ?? readEffect(row.payload);
-    await whileRenewingLease(courier, token, key, () => courier.perform(effect, row, token));
+    const performed = row.effect ?? readEffect(row.payload);
+    effect = performed;
+    await whileRenewingLease(courier, token, key, () => courier.perform(performed, row, token));
     settlement = { disposition: "delivered" };
   } catch (error) {
     settlement = settlementOf(error);
   }
   // The await above opened the input gate: the row may have been re-leased meanwhile,
   // so every settle below is fenced by our token rather than trusting what we read.
-  events.emit(await settle(courier, token, row, settlement));
+  events.emit(await settle(courier, token, row, settlement, effect));
 }
 
 /**
@@ -77,7 +82,13 @@ async function whileRenewingLease<T>(courier: Courier, token: string, key: strin
 }
 
 /** Writes the settlement to the row, fenced by `token`, and says what happened. */
-async function settle(courier: Courier, token: string, row: ClaimedRow, settlement: Settlement): Promise<DeliveryEvent> {
+async function settle(
+  courier: Courier,
+  token: string,
+  row: ClaimedRow,
+  settlement: Settlement,
+  effect: Effect | undefined,
+): Promise<DeliveryEvent> {
   const { outbox, completions, delivery, retryAfters, shard } = courier;
   const key = row.idempotency_key;
   const now = Date.now();
@@ -112,9 +123,13 @@ async function settle(courier: Courier, token: string, row: ClaimedRow, settleme
         ? `retry horizon passed; last: ${settlement.reason}`
         : settlement.reason;
     // Step checkpoints stay on a parked row: a replayed run resumes after its completed steps.
-    return outbox.park(key, token, attempts, reason, now)
-      ? { type: "parked", shard, key, attempts, reason }
-      : fenced(courier, row, "park");
+    // Its follow-ups are planned only if this is its first parking, inside the parking's transaction.
+    const followUps = outbox.park(key, token, attempts, reason, now, () =>
+      effect && courier.followUps ? courier.followUps(effect, row, reason) : [],
+    );
+    if (followUps === null) return fenced(courier, row, "park");
+    if (followUps.length > 0) courier.wakeAt(now);
+    return { type: "parked", shard, key, attempts, reason };
   }
   if (settlement.retryAfterMs !== undefined && row.rate_key !== null)
     retryAfters.remember(workspaceRateKey(row.workspace, row.rate_key), now + settlement.retryAfterMs, now);

@@ -1,4 +1,5 @@
 import type { Effect } from "../app/effects";
+import type { SlackApp } from "../app/types";
 import type { Authorization, Authorize } from "../auth/authorize";
 import type { ReadyKinds } from "../effects/registry";
 import { callPacing, type KeeperOf } from "../pacing/pacing";
@@ -21,6 +22,8 @@ import { stepFor } from "./stepCheckpoints";
  */
 export interface CourierParts {
   shard: string;
+  /** The app whose `parked` plans a parked run's follow-ups (parkFollowUps.ts). */
+  app?: SlackApp;
   authorize: Authorize<CoordinatorEnv>;
   env: CoordinatorEnv;
   settings: DeliverySettings;

@@ -27,8 +27,8 @@ export class Outbox {
     return rows.flatMap((row) =>
       this.sql
         .all<{ attempts: number }>(
-          `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+          `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at, followed_up_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (idempotency_key) DO NOTHING
        RETURNING attempts`,
           row.key,
@@ -40,6 +40,7 @@ export class Outbox {
           lease?.token ?? null,
           lease?.expiresAt ?? null,
           now,
+          row.followUp ? now : null,
         )
         .map(({ attempts }) => ({
           idempotency_key: row.key,
@@ -158,19 +159,43 @@ export class Outbox {
     );
   }
 
-  /** Fenced parking: the row joins the dead-letter queue with its error. */
-  park(key: string, token: string, attempts: number, error: string, now: number): boolean {
-    return (
-      this.sql.count(
-        `UPDATE outbox SET status = 'parked', attempts = ?, last_error = ?, parked_at = ?, claim_token = NULL, claim_expires_at = NULL
-        WHERE idempotency_key = ? AND claim_token = ? RETURNING 1`,
+  /**
+   * Fenced parking: the row joins the dead-letter queue with its error. The first time a row is
+   * parked, its `followUps` (planned by the app) are enqueued in the same transaction, due at once
+   * and born followed up (they have none of their own); a replayed row parking again plans none.
+   * Returns the follow-up rows written, or null when fenced out.
+   */
+  park(
+    key: string,
+    token: string,
+    attempts: number,
+    error: string,
+    now: number,
+    followUps = (): NewRow[] => [],
+  ): ClaimedRow[] | null {
+    return this.sql.transaction(() => {
+      // Read and written in one synchronous transaction: no other attempt can park this row in between.
+      const [held] = this.sql.all<{ followed_up_at: number | null }>(
+        "SELECT followed_up_at FROM outbox WHERE idempotency_key = ? AND claim_token = ?",
+        key,
+        token,
+      );
+      if (!held) return null;
+      this.sql.all(
+        `UPDATE outbox SET status = 'parked', attempts = ?1, last_error = ?2, parked_at = ?3, claim_token = NULL, claim_expires_at = NULL,
+          followed_up_at = coalesce(followed_up_at, ?3) WHERE idempotency_key = ?4`,
         attempts,
         error,
         now,
         key,
-        token,
-      ) === 1
-    );
+      );
+      if (held.followed_up_at !== null) return [];
+      return this.enqueue(
+        followUps().map((row) => ({ ...row, followUp: true })),
+        now,
+        null,
+      );
+    });
   }
 
   countsByStatus(): Record<OutboxStatus, number> {

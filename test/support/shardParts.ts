@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import type { SlackApp } from "../../src/app/types";
 import { type Authorize, singleWorkspace } from "../../src/auth/authorize";
 import type { Courier } from "../../src/delivery/deliverClaimed";
 import { DeliveryLoop } from "../../src/delivery/deliveryLoop";
@@ -15,7 +16,7 @@ import { testApp } from "./testApp";
  */
 export function outboxOf(state: DurableObjectState): Outbox {
   applyMigrations(state.storage);
-  return new Outbox(new MeteredSql(state.storage.sql));
+  return new Outbox(new MeteredSql(state.storage.sql, state.storage));
 }
 
 /**
@@ -23,11 +24,15 @@ export function outboxOf(state: DurableObjectState): Outbox {
  * pacing, reports to the watch, counters and logging included), with its own counters. Its wake-ups
  * go nowhere, so only the test drives it.
  */
-export function deliveryLoopOf(state: DurableObjectState, authorize: Authorize<CoordinatorEnv> = singleWorkspace) {
+export function deliveryLoopOf(
+  state: DurableObjectState,
+  authorize: Authorize<CoordinatorEnv> = singleWorkspace,
+  app: SlackApp = testApp,
+) {
   return new DeliveryLoop({
     shard: state.id.name ?? state.id.toString(),
     role: "workspace",
-    app: testApp,
+    app,
     authorize,
     env: env as unknown as CoordinatorEnv,
     outbox: outboxOf(state),

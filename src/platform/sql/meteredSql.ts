@@ -6,7 +6,15 @@
 export class MeteredSql {
   rowsWritten = 0;
 
-  constructor(private readonly sql: SqlStorage) {}
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly storage: Pick<DurableObjectStorage, "transactionSync">,
+  ) {}
+
+  /** Runs `fn` in one SQLite transaction: all of its writes or none (a throw rolls back). */
+  transaction<T>(fn: () => T): T {
+    return this.storage.transactionSync(fn);
+  }
 
   all<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T[] {
     const cursor = this.sql.exec<T>(query, ...bindings);

@@ -5,6 +5,7 @@ import metrics from "../../../migrations/0004_metrics.sql";
 import receiptGenerations from "../../../migrations/0005_receipt_generations.sql";
 import appRateLimited from "../../../migrations/0006_app_rate_limited.sql";
 import bucketLayouts from "../../../migrations/0007_bucket_layouts.sql";
+import parkFollowUps from "../../../migrations/0008_park_follow_ups.sql";
 
 export interface Migration {
   /** Monotonically increasing; an applied migration is never edited, only followed. */
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 5, name: "0005_receipt_generations", sql: receiptGenerations },
   { id: 6, name: "0006_app_rate_limited", sql: appRateLimited },
   { id: 7, name: "0007_bucket_layouts", sql: bucketLayouts },
+  { id: 8, name: "0008_park_follow_ups", sql: parkFollowUps },
 ];
 
 /**

@@ -13,7 +13,7 @@ export class Schema {
     readonly storage: DurableObjectStorage,
     private readonly migrations: readonly Migration[] = MIGRATIONS,
   ) {
-    this.sql = new MeteredSql(storage.sql);
+    this.sql = new MeteredSql(storage.sql, storage);
   }
 
   /** Applies pending migrations; synchronous, so it commits before any other request runs. */
