@@ -1,11 +1,18 @@
 #!/usr/bin/env node
-// `npx slack-fake [--port 8788]`: the test kit's FakeSlack as a local HTTP server on 127.0.0.1, for
-// `wrangler dev`. Set SLACK_API_URL to the printed URL; every call is printed as a JSON line.
+// `npx slack-fake [--port 8788] [--stream-max-open-ms N] [--stream-max-chars N] [--enforce-tiers]`:
+// the test kit's FakeSlack as a local HTTP server on 127.0.0.1, for `wrangler dev`. Set
+// SLACK_API_URL to the printed URL; every call is printed as a JSON line.
 import { createServer } from "node:http";
-import { FakeSlack } from "../dist/testing.js";
+import { FakeSlack, parseFakeSlackFlags } from "../dist/testing.js";
 
-const portFlag = process.argv.indexOf("--port");
-const port = portFlag > 0 ? Number(process.argv[portFlag + 1]) : 8788;
+let flags;
+try {
+  flags = parseFakeSlackFlags(process.argv.slice(2));
+} catch (error) {
+  console.error(`slack-fake: ${error.message}`);
+  process.exit(2);
+}
+const { port, options } = flags;
 let fake;
 
 const server = createServer(async (incoming, outgoing) => {
@@ -32,7 +39,7 @@ const server = createServer(async (incoming, outgoing) => {
 });
 
 server.listen(port, "127.0.0.1", () => {
-  fake = new FakeSlack(`http://127.0.0.1:${server.address().port}`);
+  fake = new FakeSlack({ ...options, origin: `http://127.0.0.1:${server.address().port}` });
   console.log(`fake Slack Web API on ${fake.apiUrl} — set SLACK_API_URL to it; Ctrl-C stops it`);
 });
 process.on("SIGINT", () => server.close(() => process.exit(0)));

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { FakeSlackOptions } from "../../src/testing/fakeSlack";
 import { FakeSlackApi, type Fault } from "../../test/support/fakeSlackApi";
 import { highResNow } from "../load/clock";
 
@@ -37,6 +38,8 @@ export interface FakeSlackServerOptions {
   faultFor?: (call: { method: string; channel?: string }) => Fault | undefined;
   /** A hang never outlives this, so a run always ends (the caller's own timeout normally ends it first). */
   maxHangMs?: number;
+  /** The fake's stream limits and tiers (its origin is the server's). */
+  fake?: Omit<FakeSlackOptions, "origin">;
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -162,7 +165,7 @@ export async function startFakeSlackServer(options: FakeSlackServerOptions = {})
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((ready) => server.listen(options.port ?? 0, "127.0.0.1", ready));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake = new FakeSlackApi(origin);
+  fake = new FakeSlackApi({ ...options.fake, origin });
   return {
     fake,
     origin,

@@ -1,11 +1,12 @@
+import { parseFakeSlackFlags } from "../../src/testing/fakeSlackFlags";
 import { startFakeSlackServer } from "./fakeSlackServer";
 
 // The fake Slack Web API on its own, for the local demo (docs/tutorial.md "Try it with a signed request"): prints every call.
-// npm run fake-slack [-- --port 8788]
-const portFlag = process.argv.indexOf("--port");
-const port = portFlag > 0 ? Number(process.argv[portFlag + 1]) : 8788;
+// npm run fake-slack [-- --port 8788 --stream-max-open-ms N --stream-max-chars N --enforce-tiers]
+const { port, options } = parseFakeSlackFlags(process.argv.slice(2));
 const server = await startFakeSlackServer({
   port,
+  fake: options,
   onCall: (call) =>
     console.log(
       JSON.stringify({

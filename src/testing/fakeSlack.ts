@@ -1,5 +1,8 @@
-import { FakeAnswers } from "./fakeSlackAnswers";
+import { type CallMatch, FakeFaults, type Fault, statusOf } from "./fakeFaults";
+import { FakeAnswers, type FakeMessage } from "./fakeSlackAnswers";
 import { FakeOauth } from "./fakeSlackOauth";
+import { FakeStreams, type StreamLimits } from "./fakeStreams";
+import { FakeRateLimits, type PostLimit, SLACK_TIERS, type TierLimits } from "./fakeTiers";
 
 /**
  * A fake Slack Web API (and response_url endpoint) that records every call and plays scripted
@@ -8,20 +11,16 @@ import { FakeOauth } from "./fakeSlackOauth";
  * and an HTTP server on 127.0.0.1 alike. Imports nothing from `cloudflare:*`.
  */
 
-export type Fault =
-  /** An HTTP error, optionally with Slack's JSON error code and Retry-After seconds. */
-  | { status: number; error?: string; retryAfter?: number }
-  /** HTTP 200 with `{ ok: false, error }`. */
-  | { error: string }
-  /** Never answers; the caller's timeout must end it. */
-  | { hang: true }
-  /** The connection drops: fetch rejects. */
-  | { reset: true };
+export type { CallMatch, Fault } from "./fakeFaults";
+export type { FakeMessage } from "./fakeSlackAnswers";
 
-export interface CallMatch {
-  /** Web API method (`chat.postMessage`) or `response_url`. */
-  method?: string;
-  channel?: string;
+export interface FakeSlackOptions extends Partial<StreamLimits> {
+  /** Where the fake is reachable (FAKE_SLACK_DEFAULT_ORIGIN unless told). */
+  origin?: string;
+  /** The fake's clock (`Date.now` unless told): stream lifetimes, rate limits, `ts` and `at`. */
+  now?: () => number;
+  /** Slack's tiers (true: SLACK_TIERS and 1 post a second per channel), or these calls per minute. */
+  enforceTiers?: boolean | TierLimits;
 }
 
 export interface RecordedCall {
@@ -33,14 +32,10 @@ export interface RecordedCall {
   at: number;
   /** What the fake answered: "ok", a fault's description. */
   outcome: string;
+  /** The HTTP status answered; 0 when none was (a hang, a dropped connection). */
+  status: number;
   /** The request's content-type, as sent. */
   contentType: string | null;
-}
-
-interface Scripted {
-  match: CallMatch;
-  fault: Fault;
-  remaining: number;
 }
 
 /** Where a FakeSlack answers unless told: a name that never resolves, so nothing leaves the test. */
@@ -59,19 +54,25 @@ function parseBody(text: string, contentType: string | null): Record<string, unk
 
 export class FakeSlack {
   readonly calls: RecordedCall[] = [];
-  private readonly scripts: Scripted[] = [];
+  private readonly faults = new FakeFaults();
   private readonly waiters: Array<{ predicate: (call: RecordedCall) => boolean; resolve: (call: RecordedCall) => void }> = [];
   private readonly oauth = new FakeOauth();
   private readonly answers: FakeAnswers;
-  private postLimit?: { perSecond: number; burst: number };
-  private readonly postBuckets = new Map<string, { tokens: number; at: number }>();
+  private readonly streams: FakeStreams;
+  private readonly limits = new FakeRateLimits();
+  private readonly now: () => number;
 
   /** Where the fake is reachable: SLACK_API_URL is `${origin}/api/`, response_urls start with it. */
   readonly origin: string;
 
-  constructor(origin: string = FAKE_SLACK_DEFAULT_ORIGIN) {
-    this.origin = origin;
-    this.answers = new FakeAnswers(origin);
+  constructor(options: string | FakeSlackOptions = {}) {
+    const given = typeof options === "string" ? { origin: options } : options;
+    this.origin = given.origin ?? FAKE_SLACK_DEFAULT_ORIGIN;
+    // Read on each call, so a test clock that replaces Date.now later still rules the fake.
+    this.now = given.now ?? (() => Date.now());
+    this.streams = new FakeStreams(this.now, given);
+    this.answers = new FakeAnswers(this.origin, this.streams, this.now);
+    if (given.enforceTiers) this.enforceTiers(given.enforceTiers === true ? SLACK_TIERS : given.enforceTiers);
   }
 
   /** The value for the Worker's SLACK_API_URL. */
@@ -93,14 +94,34 @@ export class FakeSlack {
    * Enforces Slack's limit on chat.postMessage per channel, as a token bucket: `burst` posts at
    * once, refilled at `perSecond`; a post over it is answered 429 with Retry-After (whole seconds).
    */
-  limitPostsPerChannel(limit: { perSecond: number; burst: number }): this {
-    this.postLimit = limit;
+  limitPostsPerChannel(limit: PostLimit): this {
+    this.limits.limitPostsPerChannel(limit);
     return this;
+  }
+
+  /**
+   * Enforces calls per workspace (token) per minute, by method (Slack's tiers unless told), and
+   * 1 chat.postMessage a second per channel unless limitPostsPerChannel says otherwise.
+   */
+  enforceTiers(tiers: TierLimits = SLACK_TIERS): this {
+    this.limits.enforceTiers(tiers);
+    return this;
+  }
+
+  /** Changes how long a stream stays open and how long its text may grow; open streams too. */
+  setStreamLimits(limits: Partial<StreamLimits>): this {
+    this.streams.setLimits(limits);
+    return this;
+  }
+
+  /** Calls answered HTTP 429, by a limit or a scripted fault. */
+  rateLimited(): RecordedCall[] {
+    return this.calls.filter((call) => call.status === 429);
   }
 
   /** Answers the next `times` matching calls with `fault`; later calls succeed again. */
   fail(match: CallMatch, fault: Fault, times = 1): this {
-    this.scripts.push({ match, fault, remaining: times });
+    this.faults.add(match, fault, times);
     return this;
   }
 
@@ -124,9 +145,14 @@ export class FakeSlack {
     return this.calls.filter((call) => call.method === method);
   }
 
-  /** Messages the app posted to `channel` (oldest first), as conversations.history reads them. */
-  messagesIn(channel: string): Array<Record<string, unknown>> {
-    return this.answers.messagesIn(channel) as unknown as Array<Record<string, unknown>>;
+  /** Messages the app posted to `channel`, or to its thread `threadTs` (oldest first), with their final text and state. */
+  messagesIn(channel: string, threadTs?: string): FakeMessage[] {
+    return this.answers.messagesIn(channel, threadTs);
+  }
+
+  /** One message the app posted or streamed: its text as Slack shows it, blocks, stream state. */
+  message(channel: string, ts: string): FakeMessage | undefined {
+    return this.answers.messagesIn(channel).find((message) => message.ts === ts);
   }
 
   /** Resolves with the first recorded call matching `predicate` (already made, or the next one). */
@@ -167,17 +193,19 @@ export class FakeSlack {
     // Bytes, decoded here: workerd warns when .text() reads a form body.
     const text = new TextDecoder().decode(await request.arrayBuffer());
     const body = method === "file_upload" ? { bytes: text } : parseBody(text, request.headers.get("content-type"));
-    const overLimit = method === "chat.postMessage" ? this.overPostLimit(String(body.channel), Date.now()) : undefined;
+    const token = request.headers.get("authorization");
+    const overLimit = this.limits.retryAfter(method, token ?? String(body.token ?? ""), body.channel, this.now());
     const fault: Fault | undefined =
-      overLimit !== undefined ? { status: 429, retryAfter: overLimit } : this.takeFault(method, body);
+      overLimit !== undefined ? { status: 429, retryAfter: overLimit } : this.faults.take(method, body);
     this.record({
       method,
       url: request.url,
-      token: request.headers.get("authorization"),
+      token,
       contentType: request.headers.get("content-type"),
       body,
-      at: Date.now(),
+      at: this.now(),
       outcome: fault ? JSON.stringify(fault) : "ok",
+      status: statusOf(fault),
     });
 
     if (!fault) return this.success(method, body);
@@ -195,33 +223,6 @@ export class FakeSlack {
     if ("retryAfter" in fault && fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
     const error = fault.error ?? (status === 429 ? "ratelimited" : `http_${status}`);
     return new Response(JSON.stringify({ ok: false, error }), { status, headers });
-  }
-
-  /** Takes a token of the channel's bucket; returns the seconds to wait when there is none. */
-  private overPostLimit(channel: string, now: number): number | undefined {
-    const limit = this.postLimit;
-    if (!limit) return undefined;
-    const bucket = this.postBuckets.get(channel) ?? { tokens: limit.burst, at: now };
-    bucket.tokens = Math.min(limit.burst, bucket.tokens + ((now - bucket.at) / 1000) * limit.perSecond);
-    bucket.at = now;
-    this.postBuckets.set(channel, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return undefined;
-    }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / limit.perSecond));
-  }
-
-  private takeFault(method: string, body: Record<string, unknown>): Fault | undefined {
-    const script = this.scripts.find(
-      (s) =>
-        s.remaining > 0 &&
-        (s.match.method === undefined || s.match.method === method) &&
-        (s.match.channel === undefined || s.match.channel === body.channel),
-    );
-    if (!script) return undefined;
-    script.remaining--;
-    return script.fault;
   }
 
   private record(call: RecordedCall): void {

@@ -1,8 +1,9 @@
 /**
  * What the fake Slack answers a successful Web API call, per method, as Slack does: a `ts` for
  * posts, the `view` for `views.*`, the channel's recorded `messages` for reads, streaming states
- * for `chat.*Stream`. A method it does not know is answered `{ ok: true }`.
+ * for `chat.*Stream` (see fakeStreams). A method it does not know is answered `{ ok: true }`.
  */
+import type { FakeStreams, MessageState } from "./fakeStreams";
 
 interface StoredMessage {
   type: "message";
@@ -11,9 +12,10 @@ interface StoredMessage {
   blocks?: unknown;
   thread_ts?: string;
   bot_id: string;
-  /** A `chat.startStream` message until `chat.stopStream`. */
-  streaming?: boolean;
 }
+
+/** A message as the fake holds it: what Slack's reads show, its text as Slack shows it, and its stream's state. */
+export type FakeMessage = Omit<StoredMessage, "text"> & { text: string } & MessageState;
 
 export class FakeAnswers {
   private tsCounter = 0;
@@ -22,20 +24,35 @@ export class FakeAnswers {
   /** Messages the app posted, per channel, oldest first: what conversations.history/replies read. */
   private readonly channels = new Map<string, StoredMessage[]>();
 
-  constructor(private readonly origin: string) {}
+  constructor(
+    private readonly origin: string,
+    private readonly streams: FakeStreams,
+    private readonly now: () => number,
+  ) {}
 
-  /** Messages posted to `channel` so far (oldest first), as conversations.history would list them. */
-  messagesIn(channel: string): StoredMessage[] {
-    return [...(this.channels.get(channel) ?? [])];
+  /** Messages posted to `channel` (or to its thread `threadTs`) so far, oldest first, with their state. */
+  messagesIn(channel: string, threadTs?: string): FakeMessage[] {
+    const listed = threadTs === undefined ? this.stored(channel) : this.thread(channel, threadTs);
+    return listed.map((message) => ({
+      ...message,
+      text: typeof message.text === "string" ? message.text : "",
+      ...this.streams.stateOf(channel, message.ts),
+    }));
   }
 
   answer(method: string, body: Record<string, unknown>): Record<string, unknown> {
     const channel = String(body.channel ?? "");
     switch (method) {
-      case "chat.postMessage":
-      case "chat.startStream": {
-        const message = this.post(channel, body, method === "chat.startStream");
+      case "chat.postMessage": {
+        const message = this.post(channel, body);
         return { ok: true, channel, ts: message.ts, message };
+      }
+      case "chat.startStream": {
+        const refused = this.streams.refuseStart(channel, body);
+        if (refused) return { ok: false, error: refused };
+        const message = this.post(channel, { thread_ts: body.thread_ts });
+        this.streams.open(channel, message, body);
+        return { ok: true, channel, ts: message.ts };
       }
       case "chat.postEphemeral":
         return { ok: true, message_ts: this.nextTs() };
@@ -46,13 +63,13 @@ export class FakeAnswers {
       }
       case "chat.appendStream":
       case "chat.stopStream":
-        return this.stream(method, channel, body);
+        return this.streams.write(method, channel, this.find(channel, String(body.ts)), body);
       case "chat.delete": {
-        const list = this.channels.get(channel) ?? [];
         this.channels.set(
           channel,
-          list.filter((m) => m.ts !== body.ts),
+          this.stored(channel).filter((m) => m.ts !== body.ts),
         );
+        this.streams.forget(channel, String(body.ts));
         return { ok: true, channel, ts: body.ts };
       }
       case "views.open":
@@ -61,12 +78,9 @@ export class FakeAnswers {
       case "views.publish":
         return { ok: true, view: this.view(method, body) };
       case "conversations.history":
-        return { ok: true, messages: this.messagesIn(channel).reverse(), has_more: false };
-      case "conversations.replies": {
-        const ts = String(body.ts);
-        const thread = this.messagesIn(channel).filter((m) => m.ts === ts || m.thread_ts === ts);
-        return { ok: true, messages: thread, has_more: false };
-      }
+        return { ok: true, messages: this.stored(channel).reverse(), has_more: false };
+      case "conversations.replies":
+        return { ok: true, messages: this.thread(channel, String(body.ts)), has_more: false };
       case "files.getUploadURLExternal":
         this.fileCounter++;
         return { ok: true, file_id: `F${this.fileCounter}`, upload_url: `${this.origin}/upload/F${this.fileCounter}` };
@@ -81,12 +95,20 @@ export class FakeAnswers {
 
   private nextTs(): string {
     this.tsCounter++;
-    return `${Math.floor(Date.now() / 1000)}.${String(this.tsCounter).padStart(6, "0")}`;
+    return `${Math.floor(this.now() / 1000)}.${String(this.tsCounter).padStart(6, "0")}`;
   }
 
-  private post(channel: string, body: Record<string, unknown>, streaming: boolean): StoredMessage {
+  private stored(channel: string): StoredMessage[] {
+    return [...(this.channels.get(channel) ?? [])];
+  }
+
+  /** A thread as conversations.replies reads it: its parent (when the app posted it) and replies. */
+  private thread(channel: string, ts: string): StoredMessage[] {
+    return this.stored(channel).filter((m) => m.ts === ts || m.thread_ts === ts);
+  }
+
+  private post(channel: string, body: Record<string, unknown>): StoredMessage {
     const message: StoredMessage = { type: "message", ts: this.nextTs(), bot_id: "B0000FAKE", ...pick(body, "text", "blocks") };
-    if (streaming) Object.assign(message, { streaming: true, text: body.markdown_text ?? "" });
     if (typeof body.thread_ts === "string") message.thread_ts = body.thread_ts;
     const list = this.channels.get(channel) ?? [];
     list.push(message);
@@ -96,15 +118,6 @@ export class FakeAnswers {
 
   private find(channel: string, ts: string): StoredMessage | undefined {
     return this.channels.get(channel)?.find((m) => m.ts === ts);
-  }
-
-  private stream(method: string, channel: string, body: Record<string, unknown>): Record<string, unknown> {
-    const message = this.find(channel, String(body.ts));
-    if (!message?.streaming) return { ok: false, error: "message_not_in_streaming_state" };
-    const appended = typeof body.markdown_text === "string" ? body.markdown_text : "";
-    message.text = `${typeof message.text === "string" ? message.text : ""}${appended}`;
-    if (method === "chat.stopStream") delete message.streaming;
-    return { ok: true, channel, ts: message.ts, ...(method === "chat.stopStream" ? { message } : {}) };
   }
 
   private view(method: string, body: Record<string, unknown>): Record<string, unknown> {

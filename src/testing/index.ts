@@ -1,9 +1,15 @@
 // `slack-durable-coordinator/testing`: the kit for testing an app built on the coordinator.
 // Plain Web APIs only (nothing from `cloudflare:*`), so it loads in workerd tests and in Node.
-export type { Delivery, SignOptions } from "./deliveries";
+export type { Delivery, SignOptions, ViewInputState } from "./deliveries";
 export { messageTs, slackId } from "./deliveries";
-export type { CallMatch, Fault, RecordedCall } from "./fakeSlack";
+export type { CallMatch, FakeMessage, FakeSlackOptions, Fault, RecordedCall } from "./fakeSlack";
 export { FakeSlack } from "./fakeSlack";
+export type { FakeSlackFlags } from "./fakeSlackFlags";
+export { parseFakeSlackFlags } from "./fakeSlackFlags";
+export type { StreamLimits, StreamState } from "./fakeStreams";
+export { SLACK_STREAM_LIMITS } from "./fakeStreams";
+export type { TierLimits } from "./fakeTiers";
+export { SLACK_TIERS } from "./fakeTiers";
 export type { ShardAlarmOptions, ShardAlarmRunner } from "./shardAlarm";
 export { runShardAlarm, TestClock } from "./shardAlarm";
 export type { SlackSimulatorOptions } from "./slackSimulator";

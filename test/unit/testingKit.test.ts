@@ -51,7 +51,13 @@ describe("FakeSlack", () => {
 
   it("streams: startStream opens, appendStream accumulates, stopStream closes; appending after it is an error", async () => {
     const slack = new FakeSlack();
-    const { ts } = await answer(slack, "chat.startStream", { channel: "C1", thread_ts: "1.1", markdown_text: "He" });
+    const { ts } = await answer(slack, "chat.startStream", {
+      channel: "C1",
+      thread_ts: "1.1",
+      recipient_user_id: "U1",
+      recipient_team_id: "T1",
+      markdown_text: "He",
+    });
     await answer(slack, "chat.appendStream", { channel: "C1", ts, markdown_text: "llo" });
     const stopped = await answer(slack, "chat.stopStream", { channel: "C1", ts, markdown_text: "!" });
     expect(stopped).toMatchObject({ ok: true, message: { text: "Hello!" } });
