@@ -25,7 +25,9 @@ export type {
 } from "@slack/types";
 export type { AppOptions } from "./app/App";
 export { App } from "./app/App";
-export type { Effect, InstallationEffect, ResponseUrlEffect, RunEffect, SlackApiEffect } from "./app/effects";
+export type { Effect, InstallationEffect, ResponseUrlEffect, RunEffect, RunFailure, SlackApiEffect } from "./app/effects";
+export type { ErrorArgs, ErrorHandler } from "./app/errorHandler";
+export { ParkedError } from "./app/errorHandler";
 export { ownBotUser } from "./app/filters";
 export type {
   AckArgs,

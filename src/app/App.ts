@@ -1,5 +1,6 @@
 import type { Inbound } from "../inbound/types";
 import { ListenerGone } from "../platform/errors";
+import { ERROR_HANDLER, type ErrorHandler, errorFollowUps, runErrorHandler } from "./errorHandler";
 import { channelOf, isFromBot, isOwnMessage } from "./filters";
 import {
   type AckResult,
@@ -86,6 +87,7 @@ export class App implements SlackApp {
   private readonly allowedChannels: ReadonlySet<string> | undefined;
   /** Each kind's follow-ups of a parked run (app.error, a custom step's completeError). */
   private readonly parkContributors: ParkContributor[] = [];
+  private errorHandler?: ErrorHandler;
 
   constructor(options: AppOptions = {}) {
     this.allowedChannels = options.allowedChannels ? new Set(options.allowedChannels) : undefined;
@@ -176,9 +178,19 @@ export class App implements SlackApp {
     this.parkContributors.push(contributor);
   }
 
+  /** Bolt's `app.error`: called once when a listener's run is finally parked (not on a retry), as a run of its own. */
+  error(handler: ErrorHandler): this {
+    if (!this.errorHandler) this.onParked(errorFollowUps);
+    this.errorHandler = handler;
+    return this;
+  }
+
   async run(effect: RunEffect, tools: RunTools): Promise<void> {
-    const listener = this.listeners.find((l) => l.name === effect.listener);
-    const context = listener?.match(effect.inbound);
+    const { failure, inbound } = effect;
+    const listener = this.listeners.find((l) => l.name === (failure?.listener ?? effect.listener));
+    const context = listener?.match(inbound);
+    const matched = context ?? { inbound, body: inbound.payload };
+    if (failure) return runErrorHandler(this.errorHandler, failure, this.runArgs(ERROR_HANDLER, matched, tools));
     if (!listener?.spec.run || !context)
       throw new ListenerGone(`no listener "${effect.listener}" matches this delivery any more`);
     await listener.spec.run(this.runArgs(listener.name, context, tools));

@@ -27,6 +27,14 @@ export interface RunEffect {
   /** The listener's name (see App); looked up again when the row is performed. */
   listener: string;
   inbound: Inbound;
+  /** `app.error`'s run: the listener whose run was finally parked, and why. */
+  failure?: RunFailure;
+}
+
+/** A listener's run that was finally parked: what `app.error` is told. */
+export interface RunFailure {
+  listener: string;
+  reason: string;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Inbound } from "../inbound/types";
 import type { SlackWebClient } from "../slack/client";
 import type { Effect, RunEffect } from "./effects";
 
-export type { Effect, ResponseUrlEffect, RunEffect, SlackApiEffect } from "./effects";
+export type { Effect, ResponseUrlEffect, RunEffect, RunFailure, SlackApiEffect } from "./effects";
 
 export interface PlannedEffect {
   /** Unique within one delivery; with its scope's key it forms the outbox idempotency key. */
