@@ -1,32 +1,78 @@
-// `npm run check:package`: proves the packed library works in a Worker of someone else's.
-// Packs this package (`npm pack`, which builds it), makes a minimal Worker project in a
-// temporary folder that installs the tarball, bundles it with wrangler as a deploy would, runs
-// it in workerd (Miniflare) and sends an app_mention signed by the package's test kit
-// (`slack-durable-coordinator/testing`, imported in Node by package name): it must be acked 200
-// and its reply must reach a fake Slack Web API on 127.0.0.1. Nothing leaves the machine; bounded to 3 minutes.
+// `npm run check:package`: proves the packed library works in a Worker of someone else's — the
+// example consumer project, examples/consumer/, that the docs' "Use it in your own Worker" walks
+// through. Packs this package (`npm pack`, which builds it), copies the project to a temporary
+// folder, installs the tarball in place of the registry release and the project's own
+// devDependencies from the npm registry, and runs what its user would: `wrangler types --check`,
+// `npm run typecheck` (plus listener and Web API files that must, and must not, compile),
+// `npm test` (its test with the package's kit, in workerd) and a bundle as `wrangler deploy`
+// makes. The bundle then runs in workerd (Miniflare) and gets an app_mention signed by the packed
+// SlackSimulator in Node: acked 200, its reply must reach a fake Slack Web API on 127.0.0.1.
+// Last, the package's bin `slack-fake` must serve. Only the registry and loopback are reached;
+// bounded to 6 minutes.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), "..");
+const example = join(root, "examples/consumer");
 const work = mkdtempSync(join(tmpdir(), "coordinator-package-"));
+const started = Date.now();
+const limitMs = 360_000;
+// Runs between the synchronous steps (each of which has its own timeout, below).
 const deadline = setTimeout(() => {
-  console.error("check:package: FAIL: did not finish within 3 minutes");
+  console.error(`check:package: FAIL: did not finish within ${limitMs / 60_000} minutes`);
   rmSync(work, { recursive: true, force: true });
   process.exit(1);
-}, 180_000);
-const step = (text) => console.log(`check:package: ${text}`);
+}, limitMs);
+const step = (text) => console.log(`check:package: [${((Date.now() - started) / 1000).toFixed(0)} s] ${text}`);
 class CheckFailed extends Error {}
 function fail(reason) {
   throw new CheckFailed(reason);
 }
-const run = (command, args, cwd) => execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+const childEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" };
+/** Runs a command to its end (at most `stepMs`, never past the deadline), answering its stdout; its output is shown if it fails. */
+function run(command, args, cwd, stepMs = 120_000) {
+  const timeout = Math.max(1_000, Math.min(stepMs, limitMs - (Date.now() - started)));
+  try {
+    return execFileSync(command, args, { cwd, env: childEnv, encoding: "utf8", timeout, stdio: ["ignore", "pipe", "pipe"] });
+  } catch (error) {
+    const what = `${command} ${args.join(" ")} (in ${relative(work, cwd) || "."})`;
+    if (error.code === "ETIMEDOUT" || error.signal === "SIGTERM") fail(`${what} did not finish within ${timeout / 1000} s`);
+    fail(`${what} failed (${error.status}):\n${error.stdout ?? ""}${error.stderr ?? ""}`);
+  }
+}
 
 let mf;
 let fakeSlack;
+
+/** Does `version` satisfy the caret range `^a.b.c` (what a user writes for a 0.x or later release)? */
+function satisfiesCaret(range, version) {
+  const [want, have] = [/^\^(\d+)\.(\d+)\.(\d+)$/.exec(range), /^(\d+)\.(\d+)\.(\d+)/.exec(version)];
+  if (!want || !have) return false;
+  const [a, b] = [want.slice(1).map(Number), have.slice(1).map(Number)];
+  const atLeast = b[0] > a[0] || (b[0] === a[0] && (b[1] > a[1] || (b[1] === a[1] && b[2] >= a[2])));
+  return atLeast && b[0] === a[0] && (a[0] > 0 || b[1] === a[1]);
+}
+
+/** The example must be what a user writes, with the toolchain this repository is tested with. */
+function checkExampleAgainstRepository(own) {
+  const ours = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const range = own.dependencies?.[ours.name];
+  if (!satisfiesCaret(range ?? "", ours.version))
+    fail(`examples/consumer depends on ${ours.name}@${range}, which ${ours.version} does not satisfy`);
+  if (own.type !== "module") fail(`examples/consumer/package.json needs "type": "module" (vitest's config is ESM)`);
+  for (const [name, wanted] of Object.entries(own.devDependencies ?? {}))
+    if (ours.devDependencies[name] !== wanted)
+      fail(`examples/consumer wants ${name}@${wanted}, this repository is tested with ${ours.devDependencies[name] ?? "none"}`);
+  const dateOf = (file) => /^compatibility_date\s*=\s*"([^"]+)"/m.exec(readFileSync(file, "utf8"))?.[1];
+  const date = dateOf(join(root, "wrangler.toml"));
+  if (dateOf(join(example, "wrangler.toml")) !== date)
+    fail(`examples/consumer/wrangler.toml needs compatibility_date = "${date}"`);
+  return date;
+}
 
 /** Starts the installed `slack-fake` bin on a free port and posts a message to it. */
 async function checkFakeSlackBin(project) {
@@ -50,6 +96,11 @@ async function checkFakeSlackBin(project) {
   }
 }
 try {
+  // 0. The example, as committed, is what a user writes with this repository's toolchain.
+  const own = JSON.parse(readFileSync(join(example, "package.json"), "utf8"));
+  const compatibilityDate = checkExampleAgainstRepository(own);
+  step("examples/consumer matches this repository: its dependency range, devDependencies, compatibility_date");
+
   // 1. Pack, as `npm publish` would (prepack builds dist/).
   const [packed] = JSON.parse(run("npm", ["pack", "--json", "--silent", "--pack-destination", work], root));
   step(
@@ -65,54 +116,24 @@ try {
     );
   if (unexpected.length > 0) fail(`the tarball holds files a consumer does not need: ${unexpected.join(", ")}`);
 
-  // 2. A Worker project of a consumer's, exactly as README "Use it in your own Worker" shows.
+  // 2. The example project, as a user copies it, with the tarball in place of the registry release.
   const project = join(work, "consumer");
-  mkdirSync(join(project, "src"), { recursive: true });
-  const compatibilityDate = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(readFileSync(join(root, "wrangler.toml"), "utf8"))[1];
+  cpSync(example, project, {
+    recursive: true,
+    filter: (path) => !/[/\\](node_modules|\.wrangler|\.dev\.vars|package-lock\.json)$/.test(path),
+  });
   writeFileSync(
     join(project, "package.json"),
     JSON.stringify(
-      { name: "consumer", private: true, type: "module", dependencies: { [packed.name]: `file:../${packed.filename}` } },
+      { ...own, dependencies: { ...own.dependencies, [packed.name]: `file:${join(work, packed.filename)}` } },
       null,
       2,
     ),
   );
-  writeFileSync(
-    join(project, "wrangler.toml"),
-    `name = "consumer"
-main = "src/worker.ts"
-compatibility_date = "${compatibilityDate}"
-
-[[durable_objects.bindings]]
-name = "SHARD"
-class_name = "Shard"
-
-[[durable_objects.bindings]]
-name = "INSTALLATIONS"
-class_name = "Installations"
-
-[[migrations]]
-tag = "v1"
-new_sqlite_classes = ["Shard"]
-
-[[migrations]]
-tag = "v2"
-new_sqlite_classes = ["Installations"]
-`,
-  );
-  writeFileSync(
-    join(project, "src/worker.ts"),
-    `import { App, createCoordinator } from "${packed.name}";
-const app = new App();
-app.event("app_mention", async ({ say }) => { await say("hi"); });
-const { worker, Shard, Installations } = createCoordinator({ app });
-export { Installations, Shard };
-export default worker;
-`,
-  );
   // Type-checked only: handlers get every Web API method typed, arguments and answers (not `any`).
+  mkdirSync(join(project, "test/types"));
   writeFileSync(
-    join(project, "src/typedClient.ts"),
+    join(project, "test/types/typedClient.ts"),
     `import type { SlackWebClient } from "${packed.name}";
 export async function realName(client: SlackWebClient, user: string): Promise<string | undefined> {
   const answer = await client.users.info({ user });
@@ -124,7 +145,7 @@ export async function realName(client: SlackWebClient, user: string): Promise<st
   );
   // Type-checked only: listener arguments carry Slack's payload types (resolved from @slack/types), no casts.
   writeFileSync(
-    join(project, "src/typedListeners.ts"),
+    join(project, "test/types/typedListeners.ts"),
     `import { App } from "${packed.name}";
 export const app = new App();
 app.event("app_mention", async ({ event, say }) => { await say({ text: event.text, thread_ts: event.ts }); });
@@ -133,15 +154,7 @@ app.action("approve", async ({ body, action, respond }) => { await respond(\`\${
 app.command("/x", async ({ say }) => { await say({ blocks: [{ type: "sectoin", text: { type: "mrkdwn", text: "x" } }] }); });
 `,
   );
-  // The test kit, type-checked from its declarations and run in plain Node (resolved through `exports`).
-  writeFileSync(
-    join(project, "src/kit.ts"),
-    `import { FakeSlack, SlackSimulator } from "${packed.name}/testing";
-export const simulate = new SlackSimulator({ signingSecret: "s", teamId: "T1" });
-export const slack: FakeSlack = new FakeSlack();
-export const mention: Promise<Request> = simulate.appMention({ channel: "C1" });
-`,
-  );
+  // The test kit in plain Node, resolved through the package's `exports`.
   writeFileSync(
     join(project, "sign.mjs"),
     `import { SlackSimulator } from "${packed.name}/testing";
@@ -151,33 +164,24 @@ const request = await new SlackSimulator({ signingSecret: process.argv[2], teamI
 console.log(JSON.stringify({ url: request.url, headers: Object.fromEntries(request.headers), body: await request.text() }));
 `,
   );
-  run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], project);
-  step("installed the tarball into a new Worker project");
-  // The consumer's code type-checks against the package's declarations (strict, as wrangler's templates are).
-  writeFileSync(
-    join(project, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: {
-        target: "es2022",
-        module: "es2022",
-        moduleResolution: "bundler",
-        strict: true,
-        noEmit: true,
-        lib: ["es2022"],
-        typeRoots: [join(root, "node_modules/@cloudflare")],
-        types: ["workers-types"],
-      },
-      include: ["src"],
-    }),
-  );
-  run(join(root, "node_modules/.bin/tsc"), ["-p", "."], project);
   step(
-    "its Worker type-checks against the package's declarations (tsc --strict), listener payloads and Web API typed, and the test kit",
+    `copied examples/consumer; installing the tarball and its devDependencies from the registry (${Object.keys(own.devDependencies).join(", ")})…`,
+  );
+  // Install scripts run: the node@22 dev dependency fetches its binary (from the registry) in one.
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], project, 240_000);
+  step(
+    `installed; its npm scripts run on Node ${run("npm", ["exec", "--", "node", "--version"], project).trim()} (the node@22 dev dependency)`,
   );
 
-  // 3. Bundle it as `wrangler deploy` would, with this repository's wrangler.
-  run(join(root, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", "out"], project);
-  step("bundled it with wrangler (deploy --dry-run)");
+  // 3. What its user runs. `wrangler types --check`: the committed worker-configuration.d.ts is current.
+  run("npm", ["run", "-s", "types", "--", "--check"], project);
+  step("worker-configuration.d.ts is what `wrangler types` gives for its wrangler.toml and .dev.vars.example");
+  run("npm", ["run", "-s", "typecheck"], project);
+  step("tsc --noEmit (strict) passes against the package's declarations: its Worker, its test, typed listeners and Web API");
+  const tested = run("npm", ["test"], project, 180_000);
+  step(`npm test passes (the test kit against its Worker in workerd): ${/Tests\s+(.*)/.exec(tested)?.[1]?.trim() ?? "ok"}`);
+  run("npm", ["exec", "--", "wrangler", "deploy", "--dry-run", "--outdir", "out"], project);
+  step("bundled it with its own wrangler (deploy --dry-run)");
 
   // 4. A fake Slack Web API that records chat.postMessage.
   const posted = [];
@@ -201,38 +205,37 @@ console.log(JSON.stringify({ url: request.url, headers: Object.fromEntries(reque
     convertV4MiniflareOptions({
       telemetry: { enabled: false },
       modules: true,
-      scriptPath: join(project, "out/worker.js"),
+      scriptPath: join(project, "out/index.js"),
       modulesRoot: join(project, "out"),
       compatibilityDate,
       bindings: { SLACK_SIGNING_SECRET: secret, SLACK_BOT_TOKEN: "xoxb-package-check", SLACK_API_URL: apiUrl },
-      durableObjects: {
-        SHARD: { className: "Shard", useSQLite: true },
-        INSTALLATIONS: { className: "Installations", useSQLite: true },
-      },
+      durableObjects: { SHARD: { className: "Shard", useSQLite: true } },
     }),
   );
-  {
-    // Signed by the package's own SlackSimulator, run in Node from the consumer project.
-    const signed = JSON.parse(run("node", ["sign.mjs", secret], project));
-    const response = await mf.dispatchFetch(`http://127.0.0.1${new URL(signed.url).pathname}`, {
-      method: "POST",
-      headers: signed.headers,
-      body: signed.body,
-    });
-    if (response.status !== 200) fail(`the signed app_mention was answered ${response.status}: ${await response.text()}`);
-    step("the app_mention signed by slack-durable-coordinator/testing (in Node) was acked 200");
-    for (let waited = 0; posted.length === 0 && waited < 10_000; waited += 100)
-      await new Promise((done) => setTimeout(done, 100));
-    const [reply] = posted;
-    if (!reply) fail("no chat.postMessage reached the fake Slack within 10 s");
-    if (reply.body.text !== "hi" || reply.body.channel !== "C1" || reply.auth !== "Bearer xoxb-package-check") {
-      fail(`unexpected reply: ${JSON.stringify(reply)}`);
-    }
-    step(`its reply reached the fake Web API: chat.postMessage ${JSON.stringify(reply.body)}`);
-    await checkFakeSlackBin(project);
-    step("its bin `slack-fake` serves the test kit's FakeSlack on 127.0.0.1: chat.postMessage answered with a ts");
-    step("PASS");
-  }
+  // Signed by the package's own SlackSimulator, run in Node from the consumer project.
+  const signed = JSON.parse(run("node", ["sign.mjs", secret], project));
+  const response = await mf.dispatchFetch(`http://127.0.0.1${new URL(signed.url).pathname}`, {
+    method: "POST",
+    headers: signed.headers,
+    body: signed.body,
+  });
+  if (response.status !== 200) fail(`the signed app_mention was answered ${response.status}: ${await response.text()}`);
+  step("the bundle in workerd acked 200 an app_mention signed by slack-durable-coordinator/testing (in Node)");
+  for (let waited = 0; posted.length === 0 && waited < 10_000; waited += 100) await new Promise((done) => setTimeout(done, 100));
+  const [reply] = posted;
+  if (!reply) fail("no chat.postMessage reached the fake Slack within 10 s");
+  const { text, channel, thread_ts } = reply.body;
+  if (
+    text !== "Hi! You said: <@U0BOT> hi" ||
+    channel !== "C1" ||
+    thread_ts !== "1700000000.000100" ||
+    reply.auth !== "Bearer xoxb-package-check"
+  )
+    fail(`unexpected reply: ${JSON.stringify(reply)}`);
+  step(`its reply reached the fake Web API: chat.postMessage ${JSON.stringify(reply.body)}`);
+  await checkFakeSlackBin(project);
+  step("its bin `slack-fake` serves the test kit's FakeSlack on 127.0.0.1: chat.postMessage answered with a ts");
+  step("PASS");
 } catch (error) {
   console.error(`check:package: FAIL: ${error instanceof CheckFailed ? error.message : (error.stack ?? error)}`);
   process.exitCode = 1;
