@@ -1,6 +1,8 @@
 // Fails when a relative link in README.md or docs/**/*.md points at no file, or at a `#heading`
 // that file does not have (GitHub's anchors: its slugs of headings, and explicit `id`/`name`
 // attributes). External links are not fetched: CI reaches nothing but the registries. `npm run links`.
+// Also fails when a quoted file drifts: a fenced block right after `<!-- quote: path -->` (path
+// relative to the page) must be that file's content, byte for byte.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
@@ -119,8 +121,39 @@ for (const file of files) {
   }
 }
 
+/** What is wrong with the quote whose marker is line `i` (naming `target`), if anything. */
+function quoteProblem(file, lines, i, target) {
+  const opening = /^(`{3,}|~{3,})/.exec(lines[i + 1] ?? "");
+  if (!opening) return "the next line opens no fenced block";
+  const end = lines.findIndex((candidate, j) => j > i + 1 && candidate.trim() === opening[1]);
+  if (end < 0) return "its fenced block is not closed";
+  const path = resolve(dirname(file), target);
+  if (kind(path) !== "file") return `no such file (${relative(root, path)})`;
+  const shown = lines.slice(i + 2, end);
+  const real = readFileSync(path, "utf8").split("\n");
+  if (`${shown.join("\n")}\n` === real.join("\n")) return undefined;
+  const at = Math.max(
+    0,
+    shown.findIndex((line, n) => line !== real[n]),
+  );
+  return `differs from the file at its line ${at + 1}: "${real[at] ?? "(end of file)"}" is shown as "${shown[at] ?? "(end of block)"}"`;
+}
+let quotes = 0;
+for (const file of files) {
+  const lines = readFileSync(file, "utf8").split("\n");
+  for (const [i, line] of lines.entries()) {
+    const target = /^<!-- quote: (\S+) -->\s*$/.exec(line)?.[1];
+    if (target === undefined) continue;
+    quotes++;
+    const problem = quoteProblem(file, lines, i, target);
+    if (problem) broken.push(`${relative(root, file)}:${i + 1}: quote of ${target} — ${problem}`);
+  }
+}
+
 if (broken.length > 0) {
-  console.error(`${broken.length} broken link${broken.length === 1 ? "" : "s"}:\n${broken.join("\n")}`);
+  console.error(
+    `${broken.length} broken link${broken.length === 1 ? "" : "s"} or drifted quote${broken.length === 1 ? "" : "s"}:\n${broken.join("\n")}`,
+  );
   process.exit(1);
 }
-console.log(`links: ${checked} relative links in ${files.length} files resolve`);
+console.log(`links: ${checked} relative links in ${files.length} files resolve; ${quotes} quoted files match`);
