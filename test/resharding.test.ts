@@ -1,23 +1,11 @@
-import { exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { LAYOUT_DELAY_MS } from "../src/rpc/bucketLayouts";
 import { controlClock } from "./support/clock";
-import { deliver, newWorkspace, receiptsByBucket, signedBy } from "./support/coordinator";
+import { bucketsApi as buckets, deliver, newWorkspace, receiptsByBucket, signedBy } from "./support/coordinator";
 import { appMention, eventCallback, signedEvent } from "./support/slackSimulator";
-import { TEST_BINDINGS } from "./support/testBindings";
 import { useFakeSlack } from "./support/useFakeSlack";
 
 const slack = useFakeSlack();
-
-/** An operator's call of the bucket API. */
-function buckets(workspace: string, init: { method?: string; body?: string } = {}): Promise<Response> {
-  return exports.default.fetch(
-    new Request(`https://coordinator.test/admin/workspaces/${workspace}/buckets`, {
-      ...init,
-      headers: { authorization: `Bearer ${TEST_BINDINGS.ADMIN_TOKEN}`, "content-type": "application/json" },
-    }),
-  );
-}
 
 type Layouts = { buckets: number; next: { buckets: number; effective_at: string } | null; layouts: unknown[] };
 

@@ -5,14 +5,22 @@ import type { CoordinatorEnv } from "../rpc/env";
 import { layoutKeeperStub } from "../rpc/shardStub";
 import { edgeSettings } from "../settings";
 
-/** The layouts as the API shows them: each with its ISO time, the count in force now, and the next change. */
+/** The layouts as the API shows them: each with its routing and ISO time, the count and routing in force now, and the next change. */
 function describe(workspace: string, layouts: BucketLayout[], fallback: number, now: number) {
   const next = layouts.find((layout) => layout.effectiveAt > now);
+  // A shard of an older version answers without `routing`: its layouts route by message.
+  const shown = (layout: BucketLayout) => ({
+    buckets: layout.buckets,
+    routing: layout.routing ?? "message",
+    effective_at: new Date(layout.effectiveAt).toISOString(),
+  });
+  const inForce = layoutAt(layouts, now, fallback);
   return {
     workspace,
-    buckets: layoutAt(layouts, now, fallback).buckets,
-    next: next ? { buckets: next.buckets, effective_at: new Date(next.effectiveAt).toISOString() } : null,
-    layouts: layouts.map((layout) => ({ buckets: layout.buckets, effective_at: new Date(layout.effectiveAt).toISOString() })),
+    buckets: inForce.buckets,
+    routing: inForce.routing ?? "message",
+    next: next ? shown(next) : null,
+    layouts: layouts.map(shown),
   };
 }
 

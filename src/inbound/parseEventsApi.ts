@@ -1,5 +1,6 @@
 import { MalformedPayload } from "../platform/errors";
 import { unkeyedId } from "./bodyDigest";
+import { eventConversation } from "./conversation";
 import { isObject, optionalString, parseJson, requireString, workspaceOf } from "./fields";
 import type { Parsed } from "./types";
 
@@ -101,6 +102,7 @@ export function parseEventsApi(body: string, relayAll = false): Parsed {
       ...ids,
       type: eventType,
       factKey: factKeyOf(teamId ?? workspace, event),
+      conversation: eventConversation(teamId ?? workspace, event),
       routedAt: routedAtOf(envelope, event),
       payload: envelope,
     },

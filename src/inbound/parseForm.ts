@@ -1,5 +1,6 @@
 import { MalformedPayload } from "../platform/errors";
 import { unkeyedId } from "./bodyDigest";
+import { interactionConversation } from "./conversation";
 import { isObject, optionalString, parseJson, requireString, workspaceOf } from "./fields";
 import type { Parsed } from "./types";
 
@@ -55,15 +56,17 @@ function parseInteraction(json: string, relayAll: boolean, timestamp?: string | 
   }
   if (!dedupeKey && !known) dedupeKey = unkeyedId(type, json, timestamp);
   if (!dedupeKey) throw new MalformedPayload(`interaction ${type}: missing "trigger_id"`);
+  const workspace = workspaceOf(ids, `interaction ${type}`);
 
   return {
     kind: "inbound",
     inbound: {
       kind: "interaction",
       dedupeKey,
-      workspace: workspaceOf(ids, `interaction ${type}`),
+      workspace,
       ...ids,
       type,
+      conversation: interactionConversation(ids.teamId ?? workspace, payload),
       payload,
     },
   };

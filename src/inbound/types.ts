@@ -19,6 +19,8 @@ export interface Inbound {
   type: string;
   /** Same underlying message seen through several events: `team:channel:ts`. */
   factKey?: string;
+  /** The thread it belongs to, when it has one: every delivery of one is recorded by one shard (docs/guides/sharding.md). */
+  conversation?: Conversation;
   /** `X-Slack-Retry-Num` / `-Reason`, kept for observability only — never used for dedupe. */
   retryNum?: number;
   retryReason?: string;
@@ -34,6 +36,15 @@ export interface Inbound {
   payload: Record<string, unknown>;
   /** Relay mode only: the request as Slack sent it, to forward byte for byte. */
   raw?: RawRequest;
+}
+
+/** A conversation: a thread in a channel (a message outside a thread is the root of its own). */
+export interface Conversation {
+  /** `team:channel:thread_ts` — for a thread's root message the same string as its factKey. */
+  key: string;
+  channel: string;
+  /** The root message's `ts`. */
+  threadTs: string;
 }
 
 /** A request body as received: UTF-8 text, or base64 when its bytes are not valid UTF-8. */

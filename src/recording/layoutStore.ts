@@ -1,5 +1,5 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
-import { type BucketLayout, LAYOUT_DELAY_MS } from "../rpc/bucketLayouts";
+import { type BucketLayout, LAYOUT_DELAY_MS, type LayoutRouting } from "../rpc/bucketLayouts";
 
 /** All SQL touching `bucket_layouts` (a workspace's bucket 0 keeps them). */
 export class LayoutStore {
@@ -7,29 +7,38 @@ export class LayoutStore {
 
   list(): BucketLayout[] {
     return this.sql
-      .all<{ effective_at: number; buckets: number; mixed: number }>(
-        "SELECT effective_at, buckets, mixed FROM bucket_layouts ORDER BY effective_at",
+      .all<{ effective_at: number; buckets: number; mixed: number; routing: LayoutRouting }>(
+        "SELECT effective_at, buckets, mixed, routing FROM bucket_layouts ORDER BY effective_at",
       )
-      .map((row) => ({ effectiveAt: row.effective_at, buckets: row.buckets, mixed: row.mixed === 1 }));
+      .map((row) => ({ effectiveAt: row.effective_at, buckets: row.buckets, mixed: row.mixed === 1, routing: row.routing }));
   }
 
   /**
    * Adds a layout of `buckets`, effective LAYOUT_DELAY_MS from `now` (and after any layout still
-   * to come), spreading keys by the mixed hash. The first change records `shardBuckets` — the
-   * count in force until then, as no layout existed — as effective from 0, so a later change of
-   * SHARD_BUCKETS cannot rewrite the past. Asking for the count the latest layout already has
-   * adds nothing. Returns the layouts.
+   * to come), spreading keys by the mixed hash and routing by conversation. The first change
+   * records `shardBuckets` — the count in force until then, as no layout existed — as effective
+   * from 0 and routed by message, so a later change of SHARD_BUCKETS cannot rewrite the past.
+   * Asking for the count the latest layout already has adds nothing — unless that layout routes
+   * by message over more than one bucket: the same count by conversation is then the move to
+   * conversation routing. Returns the layouts.
    */
   change(buckets: number, shardBuckets: number, now: number): BucketLayout[] {
     const layouts = this.list();
     if (layouts.length === 0) {
-      this.sql.all("INSERT INTO bucket_layouts (effective_at, buckets, mixed) VALUES (0, ?, 0)", shardBuckets);
-      layouts.push({ effectiveAt: 0, buckets: shardBuckets, mixed: false });
+      this.sql.all(
+        "INSERT INTO bucket_layouts (effective_at, buckets, mixed, routing) VALUES (0, ?, 0, 'message')",
+        shardBuckets,
+      );
+      layouts.push({ effectiveAt: 0, buckets: shardBuckets, mixed: false, routing: "message" });
     }
     const latest = layouts[layouts.length - 1]!;
-    if (latest.buckets === buckets) return layouts;
+    if (latest.buckets === buckets && (latest.routing === "conversation" || buckets === 1)) return layouts;
     const effectiveAt = Math.max(now + LAYOUT_DELAY_MS, latest.effectiveAt + 1);
-    this.sql.all("INSERT INTO bucket_layouts (effective_at, buckets, mixed) VALUES (?, ?, 1)", effectiveAt, buckets);
-    return [...layouts, { effectiveAt, buckets, mixed: true }];
+    this.sql.all(
+      "INSERT INTO bucket_layouts (effective_at, buckets, mixed, routing) VALUES (?, ?, 1, 'conversation')",
+      effectiveAt,
+      buckets,
+    );
+    return [...layouts, { effectiveAt, buckets, mixed: true, routing: "conversation" }];
   }
 }

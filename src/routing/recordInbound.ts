@@ -3,7 +3,6 @@ import type { Inbound } from "../inbound/types";
 import { BudgetExceeded, NotRecorded, WorkspaceNotInstalled } from "../platform/errors";
 import { describeError, log } from "../platform/log";
 import { settleWithin } from "../platform/settleWithin";
-import { layoutAt } from "../rpc/bucketLayouts";
 import type { CoordinatorEnv } from "../rpc/env";
 import type { IngestResult } from "../rpc/shard";
 import { shardOf } from "../rpc/shardFor";
@@ -35,11 +34,11 @@ export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound:
   let shard: string | undefined;
   let recorded: Awaited<ReturnType<typeof recordWithinBudget>> & { shard: string };
   try {
-    // The layout in force at the delivery's own time (docs/guides/sharding.md): every retry meets its receipt.
+    // Routed by the layouts in force at times every retry repeats (docs/guides/sharding.md): every retry meets its receipt.
     const layouts = await settleWithin(layoutsOf(env, inbound.workspace, now), ackBudgetMs, () => {
       throw new BudgetExceeded("bucket layouts not read within the ack budget");
     });
-    shard = shardOf(inbound, layoutAt(layouts, inbound.routedAt ?? now, shardBuckets));
+    shard = shardOf(inbound, layouts, now, shardBuckets);
     recorded = { ...(await recordWithinBudget(env.SHARD, shard, inbound, deadline - Date.now())), shard };
   } catch (error) {
     // Not confirmed durable: answer non-2xx without x-slack-no-retry so Slack's retry can still save it.

@@ -14,7 +14,16 @@ export interface BucketLayout {
    * the shards of that count were filled by it.
    */
   mixed: boolean;
+  /**
+   * What a delivery is routed by (shardFor.ts `shardOf`): `message` — its message fact, else its
+   * dedupe key (the first layout, and every layout set before conversation routing existed);
+   * `conversation` — its thread, when it has one (every layout set through the API since).
+   * A shard of an older version answers without it: `message`.
+   */
+  routing: LayoutRouting;
 }
+
+export type LayoutRouting = "message" | "conversation";
 
 /** Bucket counts a workspace may be given. */
 export const MAX_BUCKETS = 256;
@@ -31,7 +40,7 @@ export const LAYOUT_CACHE_MS = 30_000;
 
 /** The layout in force at `at`, by the workspace's layouts; SHARD_BUCKETS (`fallback`) by FNV-1a alone without any. */
 export function layoutAt(layouts: readonly BucketLayout[], at: number, fallback: number): BucketLayout {
-  let inForce: BucketLayout = { buckets: fallback, effectiveAt: 0, mixed: false };
+  let inForce: BucketLayout = { buckets: fallback, effectiveAt: 0, mixed: false, routing: "message" };
   for (const layout of layouts) if (layout.effectiveAt <= at) inForce = layout;
   return inForce;
 }

@@ -1,6 +1,7 @@
+import { conversationStartedAt } from "../inbound/conversation";
 import type { Inbound } from "../inbound/types";
 import { fmix32, fnv1a32 } from "../platform/hashing";
-import type { BucketLayout } from "./bucketLayouts";
+import { type BucketLayout, layoutAt } from "./bucketLayouts";
 
 /** A shard's name: its workspace and bucket. The bucket is the last `/`-separated part. */
 export function shardName(workspace: string, bucket: number | string): string {
@@ -8,8 +9,9 @@ export function shardName(workspace: string, bucket: number | string): string {
 }
 
 /**
- * The key a delivery is routed by: its message fact when it has one, so one message seen as two
- * events (`message` and `app_mention`, two event_ids) meets its twin in one shard; else its dedupe key.
+ * The key a delivery is routed by under message routing: its message fact when it has one, so one
+ * message seen as two events (`message` and `app_mention`, two event_ids) meets its twin in one
+ * shard; else its dedupe key.
  */
 export function routingKeyOf(inbound: Inbound): string {
   return inbound.factKey ?? inbound.dedupeKey;
@@ -28,7 +30,22 @@ export function shardFor(workspace: string, routingKey: string, buckets: number,
   return shardName(workspace, (mixed ? fmix32(hash) : hash) % buckets);
 }
 
-/** The shard that owns a delivery, in `layout`. */
-export function shardOf(inbound: Inbound, layout: Pick<BucketLayout, "buckets" | "mixed">): string {
-  return shardFor(inbound.workspace, routingKeyOf(inbound), layout.buckets, layout.mixed);
+/**
+ * The shard that records a delivery, by its workspace's layouts (`fallback`: SHARD_BUCKETS without
+ * any). The layout in force at the delivery's own time (`routedAt`, else `now`) decides how. By
+ * message: its routing key in that layout. By conversation, for a delivery of a thread: the
+ * thread's key in the layout in force when the thread began (its root's `ts`), so the root, its
+ * replies, its stop and the clicks in it meet in one shard however the count changes later. A
+ * root's conversation key is its fact key, so a thread begun under message routing continues in
+ * its root's shard. Pure: every retry of a delivery gets the same name, and what was routed by
+ * message before a layout routing by conversation took effect is routed as it was.
+ */
+export function shardOf(inbound: Inbound, layouts: readonly BucketLayout[], now: number, fallback: number): string {
+  const layout = layoutAt(layouts, inbound.routedAt ?? now, fallback);
+  const { conversation } = inbound;
+  if (layout.routing !== "conversation" || !conversation) {
+    return shardFor(inbound.workspace, routingKeyOf(inbound), layout.buckets, layout.mixed);
+  }
+  const begun = layoutAt(layouts, conversationStartedAt(conversation), fallback);
+  return shardFor(inbound.workspace, conversation.key, begun.buckets, begun.mixed);
 }

@@ -43,6 +43,16 @@ export function receiptsByBucket(workspace: string, buckets: number): Promise<nu
   );
 }
 
+/** An operator's call of the bucket API (`/admin/workspaces/{id}/buckets`): GET, or PUT with `{"buckets": n}` as body. */
+export function bucketsApi(workspace: string, init: { method?: string; body?: string } = {}): Promise<Response> {
+  return exports.default.fetch(
+    new Request(`https://coordinator.test/admin/workspaces/${workspace}/buckets`, {
+      ...init,
+      headers: { authorization: `Bearer ${TEST_BINDINGS.ADMIN_TOKEN}`, "content-type": "application/json" },
+    }),
+  );
+}
+
 /** Receipt and outbox counts of the shard that owns a workspace. */
 export async function storedFor(workspace: string) {
   const { receipts, outbox } = await shardStub(workspace).stats();

@@ -19,6 +19,8 @@ import { RetryableError } from "../../src/platform/errors";
  * - a run's Bolt arguments: "count to N" says "counted to N" (`context.matches`), "context please"
  *   says its `context`, "env please" says the DELIVERY_TIMEOUT_MS binding, "ack plain" calls
  *   `ack()` then says "acked", "ack with body" calls `ack({ text })` (misuse).
+ * - an agent conversation's other deliveries are listened to, doing nothing: `assistant_thread_started`,
+ *   `agent_session_stopped`, a click on a `stop_answer` button.
  */
 export const testApp = new App();
 
@@ -105,3 +107,7 @@ testApp.message("ack plain", async ({ ack, say }) => {
 testApp.message("ack with body", async ({ ack }) => {
   await ack({ text: "too late" });
 });
+
+testApp.event(["assistant_thread_started", "agent_session_stopped"], async () => {});
+
+testApp.action("stop_answer", async () => {});

@@ -6,6 +6,7 @@ import receiptGenerations from "../../../migrations/0005_receipt_generations.sql
 import appRateLimited from "../../../migrations/0006_app_rate_limited.sql";
 import bucketLayouts from "../../../migrations/0007_bucket_layouts.sql";
 import parkFollowUps from "../../../migrations/0008_park_follow_ups.sql";
+import layoutRouting from "../../../migrations/0009_layout_routing.sql";
 
 export interface Migration {
   /** Monotonically increasing; an applied migration is never edited, only followed. */
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 6, name: "0006_app_rate_limited", sql: appRateLimited },
   { id: 7, name: "0007_bucket_layouts", sql: bucketLayouts },
   { id: 8, name: "0008_park_follow_ups", sql: parkFollowUps },
+  { id: 9, name: "0009_layout_routing", sql: layoutRouting },
 ];
 
 /**
