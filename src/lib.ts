@@ -30,11 +30,21 @@ export type { ErrorArgs, ErrorHandler } from "./app/errorHandler";
 export { ParkedError } from "./app/errorHandler";
 export { ownBotUser } from "./app/filters";
 export type {
+  FunctionCompleteArguments,
+  FunctionCompletion,
+  FunctionData,
+  FunctionExecutedBody,
+  FunctionExecutedEvent,
+  FunctionFailArguments,
+  FunctionInputs,
+} from "./app/functionPayloads";
+export type {
   AckArgs,
   AckResult,
   ActionArgs,
   CommandArgs,
   EventArgs,
+  FunctionArgs,
   Listener,
   ListenerContext,
   ListenerSpec,

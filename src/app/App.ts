@@ -2,12 +2,15 @@ import type { Inbound } from "../inbound/types";
 import { ListenerGone } from "../platform/errors";
 import { ERROR_HANDLER, type ErrorHandler, errorFollowUps, runErrorHandler } from "./errorHandler";
 import { channelOf, isFromBot, isOwnMessage } from "./filters";
+import { functionCompletion, functionParked } from "./functionCompletion";
+import { functionMatch } from "./functionMatch";
 import {
   type AckResult,
   type ActionArgs,
   type CommandArgs,
   describeMatcher,
   type EventArgs,
+  type FunctionArgs,
   type Listener,
   type ListenerContext,
   type ListenerSpec,
@@ -91,6 +94,8 @@ export class App implements SlackApp {
 
   constructor(options: AppOptions = {}) {
     this.allowedChannels = options.allowedChannels ? new Set(options.allowedChannels) : undefined;
+    // A custom step whose run is finally parked tells Slack it failed: its workflow must not hang.
+    this.onParked(functionParked);
   }
 
   /**
@@ -148,6 +153,11 @@ export class App implements SlackApp {
     return this.register(`shortcut:${describeMatcher(callbackId)}`, listener, shortcutMatch(callbackId));
   }
 
+  /** A custom workflow step: `function_executed` of the app's function `callbackId`; its run gets `inputs`, `complete`, `fail`. */
+  function(callbackId: Matcher, listener: Listener<FunctionArgs>): this {
+    return this.register(`function:${describeMatcher(callbackId)}`, listener, functionMatch(callbackId));
+  }
+
   plan(inbound: Inbound): Plan {
     const ignored = this.filter(inbound);
     if (ignored) return { ignore: ignored };
@@ -201,7 +211,8 @@ export class App implements SlackApp {
     const { inbound } = matched;
     const context = runContext(inbound, matched.context?.matches);
     const logger = runLogger({ dedupe_key: inbound.dedupeKey, key: tools.key, listener: name });
-    return { ...matched, client, step, attempt, context, logger, env, ack: ackInRun, ...sayAndRespond(inbound, client) };
+    const tail = { ack: ackInRun, ...sayAndRespond(inbound, client), ...functionCompletion(inbound, client, step) };
+    return { ...matched, client, step, attempt, context, logger, env, ...tail };
   }
 
   private register(defaultName: string, listener: AnyListener, match: Registered["match"]): this {

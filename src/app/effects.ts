@@ -5,7 +5,14 @@ import type { Inbound, RawRequest } from "../inbound/types";
  * in the outbox. One kind per file in src/effects/ performs it; a new kind adds its shape here,
  * its file, and its line in registry.ts.
  */
-export type Effect = SlackApiEffect | ResponseUrlEffect | RunEffect | InstallationEffect | RelayEffect | AlertEffect;
+export type Effect =
+  | SlackApiEffect
+  | ResponseUrlEffect
+  | RunEffect
+  | InstallationEffect
+  | RelayEffect
+  | AlertEffect
+  | FunctionCompleteEffect;
 
 /** A Slack Web API call (`chat.postMessage`, `reactions.add`, …) with the workspace's bot token. */
 export interface SlackApiEffect {
@@ -68,4 +75,16 @@ export interface RelayEffect {
 export interface AlertEffect {
   type: "alert";
   text: string;
+}
+
+/**
+ * A custom step's execution completed from outside a run (its run was parked):
+ * `functions.completeSuccess` / `functions.completeError` with the function's token.
+ */
+export interface FunctionCompleteEffect {
+  type: "function.complete";
+  functionExecutionId: string;
+  /** The step's `bot_access_token`, sealed (app/functionToken.ts); absent: the workspace's token. */
+  functionToken?: string;
+  outcome: { outputs: Record<string, unknown> } | { error: string };
 }

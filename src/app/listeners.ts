@@ -1,5 +1,6 @@
 import type { Inbound } from "../inbound/types";
 import type { SlackWebClient } from "../slack/client";
+import type { FunctionCompletion, FunctionExecutedBody, FunctionExecutedEvent, FunctionInputs } from "./functionPayloads";
 import type {
   BlockActionsBody,
   BlockElementAction,
@@ -28,6 +29,8 @@ export interface ListenerContext {
   action?: Json;
   view?: Json;
   shortcut?: Json;
+  /** `app.function`: the step's input values. */
+  inputs?: Json;
   /** `app.message(RegExp)`: the match, decided when the delivery is planned and again in its run. */
   context?: { matches?: RegExpMatchArray };
 }
@@ -75,6 +78,24 @@ export interface ShortcutArgs {
   shortcut: ShortcutBody;
 }
 
+/** function_executed (a custom workflow step): the envelope, its event and the step's `inputs`. */
+export interface FunctionArgs {
+  inbound: Inbound;
+  body: FunctionExecutedBody;
+  event: FunctionExecutedEvent;
+  inputs: FunctionInputs;
+}
+
+/**
+ * What a run adds for a function execution: `complete` and `fail` in `app.function`; in
+ * `app.action` / `app.view` when the interaction comes from a step's message or modal (as Bolt).
+ */
+type FunctionTools<C> = [C] extends [FunctionArgs]
+  ? FunctionCompletion
+  : [C] extends [ActionArgs | ViewArgs]
+    ? Partial<FunctionCompletion> & { inputs?: FunctionInputs }
+    : unknown;
+
 /** Arguments of `ack`: synchronous, pure, inside the ingest transaction. No I/O. */
 export type AckArgs<C = ListenerContext> = C;
 
@@ -100,7 +121,7 @@ export type RunArgs<C = ListenerContext> = C & {
   env: Record<string, unknown>;
   /** For Bolt code: `ack()` does nothing (Slack was acked when the delivery was recorded); `ack(body)` is refused. */
   ack(body?: AckBody | string): Promise<void>;
-};
+} & FunctionTools<C>;
 
 // biome-ignore lint/suspicious/noConfusingVoidType: an `ack` that returns nothing is the common case, and must type-check as such.
 export type AckResult = AckBody | string | void;

@@ -1,6 +1,8 @@
 import type { Effect } from "../app/effects";
+import { sealedFunctionTokenOf } from "../app/functionToken";
 import type { SlackApp } from "../app/types";
 import type { Authorization, Authorize } from "../auth/authorize";
+import { openFunctionToken } from "../auth/functionTokens";
 import type { ReadyKinds } from "../effects/registry";
 import { callPacing, type KeeperOf } from "../pacing/pacing";
 import type { DeliveryEvents } from "../platform/deliveryEvents";
@@ -57,6 +59,7 @@ export function rowPerformer(
     const key = row.idempotency_key;
     const observe = (outcome: CallOutcome) => report(outcome, key);
     let authorization: Authorization | undefined;
+    const sealedToken = sealedFunctionTokenOf(effect);
     const client = createSlackClient({
       apiUrl: settings.apiUrl,
       timeoutMs: settings.delivery.timeoutMs,
@@ -68,10 +71,13 @@ export function rowPerformer(
       },
       observe: (method, ok, error) => observe(webApiDestination(row.workspace, method, ok, error)),
       pacing: pacing && callPacing(pacing, row.workspace, key),
-      token: async () => {
-        authorization = await authorize({ workspace: row.workspace }, env);
-        return authorization.botToken;
-      },
+      // A custom step's rows call Slack with the function's token (Bolt's attachFunctionToken).
+      token: sealedToken
+        ? () => openFunctionToken(env, sealedToken)
+        : async () => {
+            authorization = await authorize({ workspace: row.workspace }, env);
+            return authorization.botToken;
+          },
     });
     const performed = kind.perform(
       effect,

@@ -1,6 +1,7 @@
 import type { Effect } from "../app/effects";
 import { UnreadableEffect } from "../platform/errors";
 import { alert } from "./alert";
+import { functionComplete } from "./functionComplete";
 import { installation } from "./installation";
 import type { DeliveryWorld, EffectKind } from "./kind";
 import { relay } from "./relay";
@@ -9,7 +10,7 @@ import { run } from "./run";
 import { slackApi } from "./slackApi";
 
 /** Every effect kind this build performs: a new kind is its file and one entry here. */
-const KINDS: readonly EffectKind<Effect, unknown>[] = [slackApi, responseUrl, run, installation, relay, alert];
+const KINDS: readonly EffectKind<Effect, unknown>[] = [slackApi, responseUrl, run, installation, relay, alert, functionComplete];
 
 const BY_TYPE: ReadonlyMap<string, EffectKind<Effect, unknown>> = new Map(KINDS.map((kind) => [kind.type, kind]));
 

@@ -50,7 +50,10 @@ function parseInteraction(json: string, relayAll: boolean, timestamp?: string | 
     enterpriseId: optionalString(enterprise.id),
     isEnterpriseInstall: payload.is_enterprise_install === true,
   };
-  let dedupeKey = optionalString(payload.trigger_id);
+  // A custom step's interactions may carry only `interactivity.interactivity_pointer`, which, like
+  // trigger_id, names one invocation.
+  const interactivity = isObject(payload.interactivity) ? payload.interactivity : {};
+  let dedupeKey = optionalString(payload.trigger_id) ?? optionalString(interactivity.interactivity_pointer);
   if (!dedupeKey && type === "view_closed" && isObject(payload.view)) {
     dedupeKey = `view_closed:${requireString(payload.view, "id", "view_closed view")}`;
   }

@@ -36,6 +36,8 @@ export interface Inbound {
   payload: Record<string, unknown>;
   /** Relay mode only: the request as Slack sent it, to forward byte for byte. */
   raw?: RawRequest;
+  /** A custom step's `bot_access_token`, sealed by the shard (never the plain token; app/functionToken.ts). */
+  functionToken?: string;
 }
 
 /** A conversation: a thread in a channel (a message outside a thread is the root of its own). */

@@ -13,6 +13,7 @@ import { installationStub } from "../rpc/installationStubs";
 import type { InstallationChange } from "../rpc/installations";
 import type { IngestResult } from "../rpc/shard";
 import { inOAuthMode, recordSettings } from "../settings";
+import { carriesFunctionToken, sealedDelivery } from "./functionTokenSealing";
 import type { Metrics } from "./metrics";
 
 /** Alarms for pruning alone come no more often than this: receipts expire in bulk, not one by one. */
@@ -59,6 +60,12 @@ export class Recording {
    * durable, so the Worker can never answer Slack 200 for something that is not stored.
    */
   ingest(inbound: Inbound): IngestResult | Promise<IngestResult> {
+    // A custom step's token is sealed before anything is stored: the transaction cannot await.
+    if (carriesFunctionToken(inbound)) return sealedDelivery(inbound, this.parts.env).then((sealed) => this.admit(sealed));
+    return this.admit(inbound);
+  }
+
+  private admit(inbound: Inbound): IngestResult | Promise<IngestResult> {
     // Lifecycle events are the store's to judge (it knows the installation's history): an
     // uninstall's app_uninstalled and tokens_revoked come in any order, and both must land.
     if (!this.oauth || isLifecycleEvent(inbound)) return this.record(inbound);

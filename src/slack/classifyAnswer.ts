@@ -13,6 +13,9 @@ const ALREADY_DONE: Record<string, string> = {
   "pins.add": "already_pinned",
   "pins.remove": "no_pin",
   "chat.delete": "message_not_found",
+  // The execution is no longer running: completed already (a redelivery), or ended by Slack.
+  "functions.completeSuccess": "execution_not_in_running_state",
+  "functions.completeError": "execution_not_in_running_state",
 };
 
 const TRANSIENT_STATUSES = new Set([408, 429]);

@@ -19,6 +19,9 @@ import { RetryableError } from "../../src/platform/errors";
  * - a run's Bolt arguments: "count to N" says "counted to N" (`context.matches`), "context please"
  *   says its `context`, "env please" says the DELIVERY_TIMEOUT_MS binding, "ack plain" calls
  *   `ack()` then says "acked", "ack with body" calls `ack({ text })` (misuse).
+ * - custom steps: `greet` posts "working" (in a step) and completes with a greeting, then fails
+ *   its first attempt; `refuse` fails with "not today"; `broken` throws until parked; a
+ *   `step_approve` click or a `step_form` submission completes the step they came from.
  * - an agent conversation's other deliveries are listened to, doing nothing: `assistant_thread_started`,
  *   `agent_session_stopped`, a click on a `stop_answer` button.
  */
@@ -106,6 +109,28 @@ testApp.message("ack plain", async ({ ack, say }) => {
 
 testApp.message("ack with body", async ({ ack }) => {
   await ack({ text: "too late" });
+});
+
+testApp.function("greet", async ({ inputs, client, step, complete, attempt }) => {
+  await step("post", () => client.chat.postMessage({ channel: "C0000TEST", text: "working" }).then(() => null));
+  await complete({ outputs: { greeting: `hello ${String(inputs.user_id)}` } });
+  if (attempt === 1) throw new RetryableError("retried after completing");
+});
+
+testApp.function("refuse", async ({ fail }) => {
+  await fail({ error: "not today" });
+});
+
+testApp.function("broken", async () => {
+  throw new Error("the step is broken");
+});
+
+testApp.action("step_approve", async ({ action, complete }) => {
+  await complete?.({ outputs: { approved: action.value } });
+});
+
+testApp.view("step_form", async ({ view, complete }) => {
+  await complete?.({ outputs: { answer: view.state.values.b1?.a1?.value } });
 });
 
 testApp.event(["assistant_thread_started", "agent_session_stopped"], async () => {});

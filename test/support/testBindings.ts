@@ -3,6 +3,9 @@ import { TEST_PREVIOUS_SIGNING_SECRET, TEST_SIGNING_SECRET } from "./secrets.ts"
 /** Where the fake Slack answers: loopback's discard port, so a leaked real fetch goes nowhere. */
 export const FAKE_SLACK_ORIGIN = "http://127.0.0.1:9";
 
+/** A fixed 32-byte key for tests only ("0123456789abcdef" twice), base64. */
+export const TEST_TOKEN_ENCRYPTION_KEY = btoa("0123456789abcdef0123456789abcdef");
+
 /**
  * The settings the Workers under test run with (vitest.config.ts passes them to Miniflare).
  * Tests read their numbers from here rather than copying them.
@@ -17,14 +20,13 @@ export const TEST_BINDINGS = {
   DELIVERY_TIMEOUT_MS: "1000",
   LEASE_MS: "5000",
   HANDLER_MAX_ATTEMPTS: "3",
+  // Custom steps' tokens are sealed under it in single-workspace mode too.
+  TOKEN_ENCRYPTION_KEY: TEST_TOKEN_ENCRYPTION_KEY,
 } as const;
 
 export const LEASE_MS = Number(TEST_BINDINGS.LEASE_MS);
 export const DELIVERY_TIMEOUT_MS = Number(TEST_BINDINGS.DELIVERY_TIMEOUT_MS);
 export const HANDLER_MAX_ATTEMPTS = Number(TEST_BINDINGS.HANDLER_MAX_ATTEMPTS);
-
-/** A fixed 32-byte key for tests only ("0123456789abcdef" twice), base64. */
-export const TEST_TOKEN_ENCRYPTION_KEY = btoa("0123456789abcdef0123456789abcdef");
 
 /**
  * OAuth mode's settings for the "oauth" test project: no SLACK_BOT_TOKEN, so every token an

@@ -1,7 +1,16 @@
 import type { AppMentionEvent, GenericMessageEvent, ReactionAddedEvent } from "@slack/types";
 import { describe, expectTypeOf, it } from "vitest";
 import { App } from "../../src/app/App";
-import type { BlockElementAction, SayArguments, SlashCommand, ViewOutput } from "../../src/lib";
+import type {
+  BlockElementAction,
+  FunctionCompleteArguments,
+  FunctionCompletion,
+  FunctionExecutedEvent,
+  FunctionInputs,
+  SayArguments,
+  SlashCommand,
+  ViewOutput,
+} from "../../src/lib";
 
 // Compile-time checks: `npx tsc --noEmit` fails when a listener's arguments lose their payload
 // types. The listeners are registered, never run; vitest only sees that the file loads.
@@ -94,6 +103,44 @@ describe("listener argument types", () => {
       await say({ channel: "C1", text: "hi" });
       // @ts-expect-error respond's response_type is Slack's
       await respond({ response_type: "public", text: "hi" });
+    });
+  });
+});
+
+describe("custom step listener types", () => {
+  const app = new App();
+
+  it("app.function gets the step's inputs, and its run complete and fail", () => {
+    app.function("greet", async ({ event, inputs, complete, fail }) => {
+      expectTypeOf(event).toEqualTypeOf<FunctionExecutedEvent>();
+      expectTypeOf(event.function.callback_id).toEqualTypeOf<string>();
+      expectTypeOf(inputs).toEqualTypeOf<FunctionInputs>();
+      expectTypeOf(complete).parameter(0).toEqualTypeOf<FunctionCompleteArguments | undefined>();
+      await complete({ outputs: { greeting: "hi" } });
+      await fail({ error: "no" });
+      // @ts-expect-error fail needs an error
+      await fail({});
+      // @ts-expect-error the token is sealed away: the run's client carries it
+      event.bot_access_token;
+    });
+    app.function("greet", {
+      ack: ({ inputs }) => {
+        expectTypeOf(inputs).toEqualTypeOf<FunctionInputs>();
+      },
+    });
+  });
+
+  it("actions and views may come from a step: complete and fail are there only then", () => {
+    app.action("approve", async ({ complete, inputs }) => {
+      expectTypeOf(complete).toEqualTypeOf<FunctionCompletion["complete"] | undefined>();
+      expectTypeOf(inputs).toEqualTypeOf<FunctionInputs | undefined>();
+    });
+    app.view("form", async ({ fail }) => {
+      expectTypeOf(fail).toEqualTypeOf<FunctionCompletion["fail"] | undefined>();
+    });
+    app.event("app_mention", async (args) => {
+      // @ts-expect-error an event listener has no function execution
+      args.complete;
     });
   });
 });
