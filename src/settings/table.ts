@@ -187,7 +187,7 @@ export const SETTINGS = {
   TOKEN_ENCRYPTION_KEY: {
     part: "oauth",
     read: aesKey("— (required in OAuth mode)"),
-    doc: "AES-256-GCM key for tokens at rest: 32 random bytes, base64 (`openssl rand -base64 32`). `npm start` writes a development one into `.dev.vars`",
+    doc: "AES-256-GCM key for tokens at rest (installations' tokens; custom steps' tokens in either mode): 32 random bytes, base64 (`openssl rand -base64 32`). `npm start` writes a development one into `.dev.vars`",
   },
   TOKEN_ENCRYPTION_KEY_PREVIOUS: {
     part: "oauth",
