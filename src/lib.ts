@@ -25,6 +25,17 @@ export type {
 } from "@slack/types";
 export type { AppOptions } from "./app/App";
 export { App } from "./app/App";
+export type {
+  AgentAppContextChangedArgs,
+  AgentMessagesTabOpenedArgs,
+  AssistantConfig,
+  AssistantThreadContextChangedArgs,
+  AssistantThreadStartedArgs,
+  AssistantUserMessageArgs,
+  AssistantUserMessageEvent,
+} from "./app/assistant";
+export { Assistant } from "./app/assistant";
+export type { AgentViewTools, AssistantPrompt, AssistantStatus, AssistantTools } from "./app/assistantTools";
 export type { Effect, InstallationEffect, ResponseUrlEffect, RunEffect, RunFailure, SlackApiEffect } from "./app/effects";
 export type { ErrorArgs, ErrorHandler } from "./app/errorHandler";
 export { ParkedError } from "./app/errorHandler";
@@ -68,6 +79,7 @@ export type {
   ViewStateValue,
 } from "./app/payloads";
 export type { RunContext, RunLogger } from "./app/runContext";
+export type { AssistantThreadContext, ThreadContextStore, ThreadKey } from "./app/threadContext";
 export type { AckBody, Plan, PlannedEffect, RunTools, SlackApp, Step } from "./app/types";
 export type { Authorization, Authorize, WorkspaceRef } from "./auth/authorize";
 export { singleWorkspace } from "./auth/authorize";

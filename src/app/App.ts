@@ -1,5 +1,6 @@
 import type { Inbound } from "../inbound/types";
 import { ListenerGone } from "../platform/errors";
+import { type Assistant, type AssistantConfig, assistantListeners } from "./assistant";
 import { ERROR_HANDLER, type ErrorHandler, errorFollowUps, runErrorHandler } from "./errorHandler";
 import { channelOf, isFromBot, isOwnMessage } from "./filters";
 import { functionCompletion, functionParked } from "./functionCompletion";
@@ -153,6 +154,11 @@ export class App implements SlackApp {
     return this.register(`shortcut:${describeMatcher(callbackId)}`, listener, shortcutMatch(callbackId));
   }
 
+  /** Bolt's Assistant or its config: each handler a durable run in the assistant thread (app/assistant.ts). */
+  assistant(assistant: AssistantConfig | Assistant): this {
+    return assistantListeners(assistant).reduce((app, { name, spec, match }) => app.register(name, spec, match), this);
+  }
+
   /** A custom workflow step: `function_executed` of the app's function `callbackId`; its run gets `inputs`, `complete`, `fail`. */
   function(callbackId: Matcher, listener: Listener<FunctionArgs>): this {
     return this.register(`function:${describeMatcher(callbackId)}`, listener, functionMatch(callbackId));
@@ -203,7 +209,7 @@ export class App implements SlackApp {
     if (failure) return runErrorHandler(this.errorHandler, failure, this.runArgs(ERROR_HANDLER, matched, tools));
     if (!listener?.spec.run || !context)
       throw new ListenerGone(`no listener "${effect.listener}" matches this delivery any more`);
-    await listener.spec.run(this.runArgs(listener.name, context, tools));
+    await listener.spec.run(this.runArgs(listener.name, context, tools), tools);
   }
 
   private runArgs(name: string, matched: ListenerContext, tools: RunTools): RunArgs {

@@ -35,6 +35,9 @@ export function channelOf(inbound: Inbound): string | undefined {
     const { event } = payload;
     if (typeof event.channel === "string") return event.channel;
     if (isObject(event.item) && typeof event.item.channel === "string") return event.item.channel;
+    // An assistant thread's events name its DM channel inside `assistant_thread`.
+    if (isObject(event.assistant_thread) && typeof event.assistant_thread.channel_id === "string")
+      return event.assistant_thread.channel_id;
     return undefined;
   }
   return isObject(payload.channel) && typeof payload.channel.id === "string" ? payload.channel.id : undefined;

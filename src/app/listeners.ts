@@ -13,7 +13,7 @@ import type {
   ViewOutput,
 } from "./payloads";
 import type { RunContext, RunLogger } from "./runContext";
-import type { AckBody, Step } from "./types";
+import type { AckBody, RunTools, Step } from "./types";
 
 type Json = Record<string, unknown>;
 
@@ -130,7 +130,8 @@ export interface ListenerSpec<C = ListenerContext> {
   /** Stable name, part of the outbox key of this listener's runs. Defaults to kind and constraint. */
   name?: string;
   ack?: (args: AckArgs<C>) => AckResult;
-  run?: (args: RunArgs<C>) => void | Promise<void>;
+  /** `tools`: what the shard handed this run, for the kinds built on listeners (app.assistant). */
+  run?: (args: RunArgs<C>, tools?: RunTools) => void | Promise<void>;
   /** "fact": run at most once per message (team, channel, ts), even if it arrives as several events. */
   dedupe?: "delivery" | "fact";
   /** Message subtypes this listener also wants, besides plain messages (`["message_changed"]`, or `"all"`). Default: none. */

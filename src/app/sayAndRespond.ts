@@ -1,9 +1,11 @@
+import { isObject } from "../inbound/fields";
 import type { Inbound } from "../inbound/types";
 import { HandlerMisuse } from "../platform/errors";
 import type { SlackWebClient } from "../slack/client";
 import { channelOf } from "./filters";
 import type { RunArgs } from "./listeners";
 import type { RespondArguments, SayArguments } from "./payloads";
+import { placeOf } from "./threadContext";
 
 type Json = Record<string, unknown>;
 
@@ -21,6 +23,9 @@ function described(inbound: Inbound): string {
  */
 export function sayAndRespond(inbound: Inbound, client: SlackWebClient): Pick<RunArgs, "say" | "respond"> {
   const channel = channelOf(inbound);
+  // An assistant thread's events are answered in that thread, not beside it in the DM.
+  const event = isObject(inbound.payload.event) ? inbound.payload.event : {};
+  const threadTs = isObject(event.assistant_thread) ? placeOf(event)?.threadTs : undefined;
   return {
     respond: async (message) => {
       const url = typeof inbound.payload.response_url === "string" ? inbound.payload.response_url : undefined;
@@ -38,7 +43,8 @@ export function sayAndRespond(inbound: Inbound, client: SlackWebClient): Pick<Ru
         throw new HandlerMisuse(
           `say() needs a channel, and this ${described(inbound)} has none: use client.chat.postMessage({ channel, … }) with a channel you choose (a user id posts in the app's DM with that user)`,
         );
-      return client.call<{ ts: string; channel: string }>("chat.postMessage", { channel, ...asMessage(message) });
+      const inThread = threadTs === undefined ? {} : { thread_ts: threadTs };
+      return client.call<{ ts: string; channel: string }>("chat.postMessage", { channel, ...inThread, ...asMessage(message) });
     },
   };
 }

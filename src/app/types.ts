@@ -1,6 +1,7 @@
 import type { Inbound } from "../inbound/types";
 import type { SlackWebClient } from "../slack/client";
 import type { Effect, RunEffect } from "./effects";
+import type { ThreadContextStore } from "./threadContext";
 
 export type { Effect, ResponseUrlEffect, RunEffect, RunFailure, SlackApiEffect } from "./effects";
 
@@ -40,6 +41,8 @@ export interface RunTools {
   env?: Record<string, unknown>;
   /** The run's outbox idempotency key, for its log lines. */
   key?: string;
+  /** The shard's store of assistant threads' contexts (`getThreadContext` / `saveThreadContext`). */
+  threadContexts?: ThreadContextStore;
 }
 
 /**

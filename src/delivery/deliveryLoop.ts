@@ -1,3 +1,4 @@
+import type { ThreadContextStore } from "../app/threadContext";
 import type { SlackApp } from "../app/types";
 import type { Authorize } from "../auth/authorize";
 import { type ReadyKinds, readyKinds } from "../effects/registry";
@@ -39,6 +40,8 @@ export interface DeliveryLoopInputs {
   wakeUps: Pick<WakeUps, "arm" | "register">;
   /** The rate keys this shard keeps itself (a workspace shard's pace keeping). */
   pace?: PaceKeeper;
+  /** A workspace shard's assistant threads' contexts, for its runs. */
+  threadContexts?: ThreadContextStore;
 }
 
 /** Delivery when its settings are valid: the courier the sweep and the immediate attempts share. */
@@ -82,7 +85,8 @@ export class DeliveryLoop {
       // not also stop the alert about it.
       settings = deliverySettings(role === "watch" ? withoutRelay(env) : env);
       // Each effect kind's own dependencies, once per shard; a bad setting of a kind's pauses delivery too.
-      kinds = readyKinds({ role, app: inputs.app, env, settings, backendAnswers: this.backendAnswers });
+      const { app, threadContexts } = inputs;
+      kinds = readyKinds({ role, app, env, settings, backendAnswers: this.backendAnswers, threadContexts });
     } catch (problem) {
       this.paused = problem;
       this.logPaused();

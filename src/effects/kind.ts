@@ -1,4 +1,5 @@
 import type { Effect } from "../app/effects";
+import type { ThreadContextStore } from "../app/threadContext";
 import type { SlackApp, Step } from "../app/types";
 import type { BackendAnswers } from "../relay/backendAnswers";
 import type { CoordinatorEnv } from "../rpc/env";
@@ -18,6 +19,8 @@ export interface DeliveryWorld {
   settings: DeliverySettings;
   /** Relay mode: where a first attempt leaves the backend's answer for an edge that waits for it. */
   backendAnswers: BackendAnswers;
+  /** A workspace shard's assistant threads' contexts, for its runs (none on the watch). */
+  threadContexts?: ThreadContextStore;
 }
 
 /** One attempt at one outbox row: only what that attempt knows. */

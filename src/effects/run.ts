@@ -1,4 +1,5 @@
 import type { RunEffect } from "../app/effects";
+import type { ThreadContextStore } from "../app/threadContext";
 import type { SlackApp } from "../app/types";
 import { DeliveryError, HandlerError, HandlerMisuse, ListenerGone } from "../platform/errors";
 import { oncePerEnv } from "../settings/once";
@@ -15,13 +16,20 @@ const runSettings = oncePerEnv((vars) => ({ handlerMaxAttempts: setting(vars, "H
  * parked with where it was thrown. A helper used where it cannot work (HandlerMisuse) is parked at
  * once, naming the listener.
  */
-export const run: EffectKind<RunEffect, { app: SlackApp; env: Record<string, unknown>; handlerMaxAttempts: number }> = {
+interface RunDeps {
+  app: SlackApp;
+  env: Record<string, unknown>;
+  handlerMaxAttempts: number;
+  threadContexts?: ThreadContextStore;
+}
+
+export const run: EffectKind<RunEffect, RunDeps> = {
   type: "run",
-  deps: ({ app, env }) => ({ app, env: { ...env }, ...runSettings(env) }),
-  async perform(effect, { client, step, attempts, key }, { app, env, handlerMaxAttempts }) {
+  deps: ({ app, env, threadContexts }) => ({ app, env: { ...env }, threadContexts, ...runSettings(env) }),
+  async perform(effect, { client, step, attempts, key }, { app, env, handlerMaxAttempts, threadContexts }) {
     if (!app.run) throw new ListenerGone("the app cannot run listeners");
     try {
-      await app.run(effect, { client, step, attempt: attempts + 1, env, key });
+      await app.run(effect, { client, step, attempt: attempts + 1, env, key, threadContexts });
     } catch (error) {
       if (error instanceof HandlerMisuse)
         throw new HandlerMisuse(`handler "${effect.listener}": ${error.message}`, { cause: error });

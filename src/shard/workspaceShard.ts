@@ -2,6 +2,7 @@ import type { SlackApp } from "../app/types";
 import type { Authorize } from "../auth/authorize";
 import { DeliveryLoop } from "../delivery/deliveryLoop";
 import { PaceKeeping } from "../delivery/paceKeeping";
+import { AssistantThreads } from "../recording/assistantThreads";
 import { Outbox } from "../recording/outbox";
 import type { ShardStorage } from "../recording/shardStorage";
 import type { CoordinatorEnv } from "../rpc/env";
@@ -33,7 +34,9 @@ export class WorkspaceShard {
     const outbox = new Outbox(storage.sql);
     const shard = storage.name;
     const { wakeUps } = storage;
-    this.delivery = new DeliveryLoop({ shard, role: "workspace", app, authorize, env, outbox, wakeUps, pace: this.pace.local });
+    const threadContexts = new AssistantThreads(storage.sql);
+    const pace = this.pace.local;
+    this.delivery = new DeliveryLoop({ shard, role: "workspace", app, authorize, env, outbox, wakeUps, pace, threadContexts });
     this.metrics = new Metrics(storage, outbox, env.SHARD);
     this.delivery.events.subscribe(this.metrics.onDelivery);
     this.recording = new Recording({ storage, outbox, delivery: this.delivery, metrics: this.metrics, app, env });

@@ -1,4 +1,5 @@
 import { App } from "../../src/app/App";
+import { Assistant } from "../../src/app/assistant";
 import { RetryableError } from "../../src/platform/errors";
 
 /**
@@ -24,6 +25,8 @@ import { RetryableError } from "../../src/platform/errors";
  *   `step_approve` click or a `step_form` submission completes the step they came from.
  * - an agent conversation's other deliveries are listened to, doing nothing: `assistant_thread_started`,
  *   `agent_session_stopped`, a click on a `stop_answer` button.
+ * - the assistant (`app.assistant`): a thread started is greeted in it, with suggested prompts and a
+ *   title; a user's DM message is answered with the thread's saved context; a Messages tab opened is greeted.
  */
 export const testApp = new App();
 
@@ -136,3 +139,24 @@ testApp.view("step_form", async ({ view, complete }) => {
 testApp.event(["assistant_thread_started", "agent_session_stopped"], async () => {});
 
 testApp.action("stop_answer", async () => {});
+
+// The assistant: a greeting and prompts when a thread starts, its context saved when it changes
+// (the default), the user's messages answered with the thread's saved context; the agent view's Messages tab greeted.
+testApp.assistant(
+  new Assistant({
+    threadStarted: async ({ say, setSuggestedPrompts, setTitle }) => {
+      await say("How can I help?");
+      await setSuggestedPrompts({ title: "Try these", prompts: [{ title: "Summarise", message: "summarise this channel" }] });
+      await setTitle("A new chat");
+    },
+    userMessage: async ({ event, say, getThreadContext, setStatus }) => {
+      await setStatus("is thinking…");
+      const { channel_id } = await getThreadContext();
+      await say(`you said "${event.text}" while viewing ${channel_id ?? "nothing"}`);
+    },
+    messagesTabOpened: async ({ say, setSuggestedPrompts }) => {
+      await say("welcome to the Messages tab");
+      await setSuggestedPrompts({ prompts: [{ title: "Start", message: "hello" }] });
+    },
+  }),
+);

@@ -7,6 +7,7 @@ import appRateLimited from "../../../migrations/0006_app_rate_limited.sql";
 import bucketLayouts from "../../../migrations/0007_bucket_layouts.sql";
 import parkFollowUps from "../../../migrations/0008_park_follow_ups.sql";
 import layoutRouting from "../../../migrations/0009_layout_routing.sql";
+import assistantThreads from "../../../migrations/0010_assistant_threads.sql";
 
 export interface Migration {
   /** Monotonically increasing; an applied migration is never edited, only followed. */
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 7, name: "0007_bucket_layouts", sql: bucketLayouts },
   { id: 8, name: "0008_park_follow_ups", sql: parkFollowUps },
   { id: 9, name: "0009_layout_routing", sql: layoutRouting },
+  { id: 10, name: "0010_assistant_threads", sql: assistantThreads },
 ];
 
 /**

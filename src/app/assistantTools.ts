@@ -1,0 +1,91 @@
+import type { Inbound } from "../inbound/types";
+import { HandlerMisuse } from "../platform/errors";
+import type { SlackWebClient } from "../slack/client";
+import type { SayArguments } from "./payloads";
+import { type AssistantPlace, type AssistantThreadContext, placeOf, type ThreadContextStore } from "./threadContext";
+
+/** One suggested prompt: the title shown and the message sent when the user picks it. */
+export interface AssistantPrompt {
+  title: string;
+  message: string;
+}
+
+/** `assistant.threads.setStatus`'s status: a text (empty clears it), or one with the loading messages Slack rotates. */
+export type AssistantStatus = string | { status: string; loading_messages?: string[] };
+
+/** What an assistant handler adds to a run's arguments, with Bolt's names; bound to the delivery's assistant thread. */
+export interface AssistantTools {
+  /** `chat.postMessage` into the assistant thread (its channel and `thread_ts`). */
+  say(message: string | SayArguments): Promise<{ ts: string; channel: string }>;
+  /** `assistant.threads.setStatus` on the thread ("is thinking…"); Slack clears it when the app replies. */
+  setStatus(status: AssistantStatus): Promise<void>;
+  /** `assistant.threads.setSuggestedPrompts`: up to four prompts, with an optional title over them. */
+  setSuggestedPrompts(params: { prompts: AssistantPrompt[]; title?: string }): Promise<void>;
+  /** `assistant.threads.setTitle`: the thread's title in the user's history. */
+  setTitle(title: string): Promise<void>;
+  /** The thread's saved context (see saveThreadContext), else the one this event carries, else `{}`. */
+  getThreadContext(): Promise<AssistantThreadContext>;
+  /** Saves the context this event carries (or `context`) as the thread's, durably, in the shard that records the thread. */
+  saveThreadContext(context?: AssistantThreadContext): Promise<void>;
+}
+
+/** What the agent view's own events (no thread yet: `app_home_opened` on the Messages tab, `app_context_changed`) get. */
+export type AgentViewTools = Pick<AssistantTools, "say" | "setSuggestedPrompts">;
+
+const asMessage = (message: string | SayArguments) => (typeof message === "string" ? { text: message } : { ...message });
+
+function misuse(what: string, inbound: Inbound): never {
+  throw new HandlerMisuse(`${what} needs an assistant thread, and this ${inbound.type} event has none`);
+}
+
+/**
+ * The assistant tools of one run, for the place its event names (threadContext.ts). A thread's
+ * context is read and saved in `store` under (team, channel, thread_ts); saving again is harmless,
+ * so a retried run may save twice. Misused where the event has no thread: HandlerMisuse, parked at once.
+ */
+export function assistantTools(
+  inbound: Inbound,
+  event: Record<string, unknown>,
+  client: SlackWebClient,
+  store: ThreadContextStore | undefined,
+): AssistantTools {
+  const place: AssistantPlace | undefined = placeOf(event);
+  if (!place) throw new HandlerMisuse(`this ${inbound.type} event names no channel the assistant could answer in`);
+  const { channel, threadTs } = place;
+  const thread = threadTs === undefined ? undefined : { team: inbound.teamId ?? inbound.workspace, channel, threadTs };
+  const api = (method: string, body: Record<string, unknown>) => client.call(method, { channel_id: channel, ...body });
+  return {
+    say: (message) =>
+      client.call<{ ts: string; channel: string }>("chat.postMessage", {
+        ...asMessage(message),
+        channel,
+        ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
+      }),
+    setStatus: async (status) => {
+      if (threadTs === undefined) misuse("setStatus()", inbound);
+      await api("assistant.threads.setStatus", { thread_ts: threadTs, ...(typeof status === "string" ? { status } : status) });
+    },
+    // The agent view sets prompts on the conversation itself: with a thread_ts Slack drops the call silently.
+    setSuggestedPrompts: async ({ prompts, title }) => {
+      await api("assistant.threads.setSuggestedPrompts", {
+        ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
+        prompts,
+        ...(title === undefined ? {} : { title }),
+      });
+    },
+    setTitle: async (title) => {
+      if (threadTs === undefined) misuse("setTitle()", inbound);
+      await api("assistant.threads.setTitle", { thread_ts: threadTs, title });
+    },
+    getThreadContext: async () => (thread && store?.get(thread)) ?? place.context ?? {},
+    saveThreadContext: async (context = place.context) => {
+      if (!thread) misuse("saveThreadContext()", inbound);
+      if (!store) throw new HandlerMisuse("saveThreadContext() needs the shard's store, and this run was given none");
+      if (!context)
+        throw new HandlerMisuse(
+          `saveThreadContext() has nothing to save: this ${inbound.type} event carries no context; pass one`,
+        );
+      store.save(thread, context, Date.now());
+    },
+  };
+}
