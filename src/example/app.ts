@@ -6,7 +6,8 @@ import { App, ownBotUser, type ViewOutput } from "../lib";
  * - a mention gets a placeholder reply in its thread at once, then the answer in place;
  * - `/echo TEXT` answers TEXT on the command's response_url;
  * - the answer carries a button that updates its message when clicked;
- * - `/feedback` opens a modal whose submission is validated in `ack` and processed in `run`.
+ * - `/feedback` opens a modal whose submission is validated in `ack` and processed in `run`;
+ * - the custom workflow step `count_words` completes with the word count of its `text` input.
  */
 export const exampleApp = new App();
 
@@ -109,4 +110,10 @@ exampleApp.view("feedback_modal", {
       client.chat.postMessage({ channel: body.user.id, text: `Thanks for your feedback: “${feedbackText(view)}”` }),
     );
   },
+});
+
+// A custom workflow step: a function with this callback_id in the app's manifest, with a `text`
+// input and a `summary` output. complete() is sent once, with the step's own token.
+exampleApp.function("count_words", async ({ inputs, complete }) => {
+  await complete({ outputs: { summary: answerTo(String(inputs.text ?? "")) } });
 });

@@ -184,3 +184,18 @@ describe("app.view", () => {
     expect(thanks.body).toEqual({ channel: "U0000USER", text: "Thanks for your feedback: “More dark mode”" });
   });
 });
+
+describe("app.function: a custom workflow step", () => {
+  it("completes with the word count of its text input, with the step's own token", async () => {
+    const team = newWorkspace();
+    const step = { type: "function_executed", function: { callback_id: "count_words" }, function_execution_id: "Fx0001" };
+    const event = { ...step, inputs: { text: "durable steps" }, bot_access_token: "xwfp-demo" };
+    expect((await deliver(await signedEvent(eventCallback(event, { teamId: team }), signedBy()))).status).toBe(200);
+    const completed = await slack().waitForCall((c) => c.method === "functions.completeSuccess");
+    expect(completed.token).toBe("Bearer xwfp-demo");
+    expect(completed.body).toEqual({
+      function_execution_id: "Fx0001",
+      outputs: { summary: 'You said 2 words: "durable steps".' },
+    });
+  });
+});
