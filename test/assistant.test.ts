@@ -1,7 +1,9 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { App } from "../src/app/App";
+import { Assistant } from "../src/app/assistant";
 import type { Step } from "../src/app/types";
+import { HandlerMisuse } from "../src/platform/errors";
 import type { SlackWebClient } from "../src/slack/client";
 import { controlClock, sweepUntilQuiet } from "./support/clock";
 import { deliver, newWorkspace, shardStub, signedBy, storedFor } from "./support/coordinator";
@@ -156,5 +158,39 @@ describe("say() in a plain listener of an assistant thread's event", () => {
     const tools = { client: client as unknown as SlackWebClient, step, attempt: 1 };
     await app.run({ type: "run", listener: "event:assistant_thread_started", inbound }, tools);
     expect(calls).toEqual([["chat.postMessage", { channel: thread.channel, thread_ts: thread.threadTs, text: "hi" }]]);
+  });
+});
+
+describe("Assistant", () => {
+  it("needs threadStarted and userMessage, as Bolt's does", () => {
+    expect(() => new Assistant({ userMessage: async () => {} } as never)).toThrow("Assistant needs a threadStarted function");
+    expect(() => new App().assistant({ threadStarted: async () => {} } as never)).toThrow(
+      "Assistant needs a userMessage function",
+    );
+  });
+
+  it("the agent view's own events have no thread: setTitle() there is a misuse, parked at once", async () => {
+    const app = new App().assistant({
+      threadStarted: async () => {},
+      userMessage: async () => {},
+      // Not in its type (the agent view's events get say and setSuggestedPrompts); called as untyped code would.
+      messagesTabOpened: async (args) => {
+        await (args as unknown as { setTitle(title: string): Promise<void> }).setTitle("no thread here");
+      },
+    });
+    const step: Step = async (_name, fn) => await fn();
+    const event = { type: "app_home_opened", user: USER, channel: "D0000HOME", tab: "messages" };
+    const inbound = {
+      kind: "event" as const,
+      dedupeKey: "Ev2",
+      workspace: "T1",
+      isEnterpriseInstall: false,
+      type: "app_home_opened",
+      payload: { event },
+    };
+    const tools = { client: {} as SlackWebClient, step, attempt: 1 };
+    const run = app.run({ type: "run", listener: "assistant:messagesTabOpened", inbound }, tools);
+    await expect(run).rejects.toThrow(HandlerMisuse);
+    await expect(run).rejects.toThrow("setTitle() needs an assistant thread, and this app_home_opened event has none");
   });
 });
