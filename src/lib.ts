@@ -20,6 +20,8 @@ export type {
   KnownBlock,
   MessageAttachment,
   ModalView,
+  OptionGroup,
+  PlainTextOption,
   SlackEvent,
   View,
 } from "@slack/types";
@@ -60,16 +62,20 @@ export type {
   ListenerContext,
   ListenerSpec,
   Matcher,
+  OptionsArgs,
   RunArgs,
   ShortcutArgs,
   ViewArgs,
 } from "./app/listeners";
+export type { OptionsConstraint, OptionsListener } from "./app/options";
 export type {
   BlockActionsBody,
   BlockElementAction,
+  BlockSuggestionBody,
   EventEnvelope,
   EventOf,
   EventType,
+  OptionsAnswer,
   RespondArguments,
   SayArguments,
   ShortcutBody,

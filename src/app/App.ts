@@ -1,12 +1,12 @@
 import type { Inbound } from "../inbound/types";
 import { ListenerGone } from "../platform/errors";
+import { toAckBody } from "./ackBody";
 import { type Assistant, type AssistantConfig, assistantListeners } from "./assistant";
 import { ERROR_HANDLER, type ErrorHandler, errorFollowUps, runErrorHandler } from "./errorHandler";
 import { channelOf, isFromBot, isOwnMessage } from "./filters";
 import { functionCompletion, functionParked } from "./functionCompletion";
 import { functionMatch } from "./functionMatch";
 import {
-  type AckResult,
   type ActionArgs,
   type CommandArgs,
   describeMatcher,
@@ -33,6 +33,7 @@ import {
   shortcutMatch,
   viewMatch,
 } from "./matchers";
+import { type OptionsConstraint, type OptionsListener, optionsRegistration } from "./options";
 import type { EventOf, EventType, EventWithSubtypesOf } from "./payloads";
 import { ackInRun, runContext, runLogger } from "./runContext";
 import { sayAndRespond } from "./sayAndRespond";
@@ -41,7 +42,7 @@ import type { AckBody, Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from
 type Json = Record<string, unknown>;
 
 /** Follow-ups of a parked run, planned purely (SlackApp.parked). */
-type ParkContributor = (effect: RunEffect, reason: string) => PlannedEffect[];
+type ParkContributor = NonNullable<SlackApp["parked"]>;
 
 interface Registered {
   name: string;
@@ -65,14 +66,6 @@ function asSpec(listener: AnyListener): ListenerSpec {
   const spec = typeof listener === "function" ? { run: listener } : (listener ?? {});
   // Each kind's match() builds exactly the context its registration overload promised the listener.
   return spec as ListenerSpec;
-}
-
-function toAckBody(result: AckResult, inbound: Inbound): AckBody | undefined {
-  if (result === undefined) return undefined;
-  // A command's plain-text ack is the ephemeral reply Slack shows the invoker at once.
-  if (typeof result === "string")
-    return inbound.kind === "command" ? { response_type: "ephemeral", text: result } : { text: result };
-  return result;
 }
 
 /** Subtyped messages (edits, joins, bot posts, …) reach only listeners that ask for them. */
@@ -147,6 +140,11 @@ export class App implements SlackApp {
     const { callback_id, type = "view_submission" } =
       typeof constraint === "object" && !(constraint instanceof RegExp) ? constraint : { callback_id: constraint };
     return this.register(`view:${describeMatcher(callback_id)}:${type}`, listener, viewMatch(callback_id, type));
+  }
+
+  /** Options loads (`block_suggestion`) of an external select: `{ ack }` answers them, at the edge (app/options.ts). */
+  options(constraint: OptionsConstraint, listener: OptionsListener): this {
+    return this.register(...optionsRegistration(constraint, listener));
   }
 
   /** Global shortcuts and message shortcuts (`message_action`) with this `callback_id`. */

@@ -4,6 +4,7 @@ import type { FunctionCompletion, FunctionExecutedBody, FunctionExecutedEvent, F
 import type {
   BlockActionsBody,
   BlockElementAction,
+  BlockSuggestionBody,
   EventEnvelope,
   RespondArguments,
   SayArguments,
@@ -29,6 +30,8 @@ export interface ListenerContext {
   action?: Json;
   view?: Json;
   shortcut?: Json;
+  /** `app.options`: the options load again, under Bolt's name. */
+  options?: Json;
   /** `app.function`: the step's input values. */
   inputs?: Json;
   /** `app.message(RegExp)`: the match, decided when the delivery is planned and again in its run. */
@@ -95,6 +98,13 @@ type FunctionTools<C> = [C] extends [FunctionArgs]
   : [C] extends [ActionArgs | ViewArgs]
     ? Partial<FunctionCompletion> & { inputs?: FunctionInputs }
     : unknown;
+
+/** block_suggestion (an options load): the payload, as both `body` and `options`. */
+export interface OptionsArgs {
+  inbound: Inbound;
+  body: BlockSuggestionBody;
+  options: BlockSuggestionBody;
+}
 
 /** Arguments of `ack`: synchronous, pure, inside the ingest transaction. No I/O. */
 export type AckArgs<C = ListenerContext> = C;

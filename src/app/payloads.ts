@@ -4,7 +4,9 @@ import type {
   KnownBlock,
   MessageAttachment,
   MessageMetadata,
+  OptionGroup,
   PlainTextElement,
+  PlainTextOption,
   SlackEvent,
 } from "@slack/types";
 
@@ -163,6 +165,27 @@ export interface ShortcutBody {
   response_url?: string;
   [field: string]: unknown;
 }
+
+/** An options load (`block_suggestion`) of an external select: `value` is what the user has typed. */
+export interface BlockSuggestionBody {
+  type: "block_suggestion";
+  value: string;
+  action_id: string;
+  block_id: string;
+  user: InteractionUser;
+  team: InteractionTeam | null;
+  container: { type: string; channel_id?: string; message_ts?: string; view_id?: string; [field: string]: unknown };
+  /** The view the select sits in; absent for a select in a message. */
+  view?: ViewOutput;
+  channel?: { id: string; name: string };
+  message?: { type: "message"; ts: string; text?: string; [field: string]: unknown };
+  api_app_id: string;
+  token: string;
+  [field: string]: unknown;
+}
+
+/** The answer to an options load, which Slack shows in the menu: options, or options in groups (at most 100 each). */
+export type OptionsAnswer = { options: PlainTextOption[] } | { option_groups: (OptionGroup & { options: PlainTextOption[] })[] };
 
 /** What `say` posts: `chat.postMessage`'s arguments without `channel` (the delivery's own). */
 export interface SayArguments {

@@ -1,5 +1,6 @@
 import { tallyAnswer } from "../alerts/answerTally";
 import { noticeAppRateLimited } from "../alerts/appRateLimitedNotice";
+import { optionsLoadAnswer } from "../app/options";
 import type { SlackApp } from "../app/types";
 import { appRateLimitedOf } from "../inbound/parseEventsApi";
 import { parseSlackRequest } from "../inbound/parseSlackRequest";
@@ -95,6 +96,12 @@ async function answer(
   }
 
   const { inbound } = parsed;
+  // An options load the app answers in its ack alone is answered here: nothing to record, no shard to wait for.
+  const options = optionsLoadAnswer(app, inbound);
+  if (options) {
+    facts.outcome = "options";
+    return Response.json(options);
+  }
   // Relay mode forwards it like anything else; the watch hears of it all the same.
   const limited = inbound.type === "app_rate_limited" ? appRateLimitedOf(inbound.payload) : undefined;
   if (limited) noticeAppRateLimited(limited, env, ctx);

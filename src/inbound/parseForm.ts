@@ -4,11 +4,17 @@ import { interactionConversation } from "./conversation";
 import { isObject, optionalString, parseJson, requireString, workspaceOf } from "./fields";
 import type { Parsed } from "./types";
 
-/**
- * Interaction types this coordinator accepts; others (e.g. block_suggestion, whose answer is the
- * options list) need a synchronous body only a relay backend can give: relay mode forwards them.
- */
-const INTERACTIONS = new Set(["block_actions", "view_submission", "view_closed", "shortcut", "message_action"]);
+/** Interaction types this coordinator accepts; others only relay mode forwards. */
+const INTERACTIONS = new Set([
+  "block_actions",
+  "view_submission",
+  "view_closed",
+  "shortcut",
+  "message_action",
+  "block_suggestion",
+]);
+/** Accepted types that carry no id: an options load (its answer is `app.options`' ack, given at the edge). */
+const UNKEYED = new Set(["block_suggestion"]);
 
 /** Slash commands: form fields, one invocation per `trigger_id`. */
 function parseSlashCommand(form: URLSearchParams): Parsed {
@@ -57,7 +63,7 @@ function parseInteraction(json: string, relayAll: boolean, timestamp?: string | 
   if (!dedupeKey && type === "view_closed" && isObject(payload.view)) {
     dedupeKey = `view_closed:${requireString(payload.view, "id", "view_closed view")}`;
   }
-  if (!dedupeKey && !known) dedupeKey = unkeyedId(type, json, timestamp);
+  if (!dedupeKey && (!known || UNKEYED.has(type))) dedupeKey = unkeyedId(type, json, timestamp);
   if (!dedupeKey) throw new MalformedPayload(`interaction ${type}: missing "trigger_id"`);
   const workspace = workspaceOf(ids, `interaction ${type}`);
 

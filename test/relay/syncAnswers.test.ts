@@ -74,7 +74,7 @@ describe("relay mode: synchronous answers for commands and interactivity", () =>
     expect(relayed()).toHaveLength(1);
   });
 
-  it("an options load (block_suggestion), which the coordinator alone ignores, gets the backend's options as its ack", async () => {
+  it("an options load (block_suggestion) no embedded listener answers gets the backend's options as its ack", async () => {
     const team = newWorkspace();
     const payload = { type: "block_suggestion", team: { id: team }, user: { id: "U1" }, action_id: "pick_env", value: "pro" };
     const options = { options: [{ text: { type: "plain_text", text: "production" }, value: "production" }] };
@@ -85,6 +85,17 @@ describe("relay mode: synchronous answers for commands and interactivity", () =>
     expect(relayed()).toHaveLength(1);
     expect(JSON.parse(new URLSearchParams(relayed()[0]!.text).get("payload")!)).toEqual(payload);
     expect(relayed()[0]!.headers.get("x-relay-delivery-id")).toMatch(/^block_suggestion:[0-9a-f]{16}$/);
+  });
+
+  it("an options load an embedded app.options answers is answered at the edge, neither recorded nor relayed", async () => {
+    const team = newWorkspace();
+    const payload = { type: "block_suggestion", team: { id: team }, user: { id: "U1" }, action_id: "pick_team_env", value: "st" };
+    const { response, body } = await timedDeliver(await signedInteraction(payload, signedBy()), "/slack/interactivity");
+    expect(response.status).toBe(200);
+    expect(JSON.parse(body)).toEqual({ options: [{ text: { type: "plain_text", text: "staging" }, value: "staging" }] });
+    expect(await shardStub(team).stats()).toMatchObject({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    await pause(100);
+    expect(relayed()).toEqual([]);
   });
 
   it("app_rate_limited, which the coordinator alone ignores, is forwarded (and its ack never waits)", async () => {

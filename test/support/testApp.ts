@@ -23,6 +23,7 @@ import { RetryableError } from "../../src/platform/errors";
  * - custom steps: `greet` posts "working" (in a step) and completes with a greeting, then fails
  *   its first attempt; `refuse` fails with "not today"; `broken` throws until parked; a
  *   `step_approve` click or a `step_form` submission completes the step they came from.
+ * - an options load of the external select `pick_team_env` lists the environments starting with what was typed;
  * - an agent conversation's other deliveries are listened to, doing nothing: `assistant_thread_started`,
  *   `agent_session_stopped`, a click on a `stop_answer` button.
  * - the assistant (`app.assistant`): a thread started is greeted in it, with suggested prompts and a
@@ -139,6 +140,15 @@ testApp.view("step_form", async ({ view, complete }) => {
 testApp.event(["assistant_thread_started", "agent_session_stopped"], async () => {});
 
 testApp.action("stop_answer", async () => {});
+
+// An external select's options: the environments whose name starts with what the user typed.
+testApp.options("pick_team_env", {
+  ack: ({ body }) => ({
+    options: ["production", "preview", "staging"]
+      .filter((env) => env.startsWith(body.value))
+      .map((env) => ({ text: { type: "plain_text", text: env }, value: env })),
+  }),
+});
 
 // The assistant: a greeting and prompts when a thread starts, its context saved when it changes
 // (the default), the user's messages answered with the thread's saved context; the agent view's Messages tab greeted.

@@ -3,6 +3,7 @@ import { describe, expectTypeOf, it } from "vitest";
 import { App } from "../../src/app/App";
 import type {
   BlockElementAction,
+  BlockSuggestionBody,
   FunctionCompleteArguments,
   FunctionCompletion,
   FunctionExecutedEvent,
@@ -127,6 +128,32 @@ describe("custom step listener types", () => {
       ack: ({ inputs }) => {
         expectTypeOf(inputs).toEqualTypeOf<FunctionInputs>();
       },
+    });
+  });
+
+  it("an options listener gets the options load typed, and its ack must answer options", () => {
+    app.options("pick_env", {
+      ack: ({ body, options }) => {
+        expectTypeOf(body.value).toEqualTypeOf<string>();
+        expectTypeOf(body.user.id).toEqualTypeOf<string>();
+        expectTypeOf(body.action_id).toEqualTypeOf<string>();
+        expectTypeOf(options).toEqualTypeOf<BlockSuggestionBody>();
+        return { options: [{ text: { type: "plain_text", text: body.value }, value: body.value }] };
+      },
+    });
+    app.options(
+      { action_id: /^pick_/, block_id: "b1" },
+      {
+        ack: () => ({ option_groups: [{ label: { type: "plain_text", text: "All" }, options: [] }] }),
+      },
+    );
+    app.options("pick_env", {
+      // @ts-expect-error an options answer is { options } or { option_groups }, not a message
+      ack: () => ({ text: "no" }),
+    });
+    app.options("pick_env", {
+      // @ts-expect-error external select options are plain text
+      ack: () => ({ options: [{ text: { type: "mrkdwn", text: "*a*" }, value: "a" }] }),
     });
   });
 

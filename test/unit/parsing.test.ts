@@ -100,13 +100,23 @@ describe("parsing into one inbound shape", () => {
   });
 
   it("interactivity: unknown types are ignored, broken payloads are malformed", () => {
-    expect(parseSlackRequest(interaction({ type: "block_suggestion", team: { id: "T1" } }), form)).toEqual({
+    expect(parseSlackRequest(interaction({ type: "dialog_suggestion", team: { id: "T1" } }), form)).toEqual({
       kind: "ignored",
-      reason: "interaction block_suggestion",
+      reason: "interaction dialog_suggestion",
     });
     expect(() => parseSlackRequest("payload=%7Bbroken", form)).toThrow(MalformedPayload);
     expect(() => parseSlackRequest(interaction({ type: "block_actions", team: { id: "T1" } }), form)).toThrow(/trigger_id/);
     expect(() => parseSlackRequest(interaction({ type: "block_actions", trigger_id: "t" }), form)).toThrow(/team or enterprise/);
+  });
+
+  it("an options load (block_suggestion) is an inbound in every mode, keyed by a digest (it has no id)", () => {
+    const suggestion = interaction({ type: "block_suggestion", team: { id: "T1" }, action_id: "pick", value: "ab" });
+    const parsed = parseSlackRequest(suggestion, { ...form, timestamp: "1700000000" });
+    expect(parsed).toMatchObject({
+      kind: "inbound",
+      inbound: { kind: "interaction", type: "block_suggestion", workspace: "T1" },
+    });
+    expect(parsed.kind === "inbound" && parsed.inbound.dedupeKey).toMatch(/^block_suggestion:[0-9a-f]{16}$/);
   });
 
   it("relay mode: what the coordinator would ignore is an inbound too, keyed by a digest when it has no id", () => {
