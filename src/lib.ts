@@ -85,6 +85,7 @@ export type {
   ViewStateValue,
 } from "./app/payloads";
 export type { RunContext, RunLogger } from "./app/runContext";
+export type { ChatStreamer, SayStreamOptions, StreamAppendArguments, StreamStopArguments } from "./app/sayStream";
 export type { AssistantThreadContext, ThreadContextStore, ThreadKey } from "./app/threadContext";
 export type { AckBody, Plan, PlannedEffect, RunTools, SlackApp, Step } from "./app/types";
 export type { Authorization, Authorize, WorkspaceRef } from "./auth/authorize";

@@ -36,6 +36,7 @@ import {
 import { type OptionsConstraint, type OptionsListener, optionsRegistration } from "./options";
 import type { EventOf, EventType, EventWithSubtypesOf } from "./payloads";
 import { ackInRun, runContext, runLogger } from "./runContext";
+import { noStreams, withStreams } from "./runStreams";
 import { sayAndRespond } from "./sayAndRespond";
 import type { AckBody, Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from "./types";
 
@@ -207,7 +208,8 @@ export class App implements SlackApp {
     if (failure) return runErrorHandler(this.errorHandler, failure, this.runArgs(ERROR_HANDLER, matched, tools));
     if (!listener?.spec.run || !context)
       throw new ListenerGone(`no listener "${effect.listener}" matches this delivery any more`);
-    await listener.spec.run(this.runArgs(listener.name, context, tools), tools);
+    const run = listener.spec.run;
+    await withStreams(inbound, tools, (sayStream) => run({ ...this.runArgs(listener.name, context, tools), sayStream }, tools));
   }
 
   private runArgs(name: string, matched: ListenerContext, tools: RunTools): RunArgs {
@@ -216,7 +218,7 @@ export class App implements SlackApp {
     const context = runContext(inbound, matched.context?.matches);
     const logger = runLogger({ dedupe_key: inbound.dedupeKey, key: tools.key, listener: name });
     const tail = { ack: ackInRun, ...sayAndRespond(inbound, client), ...functionCompletion(inbound, client, step) };
-    return { ...matched, client, step, attempt, context, logger, env, ...tail };
+    return { ...matched, client, step, attempt, context, logger, env, sayStream: noStreams, ...tail };
   }
 
   private register(defaultName: string, listener: AnyListener, match: Registered["match"]): this {

@@ -14,6 +14,7 @@ import type {
   ViewOutput,
 } from "./payloads";
 import type { RunContext, RunLogger } from "./runContext";
+import type { ChatStreamer, SayStreamOptions } from "./sayStream";
 import type { AckBody, RunTools, Step } from "./types";
 
 type Json = Record<string, unknown>;
@@ -121,6 +122,11 @@ export type RunArgs<C = ListenerContext> = C & {
   respond(message: string | RespondArguments): Promise<void>;
   /** `chat.postMessage` to the channel the delivery came from. */
   say(message: string | SayArguments): Promise<{ ts: string; channel: string }>;
+  /**
+   * A streamed answer in the delivery's thread (`chat.startStream` / `appendStream` / `stopStream`),
+   * checkpointed: a retried run continues or replaces it, and Slack's limits are handled.
+   */
+  sayStream(options?: SayStreamOptions): ChatStreamer;
   /** 1 on the first attempt of this run, 2 on its first retry, … */
   attempt: number;
   /** Bolt's context: `teamId`, `enterpriseId`, `botUserId`, `retryNum`, `retryReason`, `matches`. */

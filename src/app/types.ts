@@ -1,6 +1,7 @@
 import type { Inbound } from "../inbound/types";
 import type { SlackWebClient } from "../slack/client";
 import type { Effect, RunEffect } from "./effects";
+import type { StreamTools } from "./sayStream";
 import type { ThreadContextStore } from "./threadContext";
 
 export type { Effect, ResponseUrlEffect, RunEffect, RunFailure, SlackApiEffect } from "./effects";
@@ -41,6 +42,8 @@ export interface RunTools {
   env?: Record<string, unknown>;
   /** The run's outbox idempotency key, for its log lines. */
   key?: string;
+  /** Where `sayStream()` keeps its checkpoints (on the run's row) and Slack's stream limits. */
+  streams?: StreamTools;
   /** The shard's store of assistant threads' contexts (`getThreadContext` / `saveThreadContext`). */
   threadContexts?: ThreadContextStore;
 }

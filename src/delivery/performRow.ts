@@ -16,6 +16,7 @@ import type { DeliverySettings } from "../settings";
 import { TOKEN_REJECTIONS } from "../slack/classifyAnswer";
 import { createSlackClient } from "../slack/client";
 import { stepFor } from "./stepCheckpoints";
+import { streamLedgerFor } from "./streamLedger";
 
 /**
  * What a shard's courier is made of, once per shard, and all that performing a row needs
@@ -84,6 +85,7 @@ export function rowPerformer(
       {
         client,
         step: stepFor(outbox, key, token, row.noCheckpointsUntil, afterStep),
+        streams: streamLedgerFor(outbox, key, token, settings.delivery.leaseMs, afterStep),
         attempts: row.attempts,
         recordedAt: row.created_at,
         key,

@@ -1,4 +1,5 @@
 import type { Effect } from "../app/effects";
+import type { StreamLedger } from "../app/streamCheckpoints";
 import type { ThreadContextStore } from "../app/threadContext";
 import type { SlackApp, Step } from "../app/types";
 import type { BackendAnswers } from "../relay/backendAnswers";
@@ -37,6 +38,8 @@ export interface EffectContext {
   key: string;
   /** Told how each request to a destination went (alerts); the client reports its own calls. */
   observe: ObserveCall;
+  /** A run's stream checkpoints on its row, fenced by this attempt's lease (which each one extends). */
+  streams?: StreamLedger;
 }
 
 /**

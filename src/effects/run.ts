@@ -1,4 +1,5 @@
 import type { RunEffect } from "../app/effects";
+import type { StreamLimits } from "../app/streamCheckpoints";
 import type { ThreadContextStore } from "../app/threadContext";
 import type { SlackApp } from "../app/types";
 import { DeliveryError, HandlerError, HandlerMisuse, ListenerGone } from "../platform/errors";
@@ -7,7 +8,11 @@ import { setting } from "../settings/table";
 import type { EffectKind } from "./kind";
 
 /** HANDLER_MAX_ATTEMPTS: how often a handler's own bug is tried in all before the run is parked. */
-const runSettings = oncePerEnv((vars) => ({ handlerMaxAttempts: setting(vars, "HANDLER_MAX_ATTEMPTS") }));
+const runSettings = oncePerEnv((vars) => ({
+  handlerMaxAttempts: setting(vars, "HANDLER_MAX_ATTEMPTS"),
+  // STREAM_MAX_OPEN_MS / STREAM_MAX_CHARS: a streamed answer moves to a new message before Slack's limits.
+  streamLimits: { maxOpenMs: setting(vars, "STREAM_MAX_OPEN_MS"), maxChars: setting(vars, "STREAM_MAX_CHARS") },
+}));
 
 /**
  * `run`: a listener's durable `run`, with `step()` checkpoints. What the listener throws through
@@ -20,16 +25,19 @@ interface RunDeps {
   app: SlackApp;
   env: Record<string, unknown>;
   handlerMaxAttempts: number;
+  streamLimits: StreamLimits;
   threadContexts?: ThreadContextStore;
 }
 
 export const run: EffectKind<RunEffect, RunDeps> = {
   type: "run",
   deps: ({ app, env, threadContexts }) => ({ app, env: { ...env }, threadContexts, ...runSettings(env) }),
-  async perform(effect, { client, step, attempts, key }, { app, env, handlerMaxAttempts, threadContexts }) {
+  async perform(effect, { client, step, attempts, key, streams: ledger }, deps) {
+    const { app, env, handlerMaxAttempts, threadContexts, streamLimits } = deps;
     if (!app.run) throw new ListenerGone("the app cannot run listeners");
     try {
-      await app.run(effect, { client, step, attempt: attempts + 1, env, key, threadContexts });
+      const streams = { ledger, limits: streamLimits };
+      await app.run(effect, { client, step, attempt: attempts + 1, env, key, threadContexts, streams });
     } catch (error) {
       if (error instanceof HandlerMisuse)
         throw new HandlerMisuse(`handler "${effect.listener}": ${error.message}`, { cause: error });

@@ -55,6 +55,17 @@ export const METHOD_TIERS: Readonly<Record<string, Tier>> = {
   "auth.test": 4,
 };
 
+/**
+ * Streams' methods, per workspace: `chat.startStream` / `chat.stopStream` Tier 2, `chat.appendStream`
+ * Tier 4 — spread evenly (no burst), since a burst at a minute's start leaves its end over Slack's
+ * per-minute count; a stream waiting for its turn sends its gathered text in a bigger flush.
+ */
+export const STREAM_PACES: Readonly<Record<string, Pace>> = {
+  "chat.startStream": { perSecond: TIER_PER_MINUTE[2] / 60, burst: 1 },
+  "chat.stopStream": { perSecond: TIER_PER_MINUTE[2] / 60, burst: 1 },
+  "chat.appendStream": { perSecond: TIER_PER_MINUTE[4] / 60, burst: 1 },
+};
+
 /** A call's rate key within its workspace: the method, and for `chat.postMessage` its channel. */
 export function callRateKey(method: string, body: Record<string, unknown>): string {
   return method === "chat.postMessage" && typeof body.channel === "string" ? `${method}:${body.channel}` : method;
@@ -65,6 +76,8 @@ export function paceOf(method: string, body: Record<string, unknown>): { rateKey
   // chat.postMessage without a channel: Slack refuses the call anyway; it is not paced.
   if (method === "chat.postMessage")
     return typeof body.channel === "string" ? { rateKey: callRateKey(method, body), pace: POST_MESSAGE_PER_CHANNEL } : null;
+  const stream = STREAM_PACES[method];
+  if (stream) return { rateKey: method, pace: stream };
   const n = METHOD_TIERS[method];
   return n === undefined ? null : { rateKey: method, pace: tier(n) };
 }

@@ -114,6 +114,24 @@ export class Outbox {
     return recorded === 1 ? result : this.stepResult(key, name);
   }
 
+  /**
+   * A streamed reply's checkpoint (JSON text), replaced on each flush, fenced by the run's lease
+   * and extending it to `leaseUntil`: a stream may run longer than LEASE_MS. False when fenced out.
+   */
+  recordStreamCheckpoint(key: string, name: string, token: string, record: string, leaseUntil: number): boolean {
+    return (
+      this.sql.count(
+        `UPDATE outbox SET steps = json_set(steps, ?1, json(?2)), claim_expires_at = max(claim_expires_at, ?3)
+          WHERE idempotency_key = ?4 AND claim_token = ?5 AND status = 'pending' RETURNING 1`,
+        `$."${name}"`,
+        record,
+        leaseUntil,
+        key,
+        token,
+      ) === 1
+    );
+  }
+
   /** Fenced lease extension for an attempt still running. Returns false once another claimer owns the row. */
   renewLease(key: string, token: string, expiresAt: number): boolean {
     return (

@@ -47,6 +47,11 @@ export function positive(fallback: number, kind: "integer" | "number" = "integer
   return numeric(fallback, (parsed) => finite(parsed) && parsed > 0, `a positive ${kind}`);
 }
 
+/** An integer no smaller than `min`. */
+export function atLeast(fallback: number, min: number): Reader<number> {
+  return numeric(fallback, (parsed) => Number.isInteger(parsed) && parsed >= min, `an integer of at least ${min}`);
+}
+
 /** Like `positive`, but 0 is allowed (it switches something off). */
 export function nonNegative(fallback: number): Reader<number> {
   return numeric(fallback, (parsed) => Number.isInteger(parsed) && parsed >= 0, "0 or a positive integer");

@@ -1,4 +1,4 @@
-import { aesKey, flag, list, nonNegative, origins, positive, type Reader, text, url, type Vars } from "./read";
+import { aesKey, atLeast, flag, list, nonNegative, origins, positive, type Reader, text, url, type Vars } from "./read";
 
 /**
  * Every setting the coordinator reads, in one table: its reader (with its default), the part
@@ -106,6 +106,16 @@ export const SETTINGS = {
     part: "delivery",
     read: positive(8),
     doc: "attempts in all for a run whose handler throws an error of its own (a bug), before it is parked (about 4 minutes with the default backoff)",
+  },
+  STREAM_MAX_OPEN_MS: {
+    part: "delivery",
+    read: atLeast(240_000, 1000),
+    doc: "how long one message of a streamed answer (`sayStream()`) stays a stream before the answer continues in a new message in the thread, ahead of Slack's drop after about 5 minutes; at least 1000",
+  },
+  STREAM_MAX_CHARS: {
+    part: "delivery",
+    read: atLeast(10_000, 200),
+    doc: "the most characters one message of a streamed answer holds before it continues in a new message (also on Slack's `msg_too_long`); at least 200",
   },
   RELAY_URL: {
     part: "relay",

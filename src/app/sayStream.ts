@@ -1,0 +1,250 @@
+import type { AnyChunk, KnownBlock } from "@slack/types";
+import { HandlerMisuse } from "../platform/errors";
+import type { StreamLedger, StreamLimits } from "./streamCheckpoints";
+import { NOT_STREAMING, refusedWith, type StreamMessages } from "./streamMessages";
+
+/** `sayStream(options?)`: where to stream (the delivery's channel, thread and user unless told), and the buffer. */
+export interface SayStreamOptions {
+  channel?: string;
+  thread_ts?: string;
+  recipient_user_id?: string;
+  recipient_team_id?: string;
+  /** Characters gathered before they are sent (256, as Slack's SDKs); chunks are sent at once. */
+  buffer_size?: number;
+}
+
+export type StreamAppendArguments =
+  | { markdown_text: string; chunks?: undefined }
+  | { chunks: AnyChunk[]; markdown_text?: string };
+
+export interface StreamStopArguments {
+  markdown_text?: string;
+  chunks?: AnyChunk[];
+  /** Shown under the answer once it is stopped (feedback buttons, for instance). */
+  blocks?: KnownBlock[];
+}
+
+/** Bolt's chat streamer, made durable: a retried run continues (or replaces) the same answer. */
+export interface ChatStreamer {
+  append(args: StreamAppendArguments): Promise<void>;
+  stop(args?: StreamStopArguments): Promise<void>;
+  /** The message being streamed (the latest of the reply's messages), once Slack gave its ts. */
+  readonly ts: string | undefined;
+}
+
+export interface StreamTools {
+  ledger?: StreamLedger;
+  limits?: StreamLimits;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const BUFFER_SIZE = 256;
+/** The least STREAM_MAX_CHARS accepts; a message Slack refuses as too long is never cut below it. */
+const MIN_CHARS = 200;
+const markdownOf = (chunks: readonly AnyChunk[] = []): string =>
+  chunks.map((chunk) => (chunk.type === "markdown_text" ? chunk.text : "")).join("");
+
+/**
+ * One `sayStream()`: gathers text and sends it in flushes of about `buffer_size` characters
+ * (chunks at once), one flush in flight at a time, so a stream Slack or the pacer slows down
+ * sends fewer, bigger flushes. A retried run replays through what Slack already shows: text
+ * that repeats it is not sent again; text that differs replaces it from where it differs.
+ */
+export class DurableStreamer implements ChatStreamer {
+  private buffer = "";
+  private chunks: AnyChunk[] = [];
+  private work: Promise<void> = Promise.resolve();
+  private failure: { error: unknown } | undefined;
+  private flushQueued = false;
+  private stopped = false;
+  /** Characters of this run's text matched against what Slack shows, while replaying. */
+  private said = 0;
+  private chunksSeen = 0;
+  private replaying: boolean;
+  private maxChars: number;
+
+  constructor(
+    private readonly messages: StreamMessages,
+    private readonly limits: StreamLimits,
+    private readonly bufferSize = BUFFER_SIZE,
+  ) {
+    this.maxChars = limits.maxChars;
+    this.replaying = messages.record.messages.length > 0;
+    this.work = this.run(() => messages.recover());
+  }
+
+  get ts(): string | undefined {
+    return this.messages.record.messages.at(-1)?.ts;
+  }
+
+  /** Whether this stream has sent anything, or has a checkpoint from an earlier attempt. */
+  get started(): boolean {
+    return this.messages.record.messages.length > 0 || this.buffer !== "" || this.chunks.length > 0 || this.said > 0;
+  }
+
+  async append(args: StreamAppendArguments): Promise<void> {
+    this.usable("append");
+    if (this.messages.record.done) return;
+    this.take(args.markdown_text ?? "", args.chunks ?? []);
+    if (this.buffer.length >= this.bufferSize || this.chunks.length > 0) this.flushSoon();
+    // A handler far ahead of Slack waits for the flush in flight rather than gathering without bound.
+    if (this.buffer.length >= this.maxChars) await this.settled();
+  }
+
+  async stop(args: StreamStopArguments = {}): Promise<void> {
+    this.usable("stop");
+    this.stopped = true;
+    if (this.messages.record.done) return;
+    this.take(args.markdown_text ?? "", args.chunks ?? []);
+    // This run's answer ends inside what an earlier attempt's messages show: it is shorter.
+    if (this.replaying && this.said < this.messages.shown.length) {
+      const at = this.said;
+      this.work = this.run(() => this.messages.truncate(at));
+    }
+    this.replaying = false;
+    this.work = this.run(async () => {
+      await this.flushAll();
+      await this.sendStop(args.blocks);
+    });
+    await this.settled();
+  }
+
+  /** The run ended: a stream left open is stopped; the run waits for every call of its streams. */
+  async finish(): Promise<void> {
+    if (!this.stopped && !this.messages.record.done && this.started && this.failure === undefined) await this.stop();
+    await this.settled();
+  }
+
+  /** The listener threw: the calls in flight end, and what reached Slack is checkpointed for the retry. */
+  async abandon(): Promise<void> {
+    await this.work;
+    // A checkpoint fenced out now changes nothing: the attempt that owns the run has its own.
+    if (!this.failure) this.messages.confirm();
+  }
+
+  /** Waits for the calls in flight; throws what one of them threw. */
+  async settled(): Promise<void> {
+    await this.work;
+    if (this.failure) throw this.failure.error;
+  }
+
+  private usable(what: string): void {
+    if (this.failure) throw this.failure.error;
+    if (this.stopped) throw new HandlerMisuse(`sayStream: ${what}() after stop()`);
+  }
+
+  /** Takes the handler's text, skipping what Slack already shows from an earlier attempt. */
+  private take(text: string, chunks: readonly AnyChunk[]): void {
+    let rest = text + markdownOf(chunks);
+    let extra = chunks.filter((chunk) => chunk.type !== "markdown_text");
+    if (this.replaying) {
+      const shown = this.messages.shown;
+      let same = 0;
+      while (same < rest.length && this.said + same < shown.length && rest[same] === shown[this.said + same]) same++;
+      const known = Math.min(extra.length, Math.max(0, this.messages.record.chunks - this.chunksSeen));
+      this.chunksSeen += known;
+      extra = extra.slice(known);
+      this.said += same;
+      rest = rest.slice(same);
+      if (rest === "" && extra.length === 0) return;
+      if (this.said < shown.length && rest !== "") {
+        // It differs from what Slack shows: the earlier answer is cut back to what both share.
+        const at = this.said;
+        this.work = this.run(() => this.messages.truncate(at));
+      }
+      this.replaying = false;
+    }
+    this.buffer += rest;
+    this.chunks.push(...extra);
+  }
+
+  private flushSoon(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    this.work = this.run(async () => {
+      this.flushQueued = false;
+      await this.flushAll();
+    });
+  }
+
+  /** Sends what has gathered, in as many flushes as it takes (text may gather while one is in flight). */
+  private async flushAll(): Promise<void> {
+    while (this.buffer !== "" || this.chunks.length > 0) {
+      const text = this.buffer;
+      const chunks = this.chunks;
+      this.buffer = "";
+      this.chunks = [];
+      await this.sendText(text, chunks);
+    }
+  }
+
+  /** Text into the open message, continued in a new one before Slack's time or size limit. */
+  private async sendText(text: string, chunks: AnyChunk[]): Promise<void> {
+    let rest = text;
+    do {
+      const open = await this.openForMore();
+      const room = this.maxChars - (open?.text.length ?? 0);
+      const piece = rest.length <= room ? rest : cut(rest, room);
+      const last = piece.length === rest.length;
+      const withChunks = last && chunks.length > 0 ? chunks : undefined;
+      try {
+        if (open) await this.messages.append(open, piece, withChunks);
+        else await this.messages.start(piece, withChunks);
+      } catch (error) {
+        const tooLong = refusedWith(error, "msg_too_long");
+        if (open && (tooLong || refusedWith(error, NOT_STREAMING))) {
+          // Too long for this message (Slack's limit is what it holds), or dropped by Slack: it is
+          // closed at what it shows, and the piece goes to a new message.
+          if (tooLong) this.maxChars = Math.max(MIN_CHARS, Math.min(this.maxChars, open.text.length));
+          await this.messages.close(open);
+          continue;
+        }
+        if (!tooLong || piece.length <= MIN_CHARS) throw error;
+        // Too long even for a new message: Slack's own limit is lower here; smaller messages from now on.
+        this.maxChars = Math.max(MIN_CHARS, Math.floor(piece.length / 2));
+        continue;
+      }
+      rest = rest.slice(piece.length);
+    } while (rest !== "");
+  }
+
+  /** The open message, if more may go into it; one too old or too full is closed first. */
+  private async openForMore() {
+    const open = this.messages.open();
+    if (!open) return undefined;
+    if (Date.now() - open.openedAt < this.limits.maxOpenMs && open.text.length < this.maxChars) return open;
+    await this.messages.close(open);
+    return undefined;
+  }
+
+  private async sendStop(blocks: KnownBlock[] | undefined): Promise<void> {
+    let open = await this.openForMore();
+    // Nothing open and nothing to show: the reply is complete as its messages stand.
+    if (!open && !blocks && this.messages.record.messages.length > 0) {
+      this.messages.record.done = true;
+      this.messages.save(undefined);
+      return;
+    }
+    open ??= await this.messages.start("");
+    await this.messages.stop(open, "", undefined, blocks);
+  }
+
+  /** Chains `step` after the work before it; the first failure ends the chain and is kept. */
+  private run(step: () => Promise<void>): Promise<void> {
+    return this.work.then(async () => {
+      if (this.failure) return;
+      try {
+        await step();
+      } catch (error) {
+        this.failure = { error };
+      }
+    });
+  }
+}
+
+/** At most `room` characters, ending after a space or line break when one is in its second half. */
+function cut(text: string, room: number): string {
+  const piece = text.slice(0, Math.max(1, room));
+  const boundary = Math.max(piece.lastIndexOf("\n"), piece.lastIndexOf(" "));
+  return boundary >= piece.length / 2 ? piece.slice(0, boundary + 1) : piece;
+}

@@ -1,0 +1,63 @@
+/**
+ * What a streamed reply's checkpoint holds, on its run's outbox row: the messages Slack shows
+ * (each one's `ts` and exact text) and the one call whose outcome is not known yet. Written
+ * before each call that changes a message (one row write per flush, not per token), so a
+ * retried run knows what Slack shows and what may or may not have reached it.
+ */
+
+/** One message of a reply: a reply longer or older than a stream allows is a chain of them in the thread. */
+export interface StreamedMessage {
+  ts: string;
+  /** Its text as Slack shows it: every `markdown_text` that reached it, joined. */
+  text: string;
+  /** When its stream started (ms since the epoch). */
+  openedAt: number;
+  /** Still a stream (not stopped, not finalised by `chat.update`). */
+  open: boolean;
+}
+
+/** The call sent last: until a later checkpoint, whether it reached Slack is unknown. */
+export interface UnconfirmedCall {
+  op: "start" | "append" | "stop";
+  /** The message it wrote to; none for a start. */
+  ts?: string;
+  text: string;
+}
+
+export interface StreamRecord {
+  messages: StreamedMessage[];
+  /** Chunks other than text (task updates, plans) sent so far, in order. */
+  chunks: number;
+  unconfirmed?: UnconfirmedCall;
+  /** The handler's `stop()` reached Slack: nothing of this stream is sent again. */
+  done?: boolean;
+}
+
+/** Where a run's streams keep their checkpoints. */
+export interface StreamLedger {
+  read(name: string): StreamRecord | undefined;
+  /** Fenced by the run's lease, which it extends; throws LeaseLost once another attempt owns the run. */
+  write(name: string, record: StreamRecord): void;
+}
+
+/** STREAM_MAX_OPEN_MS and STREAM_MAX_CHARS: a message is continued in a new one before either. */
+export interface StreamLimits {
+  maxOpenMs: number;
+  maxChars: number;
+}
+
+export const DEFAULT_STREAM_LIMITS: StreamLimits = { maxOpenMs: 240_000, maxChars: 10_000 };
+
+/** A ledger in memory, for a run outside a shard (a unit test calling `app.run` itself). */
+export function memoryLedger(): StreamLedger {
+  const records = new Map<string, string>();
+  return {
+    read: (name) => {
+      const json = records.get(name);
+      return json === undefined ? undefined : (JSON.parse(json) as StreamRecord);
+    },
+    write: (name, record) => {
+      records.set(name, JSON.stringify(record));
+    },
+  };
+}

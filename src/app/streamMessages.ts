@@ -1,0 +1,231 @@
+import { Paced, SlackApiError } from "../platform/errors";
+import { log } from "../platform/log";
+import type { SlackWebClient } from "../slack/client";
+import type { StreamedMessage, StreamLedger, StreamRecord, UnconfirmedCall } from "./streamCheckpoints";
+
+type Json = Record<string, unknown>;
+
+/** Where a stream goes: the delivery's channel and thread, and the user (and team) it answers. */
+export interface StreamTarget {
+  channel: string;
+  thread_ts: string;
+  recipient_user_id?: string;
+  recipient_team_id?: string;
+}
+
+/** Slack's answer to a write on a stream it dropped (about 5 minutes after its start) or that was stopped. */
+export const NOT_STREAMING = "message_not_in_streaming_state";
+
+export function refusedWith(error: unknown, code: string): boolean {
+  return error instanceof SlackApiError && error.code === code;
+}
+
+/** A call's content: `markdown_text`, or the chunks with the text as a leading `markdown_text` chunk. */
+function content(text: string, chunks: readonly unknown[] | undefined): Json {
+  if (!chunks || chunks.length === 0) return text === "" ? {} : { markdown_text: text };
+  return { chunks: text === "" ? [...chunks] : [{ type: "markdown_text", text }, ...chunks] };
+}
+
+/**
+ * The messages of one streamed reply, as Slack shows them, kept in step with its checkpoint:
+ * every call that may change a message is written ahead as `unconfirmed` (fenced, extending
+ * the run's lease), so a crash leaves a record that says which one call's outcome is unknown.
+ */
+export class StreamMessages {
+  /** Slack answered a call written ahead as unconfirmed, and no checkpoint says so yet. */
+  private answered = false;
+
+  constructor(
+    private readonly client: SlackWebClient,
+    private readonly target: StreamTarget,
+    private readonly ledger: StreamLedger,
+    private readonly name: string,
+    readonly record: StreamRecord,
+    private readonly sleep: (ms: number) => Promise<void>,
+  ) {}
+
+  /** Everything the reply's messages show, joined in order. */
+  get shown(): string {
+    return this.record.messages.map((message) => message.text).join("");
+  }
+
+  /** The message being streamed into, if one is open. */
+  open(): StreamedMessage | undefined {
+    const last = this.record.messages.at(-1);
+    return last?.open ? last : undefined;
+  }
+
+  /**
+   * A retried run's first act: the call an earlier attempt left unconfirmed may or may not show.
+   * Its message is stopped and set to exactly the checkpointed text; the reply continues in a new one.
+   */
+  async recover(): Promise<void> {
+    const { unconfirmed } = this.record;
+    if (!unconfirmed) return;
+    const message = this.record.messages.find((m) => m.ts === unconfirmed.ts);
+    if (message) {
+      await this.stopQuietly(message);
+      await this.finalise(message);
+    } else if (unconfirmed.op === "start") {
+      log("warn", "a stream's start was interrupted before its ts was known; Slack drops that message", {
+        channel: this.target.channel,
+        thread_ts: this.target.thread_ts,
+      });
+    }
+    this.save(undefined);
+  }
+
+  /** Opens a new message in the thread with `text`. */
+  async start(text: string, chunks?: readonly unknown[]): Promise<StreamedMessage> {
+    const body = { ...this.target, ...content(text, chunks) };
+    const { ts } = await this.send({ op: "start", text }, () => this.client.call<{ ts: string }>("chat.startStream", body));
+    const message = { ts, text, openedAt: Date.now(), open: true };
+    this.record.messages.push(message);
+    this.record.chunks += chunks?.length ?? 0;
+    try {
+      // The ts is checkpointed at once: a retry must find this message to continue or stop it.
+      this.save(undefined);
+    } catch (error) {
+      // Fenced out: the attempt that owns the run now cannot know this message, so it goes.
+      await this.deleteQuietly(message).catch((problem) =>
+        log("warn", "an unrecorded stream was not deleted", { ts, error: String(problem) }),
+      );
+      throw error;
+    }
+    return message;
+  }
+
+  async append(message: StreamedMessage, text: string, chunks?: readonly unknown[]): Promise<void> {
+    const body = { channel: this.target.channel, ts: message.ts, ...content(text, chunks) };
+    await this.send({ op: "append", ts: message.ts, text }, () => this.client.call("chat.appendStream", body));
+    message.text += text;
+    this.record.chunks += chunks?.length ?? 0;
+  }
+
+  /** The handler's stop: the last text and blocks on the open message, and the stream is done. */
+  async stop(message: StreamedMessage, text: string, chunks?: readonly unknown[], blocks?: readonly unknown[]): Promise<void> {
+    const body = { channel: this.target.channel, ts: message.ts, ...content(text, chunks), ...(blocks ? { blocks } : {}) };
+    try {
+      await this.send({ op: "stop", ts: message.ts, text }, () => this.client.call("chat.stopStream", body));
+      message.text += text;
+    } catch (error) {
+      if (!refusedWith(error, NOT_STREAMING)) throw error;
+      // Dropped by Slack: the message gets its full text through chat.update instead.
+      message.text += text;
+      if (blocks) log("warn", "a dropped stream's final blocks were not shown", { channel: this.target.channel, ts: message.ts });
+      await this.finalise(message);
+    }
+    message.open = false;
+    this.record.chunks += chunks?.length ?? 0;
+    this.record.done = true;
+    this.save(undefined);
+  }
+
+  /** Stops a message so the reply continues in a new one (a dropped stream is finalised by chat.update). */
+  async close(message: StreamedMessage): Promise<void> {
+    if (!(await this.stopQuietly(message))) await this.finalise(message);
+    message.open = false;
+  }
+
+  /** A retry's answer differs from `at` on: the messages show exactly its first `at` characters again. */
+  async truncate(at: number): Promise<void> {
+    const { messages } = this.record;
+    for (let start = this.shown.length; messages.length > 0; ) {
+      const message = messages.at(-1)!;
+      start -= message.text.length;
+      if (start + message.text.length <= at) break;
+      await this.stopQuietly(message);
+      if (start >= at) {
+        await this.deleteQuietly(message);
+        messages.pop();
+      } else {
+        message.text = message.text.slice(0, at - start);
+        await this.finalise(message);
+      }
+      this.save(undefined);
+    }
+  }
+
+  /** Writes the checkpoint (fenced, extending the lease); `unconfirmed` is the call about to be sent. */
+  save(unconfirmed: UnconfirmedCall | undefined): void {
+    this.record.unconfirmed = unconfirmed;
+    this.answered = false;
+    this.ledger.write(this.name, this.record);
+  }
+
+  /** The attempt ends (its listener threw): a call Slack answered since the last checkpoint is confirmed, so the retry continues the same message. */
+  confirm(): void {
+    if (this.answered) this.save(undefined);
+  }
+
+  /**
+   * Sends one call, written ahead. A call the pacer holds back, or Slack answers 429, waits for
+   * its turn inside the attempt (text meanwhile gathers into a bigger next flush) instead of
+   * ending the attempt; a refusal from Slack is known not to show, so the checkpoint says so.
+   */
+  private async send<T>(unconfirmed: UnconfirmedCall, call: () => Promise<T>): Promise<T> {
+    this.save(unconfirmed);
+    for (;;) {
+      try {
+        const answer = await call();
+        this.record.unconfirmed = undefined;
+        this.answered = true;
+        return answer;
+      } catch (error) {
+        const turn = turnOf(error);
+        if (turn !== undefined) {
+          await this.sleep(Math.max(0, turn - Date.now()));
+          continue;
+        }
+        if (error instanceof SlackApiError) this.save(undefined);
+        throw error;
+      }
+    }
+  }
+
+  /** chat.stopStream without text; false when Slack no longer streams the message. */
+  private async stopQuietly(message: StreamedMessage): Promise<boolean> {
+    if (!message.open) return false;
+    try {
+      await this.send({ op: "stop", ts: message.ts, text: "" }, () =>
+        this.client.call("chat.stopStream", { channel: this.target.channel, ts: message.ts }),
+      );
+      message.open = false;
+      return true;
+    } catch (error) {
+      if (!refusedWith(error, NOT_STREAMING)) throw error;
+      return false;
+    }
+  }
+
+  /** Sets the message to exactly its checkpointed text (idempotent: a retry may send it again). */
+  private async finalise(message: StreamedMessage): Promise<void> {
+    const body = { channel: this.target.channel, ts: message.ts, markdown_text: message.text };
+    for (;;) {
+      try {
+        await this.client.call("chat.update", body);
+        break;
+      } catch (error) {
+        const turn = turnOf(error);
+        if (turn === undefined) throw error;
+        await this.sleep(Math.max(0, turn - Date.now()));
+      }
+    }
+    message.open = false;
+  }
+
+  private async deleteQuietly(message: StreamedMessage): Promise<void> {
+    try {
+      await this.client.call("chat.delete", { channel: this.target.channel, ts: message.ts });
+    } catch (error) {
+      if (!refusedWith(error, "message_not_found")) throw error;
+    }
+  }
+}
+
+/** When a call held back by the pacer or by Slack's 429 may go again; undefined for any other error. */
+function turnOf(error: unknown): number | undefined {
+  if (error instanceof Paced) return error.until;
+  if (error instanceof SlackApiError && error.status === 429) return error.retryAt ?? Date.now() + (error.retryAfterMs ?? 1000);
+  return undefined;
+}

@@ -1,0 +1,365 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import type { AppMentionEvent } from "@slack/types";
+import { describe, expect, it, vi } from "vitest";
+import { App } from "../src/app/App";
+import type { EventArgs, RunArgs } from "../src/app/listeners";
+import { singleWorkspace } from "../src/auth/authorize";
+import { DeliveryLoop } from "../src/delivery/deliveryLoop";
+import { PaceKeeping } from "../src/delivery/paceKeeping";
+import { deliverLeased } from "../src/delivery/sweep";
+import type { Inbound } from "../src/inbound/types";
+import type { Outbox } from "../src/recording/outbox";
+import { newRow } from "../src/recording/outboxRows";
+import type { CoordinatorEnv } from "../src/rpc/env";
+import { controlClock } from "./support/clock";
+import { outboxOf } from "./support/shardParts";
+import { LEASE_MS } from "./support/testBindings";
+import { useFakeSlack } from "./support/useFakeSlack";
+
+const slack = useFakeSlack();
+const CHANNEL = "C0STREAM";
+const THREAD = "1700000000.000100";
+
+type Handler = (args: RunArgs<EventArgs<AppMentionEvent>>) => Promise<void>;
+
+/** An app_mention in a thread of CHANNEL, as its shard records it. */
+function mention(team: string, n: number): Inbound {
+  const event = { type: "app_mention", user: "U0ASKER", team, channel: CHANNEL, ts: `${THREAD}${n}`, text: "question" };
+  return {
+    kind: "event",
+    dedupeKey: `Ev${n}`,
+    workspace: team,
+    teamId: team,
+    isEnterpriseInstall: false,
+    type: "app_mention",
+    payload: { event },
+  };
+}
+
+/** chat.update's `markdown_text` as the fake's `text`, which is what the fake shows (it reads only `text`). */
+async function markdownAsText(request: Request): Promise<Request> {
+  if (!request.url.endsWith("/chat.update")) return request;
+  const form = new URLSearchParams(await request.text());
+  form.set("text", form.get("markdown_text") ?? form.get("text") ?? "");
+  return new Request(request.url, { method: "POST", headers: request.headers, body: form.toString() });
+}
+
+/** Lets chat.update's `markdown_text` set the fake's text, as Slack shows it. */
+function updatesShowMarkdown(): void {
+  const fake = slack();
+  vi.mocked(globalThis.fetch).mockImplementation(async (input, init) =>
+    fake.fetch(await markdownAsText(new Request(input as Request, init))),
+  );
+}
+
+/**
+ * Runs `handler` for `runs` app_mentions in one fresh shard through its real delivery loop
+ * (outbox, leases, checkpoints), with stream settings of its own; `sweeps` sweeps, the clock
+ * moving `stepMs` before each (retries come due). Returns the thread's messages per request.
+ */
+async function streamed(
+  handler: Handler,
+  options: {
+    vars?: Record<string, string>;
+    runs?: number;
+    sweeps?: number;
+    stepMs?: number;
+    clock?: ReturnType<typeof controlClock>;
+    setup?: (state: DurableObjectState) => void;
+  } = {},
+) {
+  const clock = options.clock ?? controlClock();
+  const team = `T${crypto.randomUUID().slice(0, 8).toUpperCase()}`;
+  const app = new App().event("app_mention", handler);
+  const stub = env.SHARD.get(env.SHARD.idFromName(`streams-${team}`));
+  const vars = { SLACK_PACING: "false", ...options.vars };
+  await runInDurableObject(stub, async (_, state) => {
+    const outbox = outboxOf(state);
+    const loop = new DeliveryLoop({
+      shard: `${team}/0`,
+      role: "workspace",
+      app,
+      authorize: singleWorkspace,
+      env: { ...(env as unknown as CoordinatorEnv), ...vars },
+      outbox,
+      wakeUps: { arm() {}, register() {} },
+      pace: new PaceKeeping().local,
+    });
+    const rows = Array.from({ length: options.runs ?? 1 }, (_, n) => {
+      const inbound = mention(team, n);
+      const plan = app.plan(inbound);
+      if (!("effects" in plan)) throw new Error("not planned");
+      return plan.effects.map((planned) => newRow(`${inbound.dedupeKey}:${planned.name}`, team, planned.effect));
+    }).flat();
+    outbox.enqueue(rows, Date.now(), null);
+    options.setup?.(state);
+    for (let i = 0; i < (options.sweeps ?? 4); i++) {
+      await loop.sweep(Date.now());
+      clock.advance(options.stepMs ?? 60_000);
+    }
+  });
+  return { team, stub, threads: (n = 0) => slack().messagesIn(CHANNEL, `${THREAD}${n}`) };
+}
+
+const words = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `w${i + from} `);
+
+/** Appends each word, throwing after `crashAfter` of them on the first attempt. */
+function answer(text: string[], crashAfter?: number): Handler {
+  return async ({ sayStream, attempt }) => {
+    const streamer = sayStream();
+    for (const [i, word] of text.entries()) {
+      if (attempt === 1 && i === crashAfter) throw new Error("crashed mid-stream");
+      await streamer.append({ markdown_text: word });
+    }
+    await streamer.stop();
+  };
+}
+
+/** The text of every stream call Slack accepted, in order. */
+const sentText = () =>
+  slack()
+    .calls.filter((call) => call.outcome === "ok" && /^chat\.(start|append|stop)Stream$/.test(call.method))
+    .map((call) => String(call.body.markdown_text ?? ""))
+    .join("");
+
+describe("sayStream", () => {
+  it("a clean stream is one message with exactly the text, stopped, sent in buffered flushes", async () => {
+    const text = words(300);
+    const { threads } = await streamed(answer(text), { sweeps: 1 });
+    const [message, ...others] = threads();
+    expect(others).toEqual([]);
+    expect(message).toMatchObject({ text: text.join(""), streaming: false, state: "stopped" });
+    expect(slack().callsTo("chat.startStream")[0]!.body).toMatchObject({
+      channel: CHANNEL,
+      thread_ts: `${THREAD}0`,
+      recipient_user_id: "U0ASKER",
+    });
+    // About 256 characters a flush, not one call per token.
+    expect(slack().callsTo("chat.appendStream").length).toBeLessThan(text.join("").length / 200);
+  });
+
+  it("a run that ends without stop() has its stream stopped", async () => {
+    const { threads } = await streamed(
+      async ({ sayStream }) => {
+        await sayStream().append({ markdown_text: "left open" });
+      },
+      { sweeps: 1 },
+    );
+    expect(threads()).toMatchObject([{ text: "left open", streaming: false }]);
+  });
+
+  it("a retry with the same text sends nothing Slack shows already and finishes the same message", async () => {
+    const text = words(300);
+    const { threads } = await streamed(answer(text, 200), { sweeps: 3 });
+    expect(threads()).toMatchObject([{ text: text.join(""), streaming: false, state: "stopped" }]);
+    // Every character reached Slack once: what the interrupted attempt had sent was not sent again.
+    expect(sentText()).toBe(text.join(""));
+  });
+
+  it("a retry with different text replaces the interrupted answer instead of adding a second one", async () => {
+    updatesShowMarkdown();
+    const { threads } = await streamed(
+      async ({ sayStream, attempt }) => {
+        const streamer = sayStream();
+        const text = attempt === 1 ? words(200) : words(250, 1000);
+        for (const [i, word] of text.entries()) {
+          if (attempt === 1 && i === 150) throw new Error("crashed mid-stream");
+          await streamer.append({ markdown_text: word });
+        }
+        await streamer.stop();
+      },
+      { sweeps: 3 },
+    );
+    const messages = threads();
+    expect(messages.map((m) => m.text).join("")).toBe(words(250, 1000).join(""));
+    expect(messages.every((m) => !m.streaming)).toBe(true);
+  });
+
+  it("a flush whose outcome is unknown is neither duplicated nor dropped", async () => {
+    const fake = slack();
+    let appends = 0;
+    vi.mocked(globalThis.fetch).mockImplementation(async (input, init) => {
+      const request = await markdownAsText(new Request(input as Request, init));
+      const answered = await fake.fetch(request);
+      // Slack applied the first append, and its answer never came back.
+      if (request.url.endsWith("/chat.appendStream") && ++appends === 1) throw new TypeError("Network connection lost.");
+      return answered;
+    });
+    const text = words(300);
+    const { threads } = await streamed(answer(text), { sweeps: 3 });
+    const messages = threads();
+    expect(messages.map((m) => m.text).join("")).toBe(text.join(""));
+    expect(messages.length).toBe(2);
+    expect(messages.every((m) => !m.streaming)).toBe(true);
+  });
+
+  it("rotates to a new message in the thread before STREAM_MAX_CHARS, and on msg_too_long", async () => {
+    updatesShowMarkdown();
+    slack().setStreamLimits({ streamMaxChars: 700 });
+    const text = words(400);
+    const { threads } = await streamed(answer(text), { sweeps: 1, vars: { STREAM_MAX_CHARS: "1000" } });
+    const messages = threads();
+    expect(messages.map((m) => m.text).join("")).toBe(text.join(""));
+    expect(messages.length).toBeGreaterThan(3);
+    expect(messages.every((m) => !m.streaming && m.text.length <= 700)).toBe(true);
+  });
+
+  /** Sixty words, one flush each, 100 ms apart: six seconds of streaming. */
+  function slowAnswer(clock: ReturnType<typeof controlClock>): Handler {
+    return async ({ sayStream }) => {
+      const streamer = sayStream({ buffer_size: 1 });
+      for (const word of words(60)) {
+        await streamer.append({ markdown_text: word });
+        // Slack has it before time passes: one flush per word.
+        await slack().waitForCall((call) => String(call.body.markdown_text ?? "").endsWith(word));
+        clock.advance(100);
+      }
+      await streamer.stop();
+    };
+  }
+
+  it("continues in a new message in the thread before STREAM_MAX_OPEN_MS", async () => {
+    const clock = controlClock();
+    // Ours (2 s) before Slack's drop (3 s): each message is stopped in time.
+    slack().setStreamLimits({ streamMaxOpenMs: 3000 });
+    const { threads } = await streamed(slowAnswer(clock), { clock, sweeps: 1, vars: { STREAM_MAX_OPEN_MS: "2000" } });
+    expect(
+      threads()
+        .map((m) => m.text)
+        .join(""),
+    ).toBe(words(60).join(""));
+    expect(threads().length).toBe(3);
+    expect(threads().every((m) => m.state === "stopped")).toBe(true);
+  });
+
+  it("a stream Slack dropped (message_not_in_streaming_state) is finalised by chat.update and continued", async () => {
+    updatesShowMarkdown();
+    const clock = controlClock();
+    slack().setStreamLimits({ streamMaxOpenMs: 3000 });
+    const { threads } = await streamed(slowAnswer(clock), { clock, sweeps: 1, vars: { STREAM_MAX_OPEN_MS: "600000" } });
+    const messages = threads();
+    expect(messages.map((m) => m.text).join("")).toBe(words(60).join(""));
+    expect(messages.length).toBeGreaterThan(1);
+    expect(messages[0]).toMatchObject({ state: "dropped", streaming: false });
+    expect(messages.at(-1)).toMatchObject({ state: "stopped", streaming: false });
+    expect(
+      slack()
+        .callsTo("chat.update")
+        .some((call) => call.body.ts === messages[0]!.ts),
+    ).toBe(true);
+  });
+
+  it("keeps the run's lease while a stream outlasts LEASE_MS, fenced by it", async () => {
+    const clock = controlClock();
+    let outbox: Outbox | undefined;
+    const intruders: number[] = [];
+    const { threads } = await streamed(
+      async ({ sayStream }) => {
+        const streamer = sayStream({ buffer_size: 1 });
+        for (const word of words(10)) {
+          await streamer.append({ markdown_text: word });
+          await slack().waitForCall((call) => String(call.body.markdown_text ?? "").endsWith(word));
+          clock.advance(LEASE_MS / 2);
+          // Another sweep looks for rows whose lease ran out: this run's must not be one.
+          intruders.push(outbox!.claimBatch(crypto.randomUUID(), Date.now(), LEASE_MS, 10).length);
+        }
+        await streamer.stop();
+      },
+      { clock, sweeps: 1, setup: (state) => (outbox = outboxOf(state)) },
+    );
+    // Ten flushes over five leases, one attempt: no other attempt took the run over.
+    expect(intruders).toEqual(Array(10).fill(0));
+    expect(threads()).toMatchObject([{ text: words(10).join(""), streaming: false }]);
+    expect(slack().callsTo("chat.startStream").length).toBe(1);
+  });
+
+  it("an attempt that lost its run's lease sends nothing more; the one that took over completes one answer", async () => {
+    let outbox: Outbox | undefined;
+    let takenOver = false;
+    const text = words(200);
+    const { threads } = await streamed(
+      async ({ sayStream }) => {
+        const streamer = sayStream();
+        for (const [i, word] of text.entries()) {
+          await streamer.append({ markdown_text: word });
+          if (!takenOver && i === 100) {
+            takenOver = true;
+            await slack().waitForCall((call) => call.method === "chat.startStream");
+            // A sweep took the run over, as if this attempt had stalled past its lease.
+            outbox!.claimBatch("stale", Date.now() + LEASE_MS * 10, LEASE_MS, 10);
+            outbox!.postpone(`Ev0:run:event:app_mention`, "stale", Date.now());
+          }
+        }
+        await streamer.stop();
+      },
+      { sweeps: 3, setup: (state) => (outbox = outboxOf(state)) },
+    );
+    // The stale attempt's stream, which its fenced checkpoint could not record, was deleted.
+    expect(threads()).toMatchObject([{ text: text.join(""), streaming: false, state: "stopped" }]);
+  });
+
+  it("20 concurrent streams in one workspace keep Slack's tiers: no 429, every answer complete", async () => {
+    vi.useFakeTimers({
+      toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"],
+      now: Date.now() + 3_600_000,
+    });
+    try {
+      slack().enforceTiers();
+      const team = `T${crypto.randomUUID().slice(0, 8).toUpperCase()}`;
+      const text = words(600);
+      const app = new App().event("app_mention", async ({ sayStream }) => {
+        const streamer = sayStream();
+        for (const word of text) {
+          await streamer.append({ markdown_text: word });
+          // A model's pace: a word every 50 ms.
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await streamer.stop();
+      });
+      const stub = env.SHARD.get(env.SHARD.idFromName(`streams-${team}`));
+      await runInDurableObject(stub, async (_, state) => {
+        const outbox = outboxOf(state);
+        const loop = new DeliveryLoop({
+          shard: `${team}/0`,
+          role: "workspace",
+          app,
+          authorize: singleWorkspace,
+          env: env as unknown as CoordinatorEnv,
+          outbox,
+          wakeUps: { arm() {}, register() {} },
+          pace: new PaceKeeping().local,
+        });
+        // Each delivery's immediate attempt runs at once, as twenty mentions arriving together do.
+        const attempts = Array.from({ length: 20 }, (_, n) => {
+          const inbound = mention(team, n);
+          const plan = app.plan(inbound);
+          if (!("effects" in plan)) throw new Error("not planned");
+          const lease = { token: crypto.randomUUID(), expiresAt: Date.now() + LEASE_MS };
+          const rows = outbox.enqueue(
+            plan.effects.map((planned) => newRow(`${inbound.dedupeKey}:${planned.name}`, team, planned.effect)),
+            Date.now(),
+            lease,
+          );
+          return deliverLeased(loop.ready!.courier, lease.token, rows);
+        });
+        let done = false;
+        const all = Promise.all(attempts).then(() => (done = true));
+        // Virtual time: the tiers allow 20 starts and 20 stops a minute, so this takes minutes of it.
+        for (let i = 0; i < 1000 && !done; i++) await vi.advanceTimersByTimeAsync(1000);
+        await all;
+        expect(outbox.countsByStatus()).toMatchObject({ pending: 0, parked: 0 });
+      });
+      expect(slack().rateLimited()).toEqual([]);
+      for (let n = 0; n < 20; n++) {
+        const messages = slack().messagesIn(CHANNEL, `${THREAD}${n}`);
+        expect(messages.map((m) => m.text).join("")).toBe(text.join(""));
+        expect(messages.every((m) => !m.streaming)).toBe(true);
+      }
+      // Streams slowed down by the tiers sent fewer, bigger flushes than a stream alone would.
+      expect(slack().callsTo("chat.appendStream").length).toBeLessThan(20 * (text.join("").length / 256));
+    } finally {
+      vi.useRealTimers();
+    }
+  }, 60_000);
+});
