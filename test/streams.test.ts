@@ -176,6 +176,24 @@ describe("sayStream", () => {
     expect(messages.every((m) => !m.streaming)).toBe(true);
   });
 
+  it("a finished stream is never sent again by its run's retry", async () => {
+    const text = words(100);
+    const { threads } = await streamed(
+      async ({ sayStream, attempt }) => {
+        const streamer = sayStream();
+        // Even a retry that would answer differently: the answer was complete, it stands.
+        for (const word of attempt === 1 ? text : words(100, 500)) await streamer.append({ markdown_text: word });
+        await streamer.stop({ blocks: [{ type: "divider" }] });
+        if (attempt === 1) throw new Error("a later line of the handler failed");
+      },
+      { sweeps: 3 },
+    );
+    expect(threads()).toMatchObject([{ text: text.join(""), state: "stopped", blocks: [{ type: "divider" }] }]);
+    expect(slack().callsTo("chat.startStream").length).toBe(1);
+    expect(slack().callsTo("chat.stopStream").length).toBe(1);
+    expect(sentText()).toBe(text.join(""));
+  });
+
   it("a flush whose outcome is unknown is neither duplicated nor dropped", async () => {
     const fake = slack();
     let appends = 0;
@@ -349,6 +367,8 @@ describe("sayStream", () => {
         for (let i = 0; i < 1000 && !done; i++) await vi.advanceTimersByTimeAsync(1000);
         await all;
         expect(outbox.countsByStatus()).toMatchObject({ pending: 0, parked: 0 });
+        // Starts past Tier 2 waited for their turn inside their attempts: no retries, no postponed rows.
+        expect(loop.counters).toMatchObject({ delivered: 20, retried: 0, postponed: 0, parked: 0 });
       });
       expect(slack().rateLimited()).toEqual([]);
       for (let n = 0; n < 20; n++) {
