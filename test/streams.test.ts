@@ -14,7 +14,7 @@ import { newRow } from "../src/recording/outboxRows";
 import type { CoordinatorEnv } from "../src/rpc/env";
 import { controlClock } from "./support/clock";
 import { outboxOf } from "./support/shardParts";
-import { LEASE_MS } from "./support/testBindings";
+import { HANDLER_MAX_ATTEMPTS, LEASE_MS } from "./support/testBindings";
 import { useFakeSlack } from "./support/useFakeSlack";
 
 const slack = useFakeSlack();
@@ -104,12 +104,12 @@ async function streamed(
 
 const words = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `w${i + from} `);
 
-/** Appends each word, throwing after `crashAfter` of them on the first attempt. */
-function answer(text: string[], crashAfter?: number): Handler {
+/** Appends each word, throwing after `crashAfter` of them on the first attempt (on every attempt with `always`). */
+function answer(text: string[], crashAfter?: number, always = false): Handler {
   return async ({ sayStream, attempt }) => {
     const streamer = sayStream();
     for (const [i, word] of text.entries()) {
-      if (attempt === 1 && i === crashAfter) throw new Error("crashed mid-stream");
+      if ((always || attempt === 1) && i === crashAfter) throw new Error("crashed mid-stream");
       await streamer.append({ markdown_text: word });
     }
     await streamer.stop();
@@ -192,6 +192,14 @@ describe("sayStream", () => {
     expect(slack().callsTo("chat.startStream").length).toBe(1);
     expect(slack().callsTo("chat.stopStream").length).toBe(1);
     expect(sentText()).toBe(text.join(""));
+  });
+
+  it("a run parked after its last attempt leaves no message streaming", async () => {
+    const { threads } = await streamed(answer(words(300), 150, true), { sweeps: HANDLER_MAX_ATTEMPTS + 2 });
+    const [message, ...others] = threads();
+    expect(others).toEqual([]);
+    expect(message).toMatchObject({ streaming: false, state: "stopped" });
+    expect(words(150).join("").startsWith(message!.text)).toBe(true);
   });
 
   it("a flush whose outcome is unknown is neither duplicated nor dropped", async () => {

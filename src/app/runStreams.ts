@@ -1,9 +1,10 @@
 import { isObject, optionalString } from "../inbound/fields";
 import type { Inbound } from "../inbound/types";
-import { HandlerMisuse } from "../platform/errors";
+import { DeliveryError, HandlerMisuse } from "../platform/errors";
 import type { SlackWebClient } from "../slack/client";
 import { channelOf } from "./filters";
-import { type ChatStreamer, DurableStreamer, type SayStreamOptions, type StreamTools } from "./sayStream";
+import { DurableStreamer } from "./sayStream";
+import type { ChatStreamer, SayStreamOptions, StreamTools } from "./streamArguments";
 import { DEFAULT_STREAM_LIMITS, memoryLedger } from "./streamCheckpoints";
 import { StreamMessages, type StreamTarget } from "./streamMessages";
 
@@ -84,6 +85,10 @@ export function runStreams(client: SlackWebClient, defaults: Partial<StreamTarge
     async finish(): Promise<void> {
       for (const streamer of streamers) await streamer.finish();
     },
+    /** The run is parked: no message of it stays streaming. */
+    async close(): Promise<void> {
+      for (const streamer of streamers) await streamer.close();
+    },
     /** Its calls in flight end before the attempt does; its streams stay open for the retry to continue. */
     async abandon(): Promise<void> {
       for (const streamer of streamers) await streamer.abandon();
@@ -93,7 +98,8 @@ export function runStreams(client: SlackWebClient, defaults: Partial<StreamTarge
 
 /**
  * Runs a listener with its `sayStream`: once it returns, a stream it left open is stopped; when
- * it throws, the calls in flight end first, and its streams stay open for the retry.
+ * it throws, the calls in flight end first, and its streams stay open for the retry — unless no
+ * retry will come (a parking error, or the handler's last attempt): then they are stopped too.
  */
 export async function withStreams(
   inbound: Inbound,
@@ -104,7 +110,8 @@ export async function withStreams(
   try {
     await run(streams.sayStream);
   } catch (error) {
-    await streams.abandon();
+    const parked = error instanceof DeliveryError ? error.disposition === "park" : tools.streams?.lastAttempt === true;
+    await (parked ? streams.close() : streams.abandon());
     throw error;
   }
   await streams.finish();

@@ -1,42 +1,11 @@
 import type { AnyChunk, KnownBlock } from "@slack/types";
 import { HandlerMisuse } from "../platform/errors";
-import type { StreamLedger, StreamLimits } from "./streamCheckpoints";
+import { describeError, log } from "../platform/log";
+import type { ChatStreamer, StreamAppendArguments, StreamStopArguments } from "./streamArguments";
+import type { StreamLimits } from "./streamCheckpoints";
 import { NOT_STREAMING, refusedWith, type StreamMessages } from "./streamMessages";
 
-/** `sayStream(options?)`: where to stream (the delivery's channel, thread and user unless told), and the buffer. */
-export interface SayStreamOptions {
-  channel?: string;
-  thread_ts?: string;
-  recipient_user_id?: string;
-  recipient_team_id?: string;
-  /** Characters gathered before they are sent (256, as Slack's SDKs); chunks are sent at once. */
-  buffer_size?: number;
-}
-
-export type StreamAppendArguments =
-  | { markdown_text: string; chunks?: undefined }
-  | { chunks: AnyChunk[]; markdown_text?: string };
-
-export interface StreamStopArguments {
-  markdown_text?: string;
-  chunks?: AnyChunk[];
-  /** Shown under the answer once it is stopped (feedback buttons, for instance). */
-  blocks?: KnownBlock[];
-}
-
-/** Bolt's chat streamer, made durable: a retried run continues (or replaces) the same answer. */
-export interface ChatStreamer {
-  append(args: StreamAppendArguments): Promise<void>;
-  stop(args?: StreamStopArguments): Promise<void>;
-  /** The message being streamed (the latest of the reply's messages), once Slack gave its ts. */
-  readonly ts: string | undefined;
-}
-
-export interface StreamTools {
-  ledger?: StreamLedger;
-  limits?: StreamLimits;
-  sleep?: (ms: number) => Promise<void>;
-}
+export type { ChatStreamer, SayStreamOptions, StreamAppendArguments, StreamStopArguments, StreamTools } from "./streamArguments";
 
 const BUFFER_SIZE = 256;
 /** The least STREAM_MAX_CHARS accepts; a message Slack refuses as too long is never cut below it. */
@@ -120,6 +89,19 @@ export class DurableStreamer implements ChatStreamer {
     await this.work;
     // A checkpoint fenced out now changes nothing: the attempt that owns the run has its own.
     if (!this.failure) this.messages.confirm();
+  }
+
+  /** The run will not be retried: the open message is stopped at what it shows (best effort, logged). */
+  async close(): Promise<void> {
+    await this.work;
+    const open = this.messages.open();
+    if (!open) return;
+    try {
+      await this.messages.close(open);
+      this.messages.save(undefined);
+    } catch (error) {
+      log("warn", "a parked run's stream was not stopped; Slack drops it", { ts: open.ts, error: describeError(error) });
+    }
   }
 
   /** Waits for the calls in flight; throws what one of them threw. */

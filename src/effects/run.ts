@@ -36,7 +36,8 @@ export const run: EffectKind<RunEffect, RunDeps> = {
     const { app, env, handlerMaxAttempts, threadContexts, streamLimits } = deps;
     if (!app.run) throw new ListenerGone("the app cannot run listeners");
     try {
-      const streams = { ledger, limits: streamLimits };
+      // On a handler's last attempt, a stream its error leaves open is stopped: no retry will finish it.
+      const streams = { ledger, limits: streamLimits, lastAttempt: attempts + 1 >= handlerMaxAttempts };
       await app.run(effect, { client, step, attempt: attempts + 1, env, key, threadContexts, streams });
     } catch (error) {
       if (error instanceof HandlerMisuse)
