@@ -38,6 +38,7 @@ import type { EventOf, EventType, EventWithSubtypesOf } from "./payloads";
 import { ackInRun, runContext, runLogger } from "./runContext";
 import { noStreams, withStreams } from "./runStreams";
 import { sayAndRespond } from "./sayAndRespond";
+import { runControls } from "./setStatus";
 import type { AckBody, Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from "./types";
 
 type Json = Record<string, unknown>;
@@ -218,7 +219,7 @@ export class App implements SlackApp {
     const context = runContext(inbound, matched.context?.matches);
     const logger = runLogger({ dedupe_key: inbound.dedupeKey, key: tools.key, listener: name });
     const tail = { ack: ackInRun, ...sayAndRespond(inbound, client), ...functionCompletion(inbound, client, step) };
-    return { ...matched, client, step, attempt, context, logger, env, sayStream: noStreams, ...tail };
+    return { ...matched, client, step, attempt, context, logger, env, sayStream: noStreams, ...tail, ...runControls(tools) };
   }
 
   private register(defaultName: string, listener: AnyListener, match: Registered["match"]): this {

@@ -19,6 +19,8 @@ export interface SlackApiEffect {
   type: "slack.api";
   method: string;
   body: Record<string, unknown>;
+  /** Slack's error codes that mean this call's work already holds (a stream Slack stopped itself): delivered. */
+  alreadyDone?: string[];
 }
 
 /** A POST to an interaction's or slash command's `response_url`. */

@@ -15,7 +15,7 @@ import type {
 } from "./payloads";
 import type { RunContext, RunLogger } from "./runContext";
 import type { ChatStreamer, SayStreamOptions } from "./sayStream";
-import type { AckBody, RunTools, Step } from "./types";
+import type { AckBody, RunTools, StatusUpdate, Step } from "./types";
 
 type Json = Record<string, unknown>;
 
@@ -129,6 +129,10 @@ export type RunArgs<C = ListenerContext> = C & {
   sayStream(options?: SayStreamOptions): ChatStreamer;
   /** 1 on the first attempt of this run, 2 on its first retry, … */
   attempt: number;
+  /** Aborted when the user stops the conversation (the agent session's stop button); Slack calls are refused from then on. */
+  signal: AbortSignal;
+  /** The thread's status (`assistant.threads.setStatus`), sent again before Slack's 2 minutes while the run works, cleared when it ends. */
+  setStatus(status: StatusUpdate): Promise<void>;
   /** Bolt's context: `teamId`, `enterpriseId`, `botUserId`, `retryNum`, `retryReason`, `matches`. */
   context: RunContext;
   /** JSON log lines with this delivery's dedupe key, outbox key and listener. */

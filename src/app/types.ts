@@ -30,6 +30,16 @@ export type Plan = { ignore: string } | { effects: PlannedEffect[]; ackBody?: Ac
  */
 export type Step = <T>(name: string, fn: () => T | Promise<T>) => Promise<T>;
 
+/** A run's status: its text ("is thinking…"; empty clears it), or with the loading messages Slack rotates through. */
+export type StatusUpdate = string | { status: string; loading_messages?: string[] };
+
+/** What a run gets to follow its user (app/setStatus.ts): the stop button's `signal` and `setStatus`. */
+export interface RunControls {
+  /** Aborted when the user stops the conversation (agent_session_stopped); Slack calls are refused from then on. */
+  signal: AbortSignal;
+  setStatus(status: StatusUpdate): Promise<void>;
+}
+
 /** What the shard hands an app to perform one `run` effect. */
 export interface RunTools {
   /** Web API client bound to the workspace's credentials and to this delivery's handles. */
@@ -46,6 +56,8 @@ export interface RunTools {
   streams?: StreamTools;
   /** The shard's store of assistant threads' contexts (`getThreadContext` / `saveThreadContext`). */
   threadContexts?: ThreadContextStore;
+  /** The run's stop `signal` and `setStatus`, for its arguments. */
+  controls?: RunControls;
 }
 
 /**

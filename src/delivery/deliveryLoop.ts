@@ -21,6 +21,7 @@ import { DeliveryReports } from "./deliveryReports";
 import { ImmediateAttempts } from "./immediateAttempts";
 import { logDeliveryEvents } from "./logDeliveryEvents";
 import { keeperOf } from "./paceKeeping";
+import { Stops } from "./stops";
 import { deliverLeased, sweep } from "./sweep";
 
 /** Above this many rows in immediate attempts, new rows wait for one (acks stay fast under load). */
@@ -66,10 +67,13 @@ export class DeliveryLoop {
   readonly events: DeliveryEvents;
   /** Null while paused by an invalid setting. */
   readonly ready: ReadyDelivery | null = null;
+  /** The stop button: a recorded stop parks its conversation's runs and aborts those running (stops.ts). */
+  readonly stops: Stops;
   private readonly paused: unknown;
 
   constructor(private readonly inputs: DeliveryLoopInputs) {
     const { shard, role, env, outbox, wakeUps } = inputs;
+    this.stops = new Stops(outbox, shard);
     // Due rows, and leases running out (the sweep reclaims them).
     wakeUps.register(() => outbox.nextWakeAt());
     const wakeAt = (at: number) => wakeUps.arm(at);
@@ -103,6 +107,7 @@ export class DeliveryLoop {
       events: this.events,
       kinds,
       backendAnswers: this.backendAnswers,
+      stops: this.stops,
       observe: reports && ((outcome, key) => reports.observe(outcome, key)),
       pacing: settings.pacing ? keeperOf(env.SHARD, shard, settings.shardBuckets, inputs.pace) : undefined,
     });

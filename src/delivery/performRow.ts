@@ -16,6 +16,7 @@ import type { DeliverySettings } from "../settings";
 import { TOKEN_REJECTIONS } from "../slack/classifyAnswer";
 import { createSlackClient } from "../slack/client";
 import { stepFor } from "./stepCheckpoints";
+import type { Stops } from "./stops";
 import { streamLedgerFor } from "./streamLedger";
 
 /**
@@ -42,6 +43,8 @@ export interface CourierParts {
   wakeAt(at: number): void;
   /** Who keeps each rate key, when SLACK_PACING is on. */
   pacing?: KeeperOf;
+  /** The stop button's part: each attempt's signal, aborted when its conversation is stopped (stops.ts). */
+  stops?: Stops;
 }
 
 /**
@@ -50,7 +53,7 @@ export interface CourierParts {
  * handles, and `step()` fenced by the attempt's lease.
  */
 export function rowPerformer(
-  { authorize, env, settings, outbox, kinds, observe: report = () => {}, pacing }: CourierParts,
+  { authorize, env, settings, outbox, kinds, observe: report = () => {}, pacing, stops }: CourierParts,
   /** Called in the turn a step checkpoint was written (other writes may share its commit). */
   afterStep?: () => void,
 ) {
@@ -60,6 +63,8 @@ export function rowPerformer(
     const key = row.idempotency_key;
     const observe = (outcome: CallOutcome) => report(outcome, key);
     let authorization: Authorization | undefined;
+    // Throws RunStopped when a stop parked the row while this attempt waited in line.
+    const stop = stops?.begin(effect, key);
     const sealedToken = sealedFunctionTokenOf(effect);
     const client = createSlackClient({
       apiUrl: settings.apiUrl,
@@ -72,6 +77,7 @@ export function rowPerformer(
       },
       observe: (method, ok, error) => observe(webApiDestination(row.workspace, method, ok, error)),
       pacing: pacing && callPacing(pacing, row.workspace, key),
+      stopped: stop?.signal,
       // A custom step's rows call Slack with the function's token (Bolt's attachFunctionToken).
       token: sealedToken
         ? () => openFunctionToken(env, sealedToken)
@@ -90,9 +96,13 @@ export function rowPerformer(
         recordedAt: row.created_at,
         key,
         observe,
+        stopped: stop?.signal,
       },
       deps,
     );
+    // The attempt ends however it went: a stop no longer reaches it.
+    const end = () => stop?.end();
+    performed.then(end, end);
     return performed.catch(async (error: unknown) => {
       // Slack refused the token itself: say so to whoever issued it, then fail as usual (parked).
       if (error instanceof SlackApiError && error.code !== undefined && TOKEN_REJECTIONS.has(error.code)) {

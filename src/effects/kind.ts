@@ -40,6 +40,8 @@ export interface EffectContext {
   observe: ObserveCall;
   /** A run's stream checkpoints on its row, fenced by this attempt's lease (which each one extends). */
   streams?: StreamLedger;
+  /** Aborted when the user stops the row's conversation (agent_session_stopped); the client then refuses to call. */
+  stopped?: AbortSignal;
 }
 
 /**

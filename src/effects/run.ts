@@ -1,4 +1,5 @@
 import type { RunEffect } from "../app/effects";
+import { withRunControls } from "../app/setStatus";
 import type { StreamLimits } from "../app/streamCheckpoints";
 import type { ThreadContextStore } from "../app/threadContext";
 import type { SlackApp } from "../app/types";
@@ -25,20 +26,31 @@ interface RunDeps {
   app: SlackApp;
   env: Record<string, unknown>;
   handlerMaxAttempts: number;
+  agentSessions: boolean;
   streamLimits: StreamLimits;
   threadContexts?: ThreadContextStore;
 }
 
 export const run: EffectKind<RunEffect, RunDeps> = {
   type: "run",
-  deps: ({ app, env, threadContexts }) => ({ app, env: { ...env }, threadContexts, ...runSettings(env) }),
-  async perform(effect, { client, step, attempts, key, streams: ledger }, deps) {
-    const { app, env, handlerMaxAttempts, threadContexts, streamLimits } = deps;
+  deps: ({ app, env, threadContexts, settings }) => ({
+    app,
+    env: { ...env },
+    threadContexts,
+    agentSessions: settings.agent.sessions,
+    ...runSettings(env),
+  }),
+  async perform(effect, { client, step, attempts, key, streams: ledger, stopped }, deps) {
+    const { app, env, handlerMaxAttempts, threadContexts, streamLimits, agentSessions } = deps;
     if (!app.run) throw new ListenerGone("the app cannot run listeners");
     try {
       // On a handler's last attempt, a stream its error leaves open is stopped: no retry will finish it.
       const streams = { ledger, limits: streamLimits, lastAttempt: attempts + 1 >= handlerMaxAttempts };
-      await app.run(effect, { client, step, attempt: attempts + 1, env, key, threadContexts, streams });
+      const tools = { client, step, attempt: attempts + 1, env, key, threadContexts, streams };
+      const runApp = app.run.bind(app);
+      // Its session, status and stop button around the run (app/setStatus.ts).
+      const around = { stopped, agentSessions };
+      await withRunControls(effect.inbound, client, around, (controls) => runApp(effect, { ...tools, controls }));
     } catch (error) {
       if (error instanceof HandlerMisuse)
         throw new HandlerMisuse(`handler "${effect.listener}": ${error.message}`, { cause: error });

@@ -1,5 +1,6 @@
 import type { SlackApiEffect } from "../app/effects";
 import { callRateKey } from "../pacing/tiers";
+import { SlackApiError } from "../platform/errors";
 import type { EffectKind } from "./kind";
 
 /**
@@ -9,7 +10,12 @@ import type { EffectKind } from "./kind";
 export const slackApi: EffectKind<SlackApiEffect> = {
   type: "slack.api",
   async perform(effect, { client }) {
-    await client.call(effect.method, effect.body);
+    try {
+      await client.call(effect.method, effect.body);
+    } catch (error) {
+      if (error instanceof SlackApiError && error.code !== undefined && effect.alreadyDone?.includes(error.code)) return;
+      throw error;
+    }
   },
   // Slack's rate key, as pacing names it: per method, posting messages per channel.
   rateKey: (effect) => callRateKey(effect.method, effect.body),

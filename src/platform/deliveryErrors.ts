@@ -187,6 +187,18 @@ export class HandlerMisuse extends DeliveryError {
   readonly disposition = "park";
 }
 
+/** The reason a stopped run's rows are parked with (`agent_session_stopped`): the operations API lists it. */
+export const STOPPED_BY_USER = "stopped by user";
+
+/** The user stopped the run's conversation (agent_session_stopped): parked at once, never retried. */
+export class RunStopped extends DeliveryError {
+  override name = "RunStopped";
+  readonly disposition = "park";
+  constructor() {
+    super(STOPPED_BY_USER);
+  }
+}
+
 /** Throw this from a handler for a failure that a later attempt can get past (a flaky API of yours). */
 export class RetryableError extends DeliveryError {
   override name = "RetryableError";

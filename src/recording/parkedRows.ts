@@ -29,6 +29,27 @@ export class ParkedRows {
   }
 
   /**
+   * Parks the waiting runs of one conversation (its key, as recorded on the run's delivery) with
+   * `reason` (the user stopped it), except those of the delivery `except` (the stop's own): in an
+   * attempt or not — one in an attempt is aborted by its shard and settles parked the same way.
+   * Born followed up: a stopped run plans no follow-ups. Returns the keys parked.
+   */
+  parkConversationRuns(conversation: string, except: string, reason: string, now: number): string[] {
+    return this.sql
+      .all<{ idempotency_key: string }>(
+        `UPDATE outbox SET status = 'parked', last_error = ?1, parked_at = ?2, followed_up_at = coalesce(followed_up_at, ?2)
+          WHERE status = 'pending' AND effect = 'run' AND payload ->> '$.inbound.conversation.key' = ?3
+            AND payload ->> '$.inbound.dedupeKey' IS NOT ?4
+          RETURNING idempotency_key`,
+        reason,
+        now,
+        conversation,
+        except,
+      )
+      .map((row) => row.idempotency_key);
+  }
+
+  /**
    * Parked rows, oldest first (a shard's own list), or newest first at or before `newestBefore`
    * (parked_at, then key; the fleet list drops the one it already gave, by shard), for paging
    * across shards.

@@ -1,3 +1,4 @@
+import { stopEffects } from "../app/agentSessions";
 import type { SlackApp } from "../app/types";
 import { withOwnEffects } from "../app/withOwnEffects";
 import { lifecycleEffects } from "../installations/lifecycle";
@@ -7,10 +8,11 @@ import { oauthMode, relayMode } from "../settings";
 
 /**
  * The app as this deployment serves it: the user's app, plus what the coordinator plans itself —
- * the relay (RELAY_URL) and installation lifecycle events (OAuth mode). The edge and the shard
+ * the stop button's calls (agent_session_stopped), the relay (RELAY_URL) and installation lifecycle events (OAuth mode). The edge and the shard
  * both plan with it. A mode whose settings are invalid throws InvalidSetting.
  */
 export function servedApp(app: SlackApp, env: CoordinatorEnv): SlackApp {
-  const lifecycle = oauthMode(env) ? withOwnEffects(app, lifecycleEffects) : app;
+  const stopping = withOwnEffects(app, stopEffects);
+  const lifecycle = oauthMode(env) ? withOwnEffects(stopping, lifecycleEffects) : stopping;
   return relayMode(env) ? withOwnEffects(lifecycle, relayEffects) : lifecycle;
 }

@@ -17,6 +17,8 @@ export interface DeliverySettings {
   pacing: boolean;
   /** SHARD_BUCKETS: where a workspace's rate keys are kept (one shard each, by hash). */
   shardBuckets: number;
+  /** AGENT_SESSIONS: a user's message is worked on in its thread's agent session; RUN_PARKED_TEXT: told when its run is parked. */
+  agent: { sessions: boolean; parkedText: string };
   delivery: {
     timeoutMs: number;
     leaseMs: number;
@@ -40,6 +42,7 @@ export const deliverySettings = oncePerEnv((vars): DeliverySettings => {
     relay: relaySettings(vars),
     pacing: setting(vars, "SLACK_PACING"),
     shardBuckets: setting(vars, "SHARD_BUCKETS"),
+    agent: { sessions: setting(vars, "AGENT_SESSIONS"), parkedText: setting(vars, "RUN_PARKED_TEXT") },
     delivery: {
       timeoutMs,
       leaseMs,

@@ -22,6 +22,17 @@ function textOf(vars: Vars, name: string): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
+/** A text shown to users: unset gives `fallback`; set empty, none (""). */
+export function wording(fallback: string): Reader<string> {
+  return {
+    shown: `\`${fallback}\``,
+    read(vars, name) {
+      const value = vars[name];
+      return typeof value === "string" ? value : fallback;
+    },
+  };
+}
+
 /** A string (a secret, an id); unset: undefined. */
 export function text(shown = "—"): Reader<string | undefined> {
   return { read: textOf, shown };

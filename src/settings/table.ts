@@ -1,4 +1,4 @@
-import { aesKey, atLeast, flag, list, nonNegative, origins, positive, type Reader, text, url, type Vars } from "./read";
+import { aesKey, atLeast, flag, list, nonNegative, origins, positive, type Reader, text, url, type Vars, wording } from "./read";
 
 /**
  * Every setting the coordinator reads, in one table: its reader (with its default), the part
@@ -106,6 +106,16 @@ export const SETTINGS = {
     part: "delivery",
     read: positive(8),
     doc: "attempts in all for a run whose handler throws an error of its own (a bug), before it is parked (about 4 minutes with the default backoff)",
+  },
+  AGENT_SESSIONS: {
+    part: "delivery",
+    read: flag(false),
+    doc: "the app is declared an agent in its Slack settings: a run of a user's message (`message`, `app_mention`) marks the thread's agent session `processing` while it works and `active` when done, and a parked one moves it back to `active` ([Agent sessions and the stop button](app-api.md#agent-sessions-and-the-stop-button))",
+  },
+  RUN_PARKED_TEXT: {
+    part: "delivery",
+    read: wording("Sorry, something went wrong and I could not finish this."),
+    doc: "in an agent session (`AGENT_SESSIONS`), what the user is told in the thread when a run of their message is finally parked; empty: nothing is posted",
   },
   STREAM_MAX_OPEN_MS: {
     part: "delivery",

@@ -1,5 +1,5 @@
 import type { CallPacing } from "../pacing/pacing";
-import { ForbiddenUrl, SlackApiError, SlackUnreachable } from "../platform/errors";
+import { ForbiddenUrl, RunStopped, SlackApiError, SlackUnreachable } from "../platform/errors";
 import { classifyAnswer } from "./classifyAnswer";
 import { assertResponseUrlUsable, assertTriggerUsable, type HandleClock } from "./handles";
 import { uploadFilesV2 } from "./uploadFilesV2";
@@ -24,6 +24,8 @@ export interface ClientOptions {
   observe?(method: string, ok: boolean, error?: string): void;
   /** Slack's rate limits, kept before each Web API call (src/pacing/); 429s are told to it. */
   pacing?: CallPacing;
+  /** A run's stop (agent_session_stopped): once aborted, every request is refused with RunStopped, unsent. */
+  stopped?: AbortSignal;
 }
 
 function originOf(url: string): string | undefined {
@@ -100,6 +102,8 @@ export class SlackClient {
     send: (signal: AbortSignal) => Promise<CallResult>,
     rateLimited?: (retryAfterMs: number) => Promise<number | undefined> | undefined,
   ): Promise<CallResult> {
+    // Checked here, after the token and any paced wait: a stop meanwhile sends nothing more.
+    if (this.options.stopped?.aborted) throw new RunStopped();
     const signal = AbortSignal.timeout(this.options.timeoutMs);
     const { observe } = this.options;
     let result: CallResult;

@@ -1,0 +1,77 @@
+import type { Effect } from "../app/effects";
+import type { Inbound } from "../inbound/types";
+import { BoundedMap } from "../platform/boundedMap";
+import { RunStopped, STOPPED_BY_USER } from "../platform/errors";
+import { log } from "../platform/log";
+import type { Outbox } from "../recording/outbox";
+
+/** Keys a stop parked while their attempt was already lined up in this isolate (claimed, not begun). */
+const STOPPED_KEYS_MAX = 10_000;
+
+/** What one attempt of a row holds while it runs: the signal a stop aborts, and its end. */
+export interface AttemptStop {
+  signal: AbortSignal;
+  end(): void;
+}
+
+/** The conversation a row's effect belongs to, when it is a run of a delivery in a thread. */
+function conversationOf(effect: Effect): string | undefined {
+  return effect.type === "run" ? effect.inbound.conversation?.key : undefined;
+}
+
+/**
+ * The stop button (`agent_session_stopped`), durably: the shard that records a conversation's
+ * deliveries records its stop too, so the stop meets its runs here. On the stop's ingest the
+ * conversation's waiting runs are parked ("stopped by user") — the durable record: a parked row is
+ * never claimed again, by this isolate or the next — and the runs in an attempt in this isolate
+ * are aborted through their signal; an attempt already lined up (claimed before the stop) finds
+ * its key here and never begins. The stop's own Slack calls are planned (app/agentSessions.ts).
+ */
+export class Stops {
+  /** Attempts running now, by conversation: a stop aborts each. */
+  private readonly running = new Map<string, Set<{ key: string; controller: AbortController }>>();
+  private readonly stoppedKeys = new BoundedMap<string, true>(STOPPED_KEYS_MAX);
+
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly shard: string,
+  ) {}
+
+  /**
+   * An attempt of `key` begins: its signal, aborted when its conversation is stopped; RunStopped
+   * (thrown) when a stop already parked the row while it waited in line here.
+   */
+  begin(effect: Effect, key: string): AttemptStop {
+    const controller = new AbortController();
+    const conversation = conversationOf(effect);
+    if (this.stoppedKeys.delete(key)) throw new RunStopped();
+    if (conversation === undefined) return { signal: controller.signal, end() {} };
+    const runs = this.running.get(conversation) ?? new Set();
+    this.running.set(conversation, runs);
+    const attempt = { key, controller };
+    runs.add(attempt);
+    return {
+      signal: controller.signal,
+      end: () => {
+        runs.delete(attempt);
+        if (runs.size === 0 && this.running.get(conversation) === runs) this.running.delete(conversation);
+      },
+    };
+  }
+
+  /** A delivery was recorded (accepted): a stop parks its conversation's runs and aborts those running. */
+  recorded(inbound: Inbound, now: number): void {
+    const conversation = inbound.type === "agent_session_stopped" ? inbound.conversation?.key : undefined;
+    if (conversation === undefined) return;
+    const parked = this.outbox.parked.parkConversationRuns(conversation, inbound.dedupeKey, STOPPED_BY_USER, now);
+    // Remembered before aborting: a run lined up behind an aborted one must not begin in between.
+    for (const key of parked) this.stoppedKeys.set(key, true, now);
+    const runs = [...(this.running.get(conversation) ?? [])];
+    for (const { key, controller } of runs) {
+      // Begun already: its own attempt settles it parked; a later attempt (a replay) may begin.
+      this.stoppedKeys.delete(key);
+      controller.abort(new RunStopped());
+    }
+    log("info", "conversation stopped", { shard: this.shard, conversation, parked: parked.length, aborted: runs.length });
+  }
+}
