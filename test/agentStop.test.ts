@@ -129,29 +129,43 @@ describe("the stop button (agent_session_stopped)", () => {
     expect(outcome.parked).toEqual([]);
   });
 
-  it("a run not yet begun never begins: its row is parked 'stopped by user', listed by the operations API", async () => {
+  it("a run not yet begun never begins: its row is parked 'stopped by user', listed by the operations API; another thread's runs run", async () => {
     const clock = controlClock();
     const team = newWorkspace();
     const ran: string[] = [];
-    const app = new App().message("later", async ({ event }) => {
-      ran.push(String(event.text));
-    });
+    const app = new App()
+      .message("later", async ({ event }) => {
+        ran.push(String(event.text));
+      })
+      // The app's own listener of the stop runs: the stop parks the runs recorded before it.
+      .event("agent_session_stopped", async () => {
+        ran.push("the stop's own run");
+      });
     const { channel, ts, inbound } = question(team, "later please");
+    // The same channel, another thread: not stopped.
+    const elsewhere = eventDelivery(team, channelMessage({ text: "later, elsewhere", channel }));
     const parked = await runInDurableObject(shardStub(team), async (_, state) => {
       const shard = await workspaceShardIn(state, app);
-      // Recorded for the sweep (not leased): waiting for its first attempt when the stop comes.
+      // Recorded for the sweep (not leased): waiting for their first attempt when the stop comes.
       const outbox = shard.delivery.ready!.courier.outbox;
       outbox.enqueue(
-        [newRow(`${inbound.dedupeKey}:run:message:later`, team, { type: "run", listener: "message:later", inbound })],
+        [inbound, elsewhere].map((delivery) =>
+          newRow(`${delivery.dedupeKey}:run:message:later`, team, { type: "run", listener: "message:later", inbound: delivery }),
+        ),
         Date.now(),
         null,
       );
+      const stopRan = latch();
+      shard.delivery.events.subscribe((event) => {
+        if (event.type === "delivered" && event.key.includes(":run:event:")) stopRan.open();
+      });
       await shard.recording.ingest(eventDelivery(team, agentSessionStopped(channel, ts)));
+      await stopRan.opened;
       clock.advance(60_000);
       await shard.delivery.sweep(Date.now());
       return shard.operations.listParked();
     });
-    expect(ran).toEqual([]);
+    expect(ran.sort()).toEqual(["later, elsewhere", "the stop's own run"]);
     expect(parked).toHaveLength(1);
     expect(parked[0]).toMatchObject({
       idempotency_key: `${inbound.dedupeKey}:run:message:later`,
