@@ -1,7 +1,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { quietExpectedFaults } from "./test/support/quietExpectedFaults.ts";
-import { OAUTH_TEST_BINDINGS, RELAY_TEST_BINDINGS, TEST_BINDINGS } from "./test/support/testBindings.ts";
+import { EXAMPLE_TEST_BINDINGS, OAUTH_TEST_BINDINGS, RELAY_TEST_BINDINGS, TEST_BINDINGS } from "./test/support/testBindings.ts";
 
 quietExpectedFaults();
 
@@ -50,7 +50,7 @@ export default defineConfig({
       })),
       {
         // The shipped demo (src/index.ts), end to end: what `npm start` serves.
-        plugins: [workerUnderTest("./src/index.ts")],
+        plugins: [workerUnderTest("./src/index.ts", EXAMPLE_TEST_BINDINGS)],
         test: { name: "example", include: ["test/example/*.test.ts"], ...shared },
       },
     ],

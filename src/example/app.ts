@@ -1,32 +1,32 @@
 // The demo uses only the library's public entry, as an app in its own Worker would.
 import { App, ownBotUser, type ViewOutput } from "../lib";
+import { addAgent, answerCount, countRequest } from "./agent";
+import { answerTo } from "./wordCount";
 
 /**
  * The demo served by `npm start`, and the shape of a real app:
  * - a mention gets a placeholder reply in its thread at once, then the answer in place;
+ * - "count to N", mentioned in a channel or written in the app's DM, is answered by a stand-in
+ *   model as an agent would answer: streamed, with a status, a stop button and feedback (agent.ts);
  * - `/echo TEXT` answers TEXT on the command's response_url;
  * - the answer carries a button that updates its message when clicked;
  * - `/feedback` opens a modal whose submission is validated in `ack` and processed in `run`;
  * - the custom workflow step `count_words` completes with the word count of its `text` input.
  */
-export const exampleApp = new App();
-
-/** Stands in for the slow part of a real bot (an LLM, a search, a ticket system). */
-function answerTo(text: string): string {
-  const words = text
-    .replace(/<@[A-Z0-9]+>/g, "")
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean);
-  return `You said ${words.length} word${words.length === 1 ? "" : "s"}: "${words.join(" ")}".`;
-}
+export const exampleApp = addAgent(new App());
 
 exampleApp.event(["app_mention", "message"], {
   // A mention in a channel where the app also reads messages arrives twice — as app_mention
   // and as message, with two event_ids. Fact dedupe answers the message once.
   dedupe: "fact",
-  when: ({ event, inbound }) => event.type === "app_mention" || (event.text ?? "").includes(`<@${ownBotUser(inbound)}>`),
-  async run({ event, client, say, step }) {
+  // The app's DM is the assistant's (agent.ts).
+  when: ({ event, inbound }) =>
+    !("channel_type" in event && event.channel_type === "im") &&
+    (event.type === "app_mention" || (event.text ?? "").includes(`<@${ownBotUser(inbound)}>`)),
+  async run(args) {
+    const { event, client, say, step } = args;
+    const count = countRequest(event.text);
+    if (count !== undefined) return answerCount(args, count);
     const { channel } = event;
     const thread_ts = event.thread_ts ?? event.ts;
     // Each step runs once: a retried run reuses the placeholder's ts and updates it instead

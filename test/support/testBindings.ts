@@ -24,6 +24,12 @@ export const TEST_BINDINGS = {
   TOKEN_ENCRYPTION_KEY: TEST_TOKEN_ENCRYPTION_KEY,
 } as const;
 
+/**
+ * The demo's settings in the "example" project: an agent (AGENT_SESSIONS), whose stand-in model
+ * counts one number every 5 ms instead of 50 (a stop can still meet it mid-answer).
+ */
+export const EXAMPLE_TEST_BINDINGS = { ...TEST_BINDINGS, AGENT_SESSIONS: "true", DEMO_COUNT_INTERVAL_MS: "5" };
+
 export const LEASE_MS = Number(TEST_BINDINGS.LEASE_MS);
 export const DELIVERY_TIMEOUT_MS = Number(TEST_BINDINGS.DELIVERY_TIMEOUT_MS);
 export const HANDLER_MAX_ATTEMPTS = Number(TEST_BINDINGS.HANDLER_MAX_ATTEMPTS);

@@ -1,0 +1,84 @@
+import { type App, Assistant, type KnownBlock, type RunArgs } from "../lib";
+import { COUNTING_INTERVAL_MS, countingModel } from "./countingModel";
+import { answerTo } from "./wordCount";
+
+/** The most the agent counts to: 500 numbers take 25 seconds at the model's pace. */
+export const COUNT_LIMIT = 500;
+
+/** N of "count to N" in a message's text, or undefined when it asks something else. */
+export function countRequest(text: string | undefined): number | undefined {
+  const asked = /\bcount to (\d+)\b/i.exec(text ?? "");
+  return asked ? Number(asked[1]) : undefined;
+}
+
+/** Shown under the answer once it is complete; a click reaches app.action("answer_feedback"). */
+const FEEDBACK: KnownBlock[] = [
+  {
+    type: "context_actions",
+    elements: [
+      {
+        type: "feedback_buttons",
+        action_id: "answer_feedback",
+        positive_button: { text: { type: "plain_text", text: "Good answer" }, value: "good" },
+        negative_button: { text: { type: "plain_text", text: "Bad answer" }, value: "bad" },
+      },
+    ],
+  },
+];
+
+/** What the answer needs of a run: a channel mention's and an assistant thread's runs both have it. */
+type AnswerArgs = Pick<RunArgs, "sayStream" | "setStatus" | "signal" | "env">;
+
+/**
+ * Answers "count to N" in the thread with a stream alone (no placeholder): a status while the
+ * model works, the tokens as they come, then feedback buttons. The stop button aborts `signal`,
+ * which ends the model's generation; the coordinator stops the stream and the session.
+ */
+export async function answerCount({ sayStream, setStatus, signal, env }: AnswerArgs, n: number): Promise<void> {
+  if (n < 1 || n > COUNT_LIMIT) {
+    await sayStream().stop({ markdown_text: `I count from 1 to ${COUNT_LIMIT}, one number at a time.` });
+    return;
+  }
+  await setStatus({ status: "is counting…", loading_messages: [`Counting to ${n}…`] });
+  // About one flush a second at the model's pace: the user sees it grow, well within Slack's append tier.
+  const stream = sayStream({ buffer_size: 64 });
+  const intervalMs = Number(env.DEMO_COUNT_INTERVAL_MS ?? COUNTING_INTERVAL_MS);
+  for await (const token of countingModel(n, { intervalMs, signal })) await stream.append({ markdown_text: token });
+  await stream.stop({ blocks: FEEDBACK });
+}
+
+/**
+ * The demo as an agent: in the app's DM (an assistant thread, or under the agent view a message
+ * that starts its own) "count to N" is answered by the model, anything else with a word count;
+ * feedback clicks are thanked. Channel mentions reach answerCount from the mention listener.
+ */
+export function addAgent(app: App): App {
+  return app
+    .assistant(
+      new Assistant({
+        async threadStarted({ say, setSuggestedPrompts, step }) {
+          await step("greeting", () => say("Hi! I count, one number at a time. Ask me to “count to 30”."));
+          await setSuggestedPrompts({
+            prompts: [
+              { title: "Count to 30", message: "count to 30" },
+              { title: "Count to 500", message: "count to 500" },
+            ],
+          });
+        },
+        async userMessage(args) {
+          const n = countRequest(args.event.text);
+          if (n === undefined) await args.say(answerTo(args.event.text ?? ""));
+          else await answerCount(args, n);
+        },
+      }),
+    )
+    .action("answer_feedback", async ({ action, body, client }) => {
+      // Only the user who clicked sees the thanks, in the answer's thread.
+      await client.chat.postEphemeral({
+        channel: body.channel!.id,
+        user: body.user.id,
+        thread_ts: body.message?.thread_ts ?? body.message?.ts,
+        text: action.value === "good" ? "Thanks, glad it helped!" : "Thanks for telling me: I will count better.",
+      });
+    });
+}
