@@ -139,6 +139,48 @@ describe("sayStream", () => {
     expect(slack().callsTo("chat.appendStream").length).toBeLessThan(text.join("").length / 200);
   });
 
+  it("chunks are sent at once, with the text gathered before them, and a retry does not send them again", async () => {
+    const task = { type: "task_update", id: "t1", title: "Searching", status: "in_progress" } as const;
+    const { threads } = await streamed(
+      async ({ sayStream, attempt }) => {
+        const streamer = sayStream();
+        await streamer.append({ markdown_text: "Let me look. " });
+        await streamer.append({ chunks: [task, { type: "markdown_text", text: "Found it." }] });
+        await slack().waitForCall((call) => call.method === "chat.startStream");
+        if (attempt === 1) throw new Error("crashed after the chunks");
+        await streamer.stop();
+      },
+      { sweeps: 3 },
+    );
+    expect(threads()).toMatchObject([{ text: "Let me look. Found it.", streaming: false, chunks: [task] }]);
+    expect(slack().callsTo("chat.startStream")[0]!.body.chunks).toEqual([
+      { type: "markdown_text", text: "Let me look. Found it." },
+      task,
+    ]);
+    expect(slack().callsTo("chat.appendStream")).toEqual([]);
+  });
+
+  it("a retry that adds a chunk inside what Slack shows continues from there, without repeating text", async () => {
+    updatesShowMarkdown();
+    const task = { type: "task_update", id: "t1", title: "Checking", status: "complete" } as const;
+    const text = words(200);
+    const { threads } = await streamed(
+      async ({ sayStream, attempt }) => {
+        const streamer = sayStream();
+        for (const [i, word] of text.entries()) {
+          if (attempt === 1 && i === 150) throw new Error("crashed mid-stream");
+          if (attempt > 1 && i === 20) await streamer.append({ chunks: [task] });
+          await streamer.append({ markdown_text: word });
+        }
+        await streamer.stop();
+      },
+      { sweeps: 3 },
+    );
+    const messages = threads();
+    expect(messages.map((m) => m.text).join("")).toBe(text.join(""));
+    expect(messages.every((m) => !m.streaming)).toBe(true);
+  });
+
   it("a run that ends without stop() has its stream stopped", async () => {
     const { threads } = await streamed(
       async ({ sayStream }) => {
@@ -274,6 +316,27 @@ describe("sayStream", () => {
         .callsTo("chat.update")
         .some((call) => call.body.ts === messages[0]!.ts),
     ).toBe(true);
+  });
+
+  it("a stop that meets a dropped stream still shows the answer and its final blocks", async () => {
+    updatesShowMarkdown();
+    const clock = controlClock();
+    slack().setStreamLimits({ streamMaxOpenMs: 3000 });
+    const buttons = [{ type: "context_actions", elements: [{ type: "feedback_buttons", action_id: "feedback" }] }];
+    const { threads } = await streamed(
+      async ({ sayStream }) => {
+        const streamer = sayStream({ buffer_size: 1 });
+        await streamer.append({ markdown_text: "the whole answer" });
+        await slack().waitForCall((call) => call.method === "chat.startStream");
+        clock.advance(5000);
+        await streamer.stop({ blocks: buttons as never });
+      },
+      { clock, sweeps: 1, vars: { STREAM_MAX_OPEN_MS: "600000" } },
+    );
+    expect(threads()).toMatchObject([
+      { text: "the whole answer", state: "dropped", streaming: false },
+      { text: "", state: "stopped", blocks: buttons },
+    ]);
   });
 
   it("keeps the run's lease while a stream outlasts LEASE_MS, fenced by it", async () => {

@@ -129,8 +129,8 @@ export class DurableStreamer implements ChatStreamer {
       this.said += same;
       rest = rest.slice(same);
       if (rest === "" && extra.length === 0) return;
-      if (this.said < shown.length && rest !== "") {
-        // It differs from what Slack shows: the earlier answer is cut back to what both share.
+      if (this.said < shown.length) {
+        // It differs from what Slack shows (or adds a chunk there): the earlier answer is cut back to what both share.
         const at = this.said;
         this.work = this.run(() => this.messages.truncate(at));
       }

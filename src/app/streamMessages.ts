@@ -110,10 +110,11 @@ export class StreamMessages {
       message.text += text;
     } catch (error) {
       if (!refusedWith(error, NOT_STREAMING)) throw error;
-      // Dropped by Slack: the message gets its full text through chat.update instead.
+      // Dropped by Slack: the message gets its full text through chat.update instead, and the
+      // final blocks (feedback buttons) come in a message of their own.
       message.text += text;
-      if (blocks) log("warn", "a dropped stream's final blocks were not shown", { channel: this.target.channel, ts: message.ts });
       await this.finalise(message);
+      if (blocks) return await this.stop(await this.start(""), "", undefined, blocks);
     }
     message.open = false;
     this.record.chunks += chunks?.length ?? 0;
