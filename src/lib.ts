@@ -37,7 +37,7 @@ export type {
   AssistantUserMessageEvent,
 } from "./app/assistant";
 export { Assistant } from "./app/assistant";
-export type { AgentViewTools, AssistantPrompt, AssistantStatus, AssistantTools } from "./app/assistantTools";
+export type { AgentViewTools, AssistantPrompt, AssistantTools } from "./app/assistantTools";
 export type { Effect, InstallationEffect, ResponseUrlEffect, RunEffect, RunFailure, SlackApiEffect } from "./app/effects";
 export type { ErrorArgs, ErrorHandler } from "./app/errorHandler";
 export { ParkedError } from "./app/errorHandler";

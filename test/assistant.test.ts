@@ -41,25 +41,26 @@ const dm = (channel: string, text: string, threadTs?: string) => ({
   ...(threadTs ? { thread_ts: threadTs } : {}),
 });
 
-const callOf = async (method: string, test: (body: Record<string, unknown>) => boolean = () => true) =>
-  (await slack().waitForCall((call) => call.method === method && test(call.body))).body;
+/** The first call of `method` about `channel` (a run of an earlier test may still be finishing in another). */
+const callOf = async (method: string, channel: string) =>
+  (await slack().waitForCall((call) => call.method === method && (call.body.channel ?? call.body.channel_id) === channel)).body;
 
 describe("app.assistant", () => {
   it("a thread started: say lands in the thread, its suggested prompts and title are set on it", async () => {
     const thread = assistantThread();
     await send(newWorkspace(), threadEvent("assistant_thread_started", thread, { channel_id: "C0000VIEW" }));
-    expect(await callOf("chat.postMessage")).toMatchObject({
+    expect(await callOf("chat.postMessage", thread.channel)).toMatchObject({
       channel: thread.channel,
       thread_ts: thread.threadTs,
       text: "How can I help?",
     });
-    expect(await callOf("assistant.threads.setSuggestedPrompts")).toEqual({
+    expect(await callOf("assistant.threads.setSuggestedPrompts", thread.channel)).toEqual({
       channel_id: thread.channel,
       thread_ts: thread.threadTs,
       title: "Try these",
       prompts: [{ title: "Summarise", message: "summarise this channel" }],
     });
-    expect(await callOf("assistant.threads.setTitle")).toEqual({
+    expect(await callOf("assistant.threads.setTitle", thread.channel)).toEqual({
       channel_id: thread.channel,
       thread_ts: thread.threadTs,
       title: "A new chat",
@@ -84,7 +85,7 @@ describe("app.assistant", () => {
     // A fresh object: what the next run reads comes from SQLite, not from memory.
     await evictDurableObject(shardStub(team));
     await send(team, dm(thread.channel, "what am I looking at?", thread.threadTs));
-    expect(await callOf("chat.postMessage")).toMatchObject({
+    expect(await callOf("chat.postMessage", thread.channel)).toMatchObject({
       channel: thread.channel,
       thread_ts: thread.threadTs,
       text: 'you said "what am I looking at?" while viewing C0000SEEN',
@@ -94,12 +95,12 @@ describe("app.assistant", () => {
   it("a user's message in the thread is answered in it, with the status set there first", async () => {
     const thread = assistantThread();
     await send(newWorkspace(), dm(thread.channel, "hello there", thread.threadTs));
-    expect(await callOf("assistant.threads.setStatus")).toEqual({
+    expect(await callOf("assistant.threads.setStatus", thread.channel)).toEqual({
       channel_id: thread.channel,
       thread_ts: thread.threadTs,
       status: "is thinking…",
     });
-    expect(await callOf("chat.postMessage")).toMatchObject({
+    expect(await callOf("chat.postMessage", thread.channel)).toMatchObject({
       channel: thread.channel,
       thread_ts: thread.threadTs,
       text: 'you said "hello there" while viewing nothing',
@@ -110,14 +111,14 @@ describe("app.assistant", () => {
     const { channel } = assistantThread();
     const root = dm(channel, "a new question");
     await send(newWorkspace(), root);
-    expect(await callOf("chat.postMessage")).toMatchObject({ channel, thread_ts: root.ts });
+    expect(await callOf("chat.postMessage", channel)).toMatchObject({ channel, thread_ts: root.ts });
   });
 
   it("agent view: app_home_opened on the Messages tab reaches messagesTabOpened; its prompts carry no thread_ts", async () => {
     const { channel } = assistantThread();
     await send(newWorkspace(), { type: "app_home_opened", user: USER, channel, tab: "messages" });
-    expect(await callOf("chat.postMessage")).toEqual({ channel, text: "welcome to the Messages tab" });
-    expect(await callOf("assistant.threads.setSuggestedPrompts")).toEqual({
+    expect(await callOf("chat.postMessage", channel)).toEqual({ channel, text: "welcome to the Messages tab" });
+    expect(await callOf("assistant.threads.setSuggestedPrompts", channel)).toEqual({
       channel_id: channel,
       prompts: [{ title: "Start", message: "hello" }],
     });
@@ -128,7 +129,7 @@ describe("app.assistant", () => {
     const team = newWorkspace();
     await send(team, { ...dm("C0000CHAN", "hello in a channel"), channel_type: "channel" });
     await sweepUntilQuiet(shardStub(team), clock, 2);
-    expect(slack().calls.filter((call) => call.method === "chat.postMessage")).toEqual([]);
+    expect(slack().calls.filter((call) => call.body.channel === "C0000CHAN")).toEqual([]);
   });
 });
 

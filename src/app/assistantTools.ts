@@ -10,15 +10,13 @@ export interface AssistantPrompt {
   message: string;
 }
 
-/** `assistant.threads.setStatus`'s status: a text (empty clears it), or one with the loading messages Slack rotates. */
-export type AssistantStatus = string | { status: string; loading_messages?: string[] };
-
-/** What an assistant handler adds to a run's arguments, with Bolt's names; bound to the delivery's assistant thread. */
+/**
+ * What an assistant handler adds to a run's arguments, with Bolt's names; bound to the delivery's
+ * assistant thread. `setStatus` and `sayStream` are every run's (in the same thread, kept alive, checkpointed).
+ */
 export interface AssistantTools {
   /** `chat.postMessage` into the assistant thread (its channel and `thread_ts`). */
   say(message: string | SayArguments): Promise<{ ts: string; channel: string }>;
-  /** `assistant.threads.setStatus` on the thread ("is thinking…"); Slack clears it when the app replies. */
-  setStatus(status: AssistantStatus): Promise<void>;
   /** `assistant.threads.setSuggestedPrompts`: up to four prompts, with an optional title over them. */
   setSuggestedPrompts(params: { prompts: AssistantPrompt[]; title?: string }): Promise<void>;
   /** `assistant.threads.setTitle`: the thread's title in the user's history. */
@@ -61,10 +59,6 @@ export function assistantTools(
         channel,
         ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
       }),
-    setStatus: async (status) => {
-      if (threadTs === undefined) misuse("setStatus()", inbound);
-      await api("assistant.threads.setStatus", { thread_ts: threadTs, ...(typeof status === "string" ? { status } : status) });
-    },
     // The agent view sets prompts on the conversation itself: with a thread_ts Slack drops the call silently.
     setSuggestedPrompts: async ({ prompts, title }) => {
       await api("assistant.threads.setSuggestedPrompts", {
