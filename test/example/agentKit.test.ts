@@ -1,0 +1,49 @@
+import { env, exports } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+// The public test kit only (`slack-durable-coordinator/testing` for a user): docs/guides/ai-agent.md shows this file.
+import { FakeSlack, SlackSimulator } from "../../src/testing";
+
+let slack: FakeSlack;
+let simulate: SlackSimulator;
+
+beforeEach(() => {
+  // The fake streams like Slack: it keeps each message's text, blocks and stream state.
+  slack = new FakeSlack(new URL(env.SLACK_API_URL).origin);
+  vi.spyOn(globalThis, "fetch").mockImplementation(slack.fetch);
+  simulate = new SlackSimulator({ signingSecret: env.SLACK_SIGNING_SECRET, teamId: `T${crypto.randomUUID().slice(0, 8)}` });
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe("the demo agent, tested with the public kit", () => {
+  it("streams its answer into the thread, then shows feedback buttons", async () => {
+    const thread_ts = "1700000000.000100";
+    const mention = await simulate.appMention({ channel: "C0AGENT", thread_ts, text: "<@U0000BOT> count to 20" });
+    expect((await exports.default.fetch(mention)).status).toBe(200);
+    await slack.waitFor("chat.stopStream");
+    // The message as Slack shows it: everything the stream appended, and the blocks of its stop.
+    const [answer] = slack.messagesIn("C0AGENT", thread_ts);
+    expect(answer).toMatchObject({ text: "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20", streaming: false });
+    expect(answer?.blocks).toMatchObject([{ type: "context_actions", elements: [{ type: "feedback_buttons" }] }]);
+  });
+
+  it("stops when the user presses the stop button", async () => {
+    const thread_ts = "1700000000.000200";
+    const mention = await simulate.appMention({ channel: "C0STOP", thread_ts, text: "<@U0000BOT> count to 500" });
+    expect((await exports.default.fetch(mention)).status).toBe(200);
+    await slack.waitFor("chat.startStream");
+    const [streaming] = slack.messagesIn("C0STOP", thread_ts);
+    const stop = await simulate.event("agent_session_stopped", {
+      channel: "C0STOP",
+      thread_ts,
+      user: "U0000USER",
+      streaming_message_ts: [streaming!.ts],
+    });
+    expect((await exports.default.fetch(stop)).status).toBe(200);
+    await slack.waitFor("agents.sessions.setStatus", (call) => call.body.status === "active");
+    // Stopped where the stop met it, short of 500, and never streaming again.
+    const stopped = slack.message("C0STOP", streaming!.ts);
+    expect(stopped?.streaming).toBe(false);
+    expect(stopped?.text).toMatch(/^1 2 3 /);
+    expect(stopped?.text.endsWith(" 500")).toBe(false);
+  });
+});
