@@ -262,6 +262,22 @@ describe("sayStream", () => {
     expect(messages.every((m) => !m.streaming)).toBe(true);
   });
 
+  it("a start whose answer was lost is found in the thread and continued, not left streaming", async () => {
+    const fake = slack();
+    let starts = 0;
+    vi.mocked(globalThis.fetch).mockImplementation(async (input, init) => {
+      const request = await markdownAsText(new Request(input as Request, init));
+      const answered = await fake.fetch(request);
+      // Slack opened the stream, and its ts never came back.
+      if (request.url.endsWith("/chat.startStream") && ++starts === 1) throw new TypeError("Network connection lost.");
+      return answered;
+    });
+    const text = words(300);
+    const { threads } = await streamed(answer(text), { sweeps: 3 });
+    expect(threads()).toMatchObject([{ text: text.join(""), streaming: false, state: "stopped" }]);
+    expect(slack().callsTo("chat.startStream").length).toBe(1);
+  });
+
   it("rotates to a new message in the thread before STREAM_MAX_CHARS, and on msg_too_long", async () => {
     updatesShowMarkdown();
     slack().setStreamLimits({ streamMaxChars: 700 });

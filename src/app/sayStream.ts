@@ -31,6 +31,8 @@ export class DurableStreamer implements ChatStreamer {
   private chunksSeen = 0;
   private replaying: boolean;
   private maxChars: number;
+  /** Text is matched against what Slack shows only once an earlier attempt's last call is settled. */
+  private readonly recovered: Promise<void>;
 
   constructor(
     private readonly messages: StreamMessages,
@@ -38,8 +40,10 @@ export class DurableStreamer implements ChatStreamer {
     private readonly bufferSize = BUFFER_SIZE,
   ) {
     this.maxChars = limits.maxChars;
-    this.replaying = messages.record.messages.length > 0;
+    // An unconfirmed start may turn out to have opened a message (recover() finds it).
+    this.replaying = messages.record.messages.length > 0 || messages.record.unconfirmed !== undefined;
     this.work = this.run(() => messages.recover());
+    this.recovered = this.work;
   }
 
   get ts(): string | undefined {
@@ -53,6 +57,7 @@ export class DurableStreamer implements ChatStreamer {
 
   async append(args: StreamAppendArguments): Promise<void> {
     this.usable("append");
+    await this.recovered;
     if (this.messages.record.done) return;
     this.take(args.markdown_text ?? "", args.chunks ?? []);
     if (this.buffer.length >= this.bufferSize || this.chunks.length > 0) this.flushSoon();
@@ -63,6 +68,7 @@ export class DurableStreamer implements ChatStreamer {
   async stop(args: StreamStopArguments = {}): Promise<void> {
     this.usable("stop");
     this.stopped = true;
+    await this.recovered;
     if (this.messages.record.done) return;
     this.take(args.markdown_text ?? "", args.chunks ?? []);
     // This run's answer ends inside what an earlier attempt's messages show: it is shorter.

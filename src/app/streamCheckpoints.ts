@@ -5,6 +5,14 @@
  * retried run knows what Slack shows and what may or may not have reached it.
  */
 
+/** Where a stream goes: the delivery's channel and thread, and the user (and team) it answers. */
+export interface StreamTarget {
+  channel: string;
+  thread_ts: string;
+  recipient_user_id?: string;
+  recipient_team_id?: string;
+}
+
 /** One message of a reply: a reply longer or older than a stream allows is a chain of them in the thread. */
 export interface StreamedMessage {
   ts: string;
@@ -22,6 +30,8 @@ export interface UnconfirmedCall {
   /** The message it wrote to; none for a start. */
   ts?: string;
   text: string;
+  /** When a start was sent (ms since the epoch): its message, if Slack opened it, is no older. */
+  at?: number;
 }
 
 export interface StreamRecord {

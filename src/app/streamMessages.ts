@@ -1,17 +1,12 @@
 import { Paced, SlackApiError } from "../platform/errors";
 import { log } from "../platform/log";
 import type { SlackWebClient } from "../slack/client";
-import type { StreamedMessage, StreamLedger, StreamRecord, UnconfirmedCall } from "./streamCheckpoints";
+import { findLostStart } from "./lostStart";
+import type { StreamedMessage, StreamLedger, StreamRecord, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
 
 type Json = Record<string, unknown>;
 
-/** Where a stream goes: the delivery's channel and thread, and the user (and team) it answers. */
-export interface StreamTarget {
-  channel: string;
-  thread_ts: string;
-  recipient_user_id?: string;
-  recipient_team_id?: string;
-}
+export type { StreamTarget } from "./streamCheckpoints";
 
 /** Slack's answer to a write on a stream it dropped (about 5 minutes after its start) or that was stopped. */
 export const NOT_STREAMING = "message_not_in_streaming_state";
@@ -67,10 +62,10 @@ export class StreamMessages {
       await this.stopQuietly(message);
       await this.finalise(message);
     } else if (unconfirmed.op === "start") {
-      log("warn", "a stream's start was interrupted before its ts was known; Slack drops that message", {
-        channel: this.target.channel,
-        thread_ts: this.target.thread_ts,
-      });
+      // The start may have opened a message whose ts died with the attempt: found, the reply goes on in it.
+      const ts = await findLostStart(this.client, this.target, unconfirmed, this.record.messages);
+      if (ts) this.record.messages.push({ ts, text: unconfirmed.text, openedAt: unconfirmed.at ?? Date.now(), open: true });
+      else log("warn", "a stream's interrupted start was not found; Slack drops it if it opened", { ...this.target });
     }
     this.save(undefined);
   }
@@ -78,7 +73,8 @@ export class StreamMessages {
   /** Opens a new message in the thread with `text`. */
   async start(text: string, chunks?: readonly unknown[]): Promise<StreamedMessage> {
     const body = { ...this.target, ...content(text, chunks) };
-    const { ts } = await this.send({ op: "start", text }, () => this.client.call<{ ts: string }>("chat.startStream", body));
+    const sent = { op: "start" as const, text, at: Date.now() };
+    const { ts } = await this.send(sent, () => this.client.call<{ ts: string }>("chat.startStream", body));
     const message = { ts, text, openedAt: Date.now(), open: true };
     this.record.messages.push(message);
     this.record.chunks += chunks?.length ?? 0;
