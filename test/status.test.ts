@@ -123,9 +123,12 @@ describe("a run finally parked in an agent session", () => {
   async function parkIn(settings: Record<string, string>) {
     const clock = controlClock();
     const team = newWorkspace();
-    const app = new App().message("broken", async () => {
-      throw new TypeError("the model is gone");
-    });
+    const app = new App()
+      .message("broken", async () => {
+        throw new TypeError("the model is gone");
+      })
+      // app.error's run works for no user: it leaves the session alone.
+      .error(async () => {});
     const { inbound, channel, ts } = question(team, "broken answer");
     const parked = await runInDurableObject(shardStub(team), async (_, state) => {
       const shard = await workspaceShardIn(state, app, { AGENT_SESSIONS: "true", ...settings });

@@ -48,8 +48,8 @@ export const run: EffectKind<RunEffect, RunDeps> = {
       const streams = { ledger, limits: streamLimits, lastAttempt: attempts + 1 >= handlerMaxAttempts };
       const tools = { client, step, attempt: attempts + 1, env, key, threadContexts, streams };
       const runApp = app.run.bind(app);
-      // Its session, status and stop button around the run (app/setStatus.ts).
-      const around = { stopped, agentSessions };
+      // Its session, status and stop button around the run (app/setStatus.ts); app.error's run works for no user.
+      const around = { stopped, agentSessions: agentSessions && !effect.failure };
       await withRunControls(effect.inbound, client, around, (controls) => runApp(effect, { ...tools, controls }));
     } catch (error) {
       if (error instanceof HandlerMisuse)
