@@ -87,7 +87,7 @@ export type {
 export type { RunContext, RunLogger } from "./app/runContext";
 export type { ChatStreamer, SayStreamOptions, StreamAppendArguments, StreamStopArguments } from "./app/sayStream";
 export type { AssistantThreadContext, ThreadContextStore, ThreadKey } from "./app/threadContext";
-export type { AckBody, Plan, PlannedEffect, RunTools, SlackApp, Step } from "./app/types";
+export type { AckBody, Plan, PlannedEffect, RunControls, RunTools, SlackApp, StatusUpdate, Step } from "./app/types";
 export type { Authorization, Authorize, WorkspaceRef } from "./auth/authorize";
 export { singleWorkspace } from "./auth/authorize";
 export type { CoordinatorOptions } from "./coordinator";
@@ -106,6 +106,7 @@ export {
   MissingBotToken,
   NotInstalled,
   RetryableError,
+  RunStopped,
   SlackApiError,
   SlackUnreachable,
   TokenRefreshFailed,
