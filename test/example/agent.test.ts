@@ -22,19 +22,12 @@ async function send(team: string, event: Record<string, unknown>): Promise<void>
   expect(response.status).toBe(200);
 }
 
-/** A user's message in the app's DM: the root of its own thread (agent view), or in an assistant thread. */
-function dmMessage(text: string, threadTs?: string) {
+/** A user's message in the app's DM (its own unless told): the root of its own thread (agent view), or in an assistant thread. */
+function dmMessage(text: string, place: { channel?: string; threadTs?: string } = {}) {
   const ts = messageTs();
-  const channel = `D${ts.replace(".", "").slice(-9)}`;
-  return {
-    type: "message",
-    channel_type: "im",
-    channel,
-    user: "U0000USER",
-    text,
-    ts,
-    ...(threadTs ? { thread_ts: threadTs } : {}),
-  };
+  const channel = place.channel ?? `D${ts.replace(".", "").slice(-9)}`;
+  const thread = place.threadTs ? { thread_ts: place.threadTs } : {};
+  return { type: "message", channel_type: "im", channel, user: "U0000USER", text, ts, ...thread };
 }
 
 /**
@@ -116,7 +109,7 @@ describe("the demo agent: count to N", () => {
   it("in an assistant thread: the user's message is answered in that thread", async () => {
     const team = newWorkspace();
     const threadTs = messageTs();
-    const event = dmMessage("count to 20", threadTs);
+    const event = dmMessage("count to 20", { threadTs });
     await send(team, event);
     await expectCountedTo20(event.channel, threadTs);
   });
@@ -178,6 +171,23 @@ describe("the demo agent: count to N", () => {
     });
     expect(outcome.took).toBeLessThan(1000);
     expect(outcome.answer).toMatchObject({ state: "stopped", text: counted(outcome.answer!.text.split(" ").length) });
+  });
+
+  it("an assistant thread opens with a greeting and suggested prompts; other questions get the word count", async () => {
+    const team = newWorkspace();
+    const { channel, ts: threadTs } = dmMessage("");
+    const assistant_thread = { user_id: "U0000USER", channel_id: channel, thread_ts: threadTs, context: {} };
+    await send(team, { type: "assistant_thread_started", assistant_thread, event_ts: messageTs() });
+    const prompts = await slack().waitFor("assistant.threads.setSuggestedPrompts");
+    expect(prompts.body).toMatchObject({ channel_id: channel, thread_ts: threadTs, prompts: [{ message: "count to 30" }, {}] });
+    await send(team, dmMessage("what is up", { channel, threadTs }));
+    await slack().waitFor("chat.postMessage", (call) => String(call.body.text).startsWith("You said"));
+    expect(
+      slack()
+        .messagesIn(channel, threadTs)
+        .map((message) => message.text),
+    ).toEqual(["Hi! I count, one number at a time. Ask me to “count to 30”.", 'You said 3 words: "what is up".']);
+    expect(slack().callsTo("chat.startStream")).toEqual([]);
   });
 
   it("more than 500 is refused in a short answer, without counting", async () => {
