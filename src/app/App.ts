@@ -3,9 +3,9 @@ import { ListenerGone } from "../platform/errors";
 import { toAckBody } from "./ackBody";
 import { type Assistant, type AssistantConfig, assistantListeners } from "./assistant";
 import { ERROR_HANDLER, type ErrorHandler, errorFollowUps, runErrorHandler } from "./errorHandler";
-import { channelOf, isFromBot, isOwnMessage } from "./filters";
-import { functionCompletion, functionParked } from "./functionCompletion";
+import { functionParked } from "./functionCompletion";
 import { functionMatch } from "./functionMatch";
+import { ignoredDelivery, listenerWants } from "./listenerFilters";
 import {
   type ActionArgs,
   type CommandArgs,
@@ -13,12 +13,10 @@ import {
   type EventArgs,
   type FunctionArgs,
   type Listener,
-  type ListenerContext,
   type ListenerSpec,
   type Matched,
   type Matcher,
   type MessageArgs,
-  type RunArgs,
   type ShortcutArgs,
   type ViewArgs,
 } from "./listeners";
@@ -27,7 +25,6 @@ import {
   commandMatch,
   constraintOf,
   eventMatch,
-  eventOf,
   type Match,
   messageMatch,
   shortcutMatch,
@@ -35,13 +32,9 @@ import {
 } from "./matchers";
 import { type OptionsConstraint, type OptionsListener, optionsRegistration } from "./options";
 import type { EventOf, EventType, EventWithSubtypesOf } from "./payloads";
-import { ackInRun, runContext, runLogger } from "./runContext";
-import { noStreams, withStreams } from "./runStreams";
-import { sayAndRespond } from "./sayAndRespond";
-import { runControls } from "./setStatus";
+import { runArgsOf } from "./runArgs";
+import { withStreams } from "./runStreams";
 import type { AckBody, Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from "./types";
-
-type Json = Record<string, unknown>;
 
 /** Follow-ups of a parked run, planned purely (SlackApp.parked). */
 type ParkContributor = NonNullable<SlackApp["parked"]>;
@@ -68,12 +61,6 @@ function asSpec(listener: AnyListener): ListenerSpec {
   const spec = typeof listener === "function" ? { run: listener } : (listener ?? {});
   // Each kind's match() builds exactly the context its registration overload promised the listener.
   return spec as ListenerSpec;
-}
-
-/** Subtyped messages (edits, joins, bot posts, …) reach only listeners that ask for them. */
-function subtypeAllowed(spec: ListenerSpec, event: Json): boolean {
-  if (typeof event.subtype !== "string") return true;
-  return spec.subtypes === "all" || (spec.subtypes?.includes(event.subtype) ?? false);
 }
 
 /**
@@ -165,7 +152,7 @@ export class App implements SlackApp {
   }
 
   plan(inbound: Inbound): Plan {
-    const ignored = this.filter(inbound);
+    const ignored = ignoredDelivery(inbound, this.allowedChannels);
     if (ignored) return { ignore: ignored };
 
     const effects: PlannedEffect[] = [];
@@ -173,7 +160,7 @@ export class App implements SlackApp {
     let matched = false;
     for (const listener of this.listeners) {
       const context = listener.match(inbound);
-      if (!context || !this.wants(listener.spec, context)) continue;
+      if (!context || !listenerWants(listener.spec, context)) continue;
       matched = true;
       const body = toAckBody(listener.spec.ack?.(context), inbound);
       ackBody ??= body;
@@ -206,20 +193,11 @@ export class App implements SlackApp {
     const listener = this.listeners.find((l) => l.name === (failure?.listener ?? effect.listener));
     const context = listener?.match(inbound);
     const matched = context ?? { inbound, body: inbound.payload };
-    if (failure) return runErrorHandler(this.errorHandler, failure, this.runArgs(ERROR_HANDLER, matched, tools));
+    if (failure) return runErrorHandler(this.errorHandler, failure, runArgsOf(ERROR_HANDLER, matched, tools));
     if (!listener?.spec.run || !context)
       throw new ListenerGone(`no listener "${effect.listener}" matches this delivery any more`);
     const run = listener.spec.run;
-    await withStreams(inbound, tools, (sayStream) => run({ ...this.runArgs(listener.name, context, tools), sayStream }, tools));
-  }
-
-  private runArgs(name: string, matched: ListenerContext, tools: RunTools): RunArgs {
-    const { client, step, attempt, env = {} } = tools;
-    const { inbound } = matched;
-    const context = runContext(inbound, matched.context?.matches);
-    const logger = runLogger({ dedupe_key: inbound.dedupeKey, key: tools.key, listener: name });
-    const tail = { ack: ackInRun, ...sayAndRespond(inbound, client), ...functionCompletion(inbound, client, step) };
-    return { ...matched, client, step, attempt, context, logger, env, sayStream: noStreams, ...tail, ...runControls(tools) };
+    await withStreams(inbound, tools, (sayStream) => run({ ...runArgsOf(listener.name, context, tools), sayStream }, tools));
   }
 
   private register(defaultName: string, listener: AnyListener, match: Registered["match"]): this {
@@ -229,22 +207,5 @@ export class App implements SlackApp {
     if (this.listeners.some((l) => l.name === name)) throw new Error(`listener name "${name}" is already taken`);
     this.listeners.push({ name, spec, match });
     return this;
-  }
-
-  /** Built-in filtering: deliveries no listener should ever see. */
-  private filter(inbound: Inbound): string | undefined {
-    const event = eventOf(inbound);
-    if (event && isOwnMessage(inbound, event)) return "this app's own message";
-    const channel = channelOf(inbound);
-    if (this.allowedChannels && channel !== undefined && !this.allowedChannels.has(channel)) return "channel not allowed";
-    return undefined;
-  }
-
-  /** Per-listener filtering: bots' messages and subtypes only for listeners that ask; then `when`. */
-  private wants(spec: ListenerSpec, context: ListenerContext): boolean {
-    const { event } = context;
-    if (event && isFromBot(event) && !spec.includeBots) return false;
-    if (event && !subtypeAllowed(spec, event)) return false;
-    return spec.when?.(context) ?? true;
   }
 }
