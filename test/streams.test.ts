@@ -37,22 +37,6 @@ function mention(team: string, n: number): Inbound {
   };
 }
 
-/** chat.update's `markdown_text` as the fake's `text`, which is what the fake shows (it reads only `text`). */
-async function markdownAsText(request: Request): Promise<Request> {
-  if (!request.url.endsWith("/chat.update")) return request;
-  const form = new URLSearchParams(await request.text());
-  form.set("text", form.get("markdown_text") ?? form.get("text") ?? "");
-  return new Request(request.url, { method: "POST", headers: request.headers, body: form.toString() });
-}
-
-/** Lets chat.update's `markdown_text` set the fake's text, as Slack shows it. */
-function updatesShowMarkdown(): void {
-  const fake = slack();
-  vi.mocked(globalThis.fetch).mockImplementation(async (input, init) =>
-    fake.fetch(await markdownAsText(new Request(input as Request, init))),
-  );
-}
-
 /**
  * Runs `handler` for `runs` app_mentions in one fresh shard through its real delivery loop
  * (outbox, leases, checkpoints), with stream settings of its own; `sweeps` sweeps, the clock
@@ -161,7 +145,6 @@ describe("sayStream", () => {
   });
 
   it("a retry that adds a chunk inside what Slack shows continues from there, without repeating text", async () => {
-    updatesShowMarkdown();
     const task = { type: "task_update", id: "t1", title: "Checking", status: "complete" } as const;
     const text = words(200);
     const { threads } = await streamed(
@@ -200,7 +183,6 @@ describe("sayStream", () => {
   });
 
   it("a retry with different text replaces the interrupted answer instead of adding a second one", async () => {
-    updatesShowMarkdown();
     const { threads } = await streamed(
       async ({ sayStream, attempt }) => {
         const streamer = sayStream();
@@ -248,7 +230,7 @@ describe("sayStream", () => {
     const fake = slack();
     let appends = 0;
     vi.mocked(globalThis.fetch).mockImplementation(async (input, init) => {
-      const request = await markdownAsText(new Request(input as Request, init));
+      const request = new Request(input as Request, init);
       const answered = await fake.fetch(request);
       // Slack applied the first append, and its answer never came back.
       if (request.url.endsWith("/chat.appendStream") && ++appends === 1) throw new TypeError("Network connection lost.");
@@ -266,7 +248,7 @@ describe("sayStream", () => {
     const fake = slack();
     let starts = 0;
     vi.mocked(globalThis.fetch).mockImplementation(async (input, init) => {
-      const request = await markdownAsText(new Request(input as Request, init));
+      const request = new Request(input as Request, init);
       const answered = await fake.fetch(request);
       // Slack opened the stream, and its ts never came back.
       if (request.url.endsWith("/chat.startStream") && ++starts === 1) throw new TypeError("Network connection lost.");
@@ -279,7 +261,6 @@ describe("sayStream", () => {
   });
 
   it("rotates to a new message in the thread before STREAM_MAX_CHARS, and on msg_too_long", async () => {
-    updatesShowMarkdown();
     slack().setStreamLimits({ streamMaxChars: 700 });
     const text = words(400);
     const { threads } = await streamed(answer(text), { sweeps: 1, vars: { STREAM_MAX_CHARS: "1000" } });
@@ -318,7 +299,6 @@ describe("sayStream", () => {
   });
 
   it("a stream Slack dropped (message_not_in_streaming_state) is finalised by chat.update and continued", async () => {
-    updatesShowMarkdown();
     const clock = controlClock();
     slack().setStreamLimits({ streamMaxOpenMs: 3000 });
     const { threads } = await streamed(slowAnswer(clock), { clock, sweeps: 1, vars: { STREAM_MAX_OPEN_MS: "600000" } });
@@ -335,7 +315,6 @@ describe("sayStream", () => {
   });
 
   it("a stop that meets a dropped stream still shows the answer and its final blocks", async () => {
-    updatesShowMarkdown();
     const clock = controlClock();
     slack().setStreamLimits({ streamMaxOpenMs: 3000 });
     const buttons = [{ type: "context_actions", elements: [{ type: "feedback_buttons", action_id: "feedback" }] }];

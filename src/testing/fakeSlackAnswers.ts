@@ -58,8 +58,10 @@ export class FakeAnswers {
         return { ok: true, message_ts: this.nextTs() };
       case "chat.update": {
         const message = this.find(channel, String(body.ts));
-        if (message) Object.assign(message, pick(body, "text", "blocks"));
-        return { ok: true, channel, ts: body.ts, text: body.text, message: message ?? { text: body.text, ts: body.ts } };
+        // Slack shows an update's markdown_text as its text, as it does a stream's.
+        const text = body.markdown_text ?? body.text;
+        if (message) Object.assign(message, pick({ ...body, text }, "text", "blocks"));
+        return { ok: true, channel, ts: body.ts, text, message: message ?? { text, ts: body.ts } };
       }
       case "chat.appendStream":
       case "chat.stopStream":
@@ -86,6 +88,17 @@ export class FakeAnswers {
         return { ok: true, file_id: `F${this.fileCounter}`, upload_url: `${this.origin}/upload/F${this.fileCounter}` };
       case "files.completeUploadExternal":
         return { ok: true, files: body.files };
+      case "auth.test":
+        // Who the token is: the bot every message the fake posts is from.
+        return {
+          ok: true,
+          url: `${this.origin}/`,
+          team: "Test",
+          user: "bot",
+          team_id: "T0000TEST",
+          user_id: "U0000BOT",
+          bot_id: "B0000FAKE",
+        };
       case "users.info":
         return { ok: true, user: { id: body.user, name: "tester", real_name: `Real ${String(body.user)}` } };
       default:

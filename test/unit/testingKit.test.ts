@@ -37,7 +37,12 @@ describe("FakeSlack", () => {
       ok: true,
       message_ts: expect.stringMatching(/^\d+\.\d{6}$/),
     });
-    expect(await answer(slack, "auth.test", {})).toEqual({ ok: true });
+    // auth.test names the bot the fake posts as; a method without an answer of its own is plain ok.
+    expect(await answer(slack, "auth.test", {})).toMatchObject({ ok: true, bot_id: "B0000FAKE" });
+    expect(await answer(slack, "reactions.add", { channel: "C1", name: "eyes", timestamp: posted.ts })).toEqual({ ok: true });
+    // Slack shows an update's markdown_text as its text.
+    await answer(slack, "chat.update", { channel: "C1", ts: posted.ts, markdown_text: "**bold**" });
+    expect(slack.message("C1", posted.ts)?.text).toBe("**bold**");
   });
 
   it("answers views.* with the view and an id; views.update keeps the view's id", async () => {
