@@ -6,6 +6,7 @@ import { LoadClient } from "./load/loadClient";
 import { FULL_PLAN, QUICK_PLAN, workspaces } from "./plan";
 import { describeMachine } from "./report/machine";
 import { printBench } from "./report/printBench";
+import { printStreams } from "./report/printStreams";
 import { judgeTargets } from "./report/targets";
 import { killDescendantsOnExit, watchdog } from "./runtime/cleanup";
 import { repoRoot } from "./runtime/repoRoot";
@@ -15,6 +16,7 @@ import { compareOAuth, installWorkspaces } from "./scenarios/oauthOverhead";
 import { compareRelay } from "./scenarios/relayOverhead";
 import { COST_WORKSPACES, startRowsPerEvent } from "./scenarios/rowsPerEvent";
 import { type RunResult, runAtRate } from "./scenarios/runAtRate";
+import { measureStreams } from "./scenarios/streams";
 import { oauthSettings, relaySettings, type Subject, startSubject } from "./subjects";
 
 type Compared = "coordinator" | "floor" | "slack-edge" | "slack-edge-same-work";
@@ -31,6 +33,17 @@ const machine = describeMachine();
 console.log(
   `bench${quick ? " --quick" : ""}: ${machine.cores} × ${machine.cpu}, node ${machine.node}, workerd ${machine.workerd}, load average ${machine.loadAverageAtStart.join(" ")}`,
 );
+
+if (process.argv.includes("--streams")) {
+  // The stream scenarios alone (their own fake Slack and coordinator): bench/results-streams.json.
+  const streams = await measureStreams(plan.streams);
+  printStreams(streams);
+  const file = resolve(repoRoot, "bench/results-streams.json");
+  const ended = { ...machine, loadAverageAtEnd: loadavg().map((n) => Math.round(n * 100) / 100) };
+  writeFileSync(file, `${JSON.stringify({ generatedAt: startedAt.toISOString(), machine: ended, streams }, null, 2)}\n`);
+  console.log(`\nwrote ${file}`);
+  process.exit(0);
+}
 
 const fake = await startFakeSlackServer();
 const load = new LoadClient();
@@ -212,6 +225,11 @@ try {
   const relayUnsaturated = await compareRelayAt(plan.relay.unsaturatedRate);
   const relayOverhead = await compareRelayAt(plan.relay.rate);
 
+  console.log(
+    `\nstreamed replies: ${plan.streams.perMinute}/min over ${plan.streams.workspaces} workspaces, then ${plan.streams.concurrent} at once in one`,
+  );
+  const streams = await measureStreams(plan.streams);
+
   console.log("\nwaiting for the cost scenario's receipts to be pruned …");
   const cost = await finishCost();
   const costOAuth = await finishCostOAuth();
@@ -233,6 +251,7 @@ try {
     oauthUnsaturated,
     relayOverhead,
     relayUnsaturated,
+    streams,
     targets,
     runtimeLogs: {
       ...Object.fromEntries([...Object.values(subjects), ingestOnly, oauth, relay].map((s) => [s.name, s.logs])),
@@ -242,6 +261,7 @@ try {
     },
   };
   printBench(results);
+  printStreams(streams);
   const file = resolve(repoRoot, quick ? "bench/results-quick.json" : "bench/results.json");
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nwrote ${file}`);

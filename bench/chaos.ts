@@ -1,11 +1,12 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
-import { CHAOS_SETTINGS, FULL_CHAOS, SHORT_CHAOS } from "./chaos/chaosPlan";
+import { CHAOS_FAKE_STREAM_MAX_OPEN_MS, CHAOS_SETTINGS, FULL_CHAOS, SHORT_CHAOS } from "./chaos/chaosPlan";
 import { CoordinatorProcess } from "./chaos/coordinatorProcess";
 import { printChaos } from "./chaos/printChaos";
 import { runSlackTraffic, type TrafficEvent } from "./chaos/slackTraffic";
 import { type Outage, verifyDelivery } from "./chaos/verifyDelivery";
+import { streamsHeld, verifyStreams } from "./chaos/verifyStreams";
 import { startFakeSlackServer } from "./fakeSlack/fakeSlackServer";
 import { randomFaults, seededRandom } from "./fakeSlack/randomFaults";
 import { describeMachine } from "./report/machine";
@@ -14,7 +15,8 @@ import { repoRoot } from "./runtime/repoRoot";
 import { ADMIN_TOKEN, SIGNING_SECRET } from "./subjects";
 
 // `npm run chaos [-- --short]`: Slack-like traffic with retries, a faulty fake Web API and
-// SIGKILLs of the runtime on persisted state; then every acked event must have its reply.
+// SIGKILLs of the runtime on persisted state; then every acked event must have its reply, and
+// every acked streamed request its complete answer, none left streaming.
 const short = process.argv.includes("--short");
 const plan = short ? SHORT_CHAOS : FULL_CHAOS;
 killDescendantsOnExit();
@@ -35,12 +37,17 @@ const stateDir = resolve(repoRoot, "bench/.state/chaos");
 rmSync(stateDir, { recursive: true, force: true });
 mkdirSync(stateDir, { recursive: true });
 const random = seededRandom(plan.seed);
-const fake = await startFakeSlackServer({ faultFor: randomFaults(plan.faults, random), maxHangMs: 5_000 });
+const fake = await startFakeSlackServer({
+  faultFor: randomFaults(plan.faults, random),
+  maxHangMs: 5_000,
+  fake: { streamMaxOpenMs: CHAOS_FAKE_STREAM_MAX_OPEN_MS },
+});
 const port = await freePort();
 const workspaces = Array.from({ length: plan.workspaces }, (_, i) => `TCHAOS${i}`);
 const coordinator = new CoordinatorProcess(
   {
-    worker: "coordinator",
+    // The coordinator with the bench's app: the example's placeholder-then-update, or a streamed count.
+    worker: "coordinatorStreams",
     port,
     persistTo: resolve(stateDir, "persist"),
     bindings: {
@@ -113,6 +120,7 @@ try {
     workspaces,
     compression: plan.compression,
     random,
+    streams: plan.streams,
     onProgress: (sofar) =>
       console.log(
         `${clock()} ${sofar.length} events sent, ${sofar.filter((e) => e.result?.acked).length} acked, ${fake.calls.length} fake Slack calls`,
@@ -123,14 +131,20 @@ try {
   console.log(`${clock()} load and Slack's retries done; waiting (≤ ${plan.quiesceMs / 1000} s) until no outbox row is pending`);
   const quiesceBy = Date.now() + plan.quiesceMs;
   let rows = await pendingRows();
-  while (rows.pending > 0 && Date.now() < quiesceBy) {
+  for (let polls = 1; rows.pending > 0 && Date.now() < quiesceBy; polls++) {
     await sleep(1000);
     rows = await pendingRows();
+    if (polls % 10 === 0) console.log(`${clock()} ${rows.pending} pending, ${rows.parked} parked`);
   }
   const quiescent = rows.pending === 0;
   console.log(`${clock()} ${quiescent ? "quiescent" : "NOT quiescent"}: ${rows.pending} pending, ${rows.parked} parked`);
 
-  const verdict = verifyDelivery(events, fake.calls, outages, coordinator.notable, Number(CHAOS_SETTINGS.LEASE_MS));
+  const plain = events.filter((event) => event.expected === undefined);
+  const verdict = verifyDelivery(plain, fake.calls, outages, coordinator.notable, Number(CHAOS_SETTINGS.LEASE_MS));
+  const streams = verifyStreams(events, (channel, thread) => fake.fake.messagesIn(channel, thread), fake.calls);
+  const interruptedStarts = coordinator.notable.filter((note) =>
+    note.msg.startsWith("a stream's interrupted start was not found"),
+  ).length;
   const results = {
     generatedAt: new Date(startedAt).toISOString(),
     durationS: Math.round((Date.now() - startedAt) / 1000),
@@ -152,13 +166,14 @@ try {
       lostCount: verdict.lost.length,
       unfinishedCount: verdict.unfinished.length,
     },
+    streams: { ...streams, interruptedStarts },
     notableLogLines: coordinator.notable.length,
   };
   printChaos(results);
   const file = resolve(repoRoot, short ? "bench/chaos-results-short.json" : "bench/chaos-results.json");
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`wrote ${file}; runtime log in ${resolve(stateDir, "runtime.log")}`);
-  exitCode = quiescent && verdict.lost.length === 0 && verdict.unfinished.length === 0 ? 0 : 1;
+  exitCode = quiescent && verdict.lost.length === 0 && verdict.unfinished.length === 0 && streamsHeld(streams) ? 0 : 1;
 } finally {
   await coordinator.stop();
   await fake.close();

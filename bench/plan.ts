@@ -1,3 +1,5 @@
+import type { StreamPlan } from "./scenarios/streams";
+
 /** How much a bench run measures: the full run (~5 min) or `--quick` (~1.5 min, for a smoke check). */
 export interface BenchPlan {
   /** Fixed offered rates for the side-by-side comparison, each run for `fixedMs`. */
@@ -26,6 +28,8 @@ export interface BenchPlan {
    * each; at `rate` (the issue's) and at `unsaturatedRate`, one this machine sustains.
    */
   relay: { rate: number; unsaturatedRate: number; durationMs: number; rounds: number; workspaces: number };
+  /** Streamed replies: first append to Slack and rows per reply at a rate, then concurrent streams in one workspace. */
+  streams: StreamPlan;
   /** The whole run stops (exit 1) past this. */
   deadlineMs: number;
 }
@@ -44,7 +48,9 @@ export const FULL_PLAN: BenchPlan = {
   cost: { rate: 200, durationMs: 10_000, receiptRetentionHours: 0.005, maxWaitMs: 180_000 },
   oauth: { rate: 300, unsaturatedRate: 150, durationMs: 10_000, rounds: 3, workspaces: 16 },
   relay: { rate: 300, unsaturatedRate: 150, durationMs: 10_000, rounds: 3, workspaces: 16 },
-  deadlineMs: 25 * 60_000,
+  // 100 streams a minute over 10 workspaces: 10 starts a minute each, within Tier 2 (20).
+  streams: { perMinute: 100, durationMs: 60_000, workspaces: 10, n: 300, pauseMs: 10, concurrent: 20, maxWaitMs: 150_000 },
+  deadlineMs: 30 * 60_000,
 };
 
 export const QUICK_PLAN: BenchPlan = {
@@ -60,7 +66,8 @@ export const QUICK_PLAN: BenchPlan = {
   cost: { rate: 100, durationMs: 5_000, receiptRetentionHours: 0.005, maxWaitMs: 150_000 },
   oauth: { rate: 300, unsaturatedRate: 150, durationMs: 3_000, rounds: 2, workspaces: 16 },
   relay: { rate: 300, unsaturatedRate: 150, durationMs: 3_000, rounds: 2, workspaces: 16 },
-  deadlineMs: 9 * 60_000,
+  streams: { perMinute: 100, durationMs: 30_000, workspaces: 10, n: 300, pauseMs: 10, concurrent: 20, maxWaitMs: 150_000 },
+  deadlineMs: 13 * 60_000,
 };
 
 export function workspaces(count: number): string[] {

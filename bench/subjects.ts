@@ -100,6 +100,8 @@ export async function startSubject(options: {
   stateDir: string;
   /** Opens V8's inspector on this port (npm run profile). */
   inspectorPort?: number;
+  /** Every line its Worker logs, besides the tally (the stream scenarios read the app's marks). */
+  onLog?: (level: string, message: string) => void;
 }): Promise<Subject> {
   const persistTo = resolve(repoRoot, "bench/.state", options.stateDir);
   rmSync(persistTo, { recursive: true, force: true });
@@ -130,6 +132,7 @@ export async function startSubject(options: {
       logs.lines++;
       if (level === "error" && ++logs.errors <= 5) logs.firstErrors.push(message.slice(0, 500));
       if (message.includes("outbound blocked")) logs.blockedOutbound++;
+      options.onLog?.(level, message);
     },
   });
   const pids = descendantsOf(process.pid).filter((pid) => !before.has(pid));

@@ -66,6 +66,7 @@ await Promise.all([
     entryPoints: {
       coordinator: resolve(product, "src/index.ts"),
       coordinatorIngestOnly: resolve(here, "bench/workers/coordinatorIngestOnly.ts"),
+      coordinatorStreams: resolve(here, "bench/workers/coordinatorStreams.ts"),
       floor: resolve(here, "bench/workers/floor.ts"),
       slackEdge: resolve(here, "bench/workers/slackEdge.ts"),
       loopbackGuard: resolve(here, "bench/workers/loopbackGuard.ts"),

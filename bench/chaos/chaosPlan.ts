@@ -1,4 +1,5 @@
 import type { FaultRates } from "../fakeSlack/randomFaults";
+import type { StreamShare } from "./slackTraffic";
 
 /** How hard and how long `npm run chaos` shakes the coordinator. */
 export interface ChaosPlan {
@@ -11,6 +12,8 @@ export interface ChaosPlan {
   /** Slack's retry schedule divided by this (0 s, 1 min, 5 min → 0 s, 6 s, 30 s at 10), ±20 % jitter. */
   compression: number;
   faults: FaultRates;
+  /** The share of events answered by a stream (sayStream), and how long each streams. */
+  streams: StreamShare;
   /** After the load, the longest wait for quiescence (no pending outbox rows, all retries done). */
   quiesceMs: number;
   /** The whole run stops (exit 1) past this. */
@@ -19,6 +22,19 @@ export interface ChaosPlan {
 }
 
 const FAULTS: FaultRates = { serverError: 0.1, rateLimited: 0.05, retryAfterSeconds: 1, hang: 0.03, reset: 0.02 };
+
+/**
+ * One event in ten streams 120 numbers, 10 ms apart (about 1.2 s, 452 characters): with the
+ * stream limits below, each answer is a chain of messages, and kills land mid-stream. A failed
+ * call fails its attempt, and the retry replays the handler from the start.
+ */
+const STREAMS: StreamShare = { every: 10, n: 120, pauseMs: 10 };
+
+/**
+ * The fake Slack drops a stream 4 s after its start: a stream the coordinator rotates (at
+ * STREAM_MAX_OPEN_MS, 3 s) never meets it, but one a kill interrupted usually has, when its retry comes.
+ */
+export const CHAOS_FAKE_STREAM_MAX_OPEN_MS = 4000;
 
 /** `npm run chaos -- --short`: CI's check, ≤ 3 minutes on 2 cores. */
 export const SHORT_CHAOS: ChaosPlan = {
@@ -29,6 +45,7 @@ export const SHORT_CHAOS: ChaosPlan = {
   downMs: [200, 1500],
   compression: 10,
   faults: FAULTS,
+  streams: STREAMS,
   quiesceMs: 80_000,
   deadlineMs: 175_000,
   seed: 5,
@@ -45,6 +62,7 @@ export const FULL_CHAOS: ChaosPlan = {
   downMs: [200, 3000],
   compression: 5,
   faults: FAULTS,
+  streams: STREAMS,
   quiesceMs: 180_000,
   deadlineMs: 10 * 60_000,
   seed: 5,
@@ -61,4 +79,7 @@ export const CHAOS_SETTINGS: Record<string, string> = {
   LEASE_MS: "3000",
   BACKOFF_BASE_MS: "200",
   BACKOFF_MAX_MS: "3000",
+  // Streamed answers continue in a new message after 3 s or 300 characters: chains are the rule.
+  STREAM_MAX_OPEN_MS: "3000",
+  STREAM_MAX_CHARS: "300",
 };

@@ -13,7 +13,14 @@ export interface Notable {
 }
 
 /** Log messages (prefixes) kept for the verdict: retries, fenced settles, parking and failures. */
-const NOTABLE = ["effect will be retried", "fence rejected", "effect parked", "delivery failed", "alarm failed"];
+const NOTABLE = [
+  "effect will be retried",
+  "fence rejected",
+  "effect parked",
+  "delivery failed",
+  "alarm failed",
+  "a stream's interrupted start was not found",
+];
 
 /**
  * The coordinator under chaos: bench/runtime/runtimeProcess.ts started detached (its own process

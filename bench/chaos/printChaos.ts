@@ -1,4 +1,5 @@
 import type { ChaosVerdict } from "./verifyDelivery";
+import { type StreamVerdict, streamsHeld } from "./verifyStreams";
 
 export interface ChaosSummary {
   durationS: number;
@@ -6,6 +7,7 @@ export interface ChaosSummary {
   quiescent: boolean;
   outbox: { pending: number; parked: number };
   verdict: ChaosVerdict & { lostCount: number; unfinishedCount: number };
+  streams: StreamVerdict & { interruptedStarts: number };
 }
 
 /** The human summary of a chaos run (the JSON file has everything). */
@@ -33,9 +35,17 @@ export function printChaos(results: ChaosSummary): void {
   console.log(`  duplicates: ${v.duplicates.events} event(s) with ${v.duplicates.extraPosts} extra post(s)`);
   for (const [cause, n] of Object.entries(v.duplicates.byCause)) console.log(`    ${n} × ${cause}`);
   console.log(`  repeated chat.update of one message (harmless): ${v.repeatedUpdates}`);
+  const s = results.streams;
   console.log(
-    v.lostCount === 0 && v.unfinishedCount === 0 && results.quiescent
-      ? "  PASS: every acked event's reply was delivered"
+    `  streamed requests ${s.events}: acked ${s.acked}, complete ${s.complete} (${s.messages} messages, ${s.chains} answers continued in more than one)`,
+  );
+  console.log(
+    `  streams LOST ${s.lost}, incomplete ${s.incomplete}, duplicated ${s.duplicated}, garbled ${s.garbled}, FROZEN messages ${s.frozen}; interrupted starts a retry did not find ${s.interruptedStarts}`,
+  );
+  for (const failure of s.failures.slice(0, 3)) console.log(`    e.g. ${JSON.stringify(failure).slice(0, 400)}`);
+  console.log(
+    v.lostCount === 0 && v.unfinishedCount === 0 && results.quiescent && streamsHeld(s)
+      ? "  PASS: every acked event's reply was delivered, every acked streamed request has its complete answer, none frozen"
       : "  FAIL",
   );
 }

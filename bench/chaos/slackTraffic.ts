@@ -1,4 +1,5 @@
 import { appMention, eventCallback } from "../../test/support/slackSimulator";
+import { countedTo, countRequest } from "../effects/countedAnswer";
 import { threadOf } from "../load/mentions";
 import { deliverLikeSlack, type SlackDeliveryResult } from "./slackRetries";
 
@@ -7,7 +8,16 @@ export interface TrafficEvent {
   eventId: string;
   workspace: string;
   thread: string;
+  /** A streamed request's complete answer, as its thread must read back; none for a plain mention. */
+  expected?: string;
   result?: SlackDeliveryResult;
+}
+
+/** Every `every`-th event asks for a streamed answer: count to `n`, `pauseMs` between numbers. */
+export interface StreamShare {
+  every: number;
+  n: number;
+  pauseMs: number;
 }
 
 export interface TrafficOptions {
@@ -20,13 +30,15 @@ export interface TrafficOptions {
   compression: number;
   /** Seeded randomness for the retries' ±20 % jitter, so events that failed together do not retry in lockstep. */
   random: () => number;
+  streams?: StreamShare;
   onProgress?: (events: readonly TrafficEvent[]) => void;
 }
 
 const CHANNELS = 8;
 
 /**
- * Slack-like traffic: app_mention events offered open-loop at `rate` for `durationMs`, each one
+ * Slack-like traffic: app_mention events offered open-loop at `rate` for `durationMs` (a share
+ * of them asking for a streamed answer), each one
  * delivered and, when not answered 2xx within 3 s, retried on Slack's (compressed) schedule.
  * Resolves when every event is acked or out of retries.
  */
@@ -41,9 +53,16 @@ export async function runSlackTraffic(options: TrafficOptions): Promise<TrafficE
     if (due > Date.now()) await new Promise((at) => setTimeout(at, due - Date.now()));
     const workspace = options.workspaces[i % options.workspaces.length]!;
     const channel = `C${workspace}${i % CHANNELS}`;
-    const mention = appMention({ channel });
+    const streams = options.streams;
+    const streamed = streams !== undefined && i % streams.every === streams.every - 1;
+    const mention = appMention({ channel, ...(streamed ? { text: countRequest(streams.n, streams.pauseMs) } : {}) });
     const envelope = eventCallback(mention, { teamId: workspace });
-    const event: TrafficEvent = { eventId: String(envelope.event_id), workspace, thread: threadOf(channel, String(mention.ts)) };
+    const event: TrafficEvent = {
+      eventId: String(envelope.event_id),
+      workspace,
+      thread: threadOf(channel, String(mention.ts)),
+      ...(streamed ? { expected: countedTo(streams.n) } : {}),
+    };
     events.push(event);
     deliveries.push(
       deliverLikeSlack({

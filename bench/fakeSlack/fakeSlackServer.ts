@@ -100,6 +100,19 @@ function outcomeOf(status: number, text: string): string {
 }
 
 /**
+ * chat.update's `markdown_text` as the `text` the fake shows (it reads only `text`), as Slack shows
+ * it: a streamed answer finalised by chat.update must read back with that text.
+ */
+function updateShowingMarkdown(path: string, text: string): string {
+  if (!path.endsWith("/chat.update") || text.startsWith("{")) return text;
+  const form = new URLSearchParams(text);
+  const markdown = form.get("markdown_text");
+  if (markdown === null || form.has("text")) return text;
+  form.set("text", markdown);
+  return form.toString();
+}
+
+/**
  * Serves test/support/fakeSlackApi.ts on 127.0.0.1 for the bench, chaos and the demo: every
  * call recorded, scripted and random faults played, hangs ended when the caller hangs up.
  */
@@ -113,7 +126,7 @@ export async function startFakeSlackServer(options: FakeSlackServerOptions = {})
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const receivedAt = highResNow();
-    const text = await readBody(request);
+    const text = updateShowingMarkdown(request.url ?? "", await readBody(request));
     const url = new URL(request.url ?? "/", fake!.origin);
     const method = url.pathname.startsWith("/api/")
       ? url.pathname.slice(5)

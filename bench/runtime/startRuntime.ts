@@ -8,6 +8,7 @@ export type WorkerKind =
   | "coordinator"
   | "coordinatorMetered"
   | "coordinatorIngestOnly"
+  | "coordinatorStreams"
   | "coordinatorBaseline"
   | "floor"
   | "slackEdge";
