@@ -449,3 +449,35 @@ describe("sayStream", () => {
     }
   }, 60_000);
 });
+
+describe("a lost start's chunks", () => {
+  it("a lost start carrying a chunk is continued without sending the chunk again", async () => {
+    const fake = slack();
+    let starts = 0;
+    vi.mocked(globalThis.fetch).mockImplementation(async (input, init) => {
+      const request = new Request(input as Request, init);
+      const answered = await fake.fetch(request);
+      if (request.url.endsWith("/chat.startStream") && ++starts === 1) throw new TypeError("Network connection lost.");
+      return answered;
+    });
+    const task = { type: "task_update", id: "t1", title: "Searching", status: "in_progress" } as const;
+    const { threads } = await streamed(
+      async ({ sayStream }) => {
+        const streamer = sayStream();
+        await streamer.append({ markdown_text: "Let me look. " });
+        await streamer.append({ chunks: [task, { type: "markdown_text", text: "Found it." }] });
+        await streamer.stop();
+      },
+      { sweeps: 3 },
+    );
+    const sentTasks = fake.calls
+      .filter((c) => c.outcome === "ok" && /^chat\.(start|append|stop)Stream$/.test(c.method))
+      .flatMap((c) => ((c.body.chunks as { type: string }[] | undefined) ?? []).filter((k) => k.type === "task_update"));
+    expect(
+      threads()
+        .map((m) => m.text)
+        .join(""),
+    ).toBe("Let me look. Found it.");
+    expect(sentTasks.length).toBe(1);
+  });
+});

@@ -32,6 +32,8 @@ export interface UnconfirmedCall {
   text: string;
   /** When a start was sent (ms since the epoch): its message, if Slack opened it, is no older. */
   at?: number;
+  /** How many chunks other than text a start carried: found opened, they show in its message. */
+  chunks?: number;
 }
 
 export interface StreamRecord {

@@ -64,8 +64,11 @@ export class StreamMessages {
     } else if (unconfirmed.op === "start") {
       // The start may have opened a message whose ts died with the attempt: found, the reply goes on in it.
       const ts = await findLostStart(this.client, this.target, unconfirmed, this.record.messages);
-      if (ts) this.record.messages.push({ ts, text: unconfirmed.text, openedAt: unconfirmed.at ?? Date.now(), open: true });
-      else log("warn", "a stream's interrupted start was not found; Slack drops it if it opened", { ...this.target });
+      if (ts) {
+        this.record.messages.push({ ts, text: unconfirmed.text, openedAt: unconfirmed.at ?? Date.now(), open: true });
+        // The start's chunks show in it too: a retry sends them no more.
+        this.record.chunks += unconfirmed.chunks ?? 0;
+      } else log("warn", "a stream's interrupted start was not found; Slack drops it if it opened", { ...this.target });
     }
     this.save(undefined);
   }
@@ -73,7 +76,7 @@ export class StreamMessages {
   /** Opens a new message in the thread with `text`. */
   async start(text: string, chunks?: readonly unknown[]): Promise<StreamedMessage> {
     const body = { ...this.target, ...content(text, chunks) };
-    const sent = { op: "start" as const, text, at: Date.now() };
+    const sent = { op: "start" as const, text, at: Date.now(), chunks: chunks?.length };
     const { ts } = await this.send(sent, () => this.client.call<{ ts: string }>("chat.startStream", body));
     const message = { ts, text, openedAt: Date.now(), open: true };
     this.record.messages.push(message);
