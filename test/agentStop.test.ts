@@ -234,3 +234,35 @@ describe("the stop button (agent_session_stopped)", () => {
     expect(rows).toEqual([{ status: "parked", last_error: "stopped by user" }]);
   });
 });
+
+describe("the stop button and streams Slack's event does not name", () => {
+  it("closes a stream the stop event does not name (Slack knew of none at the click) from the run's checkpoint", async () => {
+    controlClock();
+    const team = newWorkspace();
+    const streaming = latch();
+    const ended = latch();
+    const app = new App().message("think", async ({ signal, sayStream }) => {
+      const stream = sayStream();
+      await stream.append({ markdown_text: "thinking… ".repeat(30) });
+      streaming.open();
+      await new Promise((resolve) => signal.addEventListener("abort", resolve));
+      ended.open();
+    });
+    const { channel, ts, inbound } = question(team, "think about it");
+    const outcome = await runInDurableObject(shardStub(team), async (_, state) => {
+      const shard = await workspaceShardIn(state, app, { AGENT_SESSIONS: "true" });
+      await shard.recording.ingest(inbound);
+      await streaming.opened;
+      const [stream] = await slack()
+        .waitFor("chat.startStream")
+        .then(() => slack().messagesIn(channel, ts));
+      // Slack's event names no stream (as when the click came while a start was in flight).
+      await shard.recording.ingest(eventDelivery(team, agentSessionStopped(channel, ts, [])));
+      await ended.opened;
+      // The alarm the stop armed: its follow-ups are due at once.
+      await shard.alarm();
+      return slack().message(channel, stream!.ts);
+    });
+    expect(outcome).toMatchObject({ streaming: false, text: "thinking… ".repeat(30) });
+  });
+});

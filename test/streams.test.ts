@@ -9,6 +9,7 @@ import { DeliveryLoop } from "../src/delivery/deliveryLoop";
 import { PaceKeeping } from "../src/delivery/paceKeeping";
 import { deliverLeased } from "../src/delivery/sweep";
 import type { Inbound } from "../src/inbound/types";
+import { RetryableError } from "../src/platform/errors";
 import type { Outbox } from "../src/recording/outbox";
 import { newRow } from "../src/recording/outboxRows";
 import type { CoordinatorEnv } from "../src/rpc/env";
@@ -448,6 +449,24 @@ describe("sayStream", () => {
       vi.useRealTimers();
     }
   }, 60_000);
+});
+
+describe("a parked run's streams", () => {
+  it("a run parked when MAX_ATTEMPTS of a retryable error ran out leaves no message streaming, each at its checkpointed text", async () => {
+    const { threads } = await streamed(
+      async ({ sayStream }) => {
+        const streamer = sayStream();
+        for (const word of words(300)) await streamer.append({ markdown_text: word });
+        await slack().waitForCall((call) => call.method === "chat.startStream");
+        throw new RetryableError("my API is flaky");
+      },
+      { sweeps: 4, vars: { MAX_ATTEMPTS: "2" } },
+    );
+    const messages = threads();
+    expect(messages.length).toBeGreaterThan(0);
+    expect(messages.every((m) => !m.streaming)).toBe(true);
+    expect(messages.map((m) => m.text).join("")).toBe(words(300).join(""));
+  });
 });
 
 describe("a lost start's chunks", () => {

@@ -12,7 +12,8 @@ export type Effect =
   | InstallationEffect
   | RelayEffect
   | AlertEffect
-  | FunctionCompleteEffect;
+  | FunctionCompleteEffect
+  | StreamCloseEffect;
 
 /** A Slack Web API call (`chat.postMessage`, `reactions.add`, …) with the workspace's bot token. */
 export interface SlackApiEffect {
@@ -89,4 +90,15 @@ export interface FunctionCompleteEffect {
   /** The step's `bot_access_token`, sealed (app/functionToken.ts); absent: the workspace's token. */
   functionToken?: string;
   outcome: { outputs: Record<string, unknown> } | { error: string };
+}
+
+/**
+ * A parked run's message left streaming, stopped at exactly the text its checkpoint shows
+ * (`chat.stopStream`; one Slack no longer streams gets that text through `chat.update`).
+ */
+export interface StreamCloseEffect {
+  type: "stream.close";
+  channel: string;
+  ts: string;
+  text: string;
 }

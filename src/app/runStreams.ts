@@ -1,11 +1,11 @@
 import { isObject, optionalString } from "../inbound/fields";
 import type { Inbound } from "../inbound/types";
-import { DeliveryError, HandlerMisuse } from "../platform/errors";
+import { HandlerMisuse } from "../platform/errors";
 import type { SlackWebClient } from "../slack/client";
 import { channelOf } from "./filters";
 import { DurableStreamer } from "./sayStream";
 import type { ChatStreamer, SayStreamOptions, StreamTools } from "./streamArguments";
-import { DEFAULT_STREAM_LIMITS, memoryLedger } from "./streamCheckpoints";
+import { DEFAULT_STREAM_LIMITS, memoryLedger, streamCheckpointName } from "./streamCheckpoints";
 import { StreamMessages, type StreamTarget } from "./streamMessages";
 
 type Json = Record<string, unknown>;
@@ -73,9 +73,9 @@ export function runStreams(client: SlackWebClient, defaults: Partial<StreamTarge
         throw new HandlerMisuse(
           `sayStream() needs a channel and a thread, and this delivery has ${channel ? "no thread" : "no channel"}: pass sayStream({ channel, thread_ts })`,
         );
-      // The n-th stream of a run keeps its checkpoint under its place: a retried run meets it again.
-      const name = `stream #${streamers.length}`;
-      const record = ledger.read(name) ?? { messages: [], chunks: 0 };
+      const name = streamCheckpointName(streamers.length);
+      // Its channel is kept: a parked run's open messages are closed from its checkpoint alone (app/streamClosing.ts).
+      const record = { ...(ledger.read(name) ?? { messages: [], chunks: 0 }), channel };
       const messages = new StreamMessages(client, { ...target, channel, thread_ts }, ledger, name, record, sleep);
       const streamer = new DurableStreamer(messages, limits, buffer_size);
       streamers.push(streamer);
@@ -84,10 +84,6 @@ export function runStreams(client: SlackWebClient, defaults: Partial<StreamTarge
     /** A stream the listener left open is stopped: no message of the run stays streaming. */
     async finish(): Promise<void> {
       for (const streamer of streamers) await streamer.finish();
-    },
-    /** The run is parked: no message of it stays streaming. */
-    async close(): Promise<void> {
-      for (const streamer of streamers) await streamer.close();
     },
     /** Its calls in flight end before the attempt does; its streams stay open for the retry to continue. */
     async abandon(): Promise<void> {
@@ -98,8 +94,9 @@ export function runStreams(client: SlackWebClient, defaults: Partial<StreamTarge
 
 /**
  * Runs a listener with its `sayStream`: once it returns, a stream it left open is stopped; when
- * it throws, the calls in flight end first, and its streams stay open for the retry — unless no
- * retry will come (a parking error, or the handler's last attempt): then they are stopped too.
+ * it (or that stop) throws, the calls in flight end first, and its streams stay open for the
+ * retry. Once no retry will come (the run is parked, for whatever reason) its park follow-ups
+ * close what its checkpoints show open (app/streamClosing.ts).
  */
 export async function withStreams(
   inbound: Inbound,
@@ -109,10 +106,9 @@ export async function withStreams(
   const streams = runStreams(tools.client, streamTargetOf(inbound, channelOf(inbound)), tools.streams);
   try {
     await run(streams.sayStream);
+    await streams.finish();
   } catch (error) {
-    const parked = error instanceof DeliveryError ? error.disposition === "park" : tools.streams?.lastAttempt === true;
-    await (parked ? streams.close() : streams.abandon());
+    await streams.abandon();
     throw error;
   }
-  await streams.finish();
 }

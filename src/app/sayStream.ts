@@ -1,6 +1,5 @@
 import type { AnyChunk, KnownBlock } from "@slack/types";
 import { HandlerMisuse } from "../platform/errors";
-import { describeError, log } from "../platform/log";
 import type { ChatStreamer, StreamAppendArguments, StreamStopArguments } from "./streamArguments";
 import type { StreamLimits } from "./streamCheckpoints";
 import { NOT_STREAMING, refusedWith, type StreamMessages } from "./streamMessages";
@@ -95,19 +94,6 @@ export class DurableStreamer implements ChatStreamer {
     await this.work;
     // A checkpoint fenced out now changes nothing: the attempt that owns the run has its own.
     if (!this.failure) this.messages.confirm();
-  }
-
-  /** The run will not be retried: the open message is stopped at what it shows (best effort, logged). */
-  async close(): Promise<void> {
-    await this.work;
-    const open = this.messages.open();
-    if (!open) return;
-    try {
-      await this.messages.close(open);
-      this.messages.save(undefined);
-    } catch (error) {
-      log("warn", "a parked run's stream was not stopped; Slack drops it", { ts: open.ts, error: describeError(error) });
-    }
   }
 
   /** Waits for the calls in flight; throws what one of them threw. */

@@ -36,6 +36,4 @@ export interface StreamTools {
   ledger?: StreamLedger;
   limits?: StreamLimits;
   sleep?: (ms: number) => Promise<void>;
-  /** This is the run's last attempt at a handler's own error: a stream it leaves is stopped. */
-  lastAttempt?: boolean;
 }

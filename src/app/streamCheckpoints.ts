@@ -37,6 +37,8 @@ export interface UnconfirmedCall {
 }
 
 export interface StreamRecord {
+  /** The channel its messages are in (a record written before it was kept has none). */
+  channel?: string;
   messages: StreamedMessage[];
   /** Chunks other than text (task updates, plans) sent so far, in order. */
   chunks: number;
@@ -44,6 +46,9 @@ export interface StreamRecord {
   /** The handler's `stop()` reached Slack: nothing of this stream is sent again. */
   done?: boolean;
 }
+
+/** The checkpoint name of a run's n-th stream: a retried run meets it again under its place. */
+export const streamCheckpointName = (n: number): string => `stream #${n}`;
 
 /** Where a run's streams keep their checkpoints. */
 export interface StreamLedger {

@@ -19,6 +19,6 @@ export function buildCourier(parts: CourierParts): Courier {
     retryAfters: new RetryAfterMemory(),
     // A step checkpoint is a write the waiting completions can share.
     perform: rowPerformer(parts, completions.flush),
-    followUps: parkFollowUps(parts.app, agentFollowUps(settings)),
+    followUps: parkFollowUps(parts.app, agentFollowUps(settings), (key, name) => outbox.stepResult(key, name)),
   };
 }

@@ -73,10 +73,10 @@ export class DeliveryLoop {
 
   constructor(private readonly inputs: DeliveryLoopInputs) {
     const { shard, role, env, outbox, wakeUps } = inputs;
-    this.stops = new Stops(outbox, shard);
     // Due rows, and leases running out (the sweep reclaims them).
     wakeUps.register(() => outbox.nextWakeAt());
     const wakeAt = (at: number) => wakeUps.arm(at);
+    this.stops = new Stops(outbox, shard, wakeAt);
     // Logging is one subscriber of the delivery events; counters are another.
     this.events = new DeliveryEvents()
       .subscribe(countInto(this.counters))

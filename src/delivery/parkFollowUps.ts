@@ -1,5 +1,7 @@
 import { parkedRunNotice } from "../app/agentSessions";
 import type { Effect } from "../app/effects";
+import { channelOf } from "../app/filters";
+import { streamCloses } from "../app/streamClosing";
 import type { SlackApp } from "../app/types";
 import { describeError, log } from "../platform/log";
 import type { ClaimedRow, NewRow } from "../recording/outbox";
@@ -9,22 +11,52 @@ import type { DeliverySettings } from "../settings";
 /** What the app plans once a row is finally parked, as rows to enqueue with the parking. */
 export type FollowUps = (effect: Effect, row: ClaimedRow, reason: string) => NewRow[];
 
+/** A row's step checkpoint by name (outbox.stepResult): a parked row keeps its steps. */
+export type CheckpointOf = (key: string, name: string) => string | undefined;
+
+/**
+ * The follow-ups that close the messages a parked run `key` left streaming, however it was
+ * parked (its attempts ran out, an error parked it, the user stopped it): read from its stream
+ * checkpoints, which a parked row keeps and takes no more writes to (app/streamClosing.ts).
+ */
+export function streamCloseRows(checkpoint: CheckpointOf, key: string, workspace: string, channel?: string): NewRow[] {
+  try {
+    return streamCloses((name) => checkpoint(key, name), channel).map((planned) =>
+      newRow(`${key}:${planned.name}`, workspace, planned.effect),
+    );
+  } catch (error) {
+    // Planned inside the parking's transaction: an unreadable checkpoint must not undo the parking.
+    log("error", "a parked run's streams not closed", { key, error: describeError(error, true) });
+    return [];
+  }
+}
+
 /**
  * The follow-ups of a parked `run` (`app.error`, a custom step's `completeError`), planned by
  * `app.parked` — after the coordinator's `own` (an agent session's notice) — and keyed by the parked row's key and the follow-up's name, so they are recorded
- * once and delivered at least once like any effect. A plan that throws is logged, and the row is
- * parked without follow-ups: a bug in a follow-up never keeps a row from its dead-letter queue.
+ * once and delivered at least once like any effect; first, its open streams are closed. A plan that
+ * throws is logged, and the row is parked without the app's follow-ups: a bug in a follow-up never
+ * keeps a row from its dead-letter queue.
  */
-export function parkFollowUps(app: SlackApp | undefined, own: NonNullable<SlackApp["parked"]> = () => []): FollowUps {
+export function parkFollowUps(
+  app: SlackApp | undefined,
+  own: NonNullable<SlackApp["parked"]> = () => [],
+  checkpoint: CheckpointOf = () => undefined,
+): FollowUps {
   return (effect, row, reason) => {
     if (effect.type !== "run") return [];
+    // First, and whatever the app plans: no parked run leaves a message streaming.
+    const closes = streamCloseRows(checkpoint, row.idempotency_key, row.workspace, channelOf(effect.inbound));
     try {
-      return [...own(effect, reason), ...(app?.parked?.(effect, reason) ?? [])].map((planned) =>
-        newRow(`${row.idempotency_key}:${planned.name}`, row.workspace, planned.effect),
-      );
+      return [
+        ...closes,
+        ...[...own(effect, reason), ...(app?.parked?.(effect, reason) ?? [])].map((planned) =>
+          newRow(`${row.idempotency_key}:${planned.name}`, row.workspace, planned.effect),
+        ),
+      ];
     } catch (error) {
       log("error", "park follow-ups not planned", { key: row.idempotency_key, error: describeError(error, true) });
-      return [];
+      return closes;
     }
   };
 }

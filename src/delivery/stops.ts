@@ -4,6 +4,7 @@ import { BoundedMap } from "../platform/boundedMap";
 import { RunStopped, STOPPED_BY_USER } from "../platform/errors";
 import { log } from "../platform/log";
 import type { Outbox } from "../recording/outbox";
+import { streamCloseRows } from "./parkFollowUps";
 
 /** Keys a stop parked while their attempt was already lined up in this isolate (claimed, not begun). */
 const STOPPED_KEYS_MAX = 10_000;
@@ -25,7 +26,8 @@ function conversationOf(effect: Effect): string | undefined {
  * conversation's waiting runs are parked ("stopped by user") — the durable record: a parked row is
  * never claimed again, by this isolate or the next — and the runs in an attempt in this isolate
  * are aborted through their signal; an attempt already lined up (claimed before the stop) finds
- * its key here and never begins. The stop's own Slack calls are planned (app/agentSessions.ts).
+ * its key here and never begins. The stop's own Slack calls are planned (app/agentSessions.ts);
+ * the messages its runs' checkpoints show streaming are closed by follow-ups (parkFollowUps.ts).
  */
 export class Stops {
   /** Attempts running now, by conversation: a stop aborts each. */
@@ -35,6 +37,8 @@ export class Stops {
   constructor(
     private readonly outbox: Outbox,
     private readonly shard: string,
+    /** Moves the shard's alarm earlier: the stopped runs' streams are closed at once. */
+    private readonly wakeAt: (at: number) => void = () => {},
   ) {}
 
   /**
@@ -64,6 +68,15 @@ export class Stops {
     const conversation = inbound.type === "agent_session_stopped" ? inbound.conversation?.key : undefined;
     if (conversation === undefined) return;
     const parked = this.outbox.parked.parkConversationRuns(conversation, inbound.dedupeKey, STOPPED_BY_USER, now);
+    // In the parking's turn (one commit): each stopped run's open streams are closed from its checkpoints, named by Slack's event or not.
+    const checkpoint = (key: string, name: string) => this.outbox.stepResult(key, name);
+    const closes = parked.flatMap((key) => streamCloseRows(checkpoint, key, inbound.workspace, inbound.conversation?.channel));
+    this.outbox.enqueue(
+      closes.map((row) => ({ ...row, followUp: true })),
+      now,
+      null,
+    );
+    if (closes.length > 0) this.wakeAt(now);
     // Remembered before aborting: a run lined up behind an aborted one must not begin in between.
     for (const key of parked) this.stoppedKeys.set(key, true, now);
     const runs = [...(this.running.get(conversation) ?? [])];

@@ -8,9 +8,19 @@ import { relay } from "./relay";
 import { responseUrl } from "./responseUrl";
 import { run } from "./run";
 import { slackApi } from "./slackApi";
+import { streamClose } from "./streamClose";
 
 /** Every effect kind this build performs: a new kind is its file and one entry here. */
-const KINDS: readonly EffectKind<Effect, unknown>[] = [slackApi, responseUrl, run, installation, relay, alert, functionComplete];
+const KINDS: readonly EffectKind<Effect, unknown>[] = [
+  slackApi,
+  responseUrl,
+  run,
+  installation,
+  relay,
+  alert,
+  functionComplete,
+  streamClose,
+];
 
 const BY_TYPE: ReadonlyMap<string, EffectKind<Effect, unknown>> = new Map(KINDS.map((kind) => [kind.type, kind]));
 

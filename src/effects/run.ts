@@ -44,8 +44,7 @@ export const run: EffectKind<RunEffect, RunDeps> = {
     const { app, env, handlerMaxAttempts, threadContexts, streamLimits, agentSessions } = deps;
     if (!app.run) throw new ListenerGone("the app cannot run listeners");
     try {
-      // On a handler's last attempt, a stream its error leaves open is stopped: no retry will finish it.
-      const streams = { ledger, limits: streamLimits, lastAttempt: attempts + 1 >= handlerMaxAttempts };
+      const streams = { ledger, limits: streamLimits };
       const tools = { client, step, attempt: attempts + 1, env, key, threadContexts, streams };
       const runApp = app.run.bind(app);
       // Its session, status and stop button around the run (app/setStatus.ts); app.error's run works for no user.

@@ -1,0 +1,21 @@
+import type { StreamCloseEffect } from "../app/effects";
+import { NOT_STREAMING, refusedWith } from "../app/streamMessages";
+import type { EffectKind } from "./kind";
+
+/**
+ * `stream.close`: a message a parked run left streaming is stopped; one Slack no longer streams
+ * (dropped, or stopped already) is set to exactly its checkpointed text, so a retry of this row
+ * and a replay of the run (which continues in a new message) both find it as the checkpoint says.
+ */
+export const streamClose: EffectKind<StreamCloseEffect> = {
+  type: "stream.close",
+  async perform({ channel, ts, text }, { client }) {
+    try {
+      await client.call("chat.stopStream", { channel, ts });
+    } catch (error) {
+      if (!refusedWith(error, NOT_STREAMING)) throw error;
+      await client.call("chat.update", { channel, ts, markdown_text: text });
+    }
+  },
+  rateKey: () => "chat.stopStream",
+};
