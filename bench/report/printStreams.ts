@@ -13,7 +13,7 @@ export function printStreams(figures: StreamFigures): void {
     `  ${plan.perMinute}/min over ${plan.workspaces} workspaces: ${atRate.acked}/${atRate.streams} acked, ${atRate.complete} complete, ${atRate.rateLimited} × 429, all done ${atRate.allDoneS ?? "NOT within the wait"} s after the first`,
   );
   console.log(`    handler's first append → Slack receives it: ${ms(atRate.firstAppendToSlack)}`);
-  console.log(`      of which the buffer gathering 256 characters: ${ms(atRate.bufferFill)}`);
+  console.log(`      of which the handler until its first flush is due: ${ms(atRate.bufferFill)}`);
   console.log(`      and the streamer's own (checkpoint, pacing, the call): ${ms(atRate.flushToSlack)}`);
   console.log(
     `    rows written per streamed reply: ${atRate.rowsPerReply ?? "– (a shard's counters restarted)"} (${atRate.rowsWritten} rows + ${atRate.alarmsSet} alarms); calls ${JSON.stringify(atRate.callsByMethod)}`,

@@ -36,7 +36,7 @@ export interface StreamFigures {
   atRate: StreamRun & {
     /** From the handler's first append to the fake receiving it (the chat.startStream carrying it), ms. */
     firstAppendToSlack: LatencySummary;
-    /** Of that: the buffer gathering its first 256 characters, and then the streamer's own time (checkpoint, pacing, the call). */
+    /** Of that: the handler until its first flush was due (at once), and then the streamer's own time (checkpoint, pacing, the call). */
     bufferFill: LatencySummary;
     flushToSlack: LatencySummary;
     /** (rows written + alarms set) per streamed reply, from the shards' counters; null if a shard's counters restarted. */

@@ -6,9 +6,6 @@ import { COUNT_REQUEST } from "../effects/countedAnswer";
 // append and P ms between them; any other mention gets the example's placeholder, then the answer
 // in place, so chaos can mix both. Deterministic, so a read-back can compare the exact text.
 
-/** sayStream()'s default buffer: the first flush goes when this many characters have gathered. */
-const BUFFER_SIZE = 256;
-
 const app = new App();
 
 app.event("app_mention", {
@@ -25,20 +22,17 @@ app.event("app_mention", {
     const n = Number(asked[1]);
     const pauseMs = Number(asked[2] ?? 0);
     const streamer = sayStream();
-    // For the bench's latency split: when the first append came, and when the buffer first filled (its first flush).
+    // For the bench's latency split: when the first append came, and when its flush was due (at once: sayStream sends its first text unbuffered).
     const mark = (what: string) =>
       console.log(JSON.stringify({ msg: `bench stream ${what}`, at: Date.now(), channel: event.channel, thread_ts, attempt }));
-    let length = 0;
     for (let i = 1; i <= n; i++) {
       const text = i === 1 ? "1" : ` ${i}`;
       // Date.now() is the time of the isolate's last I/O: at most a few ms early.
       if (i === 1) mark("first append");
-      length += text.length;
-      if (length >= BUFFER_SIZE && length - text.length < BUFFER_SIZE) mark("first flush due");
+      if (i === 1) mark("first flush due");
       await streamer.append({ markdown_text: text });
       if (pauseMs > 0) await new Promise((resume) => setTimeout(resume, pauseMs));
     }
-    if (length < BUFFER_SIZE) mark("first flush due");
     await streamer.stop();
   },
 });

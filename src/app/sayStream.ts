@@ -13,9 +13,10 @@ const markdownOf = (chunks: readonly AnyChunk[] = []): string =>
   chunks.map((chunk) => (chunk.type === "markdown_text" ? chunk.text : "")).join("");
 
 /**
- * One `sayStream()`: gathers text and sends it in flushes of about `buffer_size` characters
- * (chunks at once), one flush in flight at a time, so a stream Slack or the pacer slows down
- * sends fewer, bigger flushes. A retried run replays through what Slack already shows: text
+ * One `sayStream()`: sends its first text at once (the user sees the answer begin), then gathers
+ * text and sends it in flushes of about `buffer_size` characters (chunks at once), one flush in
+ * flight at a time, so a stream Slack or the pacer slows down sends fewer, bigger flushes. A
+ * retried run replays through what Slack already shows: text
  * that repeats it is not sent again; text that differs replaces it from where it differs.
  */
 export class DurableStreamer implements ChatStreamer {
@@ -24,6 +25,8 @@ export class DurableStreamer implements ChatStreamer {
   private work: Promise<void> = Promise.resolve();
   private failure: { error: unknown } | undefined;
   private flushQueued = false;
+  /** A flush was asked for: the first text goes out at once, later text in flushes of `buffer_size`. */
+  private flushedOnce = false;
   private stopped = false;
   /** Characters of this run's text matched against what Slack shows, while replaying. */
   private said = 0;
@@ -51,7 +54,13 @@ export class DurableStreamer implements ChatStreamer {
 
   /** Whether this stream has sent anything, or has a checkpoint from an earlier attempt. */
   get started(): boolean {
-    return this.messages.record.messages.length > 0 || this.buffer !== "" || this.chunks.length > 0 || this.said > 0;
+    return (
+      this.flushedOnce ||
+      this.messages.record.messages.length > 0 ||
+      this.buffer !== "" ||
+      this.chunks.length > 0 ||
+      this.said > 0
+    );
   }
 
   async append(args: StreamAppendArguments): Promise<void> {
@@ -59,7 +68,8 @@ export class DurableStreamer implements ChatStreamer {
     await this.recovered;
     if (this.messages.record.done) return;
     this.take(args.markdown_text ?? "", args.chunks ?? []);
-    if (this.buffer.length >= this.bufferSize || this.chunks.length > 0) this.flushSoon();
+    const first = !this.flushedOnce && this.buffer !== "";
+    if (first || this.buffer.length >= this.bufferSize || this.chunks.length > 0) this.flushSoon();
     // A handler far ahead of Slack waits for the flush in flight rather than gathering without bound.
     if (this.buffer.length >= this.maxChars) await this.settled();
   }
@@ -133,6 +143,7 @@ export class DurableStreamer implements ChatStreamer {
   }
 
   private flushSoon(): void {
+    this.flushedOnce = true;
     if (this.flushQueued) return;
     this.flushQueued = true;
     this.work = this.run(async () => {

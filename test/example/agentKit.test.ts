@@ -43,7 +43,7 @@ describe("the demo agent, tested with the public kit", () => {
     // Stopped where the stop met it, short of 500, and never streaming again.
     const stopped = slack.message("C0STOP", streaming!.ts);
     expect(stopped?.streaming).toBe(false);
-    expect(stopped?.text).toMatch(/^1 2 3 /);
+    expect(stopped?.text).toMatch(/^1\b/);
     expect(stopped?.text.endsWith(" 500")).toBe(false);
   });
 });
