@@ -52,6 +52,8 @@ async function streamed(
     stepMs?: number;
     clock?: ReturnType<typeof controlClock>;
     setup?: (state: DurableObjectState) => void;
+    /** After each sweep (before the clock moves): an operator's act between attempts. */
+    afterSweep?: (sweep: number, outbox: Outbox) => void;
   } = {},
 ) {
   const clock = options.clock ?? controlClock();
@@ -81,6 +83,7 @@ async function streamed(
     options.setup?.(state);
     for (let i = 0; i < (options.sweeps ?? 4); i++) {
       await loop.sweep(Date.now());
+      options.afterSweep?.(i, outbox);
       clock.advance(options.stepMs ?? 60_000);
     }
   });
@@ -468,6 +471,35 @@ describe("a parked run's streams", () => {
     expect(messages.length).toBeGreaterThan(0);
     expect(messages.every((m) => !m.streaming)).toBe(true);
     expect(messages.map((m) => m.text).join("")).toBe(words(300).join(""));
+  });
+
+  it("a replayed run continues in a new message, and parked again leaves none streaming", async () => {
+    let replayed = false;
+    const { threads } = await streamed(
+      async ({ sayStream }) => {
+        const streamer = sayStream();
+        for (const word of words(replayed ? 600 : 300)) await streamer.append({ markdown_text: word });
+        await slack().waitForCall((call) => call.method === "chat.appendStream");
+        throw new RetryableError("my API is flaky");
+      },
+      {
+        sweeps: 5,
+        vars: { MAX_ATTEMPTS: "1" },
+        afterSweep: (sweep, outbox) => {
+          if (sweep !== 1) return;
+          replayed = true;
+          expect(outbox.parked.replay(Date.now(), null)).toBe(1);
+        },
+      },
+    );
+    const messages = threads();
+    expect(messages.length).toBeGreaterThan(1);
+    expect(messages.every((m) => !m.streaming)).toBe(true);
+    expect(
+      words(600)
+        .join("")
+        .startsWith(messages.map((m) => m.text).join("")),
+    ).toBe(true);
   });
 });
 

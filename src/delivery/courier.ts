@@ -1,7 +1,7 @@
 import { RetryAfterMemory } from "../platform/retryAfter";
 import { COMPLETION_WAIT_MS, Completions } from "./completions";
 import type { Courier } from "./deliverClaimed";
-import { agentFollowUps, parkFollowUps } from "./parkFollowUps";
+import { agentFollowUps, parkedStreamCloses, parkFollowUps } from "./parkFollowUps";
 import { type CourierParts, rowPerformer } from "./performRow";
 
 /** Wires what the delivery loop needs of a shard: its outbox, settings, events and how to perform a row. */
@@ -19,6 +19,7 @@ export function buildCourier(parts: CourierParts): Courier {
     retryAfters: new RetryAfterMemory(),
     // A step checkpoint is a write the waiting completions can share.
     perform: rowPerformer(parts, completions.flush),
-    followUps: parkFollowUps(parts.app, agentFollowUps(settings), (key, name) => outbox.stepResult(key, name)),
+    followUps: parkFollowUps(parts.app, agentFollowUps(settings)),
+    closes: parkedStreamCloses((key, name) => outbox.stepResult(key, name)),
   };
 }

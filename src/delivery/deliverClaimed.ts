@@ -23,6 +23,8 @@ export interface Courier {
   perform(effect: Effect, row: ClaimedRow, token: string): Promise<void>;
   /** What the app plans once a row is finally parked, recorded with the parking (parkFollowUps.ts). */
   followUps?: FollowUps;
+  /** What closes the streams a run left open, recorded with each of its parkings, a replay's too (parkFollowUps.ts). */
+  closes?: FollowUps;
   /** Called with the time a row becomes due again, so the shard can move its alarm earlier. */
   wakeAt(at: number): void;
 }
@@ -124,8 +126,14 @@ async function settle(
         : settlement.reason;
     // Step checkpoints stay on a parked row: a replayed run resumes after its completed steps.
     // Its follow-ups are planned only if this is its first parking, inside the parking's transaction.
-    const followUps = outbox.park(key, token, attempts, reason, now, () =>
-      effect && courier.followUps ? courier.followUps(effect, row, reason) : [],
+    const followUps = outbox.park(
+      key,
+      token,
+      attempts,
+      reason,
+      now,
+      () => (effect && courier.followUps ? courier.followUps(effect, row, reason) : []),
+      () => (effect && courier.closes ? courier.closes(effect, row, reason) : []),
     );
     if (followUps === null) return fenced(courier, row, "park");
     if (followUps.length > 0) courier.wakeAt(now);

@@ -34,31 +34,27 @@ export function streamCloseRows(checkpoint: CheckpointOf, key: string, workspace
 /**
  * The follow-ups of a parked `run` (`app.error`, a custom step's `completeError`), planned by
  * `app.parked` — after the coordinator's `own` (an agent session's notice) — and keyed by the parked row's key and the follow-up's name, so they are recorded
- * once and delivered at least once like any effect; first, its open streams are closed. A plan that
- * throws is logged, and the row is parked without the app's follow-ups: a bug in a follow-up never
- * keeps a row from its dead-letter queue.
+ * once and delivered at least once like any effect. A plan that throws is logged, and the row is
+ * parked without follow-ups: a bug in a follow-up never keeps a row from its dead-letter queue.
  */
-export function parkFollowUps(
-  app: SlackApp | undefined,
-  own: NonNullable<SlackApp["parked"]> = () => [],
-  checkpoint: CheckpointOf = () => undefined,
-): FollowUps {
+export function parkFollowUps(app: SlackApp | undefined, own: NonNullable<SlackApp["parked"]> = () => []): FollowUps {
   return (effect, row, reason) => {
     if (effect.type !== "run") return [];
-    // First, and whatever the app plans: no parked run leaves a message streaming.
-    const closes = streamCloseRows(checkpoint, row.idempotency_key, row.workspace, channelOf(effect.inbound));
     try {
-      return [
-        ...closes,
-        ...[...own(effect, reason), ...(app?.parked?.(effect, reason) ?? [])].map((planned) =>
-          newRow(`${row.idempotency_key}:${planned.name}`, row.workspace, planned.effect),
-        ),
-      ];
+      return [...own(effect, reason), ...(app?.parked?.(effect, reason) ?? [])].map((planned) =>
+        newRow(`${row.idempotency_key}:${planned.name}`, row.workspace, planned.effect),
+      );
     } catch (error) {
       log("error", "park follow-ups not planned", { key: row.idempotency_key, error: describeError(error, true) });
-      return closes;
+      return [];
     }
   };
+}
+
+/** At each parking of a `run` (a replayed one's too), whatever the app plans: its open streams are closed. */
+export function parkedStreamCloses(checkpoint: CheckpointOf): FollowUps {
+  return (effect, row) =>
+    effect.type === "run" ? streamCloseRows(checkpoint, row.idempotency_key, row.workspace, channelOf(effect.inbound)) : [];
 }
 
 /** The coordinator's own follow-ups of a parked run: in an agent session (AGENT_SESSIONS), the user is told (RUN_PARKED_TEXT). */

@@ -181,6 +181,7 @@ export class Outbox {
    * Fenced parking: the row joins the dead-letter queue with its error. The first time a row is
    * parked, its `followUps` (planned by the app) are enqueued in the same transaction, due at once
    * and born followed up (they have none of their own); a replayed row parking again plans none.
+   * `everyParking`'s rows (closing the streams a run left open) are enqueued at each parking.
    * Returns the follow-up rows written, or null when fenced out.
    */
   park(
@@ -190,6 +191,7 @@ export class Outbox {
     error: string,
     now: number,
     followUps = (): NewRow[] => [],
+    everyParking = (): NewRow[] => [],
   ): ClaimedRow[] | null {
     return this.sql.transaction(() => {
       // Read and written in one synchronous transaction: no other attempt can park this row in between.
@@ -207,9 +209,9 @@ export class Outbox {
         now,
         key,
       );
-      if (held.followed_up_at !== null) return [];
+      const first = held.followed_up_at === null ? followUps() : [];
       return this.enqueue(
-        followUps().map((row) => ({ ...row, followUp: true })),
+        [...everyParking(), ...first].map((row) => ({ ...row, followUp: true })),
         now,
         null,
       );
