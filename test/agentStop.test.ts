@@ -57,6 +57,7 @@ describe("the stop button (agent_session_stopped)", () => {
       const run = await ended.opened;
       const active = await slack().waitFor("agents.sessions.setStatus", (call) => call.body.status === "active");
       await slack().waitFor("chat.stopStream");
+      await slack().waitFor("assistant.threads.setStatus", (call) => call.body.status === "");
       // The run's own attempt settles parked too, with no follow-ups (the stop told Slack already).
       const reason = await settled.opened;
       const parked = shard.operations.listParked();
@@ -78,7 +79,11 @@ describe("the stop button (agent_session_stopped)", () => {
     expect(outcome.active.at - outcome.stoppedAt).toBeLessThan(2500);
     expect(outcome.active.body).toEqual({ channel_id: channel, thread_ts: ts, status: "active" });
     // After the stop, only the stop's own calls: the stream it names stopped, the session active.
-    expect(outcome.after.map((call) => call.method).sort()).toEqual(["agents.sessions.setStatus", "chat.stopStream"]);
+    expect(outcome.after.map((call) => call.method).sort()).toEqual([
+      "agents.sessions.setStatus",
+      "assistant.threads.setStatus",
+      "chat.stopStream",
+    ]);
     expect(outcome.stream).toMatchObject({ streaming: false });
     expect(
       slack()
@@ -264,5 +269,27 @@ describe("the stop button and streams Slack's event does not name", () => {
       return slack().message(channel, stream!.ts);
     });
     expect(outcome).toMatchObject({ streaming: false, text: "thinking… ".repeat(30) });
+  });
+});
+
+describe("the stop button and a stopped run's status", () => {
+  it("clears the thread's status the stopped run set", async () => {
+    controlClock();
+    const team = newWorkspace();
+    const working = latch();
+    const app = new App().message("think", async ({ signal, setStatus }) => {
+      await setStatus("is thinking…");
+      working.open();
+      await new Promise((resolve) => signal.addEventListener("abort", resolve));
+    });
+    const { channel, ts, inbound } = question(team, "think about it");
+    const cleared = await runInDurableObject(shardStub(team), async (_, state) => {
+      const shard = await workspaceShardIn(state, app, { AGENT_SESSIONS: "true" });
+      await shard.recording.ingest(inbound);
+      await working.opened;
+      await shard.recording.ingest(eventDelivery(team, agentSessionStopped(channel, ts)));
+      return slack().waitFor("assistant.threads.setStatus", (call) => call.body.status === "");
+    });
+    expect(cleared.body).toMatchObject({ channel_id: channel, thread_ts: ts, status: "" });
   });
 });

@@ -19,8 +19,9 @@ const sessionActive = (channel: string, threadTs: string): PlannedEffect["effect
 
 /**
  * The coordinator's own plan for the stop button (`agent_session_stopped`), beside the app's:
- * each stream it names is stopped (one Slack stopped already counts as done) and the session
- * leaves `processing`. The runs it stops are parked by the shard that records it (delivery/stops.ts).
+ * each stream it names is stopped (one Slack stopped already counts as done), the session
+ * leaves `processing` and the thread's status is cleared. The runs it stops are parked by the
+ * shard that records it (delivery/stops.ts).
  */
 export function stopEffects(inbound: Inbound): PlannedEffect[] {
   const event = (inbound.payload as Json).event as Json | undefined;
@@ -40,8 +41,20 @@ export function stopEffects(inbound: Inbound): PlannedEffect[] {
       }),
     ),
     { name: "stop:session", effect: sessionActive(channel, threadTs) },
+    { name: "stop:status", effect: statusCleared(channel, threadTs) },
   ];
 }
+
+/**
+ * A stopped run's `setStatus` is cleared (its own clearing, when it returns, is refused once it is
+ * stopped); an app without the scope to set a status has none to clear.
+ */
+const statusCleared = (channel: string, threadTs: string): PlannedEffect["effect"] => ({
+  type: "slack.api",
+  method: "assistant.threads.setStatus",
+  body: { channel_id: channel, thread_ts: threadTs, status: "" },
+  alreadyDone: ["missing_scope"],
+});
 
 /**
  * What an agent conversation's run finally parked plans (a park follow-up): the user is told
