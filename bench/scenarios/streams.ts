@@ -121,11 +121,12 @@ async function settle(fake: FakeSlackServer, threads: readonly string[], started
   };
 }
 
-/** The first chat.startStream the fake performed per thread, by arrival. */
+/** The first chat.startStream (or chat.postMessage: an answer posted when starts ran out) the fake performed per thread, by arrival. */
 function firstStarts(fake: FakeSlackServer): Map<string, number> {
   const starts = new Map<string, number>();
   for (const call of fake.calls) {
-    if (call.method !== "chat.startStream" || call.outcome !== "ok" || !call.channel || !call.threadTs) continue;
+    const opens = call.method === "chat.startStream" || call.method === "chat.postMessage";
+    if (!opens || call.outcome !== "ok" || !call.channel || !call.threadTs) continue;
     const key = threadKey(call.channel, call.threadTs);
     if (!starts.has(key)) starts.set(key, call.receivedAt);
   }

@@ -20,13 +20,15 @@ export interface StreamedMessage {
   text: string;
   /** When its stream started (ms since the epoch). */
   openedAt: number;
-  /** Still a stream (not stopped, not finalised by `chat.update`). */
+  /** Still a stream (not stopped, not finalised by `chat.update`), or a posted message more text goes into. */
   open: boolean;
+  /** Posted (chat.postMessage) when stream starts were exhausted: updated in place, never streaming. */
+  posted?: boolean;
 }
 
 /** The call sent last: until a later checkpoint, whether it reached Slack is unknown. */
 export interface UnconfirmedCall {
-  op: "start" | "append" | "stop";
+  op: "start" | "post" | "append" | "stop";
   /** The message it wrote to; none for a start. */
   ts?: string;
   text: string;

@@ -1,7 +1,8 @@
-import { Paced, SlackApiError } from "../platform/errors";
+import { SlackApiError } from "../platform/errors";
 import { log } from "../platform/log";
 import type { SlackWebClient } from "../slack/client";
 import { findLostStart } from "./lostStart";
+import { PostedAnswer, START_WAIT_BOUND_MS, StartsExhausted, turnOf } from "./postedAnswer";
 import type { StreamedMessage, StreamLedger, StreamRecord, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
 
 type Json = Record<string, unknown>;
@@ -29,6 +30,7 @@ function content(text: string, chunks: readonly unknown[] | undefined): Json {
 export class StreamMessages {
   /** Slack answered a call written ahead as unconfirmed, and no checkpoint says so yet. */
   private answered = false;
+  private readonly posted: PostedAnswer;
 
   constructor(
     private readonly client: SlackWebClient,
@@ -37,7 +39,9 @@ export class StreamMessages {
     private readonly name: string,
     readonly record: StreamRecord,
     private readonly sleep: (ms: number) => Promise<void>,
-  ) {}
+  ) {
+    this.posted = new PostedAnswer(client, target, (sent, call) => this.send(sent, call));
+  }
 
   /** Everything the reply's messages show, joined in order. */
   get shown(): string {
@@ -61,11 +65,14 @@ export class StreamMessages {
     if (message) {
       await this.stopQuietly(message);
       await this.finalise(message);
-    } else if (unconfirmed.op === "start") {
+      // A posted message, set to its checkpointed text, takes more in place as before.
+      if (message.posted) message.open = true;
+    } else if (unconfirmed.op === "start" || unconfirmed.op === "post") {
       // The start may have opened a message whose ts died with the attempt: found, the reply goes on in it.
       const ts = await findLostStart(this.client, this.target, unconfirmed, this.record.messages);
       if (ts) {
-        this.record.messages.push({ ts, text: unconfirmed.text, openedAt: unconfirmed.at ?? Date.now(), open: true });
+        const posted = unconfirmed.op === "post" ? { posted: true } : {};
+        this.record.messages.push({ ts, text: unconfirmed.text, openedAt: unconfirmed.at ?? Date.now(), open: true, ...posted });
         // The start's chunks show in it too: a retry sends them no more.
         this.record.chunks += unconfirmed.chunks ?? 0;
       } else log("warn", "a stream's interrupted start was not found; Slack drops it if it opened", { ...this.target });
@@ -73,12 +80,20 @@ export class StreamMessages {
     this.save(undefined);
   }
 
-  /** Opens a new message in the thread with `text`. */
+  /** Opens a new message in the thread with `text`: a stream, or a posted message when starts are exhausted. */
   async start(text: string, chunks?: readonly unknown[]): Promise<StreamedMessage> {
     const body = { ...this.target, ...content(text, chunks) };
     const sent = { op: "start" as const, text, at: Date.now(), chunks: chunks?.length };
-    const { ts } = await this.send(sent, () => this.client.call<{ ts: string }>("chat.startStream", body));
-    const message = { ts, text, openedAt: Date.now(), open: true };
+    const call = () => this.client.call<{ ts: string }>("chat.startStream", body);
+    const opened = await this.send(sent, call, START_WAIT_BOUND_MS).then(
+      ({ ts }) => ({ ts }),
+      async (error) => {
+        if (!(error instanceof StartsExhausted)) throw error;
+        return { ts: await this.posted.post(text, chunks?.length), posted: true };
+      },
+    );
+    const message: StreamedMessage = { ...opened, text, openedAt: Date.now(), open: true };
+    const { ts } = message;
     this.record.messages.push(message);
     this.record.chunks += chunks?.length ?? 0;
     try {
@@ -96,7 +111,8 @@ export class StreamMessages {
 
   async append(message: StreamedMessage, text: string, chunks?: readonly unknown[]): Promise<void> {
     const body = { channel: this.target.channel, ts: message.ts, ...content(text, chunks) };
-    await this.send({ op: "append", ts: message.ts, text }, () => this.client.call("chat.appendStream", body));
+    if (message.posted) await this.posted.update(message, text, "append");
+    else await this.send({ op: "append", ts: message.ts, text }, () => this.client.call("chat.appendStream", body));
     message.text += text;
     this.record.chunks += chunks?.length ?? 0;
   }
@@ -105,7 +121,8 @@ export class StreamMessages {
   async stop(message: StreamedMessage, text: string, chunks?: readonly unknown[], blocks?: readonly unknown[]): Promise<void> {
     const body = { channel: this.target.channel, ts: message.ts, ...content(text, chunks), ...(blocks ? { blocks } : {}) };
     try {
-      await this.send({ op: "stop", ts: message.ts, text }, () => this.client.call("chat.stopStream", body));
+      if (message.posted) await this.posted.update(message, text, "stop", blocks);
+      else await this.send({ op: "stop", ts: message.ts, text }, () => this.client.call("chat.stopStream", body));
       message.text += text;
     } catch (error) {
       if (!refusedWith(error, NOT_STREAMING)) throw error;
@@ -163,7 +180,7 @@ export class StreamMessages {
    * its turn inside the attempt (text meanwhile gathers into a bigger next flush) instead of
    * ending the attempt; a refusal from Slack is known not to show, so the checkpoint says so.
    */
-  private async send<T>(unconfirmed: UnconfirmedCall, call: () => Promise<T>): Promise<T> {
+  private async send<T>(unconfirmed: UnconfirmedCall, call: () => Promise<T>, boundMs = Number.POSITIVE_INFINITY): Promise<T> {
     this.save(unconfirmed);
     for (;;) {
       try {
@@ -174,6 +191,11 @@ export class StreamMessages {
       } catch (error) {
         const turn = turnOf(error);
         if (turn !== undefined) {
+          // A start this far from its turn is not sent (the checkpoint says so): the answer is posted instead.
+          if (turn - Date.now() > boundMs) {
+            this.save(undefined);
+            throw new StartsExhausted();
+          }
           await this.sleep(Math.max(0, turn - Date.now()));
           continue;
         }
@@ -185,7 +207,8 @@ export class StreamMessages {
 
   /** chat.stopStream without text; false when Slack no longer streams the message. */
   private async stopQuietly(message: StreamedMessage): Promise<boolean> {
-    if (!message.open) return false;
+    // A posted message is no stream: it shows what its last chat.update set.
+    if (!message.open || message.posted) return false;
     try {
       await this.send({ op: "stop", ts: message.ts, text: "" }, () =>
         this.client.call("chat.stopStream", { channel: this.target.channel, ts: message.ts }),
@@ -221,11 +244,4 @@ export class StreamMessages {
       if (!refusedWith(error, "message_not_found")) throw error;
     }
   }
-}
-
-/** When a call held back by the pacer or by Slack's 429 may go again; undefined for any other error. */
-function turnOf(error: unknown): number | undefined {
-  if (error instanceof Paced) return error.until;
-  if (error instanceof SlackApiError && error.status === 429) return error.retryAt ?? Date.now() + (error.retryAfterMs ?? 1000);
-  return undefined;
 }

@@ -64,6 +64,8 @@ export const STREAM_PACES: Readonly<Record<string, Pace>> = {
   "chat.startStream": { perSecond: TIER_PER_MINUTE[2] / 60, burst: 1 },
   "chat.stopStream": { perSecond: TIER_PER_MINUTE[2] / 60, burst: 1 },
   "chat.appendStream": { perSecond: TIER_PER_MINUTE[4] / 60, burst: 1 },
+  // A streamed answer posted when starts are exhausted is updated in place, flush after flush.
+  "chat.update": { perSecond: TIER_PER_MINUTE[3] / 60, burst: 1 },
 };
 
 /** A call's rate key within its workspace: the method, and for `chat.postMessage` its channel. */

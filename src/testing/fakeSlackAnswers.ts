@@ -44,7 +44,8 @@ export class FakeAnswers {
     const channel = String(body.channel ?? "");
     switch (method) {
       case "chat.postMessage": {
-        const message = this.post(channel, body);
+        // Slack shows a post's markdown_text as its text.
+        const message = this.post(channel, body.markdown_text === undefined ? body : { ...body, text: body.markdown_text });
         return { ok: true, channel, ts: message.ts, message };
       }
       case "chat.startStream": {
