@@ -4,13 +4,8 @@ import type { AppMentionEvent } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import { App } from "../src/app/App";
 import type { EventArgs, RunArgs } from "../src/app/listeners";
-import { singleWorkspace } from "../src/auth/authorize";
-import { DeliveryLoop } from "../src/delivery/deliveryLoop";
-import { PaceKeeping } from "../src/delivery/paceKeeping";
-import { newRow } from "../src/recording/outboxRows";
-import type { CoordinatorEnv } from "../src/rpc/env";
 import { controlClock } from "./support/clock";
-import { outboxOf } from "./support/shardParts";
+import { mentionIn, recordPlanned, streamShardLoop } from "./support/streamShard";
 import { useFakeSlack } from "./support/useFakeSlack";
 
 const slack = useFakeSlack();
@@ -24,34 +19,8 @@ async function answered(handler: (args: RunArgs<EventArgs<AppMentionEvent>>) => 
   const app = new App().event("app_mention", handler);
   const stub = env.SHARD.get(env.SHARD.idFromName(`first-text-${team}`));
   await runInDurableObject(stub, async (_, state) => {
-    const outbox = outboxOf(state);
-    const loop = new DeliveryLoop({
-      shard: `${team}/0`,
-      role: "workspace",
-      app,
-      authorize: singleWorkspace,
-      env: { ...(env as unknown as CoordinatorEnv), SLACK_PACING: "false" },
-      outbox,
-      wakeUps: { arm() {}, register() {} },
-      pace: new PaceKeeping().local,
-    });
-    const event = { type: "app_mention", user: "U0ASKER", team, channel: CHANNEL, ts: THREAD, text: "count" };
-    const inbound = {
-      kind: "event",
-      dedupeKey: "EvFirst",
-      workspace: team,
-      teamId: team,
-      isEnterpriseInstall: false,
-      type: "app_mention",
-      payload: { event },
-    } as const;
-    const plan = app.plan(inbound);
-    if (!("effects" in plan)) throw new Error("not planned");
-    outbox.enqueue(
-      plan.effects.map((planned) => newRow(`${inbound.dedupeKey}:${planned.name}`, team, planned.effect)),
-      Date.now(),
-      null,
-    );
+    const { outbox, loop } = streamShardLoop(state, team, app, { SLACK_PACING: "false" });
+    recordPlanned(outbox, app, mentionIn(team, CHANNEL, THREAD, "EvFirst", "count"));
     await loop.sweep(Date.now());
   });
   return slack().messagesIn(CHANNEL, THREAD);

@@ -2,15 +2,9 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { App } from "../src/app/App";
-import { singleWorkspace } from "../src/auth/authorize";
-import { DeliveryLoop } from "../src/delivery/deliveryLoop";
-import { PaceKeeping } from "../src/delivery/paceKeeping";
 import { deliverLeased } from "../src/delivery/sweep";
-import type { Inbound } from "../src/inbound/types";
-import { newRow } from "../src/recording/outboxRows";
-import type { CoordinatorEnv } from "../src/rpc/env";
 import { controlClock } from "./support/clock";
-import { outboxOf } from "./support/shardParts";
+import { mentionIn, recordPlanned, streamShardLoop } from "./support/streamShard";
 import { LEASE_MS } from "./support/testBindings";
 import { useFakeSlack } from "./support/useFakeSlack";
 
@@ -19,18 +13,7 @@ const THREAD = "1700000000.000300";
 const STREAMS = 24;
 
 /** An app_mention in a thread of a channel of its own (chat.postMessage is paced per channel). */
-function mention(team: string, n: number): Inbound {
-  const event = { type: "app_mention", user: "U0ASKER", team, channel: `C0EX${n}`, ts: THREAD, text: "question" };
-  return {
-    kind: "event",
-    dedupeKey: `Ev${n}`,
-    workspace: team,
-    teamId: team,
-    isEnterpriseInstall: false,
-    type: "app_mention",
-    payload: { event },
-  };
-}
+const mention = (team: string, n: number) => mentionIn(team, `C0EX${n}`, THREAD, `Ev${n}`);
 
 describe("sayStream when stream starts are exhausted", () => {
   it(`${STREAMS} concurrent streams in one workspace: each answer's first text within seconds, posted and updated in place past Tier 2, exact, no 429`, async () => {
@@ -55,29 +38,11 @@ describe("sayStream when stream starts are exhausted", () => {
       const startedAt = Date.now();
       const stub = env.SHARD.get(env.SHARD.idFromName(`exhausted-${team}`));
       await runInDurableObject(stub, async (_, state) => {
-        const outbox = outboxOf(state);
-        const loop = new DeliveryLoop({
-          shard: `${team}/0`,
-          role: "workspace",
-          app,
-          authorize: singleWorkspace,
-          env: env as unknown as CoordinatorEnv,
-          outbox,
-          wakeUps: { arm() {}, register() {} },
-          pace: new PaceKeeping().local,
-        });
+        const { outbox, loop } = streamShardLoop(state, team, app);
         // Each delivery's immediate attempt runs at once, as mentions arriving together do.
         const attempts = Array.from({ length: STREAMS }, (_, n) => {
-          const inbound = mention(team, n);
-          const plan = app.plan(inbound);
-          if (!("effects" in plan)) throw new Error("not planned");
           const lease = { token: crypto.randomUUID(), expiresAt: Date.now() + LEASE_MS };
-          const rows = outbox.enqueue(
-            plan.effects.map((planned) => newRow(`${inbound.dedupeKey}:${planned.name}`, team, planned.effect)),
-            Date.now(),
-            lease,
-          );
-          return deliverLeased(loop.ready!.courier, lease.token, rows);
+          return deliverLeased(loop.ready!.courier, lease.token, recordPlanned(outbox, app, mention(team, n), lease));
         });
         let done = false;
         const all = Promise.all(attempts).then(() => (done = true));
@@ -125,25 +90,8 @@ describe("sayStream when stream starts are exhausted", () => {
     });
     const stub = env.SHARD.get(env.SHARD.idFromName(`posted-${team}`));
     await runInDurableObject(stub, async (_, state) => {
-      const outbox = outboxOf(state);
-      const loop = new DeliveryLoop({
-        shard: `${team}/0`,
-        role: "workspace",
-        app,
-        authorize: singleWorkspace,
-        env: { ...(env as unknown as CoordinatorEnv), SLACK_PACING: "false" },
-        outbox,
-        wakeUps: { arm() {}, register() {} },
-        pace: new PaceKeeping().local,
-      });
-      const inbound = mention(team, 0);
-      const plan = app.plan(inbound);
-      if (!("effects" in plan)) throw new Error("not planned");
-      outbox.enqueue(
-        plan.effects.map((planned) => newRow(`${inbound.dedupeKey}:${planned.name}`, team, planned.effect)),
-        Date.now(),
-        null,
-      );
+      const { outbox, loop } = streamShardLoop(state, team, app, { SLACK_PACING: "false" });
+      recordPlanned(outbox, app, mention(team, 0));
       for (let i = 0; i < 3; i++) {
         await loop.sweep(Date.now());
         clock.advance(60_000);

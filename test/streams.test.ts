@@ -4,17 +4,12 @@ import type { AppMentionEvent } from "@slack/types";
 import { describe, expect, it, vi } from "vitest";
 import { App } from "../src/app/App";
 import type { EventArgs, RunArgs } from "../src/app/listeners";
-import { singleWorkspace } from "../src/auth/authorize";
-import { DeliveryLoop } from "../src/delivery/deliveryLoop";
-import { PaceKeeping } from "../src/delivery/paceKeeping";
 import { deliverLeased } from "../src/delivery/sweep";
-import type { Inbound } from "../src/inbound/types";
 import { RetryableError } from "../src/platform/errors";
 import type { Outbox } from "../src/recording/outbox";
-import { newRow } from "../src/recording/outboxRows";
-import type { CoordinatorEnv } from "../src/rpc/env";
 import { controlClock } from "./support/clock";
 import { outboxOf } from "./support/shardParts";
+import { mentionIn, recordPlanned, streamShardLoop } from "./support/streamShard";
 import { HANDLER_MAX_ATTEMPTS, LEASE_MS } from "./support/testBindings";
 import { useFakeSlack } from "./support/useFakeSlack";
 
@@ -25,18 +20,7 @@ const THREAD = "1700000000.000100";
 type Handler = (args: RunArgs<EventArgs<AppMentionEvent>>) => Promise<void>;
 
 /** An app_mention in a thread of CHANNEL, as its shard records it. */
-function mention(team: string, n: number): Inbound {
-  const event = { type: "app_mention", user: "U0ASKER", team, channel: CHANNEL, ts: `${THREAD}${n}`, text: "question" };
-  return {
-    kind: "event",
-    dedupeKey: `Ev${n}`,
-    workspace: team,
-    teamId: team,
-    isEnterpriseInstall: false,
-    type: "app_mention",
-    payload: { event },
-  };
-}
+const mention = (team: string, n: number) => mentionIn(team, CHANNEL, `${THREAD}${n}`, `Ev${n}`);
 
 /**
  * Runs `handler` for `runs` app_mentions in one fresh shard through its real delivery loop
@@ -62,24 +46,8 @@ async function streamed(
   const stub = env.SHARD.get(env.SHARD.idFromName(`streams-${team}`));
   const vars = { SLACK_PACING: "false", ...options.vars };
   await runInDurableObject(stub, async (_, state) => {
-    const outbox = outboxOf(state);
-    const loop = new DeliveryLoop({
-      shard: `${team}/0`,
-      role: "workspace",
-      app,
-      authorize: singleWorkspace,
-      env: { ...(env as unknown as CoordinatorEnv), ...vars },
-      outbox,
-      wakeUps: { arm() {}, register() {} },
-      pace: new PaceKeeping().local,
-    });
-    const rows = Array.from({ length: options.runs ?? 1 }, (_, n) => {
-      const inbound = mention(team, n);
-      const plan = app.plan(inbound);
-      if (!("effects" in plan)) throw new Error("not planned");
-      return plan.effects.map((planned) => newRow(`${inbound.dedupeKey}:${planned.name}`, team, planned.effect));
-    }).flat();
-    outbox.enqueue(rows, Date.now(), null);
+    const { outbox, loop } = streamShardLoop(state, team, app, vars);
+    for (let n = 0; n < (options.runs ?? 1); n++) recordPlanned(outbox, app, mention(team, n));
     options.setup?.(state);
     for (let i = 0; i < (options.sweeps ?? 4); i++) {
       await loop.sweep(Date.now());
@@ -409,29 +377,11 @@ describe("sayStream", () => {
       });
       const stub = env.SHARD.get(env.SHARD.idFromName(`streams-${team}`));
       await runInDurableObject(stub, async (_, state) => {
-        const outbox = outboxOf(state);
-        const loop = new DeliveryLoop({
-          shard: `${team}/0`,
-          role: "workspace",
-          app,
-          authorize: singleWorkspace,
-          env: env as unknown as CoordinatorEnv,
-          outbox,
-          wakeUps: { arm() {}, register() {} },
-          pace: new PaceKeeping().local,
-        });
+        const { outbox, loop } = streamShardLoop(state, team, app);
         // Each delivery's immediate attempt runs at once, as twenty mentions arriving together do.
         const attempts = Array.from({ length: 20 }, (_, n) => {
-          const inbound = mention(team, n);
-          const plan = app.plan(inbound);
-          if (!("effects" in plan)) throw new Error("not planned");
           const lease = { token: crypto.randomUUID(), expiresAt: Date.now() + LEASE_MS };
-          const rows = outbox.enqueue(
-            plan.effects.map((planned) => newRow(`${inbound.dedupeKey}:${planned.name}`, team, planned.effect)),
-            Date.now(),
-            lease,
-          );
-          return deliverLeased(loop.ready!.courier, lease.token, rows);
+          return deliverLeased(loop.ready!.courier, lease.token, recordPlanned(outbox, app, mention(team, n), lease));
         });
         let done = false;
         const all = Promise.all(attempts).then(() => (done = true));
