@@ -58,6 +58,18 @@ async function streamed(
   return { team, stub, threads: (n = 0) => slack().messagesIn(CHANNEL, `${THREAD}${n}`) };
 }
 
+/** Slack applies the first `method` call, and its answer never comes back (the connection drops). */
+function loseFirstAnswer(method: string): void {
+  const fake = slack();
+  let calls = 0;
+  vi.mocked(globalThis.fetch).mockImplementation(async (input, init) => {
+    const request = new Request(input as Request, init);
+    const answered = await fake.fetch(request);
+    if (request.url.endsWith(`/${method}`) && ++calls === 1) throw new TypeError("Network connection lost.");
+    return answered;
+  });
+}
+
 const words = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `w${i + from} `);
 
 /** Appends each word, throwing after `crashAfter` of them on the first attempt (on every attempt with `always`). */
@@ -201,15 +213,8 @@ describe("sayStream", () => {
   });
 
   it("a flush whose outcome is unknown is neither duplicated nor dropped", async () => {
-    const fake = slack();
-    let appends = 0;
-    vi.mocked(globalThis.fetch).mockImplementation(async (input, init) => {
-      const request = new Request(input as Request, init);
-      const answered = await fake.fetch(request);
-      // Slack applied the first append, and its answer never came back.
-      if (request.url.endsWith("/chat.appendStream") && ++appends === 1) throw new TypeError("Network connection lost.");
-      return answered;
-    });
+    // Slack applied the first append, and its answer never came back.
+    loseFirstAnswer("chat.appendStream");
     const text = words(300);
     const { threads } = await streamed(answer(text), { sweeps: 3 });
     const messages = threads();
@@ -219,15 +224,8 @@ describe("sayStream", () => {
   });
 
   it("a start whose answer was lost is found in the thread and continued, not left streaming", async () => {
-    const fake = slack();
-    let starts = 0;
-    vi.mocked(globalThis.fetch).mockImplementation(async (input, init) => {
-      const request = new Request(input as Request, init);
-      const answered = await fake.fetch(request);
-      // Slack opened the stream, and its ts never came back.
-      if (request.url.endsWith("/chat.startStream") && ++starts === 1) throw new TypeError("Network connection lost.");
-      return answered;
-    });
+    // Slack opened the stream, and its ts never came back.
+    loseFirstAnswer("chat.startStream");
     const text = words(300);
     const { threads } = await streamed(answer(text), { sweeps: 3 });
     expect(threads()).toMatchObject([{ text: text.join(""), streaming: false, state: "stopped" }]);
@@ -455,14 +453,7 @@ describe("a parked run's streams", () => {
 
 describe("a lost start's chunks", () => {
   it("a lost start carrying a chunk is continued without sending the chunk again", async () => {
-    const fake = slack();
-    let starts = 0;
-    vi.mocked(globalThis.fetch).mockImplementation(async (input, init) => {
-      const request = new Request(input as Request, init);
-      const answered = await fake.fetch(request);
-      if (request.url.endsWith("/chat.startStream") && ++starts === 1) throw new TypeError("Network connection lost.");
-      return answered;
-    });
+    loseFirstAnswer("chat.startStream");
     const task = { type: "task_update", id: "t1", title: "Searching", status: "in_progress" } as const;
     const { threads } = await streamed(
       async ({ sayStream }) => {
@@ -473,8 +464,8 @@ describe("a lost start's chunks", () => {
       },
       { sweeps: 3 },
     );
-    const sentTasks = fake.calls
-      .filter((c) => c.outcome === "ok" && /^chat\.(start|append|stop)Stream$/.test(c.method))
+    const sentTasks = slack()
+      .calls.filter((c) => c.outcome === "ok" && /^chat\.(start|append|stop)Stream$/.test(c.method))
       .flatMap((c) => ((c.body.chunks as { type: string }[] | undefined) ?? []).filter((k) => k.type === "task_update"));
     expect(
       threads()
