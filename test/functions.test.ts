@@ -86,7 +86,7 @@ describe("a custom step (app.function)", () => {
     expect(await outboxRows(shardStub(team))).toEqual([]);
   });
 
-  it("a run that keeps failing until it is parked sends functions.completeError with the reason, once", async () => {
+  it("a run that keeps failing until it is parked sends functions.completeError once, with a generic error: the reason stays with the parked row", async () => {
     const clock = controlClock();
     const team = newWorkspace();
     const request = simulatorFor(team).functionExecuted("broken", {}, { function_execution_id: "Fx0005" });
@@ -95,11 +95,14 @@ describe("a custom step (app.function)", () => {
 
     const failed = slack().callsTo("functions.completeError");
     expect(failed).toHaveLength(1);
-    expect(failed[0]).toMatchObject({ token: `Bearer ${FUNCTION_TOKEN}`, body: { function_execution_id: "Fx0005" } });
-    expect(String(failed[0]!.body.error)).toMatch(
-      /^attempts exhausted; last: handler "function:broken" threw Error: the step is broken/,
-    );
-    expect((await outboxRows(shardStub(team))).map((row) => row.status)).toEqual(["parked"]);
+    // The workflow's users see neither the exception nor where it was thrown.
+    expect(failed[0]).toMatchObject({
+      token: `Bearer ${FUNCTION_TOKEN}`,
+      body: { function_execution_id: "Fx0005", error: "The step failed. The app's operators can see why." },
+    });
+    const rows = await outboxRows(shardStub(team));
+    expect(rows.map((row) => row.status)).toEqual(["parked"]);
+    expect(rows[0]!.last_error).toMatch(/^attempts exhausted; last: handler "function:broken" threw Error: the step is broken/);
   });
 
   it("stores its token only sealed", async () => {
