@@ -1,35 +1,24 @@
-import { runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { ERROR_HANDLER } from "../src/app/errorHandler";
 import type { Inbound } from "../src/inbound/types";
+import { relayBody } from "../src/relay/relayHeaders";
 import { sealedDelivery } from "../src/shard/functionTokenSealing";
 import { SlackSimulator } from "../src/testing/slackSimulator";
 import { controlClock, sweepUntilQuiet } from "./support/clock";
 import { newWorkspace, shardStub } from "./support/coordinator";
+import { FUNCTION_TOKEN, parkedStepWithAppError, storedText } from "./support/functionTokenAtRest";
 import { outboxRows } from "./support/outboxRows";
 import { TEST_SIGNING_SECRET } from "./support/secrets";
-import { HANDLER_MAX_ATTEMPTS } from "./support/testBindings";
+import { HANDLER_MAX_ATTEMPTS, TEST_TOKEN_ENCRYPTION_KEY } from "./support/testBindings";
 import { useFakeSlack } from "./support/useFakeSlack";
 
 const slack = useFakeSlack();
-
-/** The token the simulator's function_executed carries, and the header a call made with it sends. */
-const FUNCTION_TOKEN = "xwfp-0000-fake";
 
 const simulatorFor = (team: string) => new SlackSimulator({ signingSecret: TEST_SIGNING_SECRET, teamId: team });
 
 async function send(request: Promise<Request>): Promise<number> {
   return (await exports.default.fetch(await request)).status;
-}
-
-/** Every row of every table the workspace's shard stores, as one text. */
-function storedText(team: string): Promise<string> {
-  return runInDurableObject(shardStub(team), (_, state) => {
-    const tables = state.storage.sql
-      .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'")
-      .toArray();
-    return JSON.stringify(tables.map(({ name }) => [name, state.storage.sql.exec(`SELECT * FROM "${name}"`).toArray()]));
-  });
 }
 
 /** A step's message clicked: `block_actions` with the step's `function_data` and only an interactivity pointer. */
@@ -86,7 +75,7 @@ describe("a custom step (app.function)", () => {
     expect(await outboxRows(shardStub(team))).toEqual([]);
   });
 
-  it("a run that keeps failing until it is parked sends functions.completeError with the reason, once", async () => {
+  it("a run that keeps failing until it is parked sends functions.completeError once, with a generic error: the reason stays with the parked row", async () => {
     const clock = controlClock();
     const team = newWorkspace();
     const request = simulatorFor(team).functionExecuted("broken", {}, { function_execution_id: "Fx0005" });
@@ -95,11 +84,14 @@ describe("a custom step (app.function)", () => {
 
     const failed = slack().callsTo("functions.completeError");
     expect(failed).toHaveLength(1);
-    expect(failed[0]).toMatchObject({ token: `Bearer ${FUNCTION_TOKEN}`, body: { function_execution_id: "Fx0005" } });
-    expect(String(failed[0]!.body.error)).toMatch(
-      /^attempts exhausted; last: handler "function:broken" threw Error: the step is broken/,
-    );
-    expect((await outboxRows(shardStub(team))).map((row) => row.status)).toEqual(["parked"]);
+    // The workflow's users see neither the exception nor where it was thrown.
+    expect(failed[0]).toMatchObject({
+      token: `Bearer ${FUNCTION_TOKEN}`,
+      body: { function_execution_id: "Fx0005", error: "The step failed. The app's operators can see why." },
+    });
+    const rows = await outboxRows(shardStub(team));
+    expect(rows.map((row) => row.status)).toEqual(["parked"]);
+    expect(rows[0]!.last_error).toMatch(/^attempts exhausted; last: handler "function:broken" threw Error: the step is broken/);
   });
 
   it("stores its token only sealed", async () => {
@@ -116,6 +108,34 @@ describe("a custom step (app.function)", () => {
     expect(stored).not.toContain(FUNCTION_TOKEN);
   });
 
+  it("keeps no plain token in any table while its run is pending, once delivered, and from a step's click", async () => {
+    const clock = controlClock();
+    const team = newWorkspace();
+    // greet's first attempt completes, then throws: its row waits for a retry.
+    expect(await send(simulatorFor(team).functionExecuted("greet", { user_id: "U1" }))).toBe(200);
+    await slack().waitFor("functions.completeSuccess");
+    expect(await outboxRows(shardStub(team))).toHaveLength(1);
+    const pending = await storedText(team);
+    expect(pending).toContain("function_executed");
+    expect(pending).not.toContain(FUNCTION_TOKEN);
+
+    await sweepUntilQuiet(shardStub(team), clock, 4, 60_000);
+    expect(await outboxRows(shardStub(team))).toEqual([]);
+    expect(await storedText(team)).not.toContain(FUNCTION_TOKEN);
+
+    const click = simulatorFor(team).blockActions("step_approve", "yes", stepInteraction(team, "Fx0006", "xwfp-from-the-click"));
+    expect(await send(click)).toBe(200);
+    await slack().waitFor("functions.completeSuccess", (call) => call.body.function_execution_id === "Fx0006");
+    expect(await storedText(team)).not.toContain("xwfp-from-the-click");
+  });
+
+  it("keeps no plain token in any table once its run is parked and app.error has run on it", async () => {
+    const { snapshots, keys, errors } = await parkedStepWithAppError(newWorkspace());
+    expect([...keys].some((key) => key.endsWith(`:parked:${ERROR_HANDLER}`))).toBe(true);
+    expect(errors).toBe(2);
+    for (const stored of snapshots) expect(stored).not.toContain(FUNCTION_TOKEN);
+  });
+
   it("without TOKEN_ENCRYPTION_KEY its token is not kept at all (the run then uses the workspace's)", async () => {
     const inbound: Inbound = {
       kind: "event",
@@ -128,6 +148,37 @@ describe("a custom step (app.function)", () => {
     const kept = await sealedDelivery(inbound, {});
     expect(JSON.stringify(kept)).not.toContain(FUNCTION_TOKEN);
     expect(kept.functionToken).toBeUndefined();
+  });
+
+  it("relay mode: the request is kept sealed whole, and without TOKEN_ENCRYPTION_KEY with the token cut out, every other byte as Slack sent it", async () => {
+    const body = `{"token":"v","event": {"type":"function_executed","function_execution_id":"Fx1","bot_access_token":"${FUNCTION_TOKEN}"} }`;
+    const inbound: Inbound = {
+      kind: "event",
+      dedupeKey: "Ev0002",
+      workspace: "T1",
+      isEnterpriseInstall: false,
+      type: "function_executed",
+      payload: JSON.parse(body),
+      raw: { body, contentType: "application/json" },
+    };
+    const sealed = await sealedDelivery(inbound, { TOKEN_ENCRYPTION_KEY: TEST_TOKEN_ENCRYPTION_KEY });
+    expect(JSON.stringify(sealed)).not.toContain(FUNCTION_TOKEN);
+    expect(sealed.raw).toMatchObject({ sealed: true, contentType: "application/json" });
+    expect(new TextDecoder().decode(await relayBody(sealed.raw!, { TOKEN_ENCRYPTION_KEY: TEST_TOKEN_ENCRYPTION_KEY }))).toBe(
+      body,
+    );
+
+    const unkeyed = await sealedDelivery(inbound, {});
+    expect(JSON.stringify(unkeyed)).not.toContain(FUNCTION_TOKEN);
+    expect(unkeyed.raw).toEqual({ body: body.replace(FUNCTION_TOKEN, ""), contentType: "application/json" });
+    // A token Slack did not write as is (escaped here) is not searched for: the body is written anew without it.
+    const escaped = body.replace("xwfp", "\\u0078wfp");
+    const rewritten = await sealedDelivery({ ...inbound, raw: { body: escaped, contentType: "application/json" } }, {});
+    expect(rewritten.raw!.body).not.toContain("wfp-0000");
+    expect(JSON.parse(rewritten.raw!.body)).toEqual({
+      token: "v",
+      event: { type: "function_executed", function_execution_id: "Fx1" },
+    });
   });
 });
 

@@ -158,6 +158,8 @@ export class App implements SlackApp {
     const effects: PlannedEffect[] = [];
     let ackBody: AckBody | undefined;
     let matched = false;
+    // A run needs the parsed delivery, never the request as Slack sent it (relay mode's, which its relay row keeps).
+    const { raw: _request, ...delivery } = inbound;
     for (const listener of this.listeners) {
       const context = listener.match(inbound);
       if (!context || !listenerWants(listener.spec, context)) continue;
@@ -166,7 +168,7 @@ export class App implements SlackApp {
       ackBody ??= body;
       // A submission rejected with field errors stays open in Slack; there is nothing to run.
       if (body?.response_action === "errors" || !listener.spec.run) continue;
-      const effect: RunEffect = { type: "run", listener: listener.name, inbound };
+      const effect: RunEffect = { type: "run", listener: listener.name, inbound: delivery };
       effects.push({ name: `run:${listener.name}`, effect, scope: listener.spec.dedupe === "fact" ? "fact" : "delivery" });
     }
     return matched ? { effects, ackBody } : { ignore: "no handler" };

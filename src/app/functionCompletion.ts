@@ -45,17 +45,24 @@ export function functionCompletion(
 }
 
 /**
- * A parked run of a `function_executed` delivery: `completeError` with why, so the workflow
- * shows the step failed instead of "In progress" until Slack's timeout.
+ * What the workflow shows when a step's run is parked. The park reason is an exception's text
+ * (a stack position, a backend's error with a key in it): it stays in the operations API, and
+ * the workflow's users see only this. A developer's own words go through `fail({ error })`.
  */
-export function functionParked(effect: RunEffect, reason: string): PlannedEffect[] {
+export const STEP_PARKED_ERROR = "The step failed. The app's operators can see why.";
+
+/**
+ * A parked run of a `function_executed` delivery: `completeError`, so the workflow shows the
+ * step failed instead of "In progress" until Slack's timeout; why stays with the parked row.
+ */
+export function functionParked(effect: RunEffect): PlannedEffect[] {
   const execution = effect.inbound.type === "function_executed" ? functionExecutionOf(effect.inbound) : undefined;
   if (!execution) return [];
   const completion: FunctionCompleteEffect = {
     type: "function.complete",
     functionExecutionId: execution.executionId,
     ...(effect.inbound.functionToken === undefined ? {} : { functionToken: effect.inbound.functionToken }),
-    outcome: { error: reason.slice(0, 500) },
+    outcome: { error: STEP_PARKED_ERROR },
   };
   return [{ name: "functions.completeError", effect: completion }];
 }

@@ -1,5 +1,5 @@
 import { isObject } from "../inbound/fields";
-import type { Inbound } from "../inbound/types";
+import type { Inbound, RawRequest } from "../inbound/types";
 import type { Effect } from "./effects";
 
 type Json = Record<string, unknown>;
@@ -37,4 +37,18 @@ export function sealedFunctionTokenOf(effect: Effect): string | undefined {
   if (effect.type === "run") return effect.inbound.functionToken;
   if (effect.type === "function.complete") return effect.functionToken;
   return undefined;
+}
+
+/**
+ * Without a key to seal it, the request relay mode forwards goes without the token: as Slack
+ * sent it with the token's text cut out (`"bot_access_token":""`, every other byte kept), so
+ * the backend's step calls Slack with its own token, as the runs do. Slack writes a token as is;
+ * a body that does not (escaped, not UTF-8) is written anew from the payload kept without it.
+ */
+export function rawWithoutToken(raw: RawRequest, token: string, kept: Json): RawRequest {
+  if (raw.encoding === undefined && token !== "" && raw.body.includes(token))
+    return { ...raw, body: raw.body.replaceAll(token, "") };
+  const json = JSON.stringify(kept);
+  const form = raw.contentType.startsWith("application/x-www-form-urlencoded");
+  return { body: form ? new URLSearchParams({ payload: json }).toString() : json, contentType: raw.contentType };
 }

@@ -28,12 +28,24 @@ export async function sealFunctionToken(env: TokenKeys, token: string): Promise<
   return (await cipherOf(env)).encrypt(token);
 }
 
-/** The plain token of a sealed one; a token no configured key opens parks the row (no retry opens it). */
-export async function openFunctionToken(env: TokenKeys, sealed: string): Promise<string> {
+/** What was sealed; one no configured key opens parks the row (no retry opens it). */
+async function openSealed(env: TokenKeys, sealed: string, what: string): Promise<string> {
   try {
     return await (await cipherOf(env)).decrypt(sealed);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new UnreadableEffect(`the custom step's token cannot be opened: ${why}`);
+    throw new UnreadableEffect(`${what} cannot be opened: ${why}`);
   }
 }
+
+/** The plain token of a sealed one. */
+export const openFunctionToken = (env: TokenKeys, sealed: string) => openSealed(env, sealed, "the custom step's token");
+
+/**
+ * A request body that carries a custom step's token, sealed whole as the token is (relay mode
+ * keeps the request to forward it byte for byte); undefined when TOKEN_ENCRYPTION_KEY is not set.
+ */
+export const sealRequestBody = (env: TokenKeys, body: string) => sealFunctionToken(env, body);
+
+/** A sealed request body, opened to be relayed. */
+export const openRequestBody = (env: TokenKeys, sealed: string) => openSealed(env, sealed, "the relayed request");

@@ -1,4 +1,5 @@
 import type { RelayEffect } from "../app/effects";
+import type { TokenKeys } from "../auth/functionTokens";
 import { RelayFailed, RelayRefused } from "../platform/errors";
 import { log } from "../platform/log";
 import { readRawBody } from "../platform/readRawBody";
@@ -35,16 +36,18 @@ function relayDestination(url: string, ok: boolean, error?: string): CallOutcome
  * anything else — another status, a timeout, no connection — is retried with backoff and
  * Retry-After until RELAY_RETRY_HOURS after the delivery was recorded, then parked.
  */
-export const relay: EffectKind<RelayEffect, { settings: RelaySettings | null; answers: BackendAnswers }> = {
+export const relay: EffectKind<RelayEffect, { settings: RelaySettings | null; answers: BackendAnswers; keys: TokenKeys }> = {
   type: "relay",
-  deps: ({ settings, backendAnswers }) => ({ settings: settings.relay, answers: backendAnswers }),
-  async perform(effect, context, { settings, answers }) {
+  deps: ({ settings, backendAnswers, env }) => ({ settings: settings.relay, answers: backendAnswers, keys: env }),
+  async perform(effect, context, { settings, answers, keys }) {
     const { key, observe } = context;
     if (!settings) throw new RelayRefused("relay: RELAY_URL is not set (any more); set it and replay");
+    // Opened before the try: a body no key opens parks the row, and is no failure of the backend's.
+    const body = await relayBody(effect.request, keys);
     // Asked as the attempt starts: only an attempt the edge waits for reads the answer for it.
     const answer = answers.wants(key) ? (given: BackendAnswer) => answers.offer(key, given) : undefined;
     try {
-      await relayOnce(effect, settings, context, answer);
+      await relayOnce(effect, body, settings, context, answer);
       observe(relayDestination(settings.url, true));
     } catch (error) {
       // A 429 is the backend asking to slow down, which the outbox does: no failure for alerts.
@@ -60,12 +63,12 @@ export const relay: EffectKind<RelayEffect, { settings: RelaySettings | null; an
 /** One POST to the backend; throws RelayRefused (park) or RelayFailed (retry) for anything but 2xx. */
 async function relayOnce(
   effect: RelayEffect,
+  body: Uint8Array,
   settings: RelaySettings,
   { attempts, recordedAt }: Pick<EffectContext, "attempts" | "recordedAt">,
   /** Set while the edge waits to ack a command or interaction with the backend's answer (relay mode's first attempt). */
   answer?: (answer: BackendAnswer) => void,
 ): Promise<void> {
-  const body = relayBody(effect);
   const headers = await relayHeaders(effect, body, settings, attempts + 1, Math.floor(Date.now() / 1000));
   const retryUntil = recordedAt + settings.retryHours * 3_600_000;
   let response: Response;

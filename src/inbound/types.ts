@@ -54,6 +54,11 @@ export interface RawRequest {
   body: string;
   encoding?: "base64";
   contentType: string;
+  /**
+   * The body (as `encoding` says) is sealed under TOKEN_ENCRYPTION_KEY: it carried a custom
+   * step's token, which is never stored in plain text (app/functionToken.ts); opened only to be relayed.
+   */
+  sealed?: true;
 }
 
 /** What the edge makes of a signed request before anything is stored. */

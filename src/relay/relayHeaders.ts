@@ -1,13 +1,16 @@
 import type { RelayEffect } from "../app/effects";
+import { openRequestBody, type TokenKeys } from "../auth/functionTokens";
+import type { RawRequest } from "../inbound/types";
 import { fromBase64, toBase64 } from "../platform/base64";
 import type { RelaySettings } from "../settings";
 import { signBody } from "../slack/verifySignature";
 
 const encoder = new TextEncoder();
 
-/** The relayed body: the bytes Slack sent. */
-export function relayBody(effect: RelayEffect): Uint8Array {
-  return effect.request.encoding === "base64" ? fromBase64(effect.request.body) : encoder.encode(effect.request.body);
+/** The relayed body: the bytes Slack sent. One that carried a custom step's token is stored sealed, and opened only here. */
+export async function relayBody({ body, encoding, sealed }: RawRequest, keys: TokenKeys): Promise<Uint8Array> {
+  const text = sealed ? await openRequestBody(keys, body) : body;
+  return encoding === "base64" ? fromBase64(text) : encoder.encode(text);
 }
 
 /**
