@@ -7,6 +7,7 @@ import {
   appHomeOpened,
   assistantAppThreadTitled,
   assistantThreadContextChanged,
+  assistantThreadFileShare,
   assistantThreadMessage,
   assistantThreadStarted,
   BOT_USER,
@@ -69,6 +70,23 @@ async function expectCountStreamed(channel: string, threadTs: string, n: number)
   expect(calls[2]!.body).toMatchObject({ channel, thread_ts: threadTs, recipient_user_id: USER });
   expect(calls[5]!.body).toEqual({ ...place, status: "active" });
   expect(slack().messagesIn(channel, threadTs)).toMatchObject([{ text: counted(n), streaming: false }]);
+}
+
+/**
+ * The stop button pressed for `thread` while its answer streams: the stream stopped, the session
+ * active, and the run of the thread's message parked as stopped, the stop's own effects all done.
+ */
+async function expectStopMeetsAnswer(team: string, thread: { channel: string; threadTs: string }) {
+  await slack().waitFor("chat.startStream");
+  const [streaming] = slack().messagesIn(thread.channel, thread.threadTs);
+  await send(team, agentSessionStopped(thread, [streaming!.ts]));
+  await slack().waitFor("agents.sessions.setStatus", (call) => call.body.status === "active");
+  await slack().waitFor("chat.stopStream");
+  expect(slack().message(thread.channel, streaming!.ts)).toMatchObject({ streaming: false });
+  const parked = (await outboxRows(shardStub(team))).filter((row) => row.status === "parked");
+  expect(parked.map((row) => [row.idempotency_key.replace(/^[^:]*:/, ""), row.last_error])).toEqual([
+    ["run:assistant:userMessage", "stopped by user"],
+  ]);
 }
 
 describe("the assistant view (assistant_view)", () => {
@@ -134,21 +152,20 @@ describe("the assistant view (assistant_view)", () => {
     await expectAllDone(team);
   });
 
+  it("a file the user shares in the thread (subtype file_share) → userMessage, answered in the thread", async () => {
+    const team = newWorkspace();
+    const thread = dmThread();
+    await send(team, assistantThreadFileShare(thread, "read this"));
+    const reply = await slack().waitFor("chat.postMessage");
+    expect(reply.body).toEqual({ channel: thread.channel, thread_ts: thread.threadTs, text: 'You said 2 words: "read this".' });
+    await expectAllDone(team);
+  });
+
   it("the stop button in an assistant thread stops its answer and the session", async () => {
     const team = newWorkspace();
     const thread = dmThread();
     await send(team, assistantThreadMessage(thread, "count to 500"));
-    await slack().waitFor("chat.startStream");
-    const [streaming] = slack().messagesIn(thread.channel, thread.threadTs);
-    await send(team, agentSessionStopped(thread, [streaming!.ts]));
-    await slack().waitFor("agents.sessions.setStatus", (call) => call.body.status === "active");
-    await slack().waitFor("chat.stopStream");
-    expect(slack().message(thread.channel, streaming!.ts)).toMatchObject({ streaming: false });
-    // The stop met the run of that thread's message: it is parked as stopped, the stop's own effects all done.
-    const parked = (await outboxRows(shardStub(team))).filter((row) => row.status === "parked");
-    expect(parked.map((row) => [row.idempotency_key.replace(/^[^:]*:/, ""), row.last_error])).toEqual([
-      ["run:assistant:userMessage", "stopped by user"],
-    ]);
+    await expectStopMeetsAnswer(team, thread);
   });
 
   it("Slack's own message_changed titling the thread's root (assistant_app_thread) is ignored with 200", async () => {
@@ -173,6 +190,14 @@ describe("the agent view (agent_view)", () => {
     await send(team, root);
     await expectCountStreamed(channel, root.ts, 20);
     await expectAllDone(team);
+  });
+
+  it("agent_session_stopped for the thread a DM message rooted stops its answer and the session", async () => {
+    const team = newWorkspace();
+    const { channel } = dmThread();
+    const root = dmRootMessage(channel, "count to 500");
+    await send(team, root);
+    await expectStopMeetsAnswer(team, { channel, threadTs: root.ts });
   });
 
   it("app_home_opened on the messages tab → messagesTabOpened: prompts atop the tab, in no thread", async () => {

@@ -67,6 +67,12 @@ export function assistantThreadMessage(thread: { channel: string; threadTs: stri
   };
 }
 
+/** A user's file shared in an assistant thread: a `message.im` of subtype `file_share`, with its text and files. */
+export function assistantThreadFileShare(thread: { channel: string; threadTs: string }, text: string) {
+  const file = { id: "F0000FILE", name: "notes.txt", mimetype: "text/plain", filetype: "text", user: USER, size: 12 };
+  return { ...assistantThreadMessage(thread, text), subtype: "file_share", files: [file], upload: false, display_as_bot: false };
+}
+
 /** A user's top-level `message.im` (no `thread_ts`): under the agent view it is the root of its own thread. */
 export function dmRootMessage(channel: string, text: string) {
   const ts = messageTs();
