@@ -1,5 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { devVarsExample } from "./test/support/devVarsExample.ts";
 import { quietExpectedFaults } from "./test/support/quietExpectedFaults.ts";
 import { EXAMPLE_TEST_BINDINGS, OAUTH_TEST_BINDINGS, RELAY_TEST_BINDINGS, TEST_BINDINGS } from "./test/support/testBindings.ts";
 
@@ -49,8 +50,8 @@ export default defineConfig({
         test: { name: `port:${port}`, include: [`test/ports/${port}.test.ts`], ...shared },
       })),
       {
-        // The shipped demo (src/index.ts), end to end: what `npm start` serves.
-        plugins: [workerUnderTest("./src/index.ts", EXAMPLE_TEST_BINDINGS)],
+        // The shipped demo (src/index.ts), end to end: what `npm start` serves, with the settings it gets.
+        plugins: [workerUnderTest("./src/index.ts", { ...devVarsExample(), ...EXAMPLE_TEST_BINDINGS })],
         test: { name: "example", include: ["test/example/*.test.ts"], ...shared },
       },
     ],

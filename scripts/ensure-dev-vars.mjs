@@ -21,6 +21,15 @@ if (/^ADMIN_TOKEN=dev-admin-token$/m.test(devVars)) {
     console.warn("ADMIN_TOKEN in .dev.vars is shorter than 16 characters: /admin/* will answer a configuration error.");
 }
 
+// The demo runs as an agent session (docs/guides/ai-agent.md): a .dev.vars from before that default says nothing of it.
+if (!/^\s*AGENT_SESSIONS\s*=/m.test(readFileSync(".dev.vars", "utf8"))) {
+  appendFileSync(
+    ".dev.vars",
+    "\n# The demo is an agent: each turn marks its session processing, then active. An app on the assistant view sets false.\nAGENT_SESSIONS=true\n",
+  );
+  console.log("Added AGENT_SESSIONS=true to .dev.vars: the demo runs as an agent session (AGENT_SESSIONS=false turns it off).");
+}
+
 if (!/^TOKEN_ENCRYPTION_KEY=/m.test(readFileSync(".dev.vars", "utf8"))) {
   const key = randomBytes(32).toString("base64");
   appendFileSync(

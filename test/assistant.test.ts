@@ -5,6 +5,8 @@ import { Assistant } from "../src/app/assistant";
 import type { Step } from "../src/app/types";
 import { HandlerMisuse } from "../src/platform/errors";
 import type { SlackWebClient } from "../src/slack/client";
+import { eventDelivery } from "./support/agentShard";
+import { appContextChangedAsDocumented, assistantThreadMessage, dmThread } from "./support/assistantPayloads";
 import { controlClock, sweepUntilQuiet } from "./support/clock";
 import { deliver, newWorkspace, shardStub, signedBy, storedFor } from "./support/coordinator";
 import { eventCallback, messageTs, signedEvent } from "./support/slackSimulator";
@@ -162,12 +164,51 @@ describe("say() in a plain listener of an assistant thread's event", () => {
   });
 });
 
+describe("say() in a plain listener of a user's message in an assistant thread", () => {
+  it("posts in the thread the message names, its assistant_thread holding only an action_token", async () => {
+    const app = new App().event("message", async ({ say }) => {
+      await say("hi");
+    });
+    const calls: [string, Record<string, unknown>][] = [];
+    const client = {
+      call: async (method: string, body: Record<string, unknown>) => {
+        calls.push([method, body]);
+        return { ok: true };
+      },
+    };
+    const step: Step = async (_name, fn) => await fn();
+    const thread = dmThread();
+    const inbound = eventDelivery("T1", assistantThreadMessage(thread, "hello"));
+    const tools = { client: client as unknown as SlackWebClient, step, attempt: 1 };
+    await app.run({ type: "run", listener: "event:message", inbound }, tools);
+    expect(calls).toEqual([["chat.postMessage", { channel: thread.channel, thread_ts: thread.threadTs, text: "hi" }]]);
+  });
+});
+
 describe("Assistant", () => {
   it("needs threadStarted and userMessage, as Bolt's does", () => {
     expect(() => new Assistant({ userMessage: async () => {} } as never)).toThrow("Assistant needs a threadStarted function");
     expect(() => new App().assistant({ threadStarted: async () => {} } as never)).toThrow(
       "Assistant needs a userMessage function",
     );
+  });
+
+  it("app_context_changed as Slack documents it (no channel) runs appContextChanged; only a tool that needs the DM is a misuse", async () => {
+    const seen: unknown[] = [];
+    const app = new App().assistant({
+      threadStarted: async () => {},
+      userMessage: async () => {},
+      appContextChanged: async ({ event, say }) => {
+        seen.push(event.context);
+        await say("you moved");
+      },
+    });
+    const step: Step = async (_name, fn) => await fn();
+    const inbound = eventDelivery("T1", appContextChangedAsDocumented("C0000SEEN", "T1"));
+    const tools = { client: {} as SlackWebClient, step, attempt: 1 };
+    const run = app.run({ type: "run", listener: "assistant:appContextChanged", inbound }, tools);
+    await expect(run).rejects.toThrow("say() needs the app's DM channel, and this app_context_changed event names none");
+    expect(seen).toEqual([{ entities: [{ type: "slack#/types/channel_id", value: "C0000SEEN", team_id: "T1" }] }]);
   });
 
   it("the agent view's own events have no thread: setTitle() there is a misuse, parked at once", async () => {

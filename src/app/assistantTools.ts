@@ -1,8 +1,10 @@
+import { eventConversation } from "../inbound/conversation";
+import { isObject, optionalString } from "../inbound/fields";
 import type { Inbound } from "../inbound/types";
 import { HandlerMisuse } from "../platform/errors";
 import type { SlackWebClient } from "../slack/client";
 import type { SayArguments } from "./payloads";
-import { type AssistantPlace, type AssistantThreadContext, placeOf, type ThreadContextStore } from "./threadContext";
+import type { AssistantPlace, AssistantThreadContext, ThreadContextStore } from "./threadContext";
 
 /** One suggested prompt: the title shown and the message sent when the user picks it. */
 export interface AssistantPrompt {
@@ -37,9 +39,27 @@ function misuse(what: string, inbound: Inbound): never {
 }
 
 /**
- * The assistant tools of one run, for the place its event names (threadContext.ts). A thread's
- * context is read and saved in `store` under (team, channel, thread_ts); saving again is harmless,
- * so a retried run may save twice. Misused where the event has no thread: HandlerMisuse, parked at once.
+ * Where an event of the assistant surface happened, in Bolt's order: its thread (an assistant
+ * thread's `assistant_thread.channel_id` / `thread_ts`, or a message's `thread_ts ?? ts`, which is
+ * how a user's message in an assistant thread names it: its `assistant_thread` holds only an
+ * `action_token`), else the channel alone (`app_home_opened`, `app_context_changed`), and the
+ * context Slack sent. Undefined when it names no channel (Slack's own `app_context_changed` example).
+ */
+export function assistantPlaceOf(event: Record<string, unknown>): AssistantPlace | undefined {
+  const thread = isObject(event.assistant_thread) ? event.assistant_thread : {};
+  // The team only keys a conversation; its channel and thread are all a place needs.
+  const conversation = eventConversation("", event);
+  const channel = conversation?.channel ?? optionalString(event.channel) ?? optionalString(thread.channel_id);
+  if (!channel) return undefined;
+  const context = isObject(thread.context) ? (thread.context as AssistantThreadContext) : undefined;
+  return { channel, ...(conversation && { threadTs: conversation.threadTs }), ...(context && { context }) };
+}
+
+/**
+ * The assistant tools of one run, for the place its event names. A thread's context is read and
+ * saved in `store` under (team, channel, thread_ts); saving again is harmless, so a retried run
+ * may save twice. A tool used where the event has no thread, or no channel, is HandlerMisuse,
+ * parked at once; the handler itself always runs.
  */
 export function assistantTools(
   inbound: Inbound,
@@ -47,21 +67,26 @@ export function assistantTools(
   client: SlackWebClient,
   store: ThreadContextStore | undefined,
 ): AssistantTools {
-  const place: AssistantPlace | undefined = placeOf(event);
-  if (!place) throw new HandlerMisuse(`this ${inbound.type} event names no channel the assistant could answer in`);
-  const { channel, threadTs } = place;
-  const thread = threadTs === undefined ? undefined : { team: inbound.teamId ?? inbound.workspace, channel, threadTs };
-  const api = (method: string, body: Record<string, unknown>) => client.call(method, { channel_id: channel, ...body });
+  const place = assistantPlaceOf(event);
+  const dmChannel = (what: string): string => {
+    if (place) return place.channel;
+    throw new HandlerMisuse(`${what} needs the app's DM channel, and this ${inbound.type} event names none`);
+  };
+  const threadTs = place?.threadTs;
+  const thread =
+    place && threadTs !== undefined ? { team: inbound.teamId ?? inbound.workspace, channel: place.channel, threadTs } : undefined;
+  const api = (tool: string, method: string, body: Record<string, unknown>) =>
+    client.call(method, { channel_id: dmChannel(tool), ...body });
   return {
-    say: (message) =>
+    say: async (message) =>
       client.call<{ ts: string; channel: string }>("chat.postMessage", {
         ...asMessage(message),
-        channel,
+        channel: dmChannel("say()"),
         ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
       }),
     // The agent view sets prompts on the conversation itself: with a thread_ts Slack drops the call silently.
     setSuggestedPrompts: async ({ prompts, title }) => {
-      await api("assistant.threads.setSuggestedPrompts", {
+      await api("setSuggestedPrompts()", "assistant.threads.setSuggestedPrompts", {
         ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
         prompts,
         ...(title === undefined ? {} : { title }),
@@ -69,10 +94,10 @@ export function assistantTools(
     },
     setTitle: async (title) => {
       if (threadTs === undefined) misuse("setTitle()", inbound);
-      await api("assistant.threads.setTitle", { thread_ts: threadTs, title });
+      await api("setTitle()", "assistant.threads.setTitle", { thread_ts: threadTs, title });
     },
-    getThreadContext: async () => (thread && store?.get(thread)) ?? place.context ?? {},
-    saveThreadContext: async (context = place.context) => {
+    getThreadContext: async () => (thread && store?.get(thread)) ?? place?.context ?? {},
+    saveThreadContext: async (context = place?.context) => {
       if (!thread) misuse("saveThreadContext()", inbound);
       if (!store) throw new HandlerMisuse("saveThreadContext() needs the shard's store, and this run was given none");
       if (!context)

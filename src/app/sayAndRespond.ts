@@ -2,10 +2,10 @@ import { isObject } from "../inbound/fields";
 import type { Inbound } from "../inbound/types";
 import { HandlerMisuse } from "../platform/errors";
 import type { SlackWebClient } from "../slack/client";
+import { assistantPlaceOf } from "./assistantTools";
 import { channelOf } from "./filters";
 import type { RunArgs } from "./listeners";
 import type { RespondArguments, SayArguments } from "./payloads";
-import { placeOf } from "./threadContext";
 
 type Json = Record<string, unknown>;
 
@@ -25,7 +25,7 @@ export function sayAndRespond(inbound: Inbound, client: SlackWebClient): Pick<Ru
   const channel = channelOf(inbound);
   // An assistant thread's events are answered in that thread, not beside it in the DM.
   const event = isObject(inbound.payload.event) ? inbound.payload.event : {};
-  const threadTs = isObject(event.assistant_thread) ? placeOf(event)?.threadTs : undefined;
+  const threadTs = isObject(event.assistant_thread) ? assistantPlaceOf(event)?.threadTs : undefined;
   return {
     respond: async (message) => {
       const url = typeof inbound.payload.response_url === "string" ? inbound.payload.response_url : undefined;

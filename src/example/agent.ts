@@ -47,10 +47,17 @@ export async function answerCount({ sayStream, setStatus, signal, env }: AnswerA
   await stream.stop({ blocks: FEEDBACK });
 }
 
+/** What the demo offers to ask, over a new thread (assistant view) or atop its Messages tab (agent view). */
+const PROMPTS = [
+  { title: "Count to 30", message: "count to 30" },
+  { title: "Count to 500", message: "count to 500" },
+];
+
 /**
- * The demo as an agent: in the app's DM (an assistant thread, or under the agent view a message
- * that starts its own) "count to N" is answered by the model, anything else with a word count;
- * feedback clicks are thanked. Channel mentions reach answerCount from the mention listener.
+ * The demo as an agent: in the app's DM (under the agent view a message that starts its own
+ * thread, or an assistant thread) "count to N" is answered by the model, anything else with a
+ * word count; the Messages tab and a new assistant thread offer prompts; feedback clicks are
+ * thanked. Channel mentions reach answerCount from the mention listener.
  */
 export function addAgent(app: App): App {
   return app
@@ -58,12 +65,11 @@ export function addAgent(app: App): App {
       new Assistant({
         async threadStarted({ say, setSuggestedPrompts, step }) {
           await step("greeting", () => say("Hi! I count, one number at a time. Ask me to “count to 30”."));
-          await setSuggestedPrompts({
-            prompts: [
-              { title: "Count to 30", message: "count to 30" },
-              { title: "Count to 500", message: "count to 500" },
-            ],
-          });
+          await setSuggestedPrompts({ prompts: PROMPTS });
+        },
+        // Agent view: the user opened the app's Messages tab; the prompts sit atop it, in no thread.
+        async messagesTabOpened({ setSuggestedPrompts }) {
+          await setSuggestedPrompts({ title: "I count, one number at a time", prompts: PROMPTS });
         },
         async userMessage(args) {
           const n = countRequest(args.event.text);

@@ -17,14 +17,16 @@ export function conversationStartedAt(conversation: Conversation): number {
 }
 
 /**
- * The conversation an event belongs to: a message's thread (`thread_ts ?? ts`, of the message an
- * edit or deletion is about), an assistant thread (`assistant_thread`), or an event naming
- * `channel` and `thread_ts` (agent sessions: `agent_session_stopped`, …). Others have none.
+ * The conversation an event belongs to: an assistant thread (`assistant_thread` naming its
+ * `channel_id` and `thread_ts`), a message's thread (`thread_ts ?? ts`, of the message an edit or
+ * deletion is about; a user's message in an assistant thread carries only an `action_token` in its
+ * `assistant_thread`), or an event naming `channel` and `thread_ts` (agent sessions:
+ * `agent_session_stopped`, …). Others have none.
  */
 export function eventConversation(team: string, event: Json): Conversation | undefined {
-  if (isObject(event.assistant_thread)) {
-    return conversation(team, event.assistant_thread.channel_id, event.assistant_thread.thread_ts);
-  }
+  const thread = isObject(event.assistant_thread) ? event.assistant_thread : undefined;
+  const assistantThread = thread && conversation(team, thread.channel_id, thread.thread_ts);
+  if (assistantThread) return assistantThread;
   if (event.type === "message" || event.type === "app_mention") {
     const message = isObject(event.message) ? event.message : isObject(event.previous_message) ? event.previous_message : event;
     return conversation(team, event.channel, optionalString(message.thread_ts) ?? message.ts);

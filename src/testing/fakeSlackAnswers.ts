@@ -100,11 +100,25 @@ export class FakeAnswers {
           user_id: "U0000BOT",
           bot_id: "B0000FAKE",
         };
+      case "agents.sessions.setStatus":
+        return this.sessionStatus(body);
       case "users.info":
         return { ok: true, user: { id: body.user, name: "tester", real_name: `Real ${String(body.user)}` } };
       default:
         return { ok: true };
     }
+  }
+
+  /**
+   * `agents.sessions.setStatus` as Slack documents it: `status` one of active, processing,
+   * suspended, closed (required); a thread's session names its `channel_id` and `thread_ts`.
+   * Answered with the session's status, the session made if it was none.
+   */
+  private sessionStatus(body: Record<string, unknown>): Record<string, unknown> {
+    const { status, channel_id, thread_ts } = body;
+    if (typeof status !== "string" || !SESSION_STATUSES.has(status)) return { ok: false, error: "invalid_arguments" };
+    if (typeof channel_id !== "string" || typeof thread_ts !== "string") return { ok: false, error: "invalid_arguments" };
+    return { ok: true, status };
   }
 
   private nextTs(): string {
@@ -144,6 +158,9 @@ export class FakeAnswers {
     return { id, hash: `${this.viewCounter}.fake`, ...(method === "views.publish" ? { type: "home" } : {}), ...given };
   }
 }
+
+/** The lifecycle statuses `agents.sessions.setStatus` accepts. */
+const SESSION_STATUSES = new Set(["active", "processing", "suspended", "closed"]);
 
 function pick(body: Record<string, unknown>, ...keys: string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((key) => body[key] !== undefined).map((key) => [key, body[key]]));

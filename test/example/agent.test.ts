@@ -9,8 +9,9 @@ import { appMention, blockActions, eventCallback, messageTs, signedEvent, signed
 import { useFakeSlack } from "../support/useFakeSlack";
 
 // The demo as an agent (src/example/agent.ts): "count to N" answered by its stand-in model with a
-// stream alone, a status, the stop button and feedback buttons. The model counts one number
-// every DEMO_COUNT_INTERVAL_MS (5 ms in this project, test/support/testBindings.ts).
+// stream alone, a status, the stop button and feedback buttons, with the settings `npm start` gives
+// it (.dev.vars.example). The model counts one number every DEMO_COUNT_INTERVAL_MS (5 ms in this
+// project, test/support/testBindings.ts).
 
 const slack = useFakeSlack();
 
@@ -97,6 +98,30 @@ describe("the demo agent: count to N", () => {
       recipient_user_id: "U0000USER",
       recipient_team_id: team,
     });
+  });
+
+  it("is an agent session by default (npm start's settings): processing, the status, the stream, then active, in that order", async () => {
+    const team = newWorkspace();
+    const threadTs = messageTs();
+    const event = appMention({ text: "<@U0000BOT> count to 20", threadTs });
+    await send(team, event);
+    await sessionActive();
+    const thread = { channel_id: String(event.channel), thread_ts: threadTs };
+    const calls = slack().calls.filter((call) => call.method !== "chat.appendStream");
+    expect(calls.map((call) => call.method)).toEqual([
+      "agents.sessions.setStatus",
+      "assistant.threads.setStatus",
+      "chat.startStream",
+      "chat.stopStream",
+      "assistant.threads.setStatus",
+      "agents.sessions.setStatus",
+    ]);
+    expect(calls[0]!.body).toEqual({ ...thread, status: "processing" });
+    expect(calls[5]!.body).toEqual({ ...thread, status: "active" });
+    // The whole stream, its appends included, happens while the session is processing.
+    const methods = slack().calls.map((call) => call.method);
+    expect(methods.lastIndexOf("chat.appendStream")).toBeLessThan(methods.lastIndexOf("agents.sessions.setStatus"));
+    expect(methods.indexOf("chat.appendStream")).toBeGreaterThan(methods.indexOf("agents.sessions.setStatus"));
   });
 
   it("in the app's DM: a message is the root of its own thread, answered in it", async () => {

@@ -25,10 +25,11 @@ export const TEST_BINDINGS = {
 } as const;
 
 /**
- * The demo's settings in the "example" project: an agent (AGENT_SESSIONS), whose stand-in model
- * counts one number every 5 ms instead of 50 (a stop can still meet it mid-answer).
+ * The demo's settings in the "example" project, over what `npm start` gives it (.dev.vars.example,
+ * vitest.config.ts): the test secrets and fake Slack, and a stand-in model counting one number
+ * every 5 ms instead of 50 (a stop can still meet it mid-answer).
  */
-export const EXAMPLE_TEST_BINDINGS = { ...TEST_BINDINGS, AGENT_SESSIONS: "true", DEMO_COUNT_INTERVAL_MS: "5" };
+export const EXAMPLE_TEST_BINDINGS = { ...TEST_BINDINGS, DEMO_COUNT_INTERVAL_MS: "5" };
 
 export const LEASE_MS = Number(TEST_BINDINGS.LEASE_MS);
 export const DELIVERY_TIMEOUT_MS = Number(TEST_BINDINGS.DELIVERY_TIMEOUT_MS);

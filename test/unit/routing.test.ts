@@ -90,6 +90,10 @@ describe("a delivery's conversation", () => {
     for (const type of ["assistant_thread_started", "assistant_thread_context_changed"]) {
       expect(eventInbound({ type, assistant_thread: assistantThread, event_ts: "1796000003.0" }).conversation).toEqual(thread);
     }
+    // A user's message in an assistant thread names it itself; its assistant_thread holds only an action_token.
+    const inAssistantThread = { ...channelMessage({ channel: "C1", ts: "1796000003.000500" }), thread_ts: root };
+    const withToken = { ...inAssistantThread, channel_type: "im", assistant_thread: { action_token: "1.2.abc" } };
+    expect(eventInbound(withToken).conversation).toEqual(thread);
     const stopped = { type: "agent_session_stopped", channel: "C1", thread_ts: root, user: "U1", streaming_message_ts: [] };
     expect(eventInbound({ ...stopped, event_ts: "1796000004.000000" }).conversation).toEqual(thread);
 

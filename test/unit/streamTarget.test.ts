@@ -44,6 +44,24 @@ describe("where sayStream() streams by default", () => {
     });
   });
 
+  it("a user's message in an assistant thread, its assistant_thread holding only an action_token: its own channel and thread", () => {
+    const event = {
+      type: "message",
+      channel: "D9",
+      channel_type: "im",
+      ts: "4.5",
+      thread_ts: "4.4",
+      user: "U9",
+      assistant_thread: { action_token: "1.2.abc" },
+    };
+    expect(targetOf(delivery("event", "message", { event }))).toEqual({
+      channel: "D9",
+      thread_ts: "4.4",
+      recipient_user_id: "U9",
+      recipient_team_id: "T1",
+    });
+  });
+
   it("a button in a message: that message's thread, for whoever clicked", () => {
     const payload = {
       type: "block_actions",

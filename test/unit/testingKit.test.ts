@@ -54,6 +54,18 @@ describe("FakeSlack", () => {
     expect((await answer(slack, "views.publish", { user_id: "U1", view: { blocks: [] } })).view.type).toBe("home");
   });
 
+  it("answers agents.sessions.setStatus as Slack documents it: one of its four statuses, for a thread", async () => {
+    const slack = new FakeSlack();
+    const thread = { channel_id: "D1", thread_ts: "1.000100" };
+    for (const status of ["processing", "active", "suspended", "closed"])
+      expect(await answer(slack, "agents.sessions.setStatus", { ...thread, status })).toEqual({ ok: true, status });
+    expect(await answer(slack, "agents.sessions.setStatus", { ...thread, status: "busy" })).toEqual({
+      ok: false,
+      error: "invalid_arguments",
+    });
+    expect(await answer(slack, "agents.sessions.setStatus", { channel_id: "D1", status: "active" })).toMatchObject({ ok: false });
+  });
+
   it("streams: startStream opens, appendStream accumulates, stopStream closes; appending after it is an error", async () => {
     const slack = new FakeSlack();
     const { ts } = await answer(slack, "chat.startStream", {
