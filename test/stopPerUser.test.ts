@@ -30,7 +30,7 @@ describe("a stop is the clicking user's (agent_session_stopped names its user)",
   it("Ann's stop aborts Ann's running run and stops its stream; Bob's run in the same thread finishes its answer", async () => {
     controlClock();
     const team = newWorkspace();
-    const streaming = { [ANN]: latch(), [BOB]: latch() };
+    const streaming: Record<string, ReturnType<typeof latch<void>>> = { [ANN]: latch(), [BOB]: latch() };
     const bobMayFinish = latch();
     const aborted: string[] = [];
     const app = new App().message("think", async ({ event, signal, sayStream }) => {
@@ -41,7 +41,7 @@ describe("a stop is the clicking user's (agent_session_stopped names its user)",
       const stream = sayStream();
       await stream.append({ markdown_text: `thinking for ${user}… ` });
       streaming[user]!.open();
-      if (user === ANN) return new Promise((resolve) => signal.addEventListener("abort", resolve));
+      if (user === ANN) return new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
       await bobMayFinish.opened;
       await stream.append({ markdown_text: "done." });
       await stream.stop();
@@ -58,7 +58,7 @@ describe("a stop is the clicking user's (agent_session_stopped names its user)",
       });
       await shard.recording.ingest(ann);
       await shard.recording.ingest(bob);
-      await Promise.all([streaming[ANN].opened, streaming[BOB].opened]);
+      await Promise.all([streaming[ANN]!.opened, streaming[BOB]!.opened]);
       const streams = slack().messagesIn(channel, ts);
       const annStream = streams.find((message) => message.text.includes(ANN))!;
       const bobStream = streams.find((message) => message.text.includes(BOB))!;
