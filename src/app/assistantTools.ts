@@ -2,7 +2,7 @@ import type { Inbound } from "../inbound/types";
 import { HandlerMisuse } from "../platform/errors";
 import type { SlackWebClient } from "../slack/client";
 import type { SayArguments } from "./payloads";
-import { type AssistantPlace, type AssistantThreadContext, placeOf, type ThreadContextStore } from "./threadContext";
+import { type AssistantPlace, type AssistantThreadContext, eventTimeOf, placeOf, type ThreadContextStore } from "./threadContext";
 
 /** One suggested prompt: the title shown and the message sent when the user picks it. */
 export interface AssistantPrompt {
@@ -38,8 +38,9 @@ function misuse(what: string, inbound: Inbound): never {
 
 /**
  * The assistant tools of one run, for the place its event names (threadContext.ts). A thread's
- * context is read and saved in `store` under (team, channel, thread_ts); saving again is harmless,
- * so a retried run may save twice. Misused where the event has no thread: HandlerMisuse, parked at once.
+ * context is read and saved in `store` under (team, channel, thread_ts), ordered by the event's
+ * time: saving again is harmless, so a retried run may save twice, and an older event's retry
+ * never saves over a newer event's context. Misused where the event has no thread: HandlerMisuse, parked at once.
  */
 export function assistantTools(
   inbound: Inbound,
@@ -79,7 +80,8 @@ export function assistantTools(
         throw new HandlerMisuse(
           `saveThreadContext() has nothing to save: this ${inbound.type} event carries no context; pass one`,
         );
-      store.save(thread, context, Date.now());
+      const now = Date.now();
+      store.save(thread, context, { workspace: inbound.workspace, eventAt: eventTimeOf(inbound, now), savedAt: now });
     },
   };
 }
