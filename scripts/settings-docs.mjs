@@ -32,10 +32,11 @@ fails when this page is not what the table gives.
 Set as \`[vars]\` in \`wrangler.toml\`, as secrets (\`wrangler secret put NAME\`), or locally in
 \`.dev.vars\`. Settings are parsed once per isolate, by the part that uses them (the sections
 below): the Slack path reads only the signing secrets, \`ACK_BUDGET_MS\` and \`SHARD_BUCKETS\`;
-\`/admin\` reads \`ADMIN_TOKEN\`; a shard records with \`RECEIPT_RETENTION_HOURS\` and delivers
-with the rest. An invalid value is never guessed (the one adjustment: a \`DELIVERY_CONCURRENCY\`
-above 6 is capped at 6, the Workers limit): it is refused with \`InvalidSetting\` naming the
-setting, and what that stops depends on who reads it — see
+\`/admin\` reads \`ADMIN_TOKEN\`; a shard records with \`RECEIPT_RETENTION_HOURS\`, keeps
+thread contexts \`THREAD_CONTEXT_RETENTION_DAYS\` and delivers with the rest. An invalid value
+is never guessed (the one adjustment: a \`DELIVERY_CONCURRENCY\` above 6 is capped at 6, the
+Workers limit): it is refused with \`InvalidSetting\` naming the setting, and what that stops
+depends on who reads it — see
 [Operations](../guides/operations.md#settings-where-they-go-what-a-bad-one-stops).
 
 Switches (\`SLACK_PACING\`, \`SLACK_OAUTH_ALLOW_NO_STATE\`) are \`true\` or \`false\`; \`on\` and

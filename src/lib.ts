@@ -86,7 +86,7 @@ export type {
 } from "./app/payloads";
 export type { RunContext, RunLogger } from "./app/runContext";
 export type { ChatStreamer, SayStreamOptions, StreamAppendArguments, StreamStopArguments } from "./app/sayStream";
-export type { AssistantThreadContext, ThreadContextStore, ThreadKey } from "./app/threadContext";
+export type { AssistantThreadContext, ContextSave, ThreadContextStore, ThreadKey } from "./app/threadContext";
 export type { AckBody, Plan, PlannedEffect, RunControls, RunTools, SlackApp, StatusUpdate, Step } from "./app/types";
 export type { Authorization, Authorize, WorkspaceRef } from "./auth/authorize";
 export { singleWorkspace } from "./auth/authorize";

@@ -4,7 +4,7 @@ import type { Inbound } from "../inbound/types";
 import { HandlerMisuse } from "../platform/errors";
 import type { SlackWebClient } from "../slack/client";
 import type { SayArguments } from "./payloads";
-import type { AssistantPlace, AssistantThreadContext, ThreadContextStore } from "./threadContext";
+import { type AssistantPlace, type AssistantThreadContext, eventTimeOf, type ThreadContextStore } from "./threadContext";
 
 /** One suggested prompt: the title shown and the message sent when the user picks it. */
 export interface AssistantPrompt {
@@ -57,8 +57,9 @@ export function assistantPlaceOf(event: Record<string, unknown>): AssistantPlace
 
 /**
  * The assistant tools of one run, for the place its event names. A thread's context is read and
- * saved in `store` under (team, channel, thread_ts); saving again is harmless, so a retried run
- * may save twice. A tool used where the event has no thread, or no channel, is HandlerMisuse,
+ * saved in `store` under (team, channel, thread_ts), ordered by the event's time: saving again is
+ * harmless, so a retried run may save twice, and an older event's retry never saves over a newer
+ * event's context. A tool used where the event has no thread, or no channel, is HandlerMisuse,
  * parked at once; the handler itself always runs.
  */
 export function assistantTools(
@@ -104,7 +105,8 @@ export function assistantTools(
         throw new HandlerMisuse(
           `saveThreadContext() has nothing to save: this ${inbound.type} event carries no context; pass one`,
         );
-      store.save(thread, context, Date.now());
+      const now = Date.now();
+      store.save(thread, context, { workspace: inbound.workspace, eventAt: eventTimeOf(inbound, now), savedAt: now });
     },
   };
 }

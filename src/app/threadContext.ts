@@ -1,5 +1,6 @@
 import type { AssistantThreadStartedEvent } from "@slack/types";
-import { isObject, optionalString } from "../inbound/fields";
+import { isObject } from "../inbound/fields";
+import type { Inbound } from "../inbound/types";
 
 /** What Slack says the user is viewing beside an assistant thread (`assistant_thread.context`). */
 export type AssistantThreadContext = AssistantThreadStartedEvent["assistant_thread"]["context"] & Record<string, unknown>;
@@ -11,13 +12,47 @@ export interface ThreadKey {
   threadTs: string;
 }
 
+/** What a save of a thread's context carries besides the context. */
+export interface ContextSave {
+  /** The installation the thread belongs to (`Inbound.workspace`): its contexts go when it does. */
+  workspace: string;
+  /** When Slack says the saving event happened (its `event_ts`), in microseconds since the epoch: saves are ordered by it. */
+  eventAt: number;
+  /** When it was saved (ms since the epoch): contexts are pruned by it. */
+  savedAt: number;
+}
+
 /**
  * Where a thread's saved context lives: the shard's own SQLite (recording/assistantThreads.ts), the
  * shard that records the thread's deliveries. Synchronous: a read or a write is one statement.
+ * A save of an event older than the saved context's changes nothing (returns false): a retried
+ * run of an older `assistant_thread_context_changed` never undoes a newer one.
  */
 export interface ThreadContextStore {
   get(thread: ThreadKey): AssistantThreadContext | undefined;
-  save(thread: ThreadKey, context: AssistantThreadContext, now: number): void;
+  save(thread: ThreadKey, context: AssistantThreadContext, saved: ContextSave): boolean;
+}
+
+/** A Slack `ts` ("1783536983.783769") in microseconds, exactly (a double would round it); undefined if it is none. */
+function microsOfTs(ts: unknown): number | undefined {
+  if (typeof ts !== "string") return undefined;
+  const match = /^(\d+)(?:\.(\d{1,6}))?$/.exec(ts);
+  if (!match) return undefined;
+  return Number(match[1]) * 1_000_000 + Number((match[2] ?? "").padEnd(6, "0"));
+}
+
+/**
+ * When Slack says a delivery's event happened, in microseconds: the event's `event_ts`, else the
+ * envelope's `event_time` (whole seconds), else when the edge received it — the same on every
+ * retry of the run, so saves are ordered by the events, not by when their runs happened to run.
+ */
+export function eventTimeOf(inbound: Inbound, now: number): number {
+  const event = isObject(inbound.payload.event) ? inbound.payload.event : {};
+  const eventTs = microsOfTs(event.event_ts);
+  if (eventTs !== undefined) return eventTs;
+  const eventTime = inbound.payload.event_time;
+  if (typeof eventTime === "number" && Number.isFinite(eventTime)) return Math.floor(eventTime) * 1_000_000;
+  return (inbound.receivedAt ?? now) * 1_000;
 }
 
 /** Where a delivery of the assistant surface happened: its DM channel, its thread (none for the agent view's own events), Slack's context. */
@@ -25,24 +60,4 @@ export interface AssistantPlace {
   channel: string;
   threadTs?: string;
   context?: AssistantThreadContext;
-}
-
-/**
- * The place of an event: an assistant thread's (`assistant_thread`: `channel_id`, `thread_ts`,
- * `context`), a message's thread (`thread_ts ?? ts`: under the agent view a user's message is the
- * root of its own thread), or the channel alone (`app_home_opened`, `app_context_changed`).
- */
-export function placeOf(event: Record<string, unknown>): AssistantPlace | undefined {
-  const thread = event.assistant_thread;
-  if (isObject(thread)) {
-    const channel = optionalString(thread.channel_id);
-    const threadTs = optionalString(thread.thread_ts);
-    if (!channel || !threadTs) return undefined;
-    return { channel, threadTs, context: isObject(thread.context) ? (thread.context as AssistantThreadContext) : undefined };
-  }
-  const channel = optionalString(event.channel);
-  if (!channel) return undefined;
-  if (event.type !== "message") return { channel };
-  const threadTs = optionalString(event.thread_ts) ?? optionalString(event.ts);
-  return threadTs ? { channel, threadTs } : { channel };
 }

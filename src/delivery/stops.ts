@@ -1,5 +1,6 @@
 import type { Effect } from "../app/effects";
 import type { Inbound } from "../inbound/types";
+import { userOf } from "../inbound/userOf";
 import { BoundedMap } from "../platform/boundedMap";
 import { RunStopped, STOPPED_BY_USER } from "../platform/errors";
 import { log } from "../platform/log";
@@ -20,18 +21,27 @@ function conversationOf(effect: Effect): string | undefined {
   return effect.type === "run" ? effect.inbound.conversation?.key : undefined;
 }
 
+/** An attempt running now: its row, the user whose delivery it answers, its abort. */
+interface Running {
+  key: string;
+  user: string | undefined;
+  controller: AbortController;
+}
+
 /**
  * The stop button (`agent_session_stopped`), durably: the shard that records a conversation's
- * deliveries records its stop too, so the stop meets its runs here. On the stop's ingest the
- * conversation's waiting runs are parked ("stopped by user") — the durable record: a parked row is
- * never claimed again, by this isolate or the next — and the runs in an attempt in this isolate
- * are aborted through their signal; an attempt already lined up (claimed before the stop) finds
- * its key here and never begins. The stop's own Slack calls are planned (app/agentSessions.ts);
- * the messages its runs' checkpoints show streaming are closed by follow-ups (parkFollowUps.ts).
+ * deliveries records its stop too, so the stop meets its runs here. A stop is the clicking user's
+ * (the event's `user`): it stops the runs answering that user's deliveries in that thread, never
+ * another user's (inbound/userOf.ts). On the stop's ingest those of its runs that wait are parked
+ * ("stopped by user") — the durable record: a parked row is never claimed again, by this isolate
+ * or the next — and those in an attempt in this isolate are aborted through their signal; an
+ * attempt already lined up (claimed before the stop) finds its key here and never begins. The
+ * stop's own Slack calls are planned (app/agentSessions.ts); the messages its runs' checkpoints
+ * show streaming are closed by follow-ups (parkFollowUps.ts).
  */
 export class Stops {
-  /** Attempts running now, by conversation: a stop aborts each. */
-  private readonly running = new Map<string, Set<{ key: string; controller: AbortController }>>();
+  /** Attempts running now, by conversation: a stop aborts each of its user's. */
+  private readonly running = new Map<string, Set<Running>>();
   private readonly stoppedKeys = new BoundedMap<string, true>(STOPPED_KEYS_MAX);
 
   constructor(
@@ -52,7 +62,7 @@ export class Stops {
     if (conversation === undefined) return { signal: controller.signal, end() {} };
     const runs = this.running.get(conversation) ?? new Set();
     this.running.set(conversation, runs);
-    const attempt = { key, controller };
+    const attempt = { key, user: effect.type === "run" ? userOf(effect.inbound) : undefined, controller };
     runs.add(attempt);
     return {
       signal: controller.signal,
@@ -63,11 +73,16 @@ export class Stops {
     };
   }
 
-  /** A delivery was recorded (accepted): a stop parks its conversation's runs and aborts those running. */
+  /** A delivery was recorded (accepted): a stop parks its user's runs in its conversation and aborts those running. */
   recorded(inbound: Inbound, now: number): void {
     const conversation = inbound.type === "agent_session_stopped" ? inbound.conversation?.key : undefined;
     if (conversation === undefined) return;
-    const parked = this.outbox.parked.parkConversationRuns(conversation, inbound.dedupeKey, STOPPED_BY_USER, now);
+    const user = userOf(inbound);
+    if (user === undefined) {
+      log("warn", "stop names no user: no run stopped", { shard: this.shard, conversation, dedupeKey: inbound.dedupeKey });
+      return;
+    }
+    const parked = this.outbox.parked.parkConversationRuns(conversation, user, inbound.dedupeKey, STOPPED_BY_USER, now);
     // In the parking's turn (one commit): each stopped run's open streams are closed from its checkpoints, named by Slack's event or not.
     const checkpoint = (key: string, name: string) => this.outbox.stepResult(key, name);
     const closes = parked.flatMap((key) => streamCloseRows(checkpoint, key, inbound.workspace, inbound.conversation?.channel));
@@ -79,12 +94,12 @@ export class Stops {
     if (closes.length > 0) this.wakeAt(now);
     // Remembered before aborting: a run lined up behind an aborted one must not begin in between.
     for (const key of parked) this.stoppedKeys.set(key, true, now);
-    const runs = [...(this.running.get(conversation) ?? [])];
+    const runs = [...(this.running.get(conversation) ?? [])].filter((run) => run.user === user);
     for (const { key, controller } of runs) {
       // Begun already: its own attempt settles it parked; a later attempt (a replay) may begin.
       this.stoppedKeys.delete(key);
       controller.abort(new RunStopped());
     }
-    log("info", "conversation stopped", { shard: this.shard, conversation, parked: parked.length, aborted: runs.length });
+    log("info", "conversation stopped", { shard: this.shard, conversation, user, parked: parked.length, aborted: runs.length });
   }
 }

@@ -1,3 +1,5 @@
+import type { Inbound } from "../inbound/types";
+import { userOf } from "../inbound/userOf";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { ParkedCursor, ParkedRow } from "../rpc/shard";
 
@@ -29,22 +31,31 @@ export class ParkedRows {
   }
 
   /**
-   * Parks the waiting runs of one conversation (its key, as recorded on the run's delivery) with
-   * `reason` (the user stopped it), except those of the delivery `except` (the stop's own): in an
-   * attempt or not — one in an attempt is aborted by its shard and settles parked the same way.
-   * Born followed up: a stopped run plans no follow-ups. Returns the keys parked.
+   * Parks the waiting runs of one conversation (its key, as recorded on the run's delivery) that
+   * answer `user` (the delivery's user, inbound/userOf.ts) with `reason` (that user stopped it),
+   * except those of the delivery `except` (the stop's own): in an attempt or not — one in an
+   * attempt is aborted by its shard and settles parked the same way. Born followed up: a stopped
+   * run plans no follow-ups. Returns the keys parked.
    */
-  parkConversationRuns(conversation: string, except: string, reason: string, now: number): string[] {
+  parkConversationRuns(conversation: string, user: string, except: string, reason: string, now: number): string[] {
+    const runs = this.sql.all<{ idempotency_key: string; inbound: string }>(
+      `SELECT idempotency_key, payload ->> '$.inbound' AS inbound FROM outbox
+        WHERE status = 'pending' AND effect = 'run' AND payload ->> '$.inbound.conversation.key' = ?1
+          AND payload ->> '$.inbound.dedupeKey' IS NOT ?2`,
+      conversation,
+      except,
+    );
+    const keys = runs.filter((run) => userOf(JSON.parse(run.inbound) as Inbound) === user).map((run) => run.idempotency_key);
+    if (keys.length === 0) return [];
+    // No await since the read: the rows it chose are still waiting, and both commit together.
     return this.sql
       .all<{ idempotency_key: string }>(
         `UPDATE outbox SET status = 'parked', last_error = ?1, parked_at = ?2, followed_up_at = coalesce(followed_up_at, ?2)
-          WHERE status = 'pending' AND effect = 'run' AND payload ->> '$.inbound.conversation.key' = ?3
-            AND payload ->> '$.inbound.dedupeKey' IS NOT ?4
+          WHERE status = 'pending' AND idempotency_key IN (SELECT value FROM json_each(?3))
           RETURNING idempotency_key`,
         reason,
         now,
-        conversation,
-        except,
+        JSON.stringify(keys),
       )
       .map((row) => row.idempotency_key);
   }

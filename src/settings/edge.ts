@@ -9,9 +9,10 @@ export interface EdgeSettings {
   shardBuckets: number;
 }
 
-/** What a shard needs to record deliveries: how long receipts are kept. */
+/** What a shard needs to record deliveries: how long receipts are kept, and assistant threads' contexts. */
 export interface RecordSettings {
   receiptRetentionMs: number;
+  threadContextRetentionMs: number;
 }
 
 /** The edge's settings; throws InvalidSetting without a signing secret, or for a bad value. */
@@ -26,5 +27,8 @@ export const edgeSettings = oncePerEnv((vars): EdgeSettings => {
 /** A shard's recording settings; a bad one stops recording (the edge answers 503, Slack retries). */
 export const recordSettings = oncePerEnv(
   // Fractions are allowed for benchmarks; production wants far more than Slack's ~6 min of retries.
-  (vars): RecordSettings => ({ receiptRetentionMs: Math.round(setting(vars, "RECEIPT_RETENTION_HOURS") * 3_600_000) }),
+  (vars): RecordSettings => ({
+    receiptRetentionMs: Math.round(setting(vars, "RECEIPT_RETENTION_HOURS") * 3_600_000),
+    threadContextRetentionMs: setting(vars, "THREAD_CONTEXT_RETENTION_DAYS") * 86_400_000,
+  }),
 );

@@ -57,6 +57,11 @@ export const SETTINGS = {
     read: positive(24, "number"),
     doc: "how long receipts are kept for dedupe (at least this, less than twice this); fractions allowed, for benchmarks",
   },
+  THREAD_CONTEXT_RETENTION_DAYS: {
+    part: "record",
+    read: positive(90),
+    doc: "how long an assistant thread's saved context (`saveThreadContext()`) is kept after its last save; older ones are pruned by the shard's alarm, and a workspace's are deleted at once when its installation goes (`app_uninstalled`, `tokens_revoked`; OAuth mode)",
+  },
   SLACK_BOT_TOKEN: {
     part: "delivery",
     read: text(),

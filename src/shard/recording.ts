@@ -15,6 +15,7 @@ import type { IngestResult } from "../rpc/shard";
 import { inOAuthMode, recordSettings } from "../settings";
 import { carriesFunctionToken, sealedDelivery } from "./functionTokenSealing";
 import type { Metrics } from "./metrics";
+import type { ThreadContextKeeping } from "./threadContextKeeping";
 
 /** Alarms for pruning alone come no more often than this: receipts expire in bulk, not one by one. */
 const PRUNE_INTERVAL_MS = 60_000;
@@ -27,6 +28,8 @@ export interface RecordingParts {
   /** The app the shard plans with (routing/servedApp.ts). */
   app: SlackApp;
   env: CoordinatorEnv;
+  /** Assistant threads' contexts: deleted when the workspace's installation goes. */
+  threadContexts?: Pick<ThreadContextKeeping, "installationGone">;
 }
 
 /**
@@ -111,13 +114,15 @@ export class Recording {
 
   /**
    * Told by the installation store (to every bucket of the workspace): forget what this isolate
-   * cached, and when the installation is gone, park the workspace's waiting effects with why.
+   * cached, and when the installation is gone, park the workspace's waiting effects with why and
+   * delete its assistant threads' contexts.
    */
   installationChanged(workspace: string, change: InstallationChange): number {
     const now = Date.now();
     installationCache.apply(workspace, change, now);
     if (change.status === "installed" || !this.parts.storage.migrated) return 0;
     const parked = this.parts.outbox.parked.parkWorkspace(workspace, change.reason, now, "installation");
+    this.parts.threadContexts?.installationGone(workspace);
     if (parked > 0)
       log("warn", "effects parked: installation gone", {
         shard: this.parts.storage.name,

@@ -2,7 +2,6 @@ import type { SlackApp } from "../app/types";
 import type { Authorize } from "../auth/authorize";
 import { DeliveryLoop } from "../delivery/deliveryLoop";
 import { PaceKeeping } from "../delivery/paceKeeping";
-import { AssistantThreads } from "../recording/assistantThreads";
 import { Outbox } from "../recording/outbox";
 import type { ShardStorage } from "../recording/shardStorage";
 import type { CoordinatorEnv } from "../rpc/env";
@@ -10,6 +9,7 @@ import { LayoutKeeping } from "./layoutKeeping";
 import { Metrics } from "./metrics";
 import { Operations } from "./operations";
 import { Recording } from "./recording";
+import { ThreadContextKeeping } from "./threadContextKeeping";
 
 /**
  * The role of a workspace's shard ("{workspace}/{bucket}"; see routing/): it records the
@@ -24,6 +24,7 @@ export class WorkspaceShard {
   readonly operations: Operations;
   readonly pace = new PaceKeeping();
   readonly layouts: LayoutKeeping;
+  readonly threadContexts: ThreadContextKeeping;
 
   constructor(
     private readonly storage: ShardStorage,
@@ -34,12 +35,21 @@ export class WorkspaceShard {
     const outbox = new Outbox(storage.sql);
     const shard = storage.name;
     const { wakeUps } = storage;
-    const threadContexts = new AssistantThreads(storage.sql);
+    this.threadContexts = new ThreadContextKeeping(storage, env);
+    const threadContexts = this.threadContexts.store;
     const pace = this.pace.local;
     this.delivery = new DeliveryLoop({ shard, role: "workspace", app, authorize, env, outbox, wakeUps, pace, threadContexts });
     this.metrics = new Metrics(storage, outbox, env.SHARD);
     this.delivery.events.subscribe(this.metrics.onDelivery);
-    this.recording = new Recording({ storage, outbox, delivery: this.delivery, metrics: this.metrics, app, env });
+    this.recording = new Recording({
+      storage,
+      outbox,
+      delivery: this.delivery,
+      metrics: this.metrics,
+      app,
+      env,
+      threadContexts: this.threadContexts,
+    });
     this.operations = new Operations(storage, outbox, this.delivery.counters, this.recording);
     this.layouts = new LayoutKeeping(storage, shard);
   }
@@ -49,6 +59,7 @@ export class WorkspaceShard {
       this.metrics.due(now);
       await this.delivery.sweep(now);
       this.recording.prune(now);
+      this.threadContexts.prune(now);
     }, this.delivery.ready !== null);
   }
 }

@@ -8,6 +8,7 @@ import bucketLayouts from "../../../migrations/0007_bucket_layouts.sql";
 import parkFollowUps from "../../../migrations/0008_park_follow_ups.sql";
 import layoutRouting from "../../../migrations/0009_layout_routing.sql";
 import assistantThreads from "../../../migrations/0010_assistant_threads.sql";
+import threadContextOrder from "../../../migrations/0011_thread_context_order.sql";
 
 export interface Migration {
   /** Monotonically increasing; an applied migration is never edited, only followed. */
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 8, name: "0008_park_follow_ups", sql: parkFollowUps },
   { id: 9, name: "0009_layout_routing", sql: layoutRouting },
   { id: 10, name: "0010_assistant_threads", sql: assistantThreads },
+  { id: 11, name: "0011_thread_context_order", sql: threadContextOrder },
 ];
 
 /**
