@@ -1,11 +1,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { App } from "../src/app/App";
-import { deliverLeased } from "../src/delivery/sweep";
 import { controlClock } from "./support/clock";
+import { answerAtOnce, withFakeTimers } from "./support/concurrentAnswers";
 import { mentionIn, recordPlanned, streamShardLoop } from "./support/streamShard";
-import { LEASE_MS } from "./support/testBindings";
 import { useFakeSlack } from "./support/useFakeSlack";
 
 const slack = useFakeSlack();
@@ -17,11 +16,7 @@ const mention = (team: string, n: number) => mentionIn(team, `C0EX${n}`, THREAD,
 
 describe("sayStream when stream starts are exhausted", () => {
   it(`${STREAMS} concurrent streams in one workspace: each answer's first text within seconds, posted and updated in place past Tier 2, exact, no 429`, async () => {
-    vi.useFakeTimers({
-      toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"],
-      now: Date.now() + 3_600_000,
-    });
-    try {
+    await withFakeTimers(async () => {
       slack().enforceTiers();
       const team = `T${crypto.randomUUID().slice(0, 8).toUpperCase()}`;
       const text = Array.from({ length: 400 }, (_, i) => `${i + 1} `);
@@ -36,21 +31,11 @@ describe("sayStream when stream starts are exhausted", () => {
         await streamer.stop({ blocks: feedback as never });
       });
       const startedAt = Date.now();
-      const stub = env.SHARD.get(env.SHARD.idFromName(`exhausted-${team}`));
-      await runInDurableObject(stub, async (_, state) => {
-        const { outbox, loop } = streamShardLoop(state, team, app);
-        // Each delivery's immediate attempt runs at once, as mentions arriving together do.
-        const attempts = Array.from({ length: STREAMS }, (_, n) => {
-          const lease = { token: crypto.randomUUID(), expiresAt: Date.now() + LEASE_MS };
-          return deliverLeased(loop.ready!.courier, lease.token, recordPlanned(outbox, app, mention(team, n), lease));
-        });
-        let done = false;
-        const all = Promise.all(attempts).then(() => (done = true));
-        for (let i = 0; i < 1000 && !done; i++) await vi.advanceTimersByTimeAsync(1000);
-        await all;
-        expect(outbox.countsByStatus()).toMatchObject({ pending: 0, parked: 0 });
-        expect(loop.counters).toMatchObject({ delivered: STREAMS, retried: 0, postponed: 0, parked: 0 });
-      });
+      await answerAtOnce(
+        team,
+        app,
+        Array.from({ length: STREAMS }, (_, n) => mention(team, n)),
+      );
       expect(slack().rateLimited()).toEqual([]);
       for (let n = 0; n < STREAMS; n++) {
         const channel = `C0EX${n}`;
@@ -70,9 +55,7 @@ describe("sayStream when stream starts are exhausted", () => {
       }
       // Past Tier 2's starts, answers were posted instead of waiting their turn.
       expect(slack().callsTo("chat.postMessage").length).toBeGreaterThan(0);
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   }, 120_000);
 
   /** One mention answered by `tokens` (crashing after `crashAt` of them on the first attempt), its start refused 429 for a minute. */

@@ -76,7 +76,7 @@ export function rowPerformer(
         responseUrlUsesBefore: kind.attemptUsesResponseUrl ? row.attempts : 0,
       },
       observe: (method, ok, error) => observe(webApiDestination(row.workspace, method, ok, error)),
-      pacing: pacing && callPacing(pacing, row.workspace, key),
+      pacing: pacing && callPacing(pacing, row.workspace, key, settings.streamBurst),
       stopped: stop?.signal,
       // A custom step's rows call Slack with the function's token (Bolt's attachFunctionToken).
       token: sealedToken

@@ -24,13 +24,14 @@ export interface CallPacing {
 export type KeeperOf = (workspace: string, rateKey: string) => PaceKeeper;
 
 /**
- * Pacing for one attempt of one row (the holder of its slots), under its workspace's rate keys.
- * Every rate key has one keeper, so a channel is paced as one however many shards post to it.
+ * Pacing for one attempt of one row (the holder of its slots), under its workspace's rate keys;
+ * `streamBurst` stream starts (and stops) may go at once (SLACK_STREAM_BURST). Every rate key has
+ * one keeper, so a channel is paced as one however many shards post to it.
  */
-export function callPacing(keeperOf: KeeperOf, workspace: string, holder: string): CallPacing {
+export function callPacing(keeperOf: KeeperOf, workspace: string, holder: string, streamBurst?: number): CallPacing {
   return {
     async before(method, body) {
-      const paced = paceOf(method, body);
+      const paced = paceOf(method, body, streamBurst);
       if (!paced) return;
       const rateKey = workspaceRateKey(workspace, paced.rateKey);
       const keeper = keeperOf(workspace, rateKey);
@@ -42,7 +43,7 @@ export function callPacing(keeperOf: KeeperOf, workspace: string, holder: string
       await keeper.spend(rateKey, holder);
     },
     async rateLimited(method, body, until) {
-      const paced = paceOf(method, body);
+      const paced = paceOf(method, body, streamBurst);
       if (!paced) return;
       const rateKey = workspaceRateKey(workspace, paced.rateKey);
       return await keeperOf(workspace, rateKey).blockUntil(rateKey, until, holder);

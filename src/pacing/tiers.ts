@@ -6,10 +6,14 @@
  * them from 429s. A method missing here is not paced; a 429 still slows it (Retry-After).
  */
 
-/** One rate key's pace: `perSecond` on average, at most `burst` at once. */
+/**
+ * One rate key's pace: `perSecond` on average, at most `burst` at once — and, with `perMinute`,
+ * never more than that in any minute, so a burst is taken out of the minute's count, not added to it.
+ */
 export interface Pace {
   perSecond: number;
   burst: number;
+  perMinute?: number;
 }
 
 /** Slack's tiers: at least this many calls per minute. */
@@ -55,29 +59,45 @@ export const METHOD_TIERS: Readonly<Record<string, Tier>> = {
   "auth.test": 4,
 };
 
+/** Stream starts (and stops) that may go at once per workspace, unless SLACK_STREAM_BURST says otherwise. */
+export const STREAM_BURST = 5;
+
 /**
- * Streams' methods, per workspace: `chat.startStream` / `chat.stopStream` Tier 2, `chat.appendStream`
- * Tier 4 — spread evenly (no burst), since a burst at a minute's start leaves its end over Slack's
- * per-minute count; a stream waiting for its turn sends its gathered text in a bigger flush.
+ * Streams' methods, per workspace: `chat.appendStream` Tier 4 and `chat.update` (a streamed answer
+ * posted when starts are exhausted, updated in place flush after flush) Tier 3, spread evenly —
+ * a stream waiting for its turn sends its gathered text in a bigger flush.
  */
-export const STREAM_PACES: Readonly<Record<string, Pace>> = {
-  "chat.startStream": { perSecond: TIER_PER_MINUTE[2] / 60, burst: 1 },
-  "chat.stopStream": { perSecond: TIER_PER_MINUTE[2] / 60, burst: 1 },
+const STREAM_PACES: Readonly<Record<string, Pace>> = {
   "chat.appendStream": { perSecond: TIER_PER_MINUTE[4] / 60, burst: 1 },
-  // A streamed answer posted when starts are exhausted is updated in place, flush after flush.
   "chat.update": { perSecond: TIER_PER_MINUTE[3] / 60, burst: 1 },
 };
+
+/**
+ * `chat.startStream` / `chat.stopStream`, Tier 2 per workspace, with Slack's "occasional bursts":
+ * up to `burst` at once (answers arriving together all stream), then one every 3 s — and never
+ * more than Tier 2's 20 in any minute, so a burst at a minute's start cannot leave its end over.
+ */
+export function streamEndsPace(burst: number): Pace {
+  const perMinute = TIER_PER_MINUTE[2];
+  return { perSecond: perMinute / 60, burst: Math.min(Math.max(1, burst), perMinute), perMinute };
+}
 
 /** A call's rate key within its workspace: the method, and for `chat.postMessage` its channel. */
 export function callRateKey(method: string, body: Record<string, unknown>): string {
   return method === "chat.postMessage" && typeof body.channel === "string" ? `${method}:${body.channel}` : method;
 }
 
-/** A call's rate key and pace, or null when it is not paced. */
-export function paceOf(method: string, body: Record<string, unknown>): { rateKey: string; pace: Pace } | null {
+/** A call's rate key and pace (stream starts and stops bursting by `streamBurst`), or null when it is not paced. */
+export function paceOf(
+  method: string,
+  body: Record<string, unknown>,
+  streamBurst = STREAM_BURST,
+): { rateKey: string; pace: Pace } | null {
   // chat.postMessage without a channel: Slack refuses the call anyway; it is not paced.
   if (method === "chat.postMessage")
     return typeof body.channel === "string" ? { rateKey: callRateKey(method, body), pace: POST_MESSAGE_PER_CHANNEL } : null;
+  if (method === "chat.startStream" || method === "chat.stopStream")
+    return { rateKey: method, pace: streamEndsPace(streamBurst) };
   const stream = STREAM_PACES[method];
   if (stream) return { rateKey: method, pace: stream };
   const n = METHOD_TIERS[method];

@@ -15,6 +15,8 @@ export interface DeliverySettings {
   relay: RelaySettings | null;
   /** SLACK_PACING: Web API calls paced by Slack's published limits (src/pacing/), or only slowed by 429s. */
   pacing: boolean;
+  /** SLACK_STREAM_BURST: stream starts (and stops) that may go at once per workspace when pacing. */
+  streamBurst: number;
   /** SHARD_BUCKETS: where a workspace's rate keys are kept (one shard each, by hash). */
   shardBuckets: number;
   /** AGENT_SESSIONS: a user's message is worked on in its thread's agent session; RUN_PARKED_TEXT: told when its run is parked. */
@@ -41,6 +43,7 @@ export const deliverySettings = oncePerEnv((vars): DeliverySettings => {
     responseUrlOrigins: setting(vars, "RESPONSE_URL_ORIGINS"),
     relay: relaySettings(vars),
     pacing: setting(vars, "SLACK_PACING"),
+    streamBurst: setting(vars, "SLACK_STREAM_BURST"),
     shardBuckets: setting(vars, "SHARD_BUCKETS"),
     agent: { sessions: setting(vars, "AGENT_SESSIONS"), parkedText: setting(vars, "RUN_PARKED_TEXT") },
     delivery: {

@@ -83,6 +83,11 @@ export const SETTINGS = {
     read: flag(true),
     doc: "`true`: every Web API call waits for its turn by Slack's published rate limits ([Pacing](delivery.md#pacing)); `false`: only 429s slow calls down",
   },
+  SLACK_STREAM_BURST: {
+    part: "delivery",
+    read: positive(5),
+    doc: "with `SLACK_PACING`, how many streamed answers' `chat.startStream` (and `chat.stopStream`) calls may go at once per workspace before the rest are spread evenly at Tier 2 (one every 3 s, never more than 20 in a minute); answers arriving together past it are posted and updated in place ([Streamed answers](delivery.md#streamed-answers)). `1` spreads every start evenly; more than `20` counts as `20`",
+  },
   DELIVERY_TIMEOUT_MS: { part: "delivery", read: positive(10_000), doc: "timeout of one Slack call" },
   LEASE_MS: {
     part: "delivery",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Pacer } from "../../src/pacing/pacer";
-import { POST_MESSAGE_PER_CHANNEL, paceOf } from "../../src/pacing/tiers";
+import { PACED_MINUTE_MS, Pacer } from "../../src/pacing/pacer";
+import { POST_MESSAGE_PER_CHANNEL, paceOf, STREAM_BURST, streamEndsPace } from "../../src/pacing/tiers";
 
 describe("the pacer (GCRA with kept slots)", () => {
   it("gives a burst at once, then one slot per interval, in the order asked; a returning holder keeps its slot", () => {
@@ -42,5 +42,40 @@ describe("the pacer (GCRA with kept slots)", () => {
     expect(paceOf("chat.update", { channel: "C1" })).toEqual({ rateKey: "chat.update", pace: { perSecond: 50 / 60, burst: 1 } });
     expect(paceOf("views.open", {})?.pace.perSecond).toBeCloseTo(100 / 60);
     expect(paceOf("some.unknownMethod", {})).toBeNull();
+  });
+
+  it("stream starts: Slack's burst at once, then one every 3 s, and never more than Tier 2's 20 in any minute", () => {
+    const pacer = new Pacer();
+    const pace = paceOf("chat.startStream", { channel: "C1" })!.pace;
+    expect(pace).toEqual({ perSecond: 20 / 60, burst: STREAM_BURST, perMinute: 20 });
+    const slots = Array.from({ length: 26 }, (_, i) => pacer.reserve("T|chat.startStream", pace, `row${i}`, 0));
+    // Five at once, then 3 s apart: 20 by 45 s.
+    expect(slots.slice(0, 20).map(Math.round)).toEqual([0, 0, 0, 0, 0, ...Array.from({ length: 15 }, (_, i) => (i + 1) * 3000)]);
+    // The 21st waits for the burst to leave the minute (GCRA alone would give it 48 s), and the burst comes again.
+    expect(slots.slice(20).map(Math.round)).toEqual(
+      Array.from({ length: 5 }, () => PACED_MINUTE_MS).concat(PACED_MINUTE_MS + 3000),
+    );
+    for (let i = 0; i < slots.length; i++)
+      expect(slots.filter((slot) => slot > slots[i]! - PACED_MINUTE_MS && slot <= slots[i]!).length).toBeLessThanOrEqual(20);
+    // SLACK_STREAM_BURST: 1 spreads them evenly; more than the minute's count is the minute's count.
+    expect(paceOf("chat.stopStream", {}, 1)?.pace).toEqual({ perSecond: 20 / 60, burst: 1, perMinute: 20 });
+    expect(streamEndsPace(50).burst).toBe(20);
+  });
+
+  it("with a minute's cap, a 429 moves the minute's given slots back with the other turns, and the refused call's retry counts in its minute", () => {
+    const pacer = new Pacer();
+    const pace = { perSecond: 1, burst: 1, perMinute: 3 };
+    const key = "T|chat.startStream";
+    expect(["a", "b", "c"].map((row) => pacer.reserve(key, pace, row, 0))).toEqual([0, 1_000, 2_000]);
+    // b's call is answered 429 at 1 s, Retry-After 10 s: b retries at 11 s, c moves to 12 s.
+    pacer.blockUntil(key, 11_000, "b", 1_000);
+    expect(pacer.reserve(key, pace, "c", 1_500)).toBe(12_000);
+    const d = pacer.reserve(key, pace, "d", 1_500);
+    const e = pacer.reserve(key, pace, "e", 1_500);
+    // Slack sees a at 0, b at 11 s, c at 12 s, then d and e: never more than 3 in a minute.
+    const seen = [0, 11_000, 12_000, d, e];
+    for (const at of seen)
+      expect(seen.filter((other) => other > at - PACED_MINUTE_MS && other <= at).length).toBeLessThanOrEqual(3);
+    expect(e).toBeGreaterThanOrEqual(11_000 + PACED_MINUTE_MS);
   });
 });
