@@ -19,7 +19,8 @@ describe("the demo agent, tested with the public kit", () => {
     const thread_ts = "1700000000.000100";
     const mention = await simulate.appMention({ channel: "C0AGENT", thread_ts, text: "<@U0000BOT> count to 20" });
     expect((await exports.default.fetch(mention)).status).toBe(200);
-    await slack.waitFor("chat.stopStream");
+    // The turn's last call: the session back to active (nothing of the run is left to reach Slack).
+    await slack.waitFor("agents.sessions.setStatus", (call) => call.body.status === "active");
     // The message as Slack shows it: everything the stream appended, and the blocks of its stop.
     const [answer] = slack.messagesIn("C0AGENT", thread_ts);
     expect(answer).toMatchObject({ text: "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20", streaming: false });
@@ -40,6 +41,8 @@ describe("the demo agent, tested with the public kit", () => {
     });
     expect((await exports.default.fetch(stop)).status).toBe(200);
     await slack.waitFor("agents.sessions.setStatus", (call) => call.body.status === "active");
+    // The stop's last call: the stopped message set to exactly the text it showed (chat.update).
+    await slack.waitFor("chat.update", (call) => call.body.ts === streaming!.ts);
     // Stopped where the stop met it, short of 500, and never streaming again.
     const stopped = slack.message("C0STOP", streaming!.ts);
     expect(stopped?.streaming).toBe(false);
