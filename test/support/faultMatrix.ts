@@ -39,6 +39,8 @@ export interface Scenario {
 export interface Injected {
   at: number;
   fault: FaultKind;
+  /** Slack's side right after the fault (a person deleting the message, say). */
+  meanwhile?: (slack: FakeSlack) => Promise<void>;
 }
 
 export interface AnswerRun {
@@ -50,8 +52,8 @@ export interface AnswerRun {
   thread: string;
 }
 
-const CHANNEL = "C0MATRIX";
-const THREAD = "1700000000.000900";
+export const CHANNEL = "C0MATRIX";
+export const THREAD = "1700000000.000900";
 const RUN_KEY = "EvMatrix:run:event:app_mention";
 const SWEEPS = 10;
 const STEP_MS = 30_000;
@@ -66,8 +68,8 @@ async function asSlackShows(method: string, answer: Response): Promise<Response>
   return Response.json(body, { status: answer.status });
 }
 
-/** Runs `scenario`'s answer from scratch, with `injected` (if any) at its call, until its outbox is settled. */
-export async function runAnswer(scenario: Scenario, injected?: Injected): Promise<AnswerRun> {
+/** Runs `scenario`'s answer from scratch, with each of `faults` at its call, until its outbox is settled. */
+export async function runAnswer(scenario: Scenario, ...faults: Injected[]): Promise<AnswerRun> {
   const clock = controlClock();
   const slack = new FakeSlackApi(FAKE_SLACK_ORIGIN);
   scenario.prepare?.(slack);
@@ -81,9 +83,11 @@ export async function runAnswer(scenario: Scenario, injected?: Injected): Promis
     if (dead) throw new TypeError(`the attempt is gone ${EXPECTED_FAULT}`);
     const method = new URL(request.url).pathname.replace(/^\/api\//, "");
     const n = calls.push(method) - 1;
-    if (injected?.at !== n) return asSlackShows(method, await slack.fetch(request));
+    const injected = faults.find((fault) => fault.at === n);
+    if (!injected) return asSlackShows(method, await slack.fetch(request));
     if (injected.fault === "refused") return Response.json({ ok: false, error: "internal_error" }, { status: 500 });
     const answer = await slack.fetch(request);
+    await injected.meanwhile?.(slack);
     if (injected.fault === "lost") throw new TypeError(`Network connection lost. ${EXPECTED_FAULT}`);
     dead = true;
     // Another attempt owns the run from now on (its lease taken over); it is due at once.
@@ -133,6 +137,8 @@ export interface FaultCase extends Injected {
   method: string;
 }
 
-export function casesOf(scenario: Scenario, clean: readonly string[]): FaultCase[] {
-  return clean.flatMap((method, at) => FAULT_KINDS.map((fault) => ({ scenario: scenario.name, method, at, fault })));
+export function casesOf(scenario: Scenario, clean: readonly string[], from = 0): FaultCase[] {
+  return clean.flatMap((method, at) =>
+    at < from ? [] : FAULT_KINDS.map((fault) => ({ scenario: scenario.name, method, at, fault })),
+  );
 }
