@@ -67,6 +67,26 @@ describe("a stream's calls under faults, beyond the matrix", () => {
     expect(problemsOf(scenario, run)).toEqual([]);
   });
 
+  it("without the history scope a lost start is left to Slack, as documented: the answer complete after it, the run delivered", async () => {
+    const text = tokens(120, "w");
+    const scenario: Scenario = {
+      ...answer("no history", () => text, text),
+      app: new App().event("app_mention", async ({ sayStream }) => {
+        const streamer = sayStream();
+        for (const token of text) await streamer.append({ markdown_text: token });
+        await streamer.stop({ blocks: FEEDBACK as never });
+      }),
+      prepare: (fake) => fake.fail({ method: "conversations.replies" }, { error: "missing_scope" }, 10),
+    };
+    const run = await runAnswer(scenario, { at: 0, fault: "lost" });
+    const [orphan, ...answered] = run.slack.messagesIn(CHANNEL, THREAD);
+    expect(text.join("").startsWith(orphan!.text)).toBe(true);
+    expect(orphan!.streaming).toBe(true);
+    expect(answered.map((m) => m.text).join("")).toBe(text.join(""));
+    expect(answered.every((m) => !m.streaming)).toBe(true);
+    expect(run.counts).toEqual({ pending: 0, parked: 0 });
+  });
+
   it("a parked run's stream.close on a message deleted in Slack is done, not parked", async () => {
     const clock = controlClock();
     const team = `T${crypto.randomUUID().slice(0, 8).toUpperCase()}`;

@@ -1,5 +1,5 @@
 import { SlackApiError } from "../platform/errors";
-import type { SlackWebClient } from "../slack/client";
+import { CLEAN_UP, type SlackWebClient } from "../slack/client";
 import { StartsExhausted, turnOf } from "./postedAnswer";
 import type { StreamedMessage, StreamLedger, StreamRecord, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
 
@@ -118,7 +118,7 @@ export class StreamSender {
   /** Deletes a message no checkpoint could record (fenced out), even once the run is stopped: no one else knows it. */
   async cleanUp(ts: string): Promise<void> {
     try {
-      await this.client.cleanUp("chat.delete", { channel: this.target.channel, ts });
+      await this.client[CLEAN_UP]("chat.delete", { channel: this.target.channel, ts });
     } catch (error) {
       if (!refusedWith(error, GONE)) throw error;
     }

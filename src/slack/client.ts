@@ -36,6 +36,9 @@ function originOf(url: string): string | undefined {
   }
 }
 
+/** The internal call sent despite a run's stop (see SlackClient[CLEAN_UP]). */
+export const CLEAN_UP = Symbol("cleanUp");
+
 /** The client handlers get: `call`, `respond`, and every Web API method typed (`client.users.info(…)`). */
 export type SlackWebClient = SlackClient & WebApiMethods;
 
@@ -63,9 +66,10 @@ export class SlackClient {
 
   /**
    * A call that undoes what this attempt alone knows it did (a stream started but fenced out of
-   * its checkpoint): sent even after the run's stop, which would otherwise leave it behind.
+   * its checkpoint): sent even after the run's stop, which would otherwise leave it behind. Keyed
+   * by a symbol, so a handler's `client` does not offer it.
    */
-  async cleanUp<T extends Answer = Answer>(method: string, body: Record<string, unknown>): Promise<T> {
+  async [CLEAN_UP]<T extends Answer = Answer>(method: string, body: Record<string, unknown>): Promise<T> {
     return this.send<T>(method, body, false);
   }
 
