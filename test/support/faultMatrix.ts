@@ -11,13 +11,15 @@ import { FAKE_SLACK_ORIGIN, LEASE_MS } from "./testBindings";
 
 /**
  * The fault matrix's harness: one answer run from scratch (a fresh shard through its real
- * delivery loop, a fresh fake Slack, a controlled clock), its Web API calls listed in order, and
- * optionally one fault at its k-th call:
+ * delivery loop, a fresh fake Slack that reads back text escaped as Slack does, a controlled
+ * clock, sweeps until its outbox settles), its Web API calls listed in order, and optionally a
+ * fault at its k-th call (and at later ones: recovery's calls, one level deeper):
  * - `lost`: Slack applied the call, and its answer never came back (the connection dropped);
  * - `refused`: Slack answered 500 before applying it;
  * - `died`: Slack applied it and answered, and the attempt is gone right after — its lease is
  *   taken over (as a later sweep takes over an expired one), so every checkpoint it would still
  *   write is fenced out, and nothing it would still send reaches Slack (the isolate is gone).
+ *   Like a real lease expiry, it settles nothing: the next attempt has the same `attempt` number.
  */
 export type FaultKind = "lost" | "refused" | "died";
 export const FAULT_KINDS: readonly FaultKind[] = ["lost", "refused", "died"];
