@@ -28,7 +28,8 @@ export interface StreamedMessage {
 
 /** The call sent last: until a later checkpoint, whether it reached Slack is unknown. */
 export interface UnconfirmedCall {
-  op: "start" | "post" | "append" | "stop";
+  /** `final`: the handler's stop with blocks; `delete`: a retry's truncation removing a message. */
+  op: "start" | "post" | "append" | "stop" | "final" | "delete";
   /** The message it wrote to; none for a start. */
   ts?: string;
   text: string;

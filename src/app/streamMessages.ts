@@ -1,20 +1,14 @@
-import { SlackApiError } from "../platform/errors";
 import { log } from "../platform/log";
 import type { SlackWebClient } from "../slack/client";
-import { findLostStart } from "./lostStart";
-import { PostedAnswer, START_WAIT_BOUND_MS, StartsExhausted, turnOf } from "./postedAnswer";
+import { PostedAnswer, START_WAIT_BOUND_MS, StartsExhausted } from "./postedAnswer";
 import type { StreamedMessage, StreamLedger, StreamRecord, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
+import { recoverStream } from "./streamRecovery";
+import { NOT_STREAMING, refusedWith, StreamSender } from "./streamSender";
 
 type Json = Record<string, unknown>;
 
 export type { StreamTarget } from "./streamCheckpoints";
-
-/** Slack's answer to a write on a stream it dropped (about 5 minutes after its start) or that was stopped. */
-export const NOT_STREAMING = "message_not_in_streaming_state";
-
-export function refusedWith(error: unknown, code: string): boolean {
-  return error instanceof SlackApiError && error.code === code;
-}
+export { NOT_STREAMING, refusedWith } from "./streamSender";
 
 /** A call's content: `markdown_text`, or the chunks with the text as a leading `markdown_text` chunk. */
 function content(text: string, chunks: readonly unknown[] | undefined): Json {
@@ -28,19 +22,21 @@ function content(text: string, chunks: readonly unknown[] | undefined): Json {
  * the run's lease), so a crash leaves a record that says which one call's outcome is unknown.
  */
 export class StreamMessages {
-  /** Slack answered a call written ahead as unconfirmed, and no checkpoint says so yet. */
-  private answered = false;
   private readonly posted: PostedAnswer;
+  private readonly sender: StreamSender;
+  /** A recovered message whose final stop (blocks) may have shown: the stop's blocks are set on it in place. */
+  private finalOn: StreamedMessage | undefined;
 
   constructor(
     private readonly client: SlackWebClient,
     private readonly target: StreamTarget,
-    private readonly ledger: StreamLedger,
-    private readonly name: string,
+    ledger: StreamLedger,
+    name: string,
     readonly record: StreamRecord,
-    private readonly sleep: (ms: number) => Promise<void>,
+    sleep: (ms: number) => Promise<void>,
   ) {
-    this.posted = new PostedAnswer(client, target, (sent, call) => this.send(sent, call));
+    this.sender = new StreamSender(client, target, ledger, name, record, sleep);
+    this.posted = new PostedAnswer(client, target, (sent, call) => this.sender.send(sent, call));
   }
 
   /** Everything the reply's messages show, joined in order. */
@@ -54,38 +50,21 @@ export class StreamMessages {
     return last?.open ? last : undefined;
   }
 
-  /**
-   * A retried run's first act: the call an earlier attempt left unconfirmed may or may not show.
-   * Its message is stopped and set to exactly the checkpointed text; the reply continues in a new one.
-   */
+  /** A retried run's first act: the call an earlier attempt left unconfirmed is settled (streamRecovery.ts). */
   async recover(): Promise<void> {
-    const { unconfirmed } = this.record;
-    if (!unconfirmed) return;
-    const message = this.record.messages.find((m) => m.ts === unconfirmed.ts);
-    if (message) {
-      await this.stopQuietly(message);
-      await this.finalise(message);
-      // A posted message, set to its checkpointed text, takes more in place as before.
-      if (message.posted) message.open = true;
-    } else if (unconfirmed.op === "start" || unconfirmed.op === "post") {
-      // The start may have opened a message whose ts died with the attempt: found, the reply goes on in it.
-      const ts = await findLostStart(this.client, this.target, unconfirmed, this.record.messages);
-      if (ts) {
-        const posted = unconfirmed.op === "post" ? { posted: true } : {};
-        this.record.messages.push({ ts, text: unconfirmed.text, openedAt: unconfirmed.at ?? Date.now(), open: true, ...posted });
-        // The start's chunks show in it too: a retry sends them no more.
-        this.record.chunks += unconfirmed.chunks ?? 0;
-      } else log("warn", "a stream's interrupted start was not found; Slack drops it if it opened", { ...this.target });
-    }
-    this.save(undefined);
+    this.finalOn = await recoverStream(this.client, this.target, this.record, this.sender);
   }
 
   /** Opens a new message in the thread with `text`: a stream, or a posted message when starts are exhausted. */
   async start(text: string, chunks?: readonly unknown[]): Promise<StreamedMessage> {
+    const final = this.finalOn;
+    this.finalOn = undefined;
+    // Only the stop's blocks go to a new empty message: they go where the lost final stop put them instead.
+    if (final && text === "" && !chunks?.length) return Object.assign(final, { posted: true, open: true, openedAt: Date.now() });
     const body = { ...this.target, ...content(text, chunks) };
     const sent = { op: "start" as const, text, at: Date.now(), chunks: chunks?.length };
     const call = () => this.client.call<{ ts: string }>("chat.startStream", body);
-    const opened = await this.send(sent, call, START_WAIT_BOUND_MS).then(
+    const opened = await this.sender.send(sent, call, START_WAIT_BOUND_MS).then(
       ({ ts }) => ({ ts }),
       async (error) => {
         if (!(error instanceof StartsExhausted)) throw error;
@@ -100,10 +79,10 @@ export class StreamMessages {
       // The ts is checkpointed at once: a retry must find this message to continue or stop it.
       this.save(undefined);
     } catch (error) {
-      // Fenced out: the attempt that owns the run now cannot know this message, so it goes.
-      await this.deleteQuietly(message).catch((problem) =>
-        log("warn", "an unrecorded stream was not deleted", { ts, error: String(problem) }),
-      );
+      // Fenced out (or stopped): no attempt can know this message, so it goes, stopped or not.
+      await this.sender
+        .cleanUp(ts)
+        .catch((problem) => log("warn", "an unrecorded stream was not deleted", { ts, error: String(problem) }));
       throw error;
     }
     return message;
@@ -112,7 +91,7 @@ export class StreamMessages {
   async append(message: StreamedMessage, text: string, chunks?: readonly unknown[]): Promise<void> {
     const body = { channel: this.target.channel, ts: message.ts, ...content(text, chunks) };
     if (message.posted) await this.posted.update(message, text, "append");
-    else await this.send({ op: "append", ts: message.ts, text }, () => this.client.call("chat.appendStream", body));
+    else await this.sender.send({ op: "append", ts: message.ts, text }, () => this.client.call("chat.appendStream", body));
     message.text += text;
     this.record.chunks += chunks?.length ?? 0;
   }
@@ -122,14 +101,18 @@ export class StreamMessages {
     const body = { channel: this.target.channel, ts: message.ts, ...content(text, chunks), ...(blocks ? { blocks } : {}) };
     try {
       if (message.posted) await this.posted.update(message, text, "stop", blocks);
-      else await this.send({ op: "stop", ts: message.ts, text }, () => this.client.call("chat.stopStream", body));
+      // With blocks it is the final stop: a retry that cannot know whether they show sets them in place.
+      else
+        await this.sender.send({ op: blocks ? "final" : "stop", ts: message.ts, text }, () =>
+          this.client.call("chat.stopStream", body),
+        );
       message.text += text;
     } catch (error) {
       if (!refusedWith(error, NOT_STREAMING)) throw error;
       // Dropped by Slack: the message gets its full text through chat.update instead, and the
       // final blocks (feedback buttons) come in a message of their own.
       message.text += text;
-      await this.finalise(message);
+      await this.sender.finalise(message);
       if (blocks) return await this.stop(await this.start(""), "", undefined, blocks);
     }
     message.open = false;
@@ -140,7 +123,7 @@ export class StreamMessages {
 
   /** Stops a message so the reply continues in a new one (a dropped stream is finalised by chat.update). */
   async close(message: StreamedMessage): Promise<void> {
-    if (!(await this.stopQuietly(message))) await this.finalise(message);
+    if (!(await this.sender.stopQuietly(message))) await this.sender.finalise(message);
     message.open = false;
   }
 
@@ -151,97 +134,25 @@ export class StreamMessages {
       const message = messages.at(-1)!;
       start -= message.text.length;
       if (start + message.text.length <= at) break;
-      await this.stopQuietly(message);
+      await this.sender.stopQuietly(message);
       if (start >= at) {
-        await this.deleteQuietly(message);
+        await this.sender.delete(message);
         messages.pop();
       } else {
         message.text = message.text.slice(0, at - start);
-        await this.finalise(message);
+        await this.sender.finalise(message);
       }
       this.save(undefined);
     }
   }
 
-  /** Writes the checkpoint (fenced, extending the lease); `unconfirmed` is the call about to be sent. */
+  /** Writes the checkpoint (fenced, extending the lease). */
   save(unconfirmed: UnconfirmedCall | undefined): void {
-    this.record.unconfirmed = unconfirmed;
-    this.answered = false;
-    this.ledger.write(this.name, this.record);
+    this.sender.save(unconfirmed);
   }
 
   /** The attempt ends (its listener threw): a call Slack answered since the last checkpoint is confirmed, so the retry continues the same message. */
   confirm(): void {
-    if (this.answered) this.save(undefined);
-  }
-
-  /**
-   * Sends one call, written ahead. A call the pacer holds back, or Slack answers 429, waits for
-   * its turn inside the attempt (text meanwhile gathers into a bigger next flush) instead of
-   * ending the attempt; a refusal from Slack is known not to show, so the checkpoint says so.
-   */
-  private async send<T>(unconfirmed: UnconfirmedCall, call: () => Promise<T>, boundMs = Number.POSITIVE_INFINITY): Promise<T> {
-    this.save(unconfirmed);
-    for (;;) {
-      try {
-        const answer = await call();
-        this.record.unconfirmed = undefined;
-        this.answered = true;
-        return answer;
-      } catch (error) {
-        const turn = turnOf(error);
-        if (turn !== undefined) {
-          // A start this far from its turn is not sent (the checkpoint says so): the answer is posted instead.
-          if (turn - Date.now() > boundMs) {
-            this.save(undefined);
-            throw new StartsExhausted();
-          }
-          await this.sleep(Math.max(0, turn - Date.now()));
-          continue;
-        }
-        if (error instanceof SlackApiError) this.save(undefined);
-        throw error;
-      }
-    }
-  }
-
-  /** chat.stopStream without text; false when Slack no longer streams the message. */
-  private async stopQuietly(message: StreamedMessage): Promise<boolean> {
-    // A posted message is no stream: it shows what its last chat.update set.
-    if (!message.open || message.posted) return false;
-    try {
-      await this.send({ op: "stop", ts: message.ts, text: "" }, () =>
-        this.client.call("chat.stopStream", { channel: this.target.channel, ts: message.ts }),
-      );
-      message.open = false;
-      return true;
-    } catch (error) {
-      if (!refusedWith(error, NOT_STREAMING)) throw error;
-      return false;
-    }
-  }
-
-  /** Sets the message to exactly its checkpointed text (idempotent: a retry may send it again). */
-  private async finalise(message: StreamedMessage): Promise<void> {
-    const body = { channel: this.target.channel, ts: message.ts, markdown_text: message.text };
-    for (;;) {
-      try {
-        await this.client.call("chat.update", body);
-        break;
-      } catch (error) {
-        const turn = turnOf(error);
-        if (turn === undefined) throw error;
-        await this.sleep(Math.max(0, turn - Date.now()));
-      }
-    }
-    message.open = false;
-  }
-
-  private async deleteQuietly(message: StreamedMessage): Promise<void> {
-    try {
-      await this.client.call("chat.delete", { channel: this.target.channel, ts: message.ts });
-    } catch (error) {
-      if (!refusedWith(error, "message_not_found")) throw error;
-    }
+    this.sender.confirm();
   }
 }

@@ -1,11 +1,12 @@
 import type { StreamCloseEffect } from "../app/effects";
-import { NOT_STREAMING, refusedWith } from "../app/streamMessages";
+import { GONE, NOT_STREAMING, refusedWith } from "../app/streamSender";
 import type { EffectKind } from "./kind";
 
 /**
  * `stream.close`: a message a parked run left streaming is stopped; one Slack no longer streams
  * (dropped, or stopped already) is set to exactly its checkpointed text, so a retry of this row
  * and a replay of the run (which continues in a new message) both find it as the checkpoint says.
+ * A message deleted meanwhile (message_not_found) is closed already: nothing of it shows.
  */
 export const streamClose: EffectKind<StreamCloseEffect> = {
   type: "stream.close",
@@ -13,6 +14,7 @@ export const streamClose: EffectKind<StreamCloseEffect> = {
     try {
       await client.call("chat.stopStream", { channel, ts });
     } catch (error) {
+      if (refusedWith(error, GONE)) return;
       if (!refusedWith(error, NOT_STREAMING)) throw error;
       await client.call("chat.update", { channel, ts, markdown_text: text });
     }

@@ -36,6 +36,9 @@ function originOf(url: string): string | undefined {
   }
 }
 
+/** The internal call sent despite a run's stop (see SlackClient[CLEAN_UP]). */
+export const CLEAN_UP = Symbol("cleanUp");
+
 /** The client handlers get: `call`, `respond`, and every Web API method typed (`client.users.info(…)`). */
 export type SlackWebClient = SlackClient & WebApiMethods;
 
@@ -58,6 +61,19 @@ export class SlackClient {
   constructor(private readonly options: ClientOptions) {}
 
   async call<T extends Answer = Answer>(method: string, body: Record<string, unknown>): Promise<T> {
+    return this.send<T>(method, body, true);
+  }
+
+  /**
+   * A call that undoes what this attempt alone knows it did (a stream started but fenced out of
+   * its checkpoint): sent even after the run's stop, which would otherwise leave it behind. Keyed
+   * by a symbol, so a handler's `client` does not offer it.
+   */
+  async [CLEAN_UP]<T extends Answer = Answer>(method: string, body: Record<string, unknown>): Promise<T> {
+    return this.send<T>(method, body, false);
+  }
+
+  private async send<T extends Answer>(method: string, body: Record<string, unknown>, stoppable: boolean): Promise<T> {
     // Not one method but Slack's upload flow (three calls and an upload), as Slack's SDKs offer it.
     if (method === "files.uploadV2") return (await uploadFilesV2(this, body as never)) as T;
     const { handles } = this.options;
@@ -71,6 +87,7 @@ export class SlackClient {
       (signal) => callWebApi({ apiUrl: this.options.apiUrl, authorization: `Bearer ${token}`, method, body, signal }),
       // A 429 under a paced rate key: the attempt is retried exactly at its kept turn, so the order holds.
       (retryAfterMs) => pacing?.rateLimited(method, body, Date.now() + retryAfterMs),
+      stoppable,
     );
     return (result.body ?? {}) as T;
   }
@@ -101,9 +118,10 @@ export class SlackClient {
     method: string,
     send: (signal: AbortSignal) => Promise<CallResult>,
     rateLimited?: (retryAfterMs: number) => Promise<number | undefined> | undefined,
+    stoppable = true,
   ): Promise<CallResult> {
     // Checked here, after the token and any paced wait: a stop meanwhile sends nothing more.
-    if (this.options.stopped?.aborted) throw new RunStopped();
+    if (stoppable && this.options.stopped?.aborted) throw new RunStopped();
     const signal = AbortSignal.timeout(this.options.timeoutMs);
     const { observe } = this.options;
     let result: CallResult;
