@@ -1,14 +1,13 @@
-import type { AnyChunk, KnownBlock } from "@slack/types";
+import type { AnyChunk } from "@slack/types";
 import { HandlerMisuse } from "../platform/errors";
 import type { ChatStreamer, StreamAppendArguments, StreamStopArguments } from "./streamArguments";
-import type { StreamLimits } from "./streamCheckpoints";
-import { NOT_STREAMING, refusedWith, type StreamMessages } from "./streamMessages";
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "./streamCheckpoints";
+import type { StreamMessages } from "./streamMessages";
+import { StreamSending } from "./streamSending";
 
 export type { ChatStreamer, SayStreamOptions, StreamAppendArguments, StreamStopArguments, StreamTools } from "./streamArguments";
 
 const BUFFER_SIZE = 256;
-/** The least STREAM_MAX_CHARS accepts; a message Slack refuses as too long is never cut below it. */
-const MIN_CHARS = 200;
 const markdownOf = (chunks: readonly AnyChunk[] = []): string =>
   chunks.map((chunk) => (chunk.type === "markdown_text" ? chunk.text : "")).join("");
 
@@ -32,16 +31,17 @@ export class DurableStreamer implements ChatStreamer {
   private said = 0;
   private chunksSeen = 0;
   private replaying: boolean;
-  private maxChars: number;
+  private readonly sending: StreamSending;
   /** Text is matched against what Slack shows only once an earlier attempt's last call is settled. */
   private readonly recovered: Promise<void>;
 
   constructor(
     private readonly messages: StreamMessages,
-    private readonly limits: StreamLimits,
+    given: StreamLimits,
     private readonly bufferSize = BUFFER_SIZE,
   ) {
-    this.maxChars = limits.maxChars;
+    const limits = { ...DEFAULT_STREAM_LIMITS, ...given };
+    this.sending = new StreamSending(messages, limits);
     // An unconfirmed start may turn out to have opened a message (recover() finds it).
     this.replaying = messages.record.messages.length > 0 || messages.record.unconfirmed !== undefined;
     this.work = this.run(() => messages.recover());
@@ -71,7 +71,7 @@ export class DurableStreamer implements ChatStreamer {
     const first = !this.flushedOnce && this.buffer !== "";
     if (first || this.buffer.length >= this.bufferSize || this.chunks.length > 0) this.flushSoon();
     // A handler far ahead of Slack waits for the flush in flight rather than gathering without bound.
-    if (this.buffer.length >= this.maxChars) await this.settled();
+    if (this.buffer.length >= this.sending.maxChars) await this.settled();
   }
 
   async stop(args: StreamStopArguments = {}): Promise<void> {
@@ -88,7 +88,7 @@ export class DurableStreamer implements ChatStreamer {
     this.replaying = false;
     this.work = this.run(async () => {
       await this.flushAll();
-      await this.sendStop(args.blocks);
+      await this.sending.stop(args.blocks);
     });
     await this.settled();
   }
@@ -154,64 +154,14 @@ export class DurableStreamer implements ChatStreamer {
 
   /** Sends what has gathered, in as many flushes as it takes (text may gather while one is in flight). */
   private async flushAll(): Promise<void> {
-    while (this.buffer !== "" || this.chunks.length > 0) {
+    // An answer stopped in Slack takes no more: what gathered is dropped.
+    while (!this.messages.record.done && (this.buffer !== "" || this.chunks.length > 0)) {
       const text = this.buffer;
       const chunks = this.chunks;
       this.buffer = "";
       this.chunks = [];
-      await this.sendText(text, chunks);
+      await this.sending.text(text, chunks);
     }
-  }
-
-  /** Text into the open message, continued in a new one before Slack's time or size limit. */
-  private async sendText(text: string, chunks: AnyChunk[]): Promise<void> {
-    let rest = text;
-    do {
-      const open = await this.openForMore();
-      const room = this.maxChars - (open?.text.length ?? 0);
-      const piece = rest.length <= room ? rest : cut(rest, room);
-      const last = piece.length === rest.length;
-      const withChunks = last && chunks.length > 0 ? chunks : undefined;
-      try {
-        if (open) await this.messages.append(open, piece, withChunks);
-        else await this.messages.start(piece, withChunks);
-      } catch (error) {
-        const tooLong = refusedWith(error, "msg_too_long");
-        if (open && (tooLong || refusedWith(error, NOT_STREAMING))) {
-          // Too long for this message (Slack's limit is what it holds), or dropped by Slack: it is
-          // closed at what it shows, and the piece goes to a new message.
-          if (tooLong) this.maxChars = Math.max(MIN_CHARS, Math.min(this.maxChars, open.text.length));
-          await this.messages.close(open);
-          continue;
-        }
-        if (!tooLong || piece.length <= MIN_CHARS) throw error;
-        // Too long even for a new message: Slack's own limit is lower here; smaller messages from now on.
-        this.maxChars = Math.max(MIN_CHARS, Math.floor(piece.length / 2));
-        continue;
-      }
-      rest = rest.slice(piece.length);
-    } while (rest !== "");
-  }
-
-  /** The open message, if more may go into it; one too old or too full is closed first. */
-  private async openForMore() {
-    const open = this.messages.open();
-    if (!open) return undefined;
-    if (Date.now() - open.openedAt < this.limits.maxOpenMs && open.text.length < this.maxChars) return open;
-    await this.messages.close(open);
-    return undefined;
-  }
-
-  private async sendStop(blocks: KnownBlock[] | undefined): Promise<void> {
-    let open = await this.openForMore();
-    // Nothing open and nothing to show: the reply is complete as its messages stand.
-    if (!open && !blocks && this.messages.record.messages.length > 0) {
-      this.messages.record.done = true;
-      this.messages.save(undefined);
-      return;
-    }
-    open ??= await this.messages.start("");
-    await this.messages.stop(open, "", undefined, blocks);
   }
 
   /** Chains `step` after the work before it; the first failure ends the chain and is kept. */
@@ -225,11 +175,4 @@ export class DurableStreamer implements ChatStreamer {
       }
     });
   }
-}
-
-/** At most `room` characters, ending after a space or line break when one is in its second half. */
-function cut(text: string, room: number): string {
-  const piece = text.slice(0, Math.max(1, room));
-  const boundary = Math.max(piece.lastIndexOf("\n"), piece.lastIndexOf(" "));
-  return boundary >= piece.length / 2 ? piece.slice(0, boundary + 1) : piece;
 }

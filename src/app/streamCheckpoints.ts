@@ -63,9 +63,15 @@ export interface StreamLedger {
 export interface StreamLimits {
   maxOpenMs: number;
   maxChars: number;
+  /** STREAM_SLACK_DROP_MS: a message found not streaming this old was dropped by Slack; younger, stopped in Slack. */
+  slackDropMs?: number;
 }
 
-export const DEFAULT_STREAM_LIMITS: StreamLimits = { maxOpenMs: 240_000, maxChars: 10_000 };
+export const DEFAULT_STREAM_LIMITS: Required<StreamLimits> = {
+  maxOpenMs: 240_000,
+  maxChars: 10_000,
+  slackDropMs: 270_000,
+};
 
 /** A ledger in memory, for a run outside a shard (a unit test calling `app.run` itself). */
 export function memoryLedger(): StreamLedger {

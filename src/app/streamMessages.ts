@@ -2,6 +2,7 @@ import { SlackApiError } from "../platform/errors";
 import { log } from "../platform/log";
 import type { SlackWebClient } from "../slack/client";
 import { findLostStart } from "./lostStart";
+import { finishedContent } from "./messageContent";
 import { PostedAnswer, START_WAIT_BOUND_MS, StartsExhausted, turnOf } from "./postedAnswer";
 import type { StreamedMessage, StreamLedger, StreamRecord, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
 
@@ -126,11 +127,10 @@ export class StreamMessages {
       message.text += text;
     } catch (error) {
       if (!refusedWith(error, NOT_STREAMING)) throw error;
-      // Dropped by Slack: the message gets its full text through chat.update instead, and the
-      // final blocks (feedback buttons) come in a message of their own.
+      // Dropped by Slack, or stopped in Slack: the message gets its full text and the final blocks
+      // (feedback buttons) through chat.update; no message opens just to hold them.
       message.text += text;
-      await this.finalise(message);
-      if (blocks) return await this.stop(await this.start(""), "", undefined, blocks);
+      await this.finalise(message, blocks);
     }
     message.open = false;
     this.record.chunks += chunks?.length ?? 0;
@@ -138,10 +138,12 @@ export class StreamMessages {
     this.save(undefined);
   }
 
-  /** Stops a message so the reply continues in a new one (a dropped stream is finalised by chat.update). */
-  async close(message: StreamedMessage): Promise<void> {
-    if (!(await this.stopQuietly(message))) await this.finalise(message);
+  /** Stops a message so the reply continues in a new one (one not streaming is finalised by chat.update: false). */
+  async close(message: StreamedMessage): Promise<boolean> {
+    const stopped = await this.stopQuietly(message);
+    if (!stopped) await this.finalise(message);
     message.open = false;
+    return stopped;
   }
 
   /** A retry's answer differs from `at` on: the messages show exactly its first `at` characters again. */
@@ -221,9 +223,9 @@ export class StreamMessages {
     }
   }
 
-  /** Sets the message to exactly its checkpointed text (idempotent: a retry may send it again). */
-  private async finalise(message: StreamedMessage): Promise<void> {
-    const body = { channel: this.target.channel, ts: message.ts, markdown_text: message.text };
+  /** Sets the message to exactly its checkpointed text, and `blocks` under it (idempotent: a retry may send it again). */
+  async finalise(message: StreamedMessage, blocks?: readonly unknown[]): Promise<void> {
+    const body = { channel: this.target.channel, ts: message.ts, ...finishedContent(message.text, blocks) };
     for (;;) {
       try {
         await this.client.call("chat.update", body);
