@@ -1,8 +1,11 @@
 import type { AnyChunk } from "@slack/types";
 import { HandlerMisuse } from "../platform/errors";
+import { log } from "../platform/log";
+import { AnswerCaps } from "./answerCaps";
 import type { ChatStreamer, StreamAppendArguments, StreamStopArguments } from "./streamArguments";
 import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "./streamCheckpoints";
 import type { StreamMessages } from "./streamMessages";
+import { StreamReplay } from "./streamReplay";
 import { StreamSending } from "./streamSending";
 
 export type { ChatStreamer, SayStreamOptions, StreamAppendArguments, StreamStopArguments, StreamTools } from "./streamArguments";
@@ -15,8 +18,8 @@ const markdownOf = (chunks: readonly AnyChunk[] = []): string =>
  * One `sayStream()`: sends its first text at once (the user sees the answer begin), then gathers
  * text and sends it in flushes of about `buffer_size` characters (chunks at once), one flush in
  * flight at a time, so a stream Slack or the pacer slows down sends fewer, bigger flushes. A
- * retried run replays through what Slack already shows: text
- * that repeats it is not sent again; text that differs replaces it from where it differs.
+ * retried run replays through what Slack already shows (app/streamReplay.ts). It keeps no more
+ * of the answer than the text gathered for the next flush and its checkpoint (bounded: app/sealedMessages.ts).
  */
 export class DurableStreamer implements ChatStreamer {
   private buffer = "";
@@ -27,10 +30,8 @@ export class DurableStreamer implements ChatStreamer {
   /** A flush was asked for: the first text goes out at once, later text in flushes of `buffer_size`. */
   private flushedOnce = false;
   private stopped = false;
-  /** Characters of this run's text matched against what Slack shows, while replaying. */
-  private said = 0;
-  private chunksSeen = 0;
-  private replaying: boolean;
+  private readonly replay: StreamReplay;
+  private readonly caps: AnswerCaps;
   private readonly sending: StreamSending;
   /** Text is matched against what Slack shows only once an earlier attempt's last call is settled. */
   private readonly recovered: Promise<void>;
@@ -42,8 +43,10 @@ export class DurableStreamer implements ChatStreamer {
   ) {
     const limits = { ...DEFAULT_STREAM_LIMITS, ...given };
     this.sending = new StreamSending(messages, limits);
+    this.caps = new AnswerCaps(limits.maxAnswerChars, Date.now() + limits.maxAnswerMs);
     // An unconfirmed start may turn out to have opened a message (recover() finds it).
-    this.replaying = messages.record.messages.length > 0 || messages.record.unconfirmed !== undefined;
+    const replaying = messages.record.messages.length > 0 || messages.record.unconfirmed !== undefined;
+    this.replay = new StreamReplay(messages.record, replaying);
     this.work = this.run(() => messages.recover());
     this.recovered = this.work;
   }
@@ -59,7 +62,7 @@ export class DurableStreamer implements ChatStreamer {
       this.messages.record.messages.length > 0 ||
       this.buffer !== "" ||
       this.chunks.length > 0 ||
-      this.said > 0
+      this.replay.said > 0
     );
   }
 
@@ -81,11 +84,9 @@ export class DurableStreamer implements ChatStreamer {
     if (this.messages.record.done) return;
     this.take(args.markdown_text ?? "", args.chunks ?? []);
     // This run's answer ends inside what an earlier attempt's messages show: it is shorter.
-    if (this.replaying && this.said < this.messages.shown.length) {
-      const at = this.said;
-      this.work = this.run(() => this.messages.truncate(at));
-    }
-    this.replaying = false;
+    const end = this.replay.end();
+    this.cutBack(end.cutAt);
+    this.buffer += end.text;
     this.work = this.run(async () => {
       await this.flushAll();
       await this.sending.stop(args.blocks);
@@ -117,29 +118,29 @@ export class DurableStreamer implements ChatStreamer {
     if (this.stopped) throw new HandlerMisuse(`sayStream: ${what}() after stop()`);
   }
 
-  /** Takes the handler's text, skipping what Slack already shows from an earlier attempt. */
+  /** Takes the handler's text within the answer's caps, skipping what Slack already shows from an earlier attempt. */
   private take(text: string, chunks: readonly AnyChunk[]): void {
-    let rest = text + markdownOf(chunks);
-    let extra = chunks.filter((chunk) => chunk.type !== "markdown_text");
-    if (this.replaying) {
-      const shown = this.messages.shown;
-      let same = 0;
-      while (same < rest.length && this.said + same < shown.length && rest[same] === shown[this.said + same]) same++;
-      const known = Math.min(extra.length, Math.max(0, this.messages.record.chunks - this.chunksSeen));
-      this.chunksSeen += known;
-      extra = extra.slice(known);
-      this.said += same;
-      rest = rest.slice(same);
-      if (rest === "" && extra.length === 0) return;
-      if (this.said < shown.length) {
-        // It differs from what Slack shows (or adds a chunk there): the earlier answer is cut back to what both share.
-        const at = this.said;
-        this.work = this.run(() => this.messages.truncate(at));
-      }
-      this.replaying = false;
-    }
-    this.buffer += rest;
-    this.chunks.push(...extra);
+    const capped = this.caps.ended;
+    const within = this.caps.take(text + markdownOf(chunks));
+    const extra = capped ? [] : chunks.filter((chunk) => chunk.type !== "markdown_text");
+    const step = this.replay.take(within, extra);
+    this.cutBack(step.cutAt);
+    this.buffer += step.text;
+    this.chunks.push(...step.extra);
+    if (capped || !this.caps.ended) return;
+    // A cap reached: the answer ends with its notice; the handler's later appends and stop do nothing.
+    log("warn", "a streamed answer reached its cap (STREAM_MAX_ANSWER_CHARS or STREAM_MAX_ANSWER_MS): it ends here", {
+      ts: this.ts,
+    });
+    this.work = this.run(async () => {
+      await this.flushAll();
+      await this.sending.stop(undefined);
+    });
+  }
+
+  /** The earlier attempt's messages differ from this run's text from `at` on: they are cut back to it first. */
+  private cutBack(at: number | undefined): void {
+    if (at !== undefined) this.work = this.run(() => this.messages.truncate(at));
   }
 
   private flushSoon(): void {

@@ -4,6 +4,7 @@ import type { SlackWebClient } from "../slack/client";
 import { findLostStart } from "./lostStart";
 import { finishedContent } from "./messageContent";
 import { PostedAnswer, START_WAIT_BOUND_MS, StartsExhausted, turnOf } from "./postedAnswer";
+import { lengthOf, sealClosed, shownLength } from "./sealedMessages";
 import type { StreamedMessage, StreamLedger, StreamRecord, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
 
 type Json = Record<string, unknown>;
@@ -42,11 +43,6 @@ export class StreamMessages {
     private readonly sleep: (ms: number) => Promise<void>,
   ) {
     this.posted = new PostedAnswer(client, target, (sent, call) => this.send(sent, call));
-  }
-
-  /** Everything the reply's messages show, joined in order. */
-  get shown(): string {
-    return this.record.messages.map((message) => message.text).join("");
   }
 
   /** The message being streamed into, if one is open. */
@@ -149,10 +145,11 @@ export class StreamMessages {
   /** A retry's answer differs from `at` on: the messages show exactly its first `at` characters again. */
   async truncate(at: number): Promise<void> {
     const { messages } = this.record;
-    for (let start = this.shown.length; messages.length > 0; ) {
+    // A sealed message is only ever cut whole: a retry's text is matched against it as a whole.
+    for (let start = shownLength(this.record); messages.length > 0; ) {
       const message = messages.at(-1)!;
-      start -= message.text.length;
-      if (start + message.text.length <= at) break;
+      start -= lengthOf(message);
+      if (start + lengthOf(message) <= at) break;
       await this.stopQuietly(message);
       if (start >= at) {
         await this.deleteQuietly(message);
@@ -169,6 +166,7 @@ export class StreamMessages {
   save(unconfirmed: UnconfirmedCall | undefined): void {
     this.record.unconfirmed = unconfirmed;
     this.answered = false;
+    sealClosed(this.record);
     this.ledger.write(this.name, this.record);
   }
 

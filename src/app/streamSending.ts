@@ -66,7 +66,7 @@ export class StreamSending {
     if (open) return await this.messages.stop(open, "", undefined, blocks);
     const last = this.messages.record.messages.at(-1);
     // The blocks go under the last message (its text is kept for this); an answer with no text shows them alone.
-    if (last && blocks) await this.messages.finalise(last, blocks);
+    if (last && !last.sealed && blocks) await this.messages.finalise(last, blocks);
     else if (blocks) return await this.messages.stop(await this.messages.start(""), "", undefined, blocks);
     this.messages.record.done = true;
     this.messages.save(undefined);

@@ -17,7 +17,15 @@ export type MentionHandler = (args: RunArgs<EventArgs<AppMentionEvent>>) => Prom
 export async function timedMention(
   handler: MentionHandler,
   place: { channel: string; thread: string },
-  options: { vars?: Record<string, string>; sweeps?: number; stepMs?: number; inspect?: (outbox: Outbox) => void } = {},
+  options: {
+    vars?: Record<string, string>;
+    sweeps?: number;
+    stepMs?: number;
+    /** Before the first sweep, with the shard's storage. */
+    setup?: (state: DurableObjectState) => void;
+    /** After each sweep (before time moves on): what an operator or a deploy does between attempts. */
+    inspect?: (outbox: Outbox, state: DurableObjectState, sweep: number) => void;
+  } = {},
 ): Promise<void> {
   vi.useFakeTimers({
     toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"],
@@ -30,12 +38,13 @@ export async function timedMention(
     await runInDurableObject(stub, async (_, state) => {
       const { outbox, loop } = streamShardLoop(state, team, app, { SLACK_PACING: "false", ...options.vars });
       recordPlanned(outbox, app, mentionIn(team, place.channel, place.thread, `Ev${team}`));
+      options.setup?.(state);
       for (let i = 0; i < (options.sweeps ?? 1); i++) {
         let done = false;
         const sweep = Promise.resolve(loop.sweep(Date.now())).finally(() => (done = true));
         for (let s = 0; s < 3600 && !done; s++) await vi.advanceTimersByTimeAsync(1000);
         await sweep;
-        options.inspect?.(outbox);
+        options.inspect?.(outbox, state, i);
         await vi.advanceTimersByTimeAsync(options.stepMs ?? 60_000);
       }
     });
