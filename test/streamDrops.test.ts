@@ -113,3 +113,17 @@ describe("a stream stopped in Slack", () => {
     ).toBe(counted(200));
   }, 30_000);
 });
+
+describe("a posted answer (stream starts exhausted)", () => {
+  it("rotating at STREAM_MAX_CHARS is never taken for a message stopped in Slack: the whole answer, exact", async () => {
+    slack().fail({ method: "chat.startStream" }, { status: 429, retryAfter: 60 }, 10);
+    await timedMention(countTo(200, 0, 1), place, { vars: { STREAM_MAX_CHARS: "200" } });
+    expect(slack().callsTo("chat.postMessage").length).toBeGreaterThan(1);
+    expect(
+      thread()
+        .map((m) => m.text)
+        .join(""),
+    ).toBe(counted(200));
+    expect(thread().every((m) => !m.streaming)).toBe(true);
+  }, 30_000);
+});

@@ -88,8 +88,9 @@ export class StreamSending {
    * it: false, and the answer goes on in a new message.
    */
   private async stoppedInSlack(message: StreamedMessage, closed: boolean): Promise<boolean> {
-    // One this attempt has not streamed into yet may have been closed by a parked run's follow-ups.
-    if (message.ts !== this.live || Date.now() - message.openedAt >= this.limits.slackDropMs) return false;
+    // A posted message never streams; one this attempt has not streamed into yet may have been
+    // closed by a parked run's follow-ups.
+    if (message.posted || message.ts !== this.live || Date.now() - message.openedAt >= this.limits.slackDropMs) return false;
     if (!closed) await this.messages.close(message);
     log("info", "a streamed answer was stopped in Slack: it ends there", { ts: message.ts });
     this.messages.record.done = true;
