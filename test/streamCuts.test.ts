@@ -7,12 +7,15 @@ const slack = useFakeSlack();
 const CHANNEL = "C0CUTS";
 const THREAD = "1700000000.000400";
 
-/** Streams `tokens` with STREAM_MAX_CHARS at 200, one flush per token; the thread's messages. */
-async function streamedIn200s(tokens: string[]) {
+/** Streams `tokens` with STREAM_MAX_CHARS at 200, a flush per token (each sent before the next comes, with `paced`); the thread's messages. */
+async function streamedIn200s(tokens: string[], paced = false) {
   await timedMention(
     async ({ sayStream }) => {
       const stream = sayStream({ buffer_size: 1 });
-      for (const token of tokens) await stream.append({ markdown_text: token });
+      for (const token of tokens) {
+        await stream.append({ markdown_text: token });
+        if (paced) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await stream.stop();
     },
     { channel: CHANNEL, thread: THREAD },
@@ -47,5 +50,14 @@ describe("where a streamed answer is cut into messages", () => {
       // Every cut is at a space or a line break.
       expect(text === messages.at(-1)!.text || /[ \n]$/.test(text)).toBe(true);
     }
+  });
+
+  it("a code block streamed token by token that opens late in a message starts the next one: no message leaves it open", async () => {
+    const code = ["```ts\n", "const a = 1;\n", "const b = 2;\n", "console.log(a + b);\n", "```\n"];
+    const tokens = ["Some words first. ".repeat(9), "\n", ...code, "Done."];
+    const messages = await streamedIn200s(tokens, true);
+    expect(messages.map((m) => m.text).join("")).toBe(tokens.join(""));
+    expect(messages.length).toBe(2);
+    for (const { text } of messages) expect(openFenceAt("", text, text.length)).toBeUndefined();
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Where a streamed answer's text is cut when it does not fit in one message: never inside a
  * surrogate pair (an emoji stays whole), never leaving a ``` code fence open across messages
- * when the fence can move to the next message whole, and at a line break, else a space, when
- * one is in the second half of the room. The pieces joined are always exactly the text: a cut
+ * when the block can move to the next message whole (and one opening late in a message starts the
+ * next one before it grows), and at a line break, else a space, when one is in the second half of
+ * the room. The pieces joined are always exactly the text: a cut
  * never adds or drops a character (a retried run matches its text against them).
  */
 
@@ -40,18 +41,24 @@ export function openFenceAt(before: string, text: string, end: number): number |
   return opener - before.length < 0 ? -1 : opener - before.length;
 }
 
+/** A code block opening past this share of a message starts the next one: streamed on, it would likely be split. */
+const LATE_FENCE = 0.75;
+
 /**
  * How much of `text` goes into a message that shows `before` and has `room` characters left: all
- * of it when it fits; 0 when the rest is better started in a new message (a code block that
- * would be split, moved whole to the next one); otherwise at least one code point.
+ * of it when it fits (unless a code block opens late in the message); 0 when the rest is better
+ * started in a new message (a code block moved whole to the next one); otherwise at least one code point.
  */
 export function pieceLength(before: string, text: string, room: number): number {
-  if (text.length <= room) return text.length;
-  const limit = codePointFloor(text, room);
-  if (limit === 0) return before === "" ? codePointFloor(text, 2) : 0;
+  const fits = text.length <= room;
+  const limit = fits ? text.length : codePointFloor(text, room);
   const fence = openFenceAt(before, text, limit);
-  // The block opens in this piece, or at its very start after text already shown: it moves whole.
-  if (fence !== undefined && fence >= 0 && (fence > 0 || before !== "")) return fence;
+  // The block opens in this piece, or at its very start after text already shown: it can move whole.
+  const movable = fence !== undefined && fence >= 0 && (fence > 0 || before !== "");
+  if (movable && before.length + fence > (before.length + room) * LATE_FENCE) return fence;
+  if (fits) return text.length;
+  if (limit === 0) return before === "" ? codePointFloor(text, 2) : 0;
+  if (movable) return fence;
   const piece = text.slice(0, limit);
   for (const boundary of ["\n", " "]) {
     const at = piece.lastIndexOf(boundary);

@@ -55,6 +55,15 @@ describe("textCuts", () => {
     expect(pieceLength("shown so far\n", "```\ncode\ncode\ncode\n```\n", 10)).toBe(0);
   });
 
+  it("a block opening in a message's last quarter starts the next message, though what came so far fits", () => {
+    const before = "x".repeat(160);
+    expect(pieceLength(before, "ok\n```\nco", 40)).toBe(3);
+    // Early in a message it streams on where it is.
+    expect(pieceLength("x".repeat(20), "ok\n```\nco", 180)).toBe(9);
+    // A fresh message with the block at its start: nowhere better to go.
+    expect(pieceLength("", "```\nco", 4)).toBe(4);
+  });
+
   it("a block longer than a whole message is split at a line break, the only way left", () => {
     const code = `\`\`\`\n${"line of code\n".repeat(30)}\`\`\`\n`;
     const cut = pieces(code, 200);
