@@ -52,22 +52,41 @@ const posted: Scenario = {
   prepare: (slack) => slack.fail({ method: "chat.startStream" }, { status: 429, retryAfter: 600 }, 1_000),
 };
 
-/** A retry that answers otherwise from its second message on: its recovery cuts, deletes and replaces (the calls of a truncation). */
-const OTHERWISE = [...TOKENS.slice(0, 50), ...Array.from({ length: 120 }, (_, i) => `v${i} `)];
+/** An answer that fails on its first attempt before its stop, and whose retry answers `retried` instead. */
+function retriedOtherwise(retried: string[]): App {
+  return new App().event("app_mention", async ({ sayStream, attempt }) => {
+    const streamer = sayStream();
+    for (const token of attempt === 1 ? TOKENS : retried) await streamer.append({ markdown_text: token });
+    if (attempt === 1) throw new Error("the first attempt failed before its stop");
+    await streamer.stop({ blocks: FEEDBACK as never });
+  });
+}
+
+/**
+ * A retry that answers otherwise inside its first message, which the checkpoint keeps sealed
+ * (length and hash: app/sealedMessages.ts): its recovery deletes every message from there on
+ * and answers again (the calls of a truncation by deletes).
+ */
+const REPLACED = [...TOKENS.slice(0, 50), ...Array.from({ length: 120 }, (_, i) => `v${i} `)];
 const replaced: Scenario = {
   ...streamed,
   name: "replaced",
-  makes: ["chat.delete", "chat.update"],
-  text: OTHERWISE.join(""),
-  app: new App().event("app_mention", async ({ sayStream, attempt }) => {
-    const streamer = sayStream();
-    for (const token of attempt === 1 ? TOKENS : OTHERWISE) await streamer.append({ markdown_text: token });
-    if (attempt === 1) throw new Error("the first attempt failed before its stop");
-    await streamer.stop({ blocks: FEEDBACK as never });
-  }),
+  makes: ["chat.delete"],
+  text: REPLACED.join(""),
+  app: retriedOtherwise(REPLACED),
 };
 
-const SCENARIOS = [streamed, posted, replaced];
+/** A retry that answers otherwise inside its last message, whose text the checkpoint keeps: it is cut there in place (chat.update). */
+const CUT = [...TOKENS.slice(0, 106), ...Array.from({ length: 60 }, (_, i) => `v${i} `)];
+const cut: Scenario = {
+  ...streamed,
+  name: "cut",
+  makes: ["chat.update"],
+  text: CUT.join(""),
+  app: retriedOtherwise(CUT),
+};
+
+const SCENARIOS = [streamed, posted, replaced, cut];
 
 // The clean runs, at collection: their calls are the matrix (and its size is in the titles).
 const clean = new Map<string, string[]>();

@@ -273,7 +273,11 @@ describe("sayStream", () => {
   it("a stream Slack dropped (message_not_in_streaming_state) is finalised by chat.update and continued", async () => {
     const clock = controlClock();
     slack().setStreamLimits({ streamMaxOpenMs: 3000 });
-    const { threads } = await streamed(slowAnswer(clock), { clock, sweeps: 1, vars: { STREAM_MAX_OPEN_MS: "600000" } });
+    const { threads } = await streamed(slowAnswer(clock), {
+      clock,
+      sweeps: 1,
+      vars: { STREAM_MAX_OPEN_MS: "600000", STREAM_SLACK_DROP_MS: "3000" },
+    });
     const messages = threads();
     expect(messages.map((m) => m.text).join("")).toBe(words(60).join(""));
     expect(messages.length).toBeGreaterThan(1);
@@ -298,11 +302,16 @@ describe("sayStream", () => {
         clock.advance(5000);
         await streamer.stop({ blocks: buttons as never });
       },
-      { clock, sweeps: 1, vars: { STREAM_MAX_OPEN_MS: "600000" } },
+      { clock, sweeps: 1, vars: { STREAM_MAX_OPEN_MS: "600000", STREAM_SLACK_DROP_MS: "3000" } },
     );
+    // The blocks go under the dropped message's text (chat.update): no empty message opens to hold them.
     expect(threads()).toMatchObject([
-      { text: "the whole answer", state: "dropped", streaming: false },
-      { text: "", state: "stopped", blocks: buttons },
+      {
+        text: "the whole answer",
+        state: "dropped",
+        streaming: false,
+        blocks: [{ type: "markdown", text: "the whole answer" }, ...buttons],
+      },
     ]);
   });
 

@@ -82,4 +82,7 @@ export const CHAOS_SETTINGS: Record<string, string> = {
   // Streamed answers continue in a new message after 3 s or 300 characters: chains are the rule.
   STREAM_MAX_OPEN_MS: "3000",
   STREAM_MAX_CHARS: "300",
+  // The fake drops streams at 4 s (CHAOS_FAKE_STREAM_MAX_OPEN_MS); our clock starts a message's age a
+  // little later than the fake's, so below it: a message found not streaming after 3.5 s was dropped.
+  STREAM_SLACK_DROP_MS: "3500",
 };

@@ -1,14 +1,16 @@
-import type { AnyChunk, KnownBlock } from "@slack/types";
+import type { AnyChunk } from "@slack/types";
 import { HandlerMisuse } from "../platform/errors";
+import { log } from "../platform/log";
+import { AnswerCaps } from "./answerCaps";
 import type { ChatStreamer, StreamAppendArguments, StreamStopArguments } from "./streamArguments";
-import type { StreamLimits } from "./streamCheckpoints";
-import { NOT_STREAMING, refusedWith, type StreamMessages } from "./streamMessages";
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "./streamCheckpoints";
+import type { StreamMessages } from "./streamMessages";
+import { StreamReplay } from "./streamReplay";
+import { StreamSending } from "./streamSending";
 
 export type { ChatStreamer, SayStreamOptions, StreamAppendArguments, StreamStopArguments, StreamTools } from "./streamArguments";
 
 const BUFFER_SIZE = 256;
-/** The least STREAM_MAX_CHARS accepts; a message Slack refuses as too long is never cut below it. */
-const MIN_CHARS = 200;
 const markdownOf = (chunks: readonly AnyChunk[] = []): string =>
   chunks.map((chunk) => (chunk.type === "markdown_text" ? chunk.text : "")).join("");
 
@@ -16,8 +18,8 @@ const markdownOf = (chunks: readonly AnyChunk[] = []): string =>
  * One `sayStream()`: sends its first text at once (the user sees the answer begin), then gathers
  * text and sends it in flushes of about `buffer_size` characters (chunks at once), one flush in
  * flight at a time, so a stream Slack or the pacer slows down sends fewer, bigger flushes. A
- * retried run replays through what Slack already shows: text
- * that repeats it is not sent again; text that differs replaces it from where it differs.
+ * retried run replays through what Slack already shows (app/streamReplay.ts). It keeps no more
+ * of the answer than the text gathered for the next flush and its checkpoint (bounded: app/sealedMessages.ts).
  */
 export class DurableStreamer implements ChatStreamer {
   private buffer = "";
@@ -28,22 +30,23 @@ export class DurableStreamer implements ChatStreamer {
   /** A flush was asked for: the first text goes out at once, later text in flushes of `buffer_size`. */
   private flushedOnce = false;
   private stopped = false;
-  /** Characters of this run's text matched against what Slack shows, while replaying. */
-  private said = 0;
-  private chunksSeen = 0;
-  private replaying: boolean;
-  private maxChars: number;
+  private readonly replay: StreamReplay;
+  private readonly caps: AnswerCaps;
+  private readonly sending: StreamSending;
   /** Text is matched against what Slack shows only once an earlier attempt's last call is settled. */
   private readonly recovered: Promise<void>;
 
   constructor(
     private readonly messages: StreamMessages,
-    private readonly limits: StreamLimits,
+    given: StreamLimits,
     private readonly bufferSize = BUFFER_SIZE,
   ) {
-    this.maxChars = limits.maxChars;
+    const limits = { ...DEFAULT_STREAM_LIMITS, ...given };
+    this.sending = new StreamSending(messages, limits);
+    this.caps = new AnswerCaps(limits.maxAnswerChars, Date.now() + limits.maxAnswerMs);
     // An unconfirmed start may turn out to have opened a message (recover() finds it).
-    this.replaying = messages.record.messages.length > 0 || messages.record.unconfirmed !== undefined;
+    const replaying = messages.record.messages.length > 0 || messages.record.unconfirmed !== undefined;
+    this.replay = new StreamReplay(messages.record, replaying);
     this.work = this.run(() => messages.recover());
     this.recovered = this.work;
   }
@@ -59,7 +62,7 @@ export class DurableStreamer implements ChatStreamer {
       this.messages.record.messages.length > 0 ||
       this.buffer !== "" ||
       this.chunks.length > 0 ||
-      this.said > 0
+      this.replay.said > 0
     );
   }
 
@@ -71,7 +74,7 @@ export class DurableStreamer implements ChatStreamer {
     const first = !this.flushedOnce && this.buffer !== "";
     if (first || this.buffer.length >= this.bufferSize || this.chunks.length > 0) this.flushSoon();
     // A handler far ahead of Slack waits for the flush in flight rather than gathering without bound.
-    if (this.buffer.length >= this.maxChars) await this.settled();
+    if (this.buffer.length >= this.sending.maxChars) await this.settled();
   }
 
   async stop(args: StreamStopArguments = {}): Promise<void> {
@@ -81,14 +84,12 @@ export class DurableStreamer implements ChatStreamer {
     if (this.messages.record.done) return;
     this.take(args.markdown_text ?? "", args.chunks ?? []);
     // This run's answer ends inside what an earlier attempt's messages show: it is shorter.
-    if (this.replaying && this.said < this.messages.shown.length) {
-      const at = this.said;
-      this.work = this.run(() => this.messages.truncate(at));
-    }
-    this.replaying = false;
+    const end = this.replay.end();
+    this.cutBack(end.cutAt);
+    this.buffer += end.text;
     this.work = this.run(async () => {
       await this.flushAll();
-      await this.sendStop(args.blocks);
+      await this.sending.stop(args.blocks);
     });
     await this.settled();
   }
@@ -117,29 +118,29 @@ export class DurableStreamer implements ChatStreamer {
     if (this.stopped) throw new HandlerMisuse(`sayStream: ${what}() after stop()`);
   }
 
-  /** Takes the handler's text, skipping what Slack already shows from an earlier attempt. */
+  /** Takes the handler's text within the answer's caps, skipping what Slack already shows from an earlier attempt. */
   private take(text: string, chunks: readonly AnyChunk[]): void {
-    let rest = text + markdownOf(chunks);
-    let extra = chunks.filter((chunk) => chunk.type !== "markdown_text");
-    if (this.replaying) {
-      const shown = this.messages.shown;
-      let same = 0;
-      while (same < rest.length && this.said + same < shown.length && rest[same] === shown[this.said + same]) same++;
-      const known = Math.min(extra.length, Math.max(0, this.messages.record.chunks - this.chunksSeen));
-      this.chunksSeen += known;
-      extra = extra.slice(known);
-      this.said += same;
-      rest = rest.slice(same);
-      if (rest === "" && extra.length === 0) return;
-      if (this.said < shown.length) {
-        // It differs from what Slack shows (or adds a chunk there): the earlier answer is cut back to what both share.
-        const at = this.said;
-        this.work = this.run(() => this.messages.truncate(at));
-      }
-      this.replaying = false;
-    }
-    this.buffer += rest;
-    this.chunks.push(...extra);
+    const capped = this.caps.ended;
+    const within = this.caps.take(text + markdownOf(chunks));
+    const extra = capped ? [] : chunks.filter((chunk) => chunk.type !== "markdown_text");
+    const step = this.replay.take(within, extra);
+    this.cutBack(step.cutAt);
+    this.buffer += step.text;
+    this.chunks.push(...step.extra);
+    if (capped || !this.caps.ended) return;
+    // A cap reached: the answer ends with its notice; the handler's later appends and stop do nothing.
+    log("warn", "a streamed answer reached its cap (STREAM_MAX_ANSWER_CHARS or STREAM_MAX_ANSWER_MS): it ends here", {
+      ts: this.ts,
+    });
+    this.work = this.run(async () => {
+      await this.flushAll();
+      await this.sending.stop(undefined);
+    });
+  }
+
+  /** The earlier attempt's messages differ from this run's text from `at` on: they are cut back to it first. */
+  private cutBack(at: number | undefined): void {
+    if (at !== undefined) this.work = this.run(() => this.messages.truncate(at));
   }
 
   private flushSoon(): void {
@@ -154,64 +155,14 @@ export class DurableStreamer implements ChatStreamer {
 
   /** Sends what has gathered, in as many flushes as it takes (text may gather while one is in flight). */
   private async flushAll(): Promise<void> {
-    while (this.buffer !== "" || this.chunks.length > 0) {
+    // An answer stopped in Slack takes no more: what gathered is dropped.
+    while (!this.messages.record.done && (this.buffer !== "" || this.chunks.length > 0)) {
       const text = this.buffer;
       const chunks = this.chunks;
       this.buffer = "";
       this.chunks = [];
-      await this.sendText(text, chunks);
+      await this.sending.text(text, chunks);
     }
-  }
-
-  /** Text into the open message, continued in a new one before Slack's time or size limit. */
-  private async sendText(text: string, chunks: AnyChunk[]): Promise<void> {
-    let rest = text;
-    do {
-      const open = await this.openForMore();
-      const room = this.maxChars - (open?.text.length ?? 0);
-      const piece = rest.length <= room ? rest : cut(rest, room);
-      const last = piece.length === rest.length;
-      const withChunks = last && chunks.length > 0 ? chunks : undefined;
-      try {
-        if (open) await this.messages.append(open, piece, withChunks);
-        else await this.messages.start(piece, withChunks);
-      } catch (error) {
-        const tooLong = refusedWith(error, "msg_too_long");
-        if (open && (tooLong || refusedWith(error, NOT_STREAMING))) {
-          // Too long for this message (Slack's limit is what it holds), or dropped by Slack: it is
-          // closed at what it shows, and the piece goes to a new message.
-          if (tooLong) this.maxChars = Math.max(MIN_CHARS, Math.min(this.maxChars, open.text.length));
-          await this.messages.close(open);
-          continue;
-        }
-        if (!tooLong || piece.length <= MIN_CHARS) throw error;
-        // Too long even for a new message: Slack's own limit is lower here; smaller messages from now on.
-        this.maxChars = Math.max(MIN_CHARS, Math.floor(piece.length / 2));
-        continue;
-      }
-      rest = rest.slice(piece.length);
-    } while (rest !== "");
-  }
-
-  /** The open message, if more may go into it; one too old or too full is closed first. */
-  private async openForMore() {
-    const open = this.messages.open();
-    if (!open) return undefined;
-    if (Date.now() - open.openedAt < this.limits.maxOpenMs && open.text.length < this.maxChars) return open;
-    await this.messages.close(open);
-    return undefined;
-  }
-
-  private async sendStop(blocks: KnownBlock[] | undefined): Promise<void> {
-    let open = await this.openForMore();
-    // Nothing open and nothing to show: the reply is complete as its messages stand.
-    if (!open && !blocks && this.messages.record.messages.length > 0) {
-      this.messages.record.done = true;
-      this.messages.save(undefined);
-      return;
-    }
-    open ??= await this.messages.start("");
-    await this.messages.stop(open, "", undefined, blocks);
   }
 
   /** Chains `step` after the work before it; the first failure ends the chain and is kept. */
@@ -225,11 +176,4 @@ export class DurableStreamer implements ChatStreamer {
       }
     });
   }
-}
-
-/** At most `room` characters, ending after a space or line break when one is in its second half. */
-function cut(text: string, room: number): string {
-  const piece = text.slice(0, Math.max(1, room));
-  const boundary = Math.max(piece.lastIndexOf("\n"), piece.lastIndexOf(" "));
-  return boundary >= piece.length / 2 ? piece.slice(0, boundary + 1) : piece;
 }

@@ -1,6 +1,7 @@
 /**
  * What a streamed reply's checkpoint holds, on its run's outbox row: the messages Slack shows
- * (each one's `ts` and exact text) and the one call whose outcome is not known yet. Written
+ * (each one's `ts`; the open and the last one's exact text, the others' length and hash) and the
+ * one call whose outcome is not known yet: bounded, whatever the answer's length. Written
  * before each call that changes a message (one row write per flush, not per token), so a
  * retried run knows what Slack shows and what may or may not have reached it.
  */
@@ -24,6 +25,8 @@ export interface StreamedMessage {
   open: boolean;
   /** Posted (chat.postMessage) when stream starts were exhausted: updated in place, never streaming. */
   posted?: boolean;
+  /** Closed and not the last: its text (then "") left the checkpoint; its length and hash stay (app/sealedMessages.ts). */
+  sealed?: { chars: number; hash: string };
 }
 
 /** The call sent last: until a later checkpoint, whether it reached Slack is unknown. */
@@ -64,9 +67,20 @@ export interface StreamLedger {
 export interface StreamLimits {
   maxOpenMs: number;
   maxChars: number;
+  /** STREAM_SLACK_DROP_MS: a message found not streaming this old was dropped by Slack; younger, stopped in Slack. */
+  slackDropMs?: number;
+  /** STREAM_MAX_ANSWER_CHARS and STREAM_MAX_ANSWER_MS: one answer ends, with a notice, past either. */
+  maxAnswerChars?: number;
+  maxAnswerMs?: number;
 }
 
-export const DEFAULT_STREAM_LIMITS: StreamLimits = { maxOpenMs: 240_000, maxChars: 10_000 };
+export const DEFAULT_STREAM_LIMITS: Required<StreamLimits> = {
+  maxOpenMs: 240_000,
+  maxChars: 10_000,
+  slackDropMs: 270_000,
+  maxAnswerChars: 100_000,
+  maxAnswerMs: 1_800_000,
+};
 
 /** A ledger in memory, for a run outside a shard (a unit test calling `app.run` itself). */
 export function memoryLedger(): StreamLedger {

@@ -1,6 +1,7 @@
 import { log } from "../platform/log";
 import type { SlackWebClient } from "../slack/client";
 import { PostedAnswer, START_WAIT_BOUND_MS, StartsExhausted } from "./postedAnswer";
+import { lengthOf, shownLength } from "./sealedMessages";
 import type { StreamedMessage, StreamLedger, StreamRecord, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
 import { recoverStream } from "./streamRecovery";
 import { NOT_STREAMING, refusedWith, StreamSender } from "./streamSender";
@@ -37,11 +38,6 @@ export class StreamMessages {
   ) {
     this.sender = new StreamSender(client, target, ledger, name, record, sleep);
     this.posted = new PostedAnswer(client, target, (sent, call) => this.sender.send(sent, call));
-  }
-
-  /** Everything the reply's messages show, joined in order. */
-  get shown(): string {
-    return this.record.messages.map((message) => message.text).join("");
   }
 
   /** The message being streamed into, if one is open. */
@@ -109,11 +105,10 @@ export class StreamMessages {
       message.text += text;
     } catch (error) {
       if (!refusedWith(error, NOT_STREAMING)) throw error;
-      // Dropped by Slack: the message gets its full text through chat.update instead, and the
-      // final blocks (feedback buttons) come in a message of their own.
+      // Dropped by Slack, or stopped in Slack: the message gets its full text and the final blocks
+      // (feedback buttons) through chat.update; no message opens just to hold them.
       message.text += text;
-      await this.sender.finalise(message);
-      if (blocks) return await this.stop(await this.start(""), "", undefined, blocks);
+      await this.sender.finalise(message, blocks);
     }
     message.open = false;
     this.record.chunks += chunks?.length ?? 0;
@@ -121,19 +116,22 @@ export class StreamMessages {
     this.save(undefined);
   }
 
-  /** Stops a message so the reply continues in a new one (a dropped stream is finalised by chat.update). */
-  async close(message: StreamedMessage): Promise<void> {
-    if (!(await this.sender.stopQuietly(message))) await this.sender.finalise(message);
+  /** Stops a message so the reply continues in a new one (one not streaming is finalised by chat.update: false). */
+  async close(message: StreamedMessage): Promise<boolean> {
+    const stopped = await this.sender.stopQuietly(message);
+    if (!stopped) await this.sender.finalise(message);
     message.open = false;
+    return stopped;
   }
 
   /** A retry's answer differs from `at` on: the messages show exactly its first `at` characters again. */
   async truncate(at: number): Promise<void> {
     const { messages } = this.record;
-    for (let start = this.shown.length; messages.length > 0; ) {
+    // A sealed message is only ever cut whole: a retry's text is matched against it as a whole.
+    for (let start = shownLength(this.record); messages.length > 0; ) {
       const message = messages.at(-1)!;
-      start -= message.text.length;
-      if (start + message.text.length <= at) break;
+      start -= lengthOf(message);
+      if (start + lengthOf(message) <= at) break;
       await this.sender.stopQuietly(message);
       if (start >= at) {
         await this.sender.delete(message);
@@ -154,5 +152,10 @@ export class StreamMessages {
   /** The attempt ends (its listener threw): a call Slack answered since the last checkpoint is confirmed, so the retry continues the same message. */
   confirm(): void {
     this.sender.confirm();
+  }
+
+  /** Sets the message to exactly its checkpointed text, and `blocks` under it (idempotent: a retry may send it again). */
+  async finalise(message: StreamedMessage, blocks?: readonly unknown[]): Promise<void> {
+    await this.sender.finalise(message, blocks);
   }
 }

@@ -1,6 +1,8 @@
 import { SlackApiError } from "../platform/errors";
 import { CLEAN_UP, type SlackWebClient } from "../slack/client";
+import { finishedContent } from "./messageContent";
 import { StartsExhausted, turnOf } from "./postedAnswer";
+import { sealClosed } from "./sealedMessages";
 import type { StreamedMessage, StreamLedger, StreamRecord, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
 
 /** Slack's answer to a write on a stream it dropped (about 5 minutes after its start) or that was stopped. */
@@ -34,6 +36,8 @@ export class StreamSender {
   save(unconfirmed: UnconfirmedCall | undefined): void {
     this.record.unconfirmed = unconfirmed;
     this.answered = false;
+    // Closed messages but the last keep only their length and hash: the record stays bounded.
+    sealClosed(this.record);
     this.ledger.write(this.name, this.record);
   }
 
@@ -88,9 +92,9 @@ export class StreamSender {
     }
   }
 
-  /** Sets the message to exactly its checkpointed text (idempotent: a retry may send it again). */
-  async finalise(message: StreamedMessage): Promise<void> {
-    const body = { channel: this.target.channel, ts: message.ts, markdown_text: message.text };
+  /** Sets the message to exactly its checkpointed text, and `blocks` under it (idempotent: a retry may send it again). */
+  async finalise(message: StreamedMessage, blocks?: readonly unknown[]): Promise<void> {
+    const body = { channel: this.target.channel, ts: message.ts, ...finishedContent(message.text, blocks) };
     for (;;) {
       try {
         await this.client.call("chat.update", body);

@@ -12,7 +12,13 @@ import type { EffectKind } from "./kind";
 const runSettings = oncePerEnv((vars) => ({
   handlerMaxAttempts: setting(vars, "HANDLER_MAX_ATTEMPTS"),
   // STREAM_MAX_OPEN_MS / STREAM_MAX_CHARS: a streamed answer moves to a new message before Slack's limits.
-  streamLimits: { maxOpenMs: setting(vars, "STREAM_MAX_OPEN_MS"), maxChars: setting(vars, "STREAM_MAX_CHARS") },
+  streamLimits: {
+    maxOpenMs: setting(vars, "STREAM_MAX_OPEN_MS"),
+    maxChars: setting(vars, "STREAM_MAX_CHARS"),
+    slackDropMs: setting(vars, "STREAM_SLACK_DROP_MS"),
+    maxAnswerChars: setting(vars, "STREAM_MAX_ANSWER_CHARS"),
+    maxAnswerMs: setting(vars, "STREAM_MAX_ANSWER_MS"),
+  },
 }));
 
 /**
