@@ -60,4 +60,16 @@ describe("where a streamed answer is cut into messages", () => {
     expect(messages.length).toBe(2);
     for (const { text } of messages) expect(openFenceAt("", text, text.length)).toBeUndefined();
   });
+
+  it("a code block longer than a message: its closing fence stays with its code, and the text after it is not taken into a code block", async () => {
+    const code = Array.from({ length: 30 }, (_, i) => `line ${i} of code\n`);
+    const after = "After the block, some more words to say here. ".repeat(6).split(/(?<= )/);
+    const tokens = ["Intro.\n", "```\n", ...code, "```\n", ...after];
+    const messages = await streamedIn200s(tokens);
+    expect(messages.map((m) => m.text).join("")).toBe(tokens.join(""));
+    const closing = messages.find((m) => m.text.includes("line 29 of code"))!;
+    expect(closing.text).toContain("line 29 of code\n```\n");
+    // No later message opens a code block: the closing fence is not read as an opener.
+    for (const { text } of messages.slice(messages.indexOf(closing) + 1)) expect(text).not.toContain("```");
+  });
 });

@@ -136,6 +136,8 @@ export class StreamMessages {
       if (start >= at) {
         await this.sender.delete(message);
         messages.pop();
+        // A deleted message takes no blocks in place: the stop's blocks go to a new one instead.
+        if (message === this.finalOn) this.finalOn = undefined;
       } else {
         message.text = message.text.slice(0, at - start);
         await this.sender.finalise(message);

@@ -2,7 +2,7 @@ import type { AnyChunk, KnownBlock } from "@slack/types";
 import { log } from "../platform/log";
 import type { StreamedMessage, StreamLimits } from "./streamCheckpoints";
 import { NOT_STREAMING, refusedWith, type StreamMessages } from "./streamMessages";
-import { pieceLength } from "./textCuts";
+import { openFenceAt, pieceLength } from "./textCuts";
 
 /** The least STREAM_MAX_CHARS accepts; a message Slack refuses as too long is never cut below it. */
 const MIN_CHARS = 200;
@@ -17,6 +17,8 @@ export class StreamSending {
   maxChars: number;
   /** The message this attempt last streamed into: only its stop in Slack can be the user's. */
   private live: string | undefined;
+  /** Messages this attempt opened inside a code block longer than a message: their first fence closes it. */
+  private readonly inBlock = new Set<string>();
 
   constructor(
     private readonly messages: StreamMessages,
@@ -32,7 +34,8 @@ export class StreamSending {
     do {
       const open = await this.openForMore(full);
       if (this.messages.record.done) return;
-      const piece = rest.slice(0, pieceLength(open?.text ?? "", rest, this.maxChars - (open?.text.length ?? 0)));
+      const inBlock = this.startsInBlock(open);
+      const piece = rest.slice(0, pieceLength(open?.text ?? "", rest, this.maxChars - (open?.text.length ?? 0), inBlock));
       // Cut: this message is full; the rest goes on in a new one (none opens before its piece is known).
       full = piece.length < rest.length;
       if (piece === "") continue;
@@ -40,6 +43,7 @@ export class StreamSending {
       try {
         if (open) await this.messages.append(open, piece, withChunks);
         this.live = (open ?? (await this.messages.start(piece, withChunks))).ts;
+        if (!open && inBlock) this.inBlock.add(this.live);
       } catch (error) {
         const tooLong = refusedWith(error, "msg_too_long");
         if (open && !tooLong && refusedWith(error, NOT_STREAMING) && (await this.stoppedInSlack(open, false))) return;
@@ -70,6 +74,15 @@ export class StreamSending {
     else if (blocks) return await this.messages.stop(await this.messages.start(""), "", undefined, blocks);
     this.messages.record.done = true;
     this.messages.save(undefined);
+  }
+
+  /** Whether `open` (or, none open, the next message) starts inside a code block the message before left open. */
+  private startsInBlock(open: StreamedMessage | undefined): boolean {
+    if (open) return this.inBlock.has(open.ts);
+    const last = this.messages.record.messages.at(-1);
+    return (
+      last !== undefined && !last.sealed && openFenceAt("", last.text, last.text.length, this.inBlock.has(last.ts)) !== undefined
+    );
   }
 
   /** The open message, if more may go into it; one too old or too full is closed first. */

@@ -21,13 +21,14 @@ export function codePointFloor(text: string, room: number): number {
 
 /**
  * Where the fence still open at the end of `before + text.slice(0, end)` opened, as an index in
- * `text` (-1 when it opened in `before`), or undefined when no fence is open there.
+ * `text` (-1 when it opened in `before`, or before it: `inBlock`), or undefined when no fence is open there.
  */
-export function openFenceAt(before: string, text: string, end: number): number | undefined {
+export function openFenceAt(before: string, text: string, end: number, inBlock = false): number | undefined {
   const joined = before + text.slice(0, end);
   // The last line is whole when the text breaks the line right there, or ends there.
   const lastWhole = end >= text.length || text[end] === "\n";
-  let opener: number | undefined;
+  // A message that starts inside a code block (one longer than a message): its first fence closes it.
+  let opener: number | undefined = inBlock ? -1 : undefined;
   for (let line = 0; line <= joined.length; ) {
     const next = joined.indexOf("\n", line);
     const stop = next === -1 ? joined.length : next;
@@ -45,14 +46,15 @@ export function openFenceAt(before: string, text: string, end: number): number |
 const LATE_FENCE = 0.75;
 
 /**
- * How much of `text` goes into a message that shows `before` and has `room` characters left: all
+ * How much of `text` goes into a message that shows `before` (after a code block left open by the
+ * message before it, when `inBlock`) and has `room` characters left: all
  * of it when it fits (unless a code block opens late in the message); 0 when the rest is better
  * started in a new message (a code block moved whole to the next one); otherwise at least one code point.
  */
-export function pieceLength(before: string, text: string, room: number): number {
+export function pieceLength(before: string, text: string, room: number, inBlock = false): number {
   const fits = text.length <= room;
   const limit = fits ? text.length : codePointFloor(text, room);
-  const fence = openFenceAt(before, text, limit);
+  const fence = openFenceAt(before, text, limit, inBlock);
   // The block opens in this piece, or at its very start after text already shown: it can move whole.
   const movable = fence !== undefined && fence >= 0 && (fence > 0 || before !== "");
   if (movable && before.length + fence > (before.length + room) * LATE_FENCE) return fence;
