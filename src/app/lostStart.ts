@@ -12,20 +12,23 @@ interface ThreadMessage {
 /** How far before its checkpoint a lost start's message may carry its ts (clocks of shard and Slack differ). */
 const CLOCK_SLACK_MS = 10_000;
 
-/** Text as Slack's reads show it: `&`, `<`, `>` escaped; a posted answer without text shows an ellipsis. */
-function asShown(call: UnconfirmedCall): string {
-  if (call.op === "post" && call.text === "") return "…";
-  return call.text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+/**
+ * A text's words as Slack's reads may show them: `&`, `<`, `>` unescaped, then letters and digits
+ * alone, so Slack's escaping, its rendering of markdown and a posted answer's "…" change nothing.
+ */
+export function wordsOf(text: string): string {
+  const unescaped = text.replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+  return unescaped.replace(/[^\p{L}\p{N}]+/gu, "");
 }
 
 /**
  * The message a `chat.startStream` (or a posted answer's `chat.postMessage`) opened before an
- * attempt died with its ts unknown, recognised by where and when it is, not by its text: in the
- * thread, from this app's bot, no older than the start's checkpoint, after the reply's last known
- * message, and none of its known messages. One such message is it; of several (another run of
- * the app answering in the thread meanwhile) only the one showing the start's text is taken.
- * None found, or the thread refused for good (no history scope), leaves it to Slack; a lookup
- * that failed otherwise fails the attempt, and the retry looks again.
+ * attempt died with its ts unknown, recognised by where and when it is: in the thread, from this
+ * app's bot, no older than the start's checkpoint, after the reply's last known message, none of
+ * its known messages — and showing the start's words (letters and digits, Slack's escaping and
+ * formatting set aside), so another run's answer in the thread meanwhile is never taken for it.
+ * Exactly one such message is it. None found, or the thread refused for good (no history scope),
+ * leaves it to Slack; a lookup that failed otherwise fails the attempt, and the retry looks again.
  */
 export async function findLostStart(
   client: SlackWebClient,
@@ -54,8 +57,8 @@ export async function findLostStart(
         (ours === undefined || m.bot_id === ours) &&
         !known.some((k) => k.ts === m.ts),
     );
-    const shown = asShown(start);
-    const taken = found.length === 1 ? found : found.filter((m) => m.text === shown || m.text === start.text);
+    const words = wordsOf(start.text);
+    const taken = found.filter((m) => wordsOf(m.text ?? "") === words);
     return taken.length === 1 ? taken[0]!.ts : undefined;
   } catch (error) {
     // A lookup that may work later fails the attempt (its start stays unconfirmed, and is looked for again).

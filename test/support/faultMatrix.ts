@@ -19,9 +19,10 @@ import { FAKE_SLACK_ORIGIN, LEASE_MS } from "./testBindings";
  * - `died`: Slack applied it and answered, and the attempt is gone right after — its lease is
  *   taken over (as a later sweep takes over an expired one), so every checkpoint it would still
  *   write is fenced out, and nothing it would still send reaches Slack (the isolate is gone).
- *   Like a real lease expiry, it settles nothing: the next attempt has the same `attempt` number.
+ *   Like a real lease expiry, it settles nothing: the next attempt has the same `attempt` number;
+ * - `unsent` (not in the matrix): the connection failed before Slack got the call, so nothing applied.
  */
-export type FaultKind = "lost" | "refused" | "died";
+export type FaultKind = "lost" | "refused" | "died" | "unsent";
 export const FAULT_KINDS: readonly FaultKind[] = ["lost", "refused", "died"];
 
 export interface Scenario {
@@ -88,6 +89,10 @@ export async function runAnswer(scenario: Scenario, ...faults: Injected[]): Prom
     const injected = faults.find((fault) => fault.at === n);
     if (!injected) return asSlackShows(method, await slack.fetch(request));
     if (injected.fault === "refused") return Response.json({ ok: false, error: "internal_error" }, { status: 500 });
+    if (injected.fault === "unsent") {
+      await injected.meanwhile?.(slack);
+      throw new TypeError(`Network connection lost. ${EXPECTED_FAULT}`);
+    }
     const answer = await slack.fetch(request);
     await injected.meanwhile?.(slack);
     if (injected.fault === "lost") throw new TypeError(`Network connection lost. ${EXPECTED_FAULT}`);
