@@ -68,6 +68,8 @@ export class StreamSender {
             throw new StartsExhausted();
           }
           await this.sleep(Math.max(0, turn - Date.now()));
+          // The wait opened the input gate: written ahead again (fenced), so an attempt that lost its lease meanwhile sends nothing.
+          this.save(unconfirmed);
           continue;
         }
         if (error instanceof SlackApiError) this.save(undefined);
