@@ -19,6 +19,8 @@ export type FakeMessage = Omit<StoredMessage, "text"> & { text: string } & Messa
 
 export class FakeAnswers {
   private tsCounter = 0;
+  /** Every thread's ts the app named: like Slack's, a new message's ts is never one already in the channel. */
+  private readonly threadTss = new Set<string>();
   private fileCounter = 0;
   private viewCounter = 0;
   /** Messages the app posted, per channel, oldest first: what conversations.history/replies read. */
@@ -42,6 +44,7 @@ export class FakeAnswers {
 
   answer(method: string, body: Record<string, unknown>): Record<string, unknown> {
     const channel = String(body.channel ?? "");
+    if (typeof body.thread_ts === "string") this.threadTss.add(`${channel} ${body.thread_ts}`);
     switch (method) {
       case "chat.postMessage": {
         // Slack shows a post's markdown_text as its text.
@@ -121,9 +124,13 @@ export class FakeAnswers {
     return { ok: true, status };
   }
 
-  private nextTs(): string {
-    this.tsCounter++;
-    return `${Math.floor(this.now() / 1000)}.${String(this.tsCounter).padStart(6, "0")}`;
+  private nextTs(channel = ""): string {
+    for (;;) {
+      this.tsCounter++;
+      const ts = `${Math.floor(this.now() / 1000)}.${String(this.tsCounter).padStart(6, "0")}`;
+      // A test's own message ts (its thread root) is made the same way: the fake never reuses one.
+      if (!this.threadTss.has(`${channel} ${ts}`)) return ts;
+    }
   }
 
   private stored(channel: string): StoredMessage[] {
@@ -136,7 +143,7 @@ export class FakeAnswers {
   }
 
   private post(channel: string, body: Record<string, unknown>): StoredMessage {
-    const message: StoredMessage = { type: "message", ts: this.nextTs(), bot_id: "B0000FAKE", ...pick(body, "text", "blocks") };
+    const message: StoredMessage = { type: "message", ts: this.nextTs(channel), bot_id: "B0000FAKE", ...pick(body, "text", "blocks") };
     if (typeof body.thread_ts === "string") message.thread_ts = body.thread_ts;
     const list = this.channels.get(channel) ?? [];
     list.push(message);

@@ -192,6 +192,8 @@ describe("the demo agent: count to N", () => {
       const endedAt = await ended.opened;
       await sessionActive();
       await slack().waitFor("chat.stopStream");
+      // The second close (the stop's and the parked run's each close the message) sets it to its text: the last call.
+      await slack().waitFor("chat.update", (call) => call.body.ts === streaming!.ts);
       return { took: endedAt - stoppedAt, answer: slack().message(channel, streaming!.ts) };
     });
     expect(outcome.took).toBeLessThan(1000);
