@@ -143,7 +143,12 @@ export class FakeAnswers {
   }
 
   private post(channel: string, body: Record<string, unknown>): StoredMessage {
-    const message: StoredMessage = { type: "message", ts: this.nextTs(channel), bot_id: "B0000FAKE", ...pick(body, "text", "blocks") };
+    const message: StoredMessage = {
+      type: "message",
+      ts: this.nextTs(channel),
+      bot_id: "B0000FAKE",
+      ...pick(body, "text", "blocks"),
+    };
     if (typeof body.thread_ts === "string") message.thread_ts = body.thread_ts;
     const list = this.channels.get(channel) ?? [];
     list.push(message);
