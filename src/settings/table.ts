@@ -1,4 +1,5 @@
-import { aesKey, atLeast, flag, list, nonNegative, origins, positive, type Reader, text, url, type Vars, wording } from "./read";
+import { aesKey, flag, list, nonNegative, origins, positive, type Reader, text, url, type Vars, wording } from "./read";
+import { STREAMED_ANSWER_SETTINGS } from "./streamedAnswerSettings";
 
 /**
  * Every setting the coordinator reads, in one table: its reader (with its default), the part
@@ -127,31 +128,7 @@ export const SETTINGS = {
     read: wording("Sorry, something went wrong and I could not finish this."),
     doc: "in an agent session (`AGENT_SESSIONS`), what the user is told in the thread when a run of their message is finally parked; empty: nothing is posted",
   },
-  STREAM_MAX_OPEN_MS: {
-    part: "delivery",
-    read: atLeast(240_000, 1000),
-    doc: "how long one message of a streamed answer (`sayStream()`) stays a stream before the answer continues in a new message in the thread, ahead of Slack's drop after about 5 minutes; at least 1000",
-  },
-  STREAM_MAX_CHARS: {
-    part: "delivery",
-    read: atLeast(10_000, 200),
-    doc: "the most characters one message of a streamed answer holds before it continues in a new message (also on Slack's `msg_too_long`); at least 200",
-  },
-  STREAM_SLACK_DROP_MS: {
-    part: "delivery",
-    read: atLeast(270_000, 1000),
-    doc: "how old (since its start) a message of a streamed answer must be for Slack's `message_not_in_streaming_state` to mean Slack dropped it (about 5 minutes): it is finalised and the answer continues in a new message; found not streaming sooner, it was stopped in Slack (by the user or another client) and the answer ends there; at least 1000",
-  },
-  STREAM_MAX_ANSWER_CHARS: {
-    part: "delivery",
-    read: atLeast(100_000, 1000),
-    doc: "the most characters one streamed answer (all its messages) shows: past it the answer is cut with a short notice, later text is ignored and its `stop()` still ends it; at least 1000",
-  },
-  STREAM_MAX_ANSWER_MS: {
-    part: "delivery",
-    read: atLeast(1_800_000, 10_000),
-    doc: "how long one streamed answer may go on from its first message: later text is ignored, the answer ends with a short notice and its `stop()` still ends it; at least 10000",
-  },
+  ...STREAMED_ANSWER_SETTINGS,
   RELAY_URL: {
     part: "relay",
     read: url(),
