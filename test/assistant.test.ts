@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { App } from "../src/app/App";
 import { Assistant } from "../src/app/assistant";
 import type { Step } from "../src/app/types";
+import type { Inbound } from "../src/inbound/types";
 import { HandlerMisuse } from "../src/platform/errors";
 import type { SlackWebClient } from "../src/slack/client";
 import { eventDelivery } from "./support/agentShard";
@@ -135,19 +136,26 @@ describe("app.assistant", () => {
   });
 });
 
+/** Runs `listener` of `app` for `inbound` outside a shard, with a client that records its calls. */
+async function callsOfRun(app: App, listener: string, inbound: Inbound): Promise<[string, Record<string, unknown>][]> {
+  const calls: [string, Record<string, unknown>][] = [];
+  const client = {
+    call: async (method: string, body: Record<string, unknown>) => {
+      calls.push([method, body]);
+      return { ok: true };
+    },
+  };
+  const step: Step = async (_name, fn) => await fn();
+  const tools = { client: client as unknown as SlackWebClient, step, attempt: 1 };
+  await app.run({ type: "run", listener, inbound }, tools);
+  return calls;
+}
+
 describe("say() in a plain listener of an assistant thread's event", () => {
   it("posts in the thread the event names (assistant_thread.channel_id / thread_ts)", async () => {
     const app = new App().event("assistant_thread_started", async ({ say }) => {
       await say("hi");
     });
-    const calls: [string, Record<string, unknown>][] = [];
-    const client = {
-      call: async (method: string, body: Record<string, unknown>) => {
-        calls.push([method, body]);
-        return { ok: true };
-      },
-    };
-    const step: Step = async (_name, fn) => await fn();
     const thread = assistantThread();
     const payload = { event: threadEvent("assistant_thread_started", thread, {}) };
     const inbound = {
@@ -158,8 +166,7 @@ describe("say() in a plain listener of an assistant thread's event", () => {
       type: "assistant_thread_started",
       payload,
     };
-    const tools = { client: client as unknown as SlackWebClient, step, attempt: 1 };
-    await app.run({ type: "run", listener: "event:assistant_thread_started", inbound }, tools);
+    const calls = await callsOfRun(app, "event:assistant_thread_started", inbound);
     expect(calls).toEqual([["chat.postMessage", { channel: thread.channel, thread_ts: thread.threadTs, text: "hi" }]]);
   });
 });
@@ -169,18 +176,8 @@ describe("say() in a plain listener of a user's message in an assistant thread",
     const app = new App().event("message", async ({ say }) => {
       await say("hi");
     });
-    const calls: [string, Record<string, unknown>][] = [];
-    const client = {
-      call: async (method: string, body: Record<string, unknown>) => {
-        calls.push([method, body]);
-        return { ok: true };
-      },
-    };
-    const step: Step = async (_name, fn) => await fn();
     const thread = dmThread();
-    const inbound = eventDelivery("T1", assistantThreadMessage(thread, "hello"));
-    const tools = { client: client as unknown as SlackWebClient, step, attempt: 1 };
-    await app.run({ type: "run", listener: "event:message", inbound }, tools);
+    const calls = await callsOfRun(app, "event:message", eventDelivery("T1", assistantThreadMessage(thread, "hello")));
     expect(calls).toEqual([["chat.postMessage", { channel: thread.channel, thread_ts: thread.threadTs, text: "hi" }]]);
   });
 });

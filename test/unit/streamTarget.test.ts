@@ -2,16 +2,7 @@ import { describe, expect, it } from "vitest";
 import { channelOf } from "../../src/app/filters";
 import { streamTargetOf } from "../../src/app/runStreams";
 import type { Inbound } from "../../src/inbound/types";
-
-const delivery = (kind: Inbound["kind"], type: string, payload: Record<string, unknown>): Inbound => ({
-  kind,
-  dedupeKey: "Ev1",
-  workspace: "T1",
-  teamId: "T1",
-  isEnterpriseInstall: false,
-  type,
-  payload,
-});
+import { inboundOf as delivery } from "../support/inboundOf";
 
 const targetOf = (inbound: Inbound) => streamTargetOf(inbound, channelOf(inbound));
 

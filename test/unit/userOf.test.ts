@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Inbound } from "../../src/inbound/types";
 import { userOf } from "../../src/inbound/userOf";
-
-const delivery = (kind: Inbound["kind"], type: string, payload: Record<string, unknown>): Inbound => ({
-  kind,
-  dedupeKey: "Ev1",
-  workspace: "T1",
-  teamId: "T1",
-  isEnterpriseInstall: false,
-  type,
-  payload,
-});
+import { inboundOf as delivery } from "../support/inboundOf";
 
 const event = (type: string, fields: Record<string, unknown>) => delivery("event", type, { event: { type, ...fields } });
 
