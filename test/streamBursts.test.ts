@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { App } from "../src/app/App";
 import { SLACK_TIERS } from "../src/testing/fakeTiers";
-import { answerAtOnce, withFakeTimers } from "./support/concurrentAnswers";
+import { answerAtOnce, answeringAtModelPace, withFakeTimers } from "./support/concurrentAnswers";
 import { mentionIn } from "./support/streamShard";
 import { useFakeSlack } from "./support/useFakeSlack";
 
@@ -17,15 +16,7 @@ const mention = (team: string, n: number) => mentionIn(team, `C0BU${n}`, THREAD,
 /** `ANSWERS` mentions answered at once by streams of `text`; checks every answer is exact and done; returns the channels that streamed. */
 async function answerTogether(text: string[], vars: Record<string, string> = {}) {
   const team = `T${crypto.randomUUID().slice(0, 8).toUpperCase()}`;
-  const app = new App().event("app_mention", async ({ sayStream }) => {
-    const streamer = sayStream();
-    for (const token of text) {
-      await streamer.append({ markdown_text: token });
-      // A model's pace: a token every 50 ms.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    await streamer.stop();
-  });
+  const app = answeringAtModelPace(text);
   await answerAtOnce(
     team,
     app,

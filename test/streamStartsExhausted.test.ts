@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { App } from "../src/app/App";
 import { controlClock } from "./support/clock";
-import { answerAtOnce, withFakeTimers } from "./support/concurrentAnswers";
+import { answerAtOnce, answeringAtModelPace, withFakeTimers } from "./support/concurrentAnswers";
 import { mentionIn, recordPlanned, streamShardLoop } from "./support/streamShard";
 import { useFakeSlack } from "./support/useFakeSlack";
 
@@ -21,15 +21,7 @@ describe("sayStream when stream starts are exhausted", () => {
       const team = `T${crypto.randomUUID().slice(0, 8).toUpperCase()}`;
       const text = Array.from({ length: 400 }, (_, i) => `${i + 1} `);
       const feedback = [{ type: "context", elements: [{ type: "mrkdwn", text: "Was this helpful?" }] }];
-      const app = new App().event("app_mention", async ({ sayStream }) => {
-        const streamer = sayStream();
-        for (const token of text) {
-          await streamer.append({ markdown_text: token });
-          // A model's pace: a token every 50 ms.
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-        await streamer.stop({ blocks: feedback as never });
-      });
+      const app = answeringAtModelPace(text, feedback);
       const startedAt = Date.now();
       await answerAtOnce(
         team,

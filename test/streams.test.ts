@@ -8,6 +8,7 @@ import { deliverLeased } from "../src/delivery/sweep";
 import { RetryableError } from "../src/platform/errors";
 import type { Outbox } from "../src/recording/outbox";
 import { controlClock } from "./support/clock";
+import { answeringAtModelPace } from "./support/concurrentAnswers";
 import { outboxOf } from "./support/shardParts";
 import { mentionIn, recordPlanned, streamShardLoop } from "./support/streamShard";
 import { HANDLER_MAX_ATTEMPTS, LEASE_MS } from "./support/testBindings";
@@ -373,15 +374,7 @@ describe("sayStream", () => {
       slack().enforceTiers();
       const team = `T${crypto.randomUUID().slice(0, 8).toUpperCase()}`;
       const text = words(600);
-      const app = new App().event("app_mention", async ({ sayStream }) => {
-        const streamer = sayStream();
-        for (const word of text) {
-          await streamer.append({ markdown_text: word });
-          // A model's pace: a word every 50 ms.
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-        await streamer.stop();
-      });
+      const app = answeringAtModelPace(text);
       const stub = env.SHARD.get(env.SHARD.idFromName(`streams-${team}`));
       await runInDurableObject(stub, async (_, state) => {
         const { outbox, loop } = streamShardLoop(state, team, app);

@@ -1,6 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
+import { App } from "../../src/app/App";
 import type { SlackApp } from "../../src/app/types";
 import { deliverLeased } from "../../src/delivery/sweep";
 import type { Inbound } from "../../src/inbound/types";
@@ -43,5 +44,17 @@ export async function answerAtOnce(team: string, app: SlackApp, inbounds: Inboun
     await all;
     expect(outbox.countsByStatus()).toMatchObject({ pending: 0, parked: 0 });
     expect(loop.counters).toMatchObject({ delivered: inbounds.length, retried: 0, postponed: 0, parked: 0 });
+  });
+}
+
+/** An app answering each mention with `text` through `sayStream()`, a token every 50 ms (a model's pace), then `stop({ blocks })`. */
+export function answeringAtModelPace(text: readonly string[], blocks?: unknown[]): App {
+  return new App().event("app_mention", async ({ sayStream }) => {
+    const streamer = sayStream();
+    for (const token of text) {
+      await streamer.append({ markdown_text: token });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await streamer.stop(blocks ? { blocks: blocks as never } : {});
   });
 }
