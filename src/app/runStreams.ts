@@ -1,5 +1,6 @@
 import { isObject, optionalString } from "../inbound/fields";
 import type { Inbound } from "../inbound/types";
+import { userOf } from "../inbound/userOf";
 import { HandlerMisuse } from "../platform/errors";
 import type { SlackWebClient } from "../slack/client";
 import { channelOf } from "./filters";
@@ -42,12 +43,8 @@ export function streamTargetOf(inbound: Inbound, channel: string | undefined): P
       field(container, "thread_ts"),
       field(container, "message_ts"),
     ),
-    recipient_user_id: first(
-      field(assistant, "user_id"),
-      field(event, "user"),
-      field(field(payload, "user"), "id"),
-      payload.user_id,
-    ),
+    // The assistant thread's user first; else whoever the delivery comes from (inbound/userOf.ts, as a stop knows them).
+    recipient_user_id: first(field(assistant, "user_id"), userOf(inbound)),
     recipient_team_id: first(
       field(event, "user_team"),
       field(event, "team"),
