@@ -25,8 +25,6 @@ function content(text: string, chunks: readonly unknown[] | undefined): Json {
 export class StreamMessages {
   private readonly posted: PostedAnswer;
   private readonly sender: StreamSender;
-  /** A recovered message whose final stop (blocks) may have shown: the stop's blocks are set on it in place. */
-  private finalOn: StreamedMessage | undefined;
 
   constructor(
     private readonly client: SlackWebClient,
@@ -48,15 +46,11 @@ export class StreamMessages {
 
   /** A retried run's first act: the call an earlier attempt left unconfirmed is settled (streamRecovery.ts). */
   async recover(): Promise<void> {
-    this.finalOn = await recoverStream(this.client, this.target, this.record, this.sender);
+    await recoverStream(this.client, this.target, this.record, this.sender);
   }
 
   /** Opens a new message in the thread with `text`: a stream, or a posted message when starts are exhausted. */
   async start(text: string, chunks?: readonly unknown[]): Promise<StreamedMessage> {
-    const final = this.finalOn;
-    this.finalOn = undefined;
-    // Only the stop's blocks go to a new empty message: they go where the lost final stop put them instead.
-    if (final && text === "" && !chunks?.length) return Object.assign(final, { posted: true, open: true, openedAt: Date.now() });
     const body = { ...this.target, ...content(text, chunks) };
     const sent = { op: "start" as const, text, at: Date.now(), chunks: chunks?.length };
     const call = () => this.client.call<{ ts: string }>("chat.startStream", body);
@@ -137,7 +131,6 @@ export class StreamMessages {
         await this.sender.delete(message);
         messages.pop();
         // A deleted message takes no blocks in place: the stop's blocks go to a new one instead.
-        if (message === this.finalOn) this.finalOn = undefined;
       } else {
         message.text = message.text.slice(0, at - start);
         await this.sender.finalise(message);

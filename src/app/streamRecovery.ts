@@ -1,24 +1,24 @@
 import { log } from "../platform/log";
 import type { SlackWebClient } from "../slack/client";
 import { findLostStart } from "./lostStart";
-import type { StreamedMessage, StreamRecord, StreamTarget } from "./streamCheckpoints";
+import type { StreamRecord, StreamTarget } from "./streamCheckpoints";
 import { GONE, NOT_STREAMING, refusedWith, type StreamSender } from "./streamSender";
 
 /**
  * A retried run's first act: the call an earlier attempt left unconfirmed may or may not show.
  * Its message is stopped and set to exactly the checkpointed text; a deleted one (by a delete
  * written ahead, or found gone) leaves the record; a start whose ts died with its attempt is
- * looked for in the thread. Returns the message whose final stop (with blocks) may have shown:
- * the handler's stop sets its blocks in place rather than in a new message.
+ * looked for in the thread. A final stop (with blocks) that may have shown leaves its marker: the
+ * handler's stop sets the blocks in place under that message (streamSending.ts), once.
  */
 export async function recoverStream(
   client: SlackWebClient,
   target: StreamTarget,
   record: StreamRecord,
   sender: StreamSender,
-): Promise<StreamedMessage | undefined> {
+): Promise<void> {
   const { unconfirmed } = record;
-  if (!unconfirmed) return undefined;
+  if (!unconfirmed) return;
   const message = record.messages.find((m) => m.ts === unconfirmed.ts);
   if (message) {
     let gone = unconfirmed.op === "delete";
@@ -30,7 +30,7 @@ export async function recoverStream(
           if (!refusedWith(error, NOT_STREAMING)) throw error;
         });
         await sender.finalise(message);
-        return message;
+        return;
       } else {
         await sender.stopQuietly(message);
         await sender.finalise(message);
@@ -54,5 +54,4 @@ export async function recoverStream(
     } else log("warn", "a stream's interrupted start was not found; Slack drops it if it opened", { ...target });
   }
   sender.save(undefined);
-  return undefined;
 }
