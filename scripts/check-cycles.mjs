@@ -2,7 +2,10 @@
 // since a cycle of types is still two layers that cannot be read apart — and when folders do:
 // each top-level folder of src/ is one layer (a loose top-level file is a unit of its own), and
 // no layer may import one that imports it back, nor one declared above it in the order that
-// docs/design.md "Folders and layers" lists, which names every folder. `npm run cycles`.
+// docs/design.md "Folders and layers" lists, which names every folder. Also fails when a file
+// outside a capability of src/app/ (a sub-folder) imports anything of it but its index.ts, when
+// capabilities import each other in a cycle, and when a file is over its budget (a Durable Object
+// class file over 150 lines, any other file under src/ over 250). `npm run cycles`.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
@@ -105,6 +108,43 @@ for (const [from, targets] of folderGraph)
     if (layerOf.has(from) && layerOf.has(to) && layerOf.get(to) > layerOf.get(from))
       upward.push(`${from} → ${to}: ${example.get(`${from} ${to}`)}`);
 
+// Capabilities: each sub-folder of src/app/ shows its public face in its index.ts; a file outside
+// a capability imports it only through that index, and capabilities do not import each other in a cycle.
+const appDir = join(src, "app");
+const capabilityOf = (file) => {
+  const [first, second, ...rest] = relative(src, file).split("/");
+  return first === "app" && rest.length > 0 ? `app/${second}/` : undefined;
+};
+const internals = [];
+const capabilityGraph = new Map();
+for (const [file, targets] of graph)
+  for (const target of targets) {
+    const to = capabilityOf(target);
+    const from = capabilityOf(file);
+    if (to === undefined || to === from) continue;
+    if (target !== join(appDir, to.slice(4), "index.ts")) internals.push(`${relative(src, file)} → ${relative(src, target)}`);
+    if (from === undefined) continue;
+    if (!capabilityGraph.has(from)) capabilityGraph.set(from, new Set());
+    capabilityGraph.get(from).add(to);
+    if (!example.has(`${from} ${to}`)) example.set(`${from} ${to}`, `${relative(src, file)} → ${relative(src, target)}`);
+  }
+const capabilityCycles = cyclesOf(new Map([...capabilityGraph].map(([unit, targets]) => [unit, [...targets]])));
+
+// Budgets (docs/design.md "Budgets"): a Durable Object class file at most 150 lines, any other file under src/ at most 250.
+const FILE_BUDGET = 250;
+const DURABLE_OBJECT_BUDGET = 150;
+const overBudget = [];
+for (const file of files) {
+  const text = readFileSync(file, "utf8");
+  const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+  const durableObject = /\bextends\s+DurableObject\b/.test(text);
+  const budget = durableObject ? DURABLE_OBJECT_BUDGET : FILE_BUDGET;
+  if (lines > budget)
+    overBudget.push(
+      `${relative(root, file)}: ${lines} lines, over ${durableObject ? "a Durable Object class file's" : "a file's"} ${budget}`,
+    );
+}
+
 const folderCycles = cyclesOf(new Map([...folderGraph].map(([unit, targets]) => [unit, [...targets]])));
 
 const cycles = cyclesOf(graph);
@@ -135,7 +175,27 @@ if (upward.length > 0) {
   console.error(`cycles: ${upward.length} import(s) of a folder above (docs/design.md "Folders and layers"):`);
   for (const line of upward.sort()) console.error(`  ${line}`);
 }
-if (cycles.length > 0 || folderCycles.length > 0 || undeclared.length > 0 || upward.length > 0) process.exit(1);
+if (internals.length > 0) {
+  console.error(`cycles: ${internals.length} import(s) of a capability's internals (import its index.ts):`);
+  for (const line of internals.sort()) console.error(`  ${line}`);
+}
+if (capabilityCycles.length > 0) {
+  console.error(`cycles: ${capabilityCycles.length} cycle(s) among the capabilities of src/app/:`);
+  for (const cycle of capabilityCycles) {
+    const members = new Set(cycle);
+    for (const from of [...members].sort())
+      for (const to of [...(capabilityGraph.get(from) ?? [])].sort())
+        if (members.has(to)) console.error(`    ${from} → ${to}: ${example.get(`${from} ${to}`)}`);
+  }
+}
+if (overBudget.length > 0) {
+  console.error(`budgets: ${overBudget.length} file(s) over budget (compose a new part instead: STYLE.md):`);
+  for (const line of overBudget.sort()) console.error(`  ${line}`);
+}
+const failed = [cycles, folderCycles, undeclared, upward, internals, capabilityCycles, overBudget].some(
+  (list) => list.length > 0,
+);
+if (failed) process.exit(1);
 console.log(
-  `cycles: none among ${files.length} modules (${edges} imports); ${folderGraph.size} folders and top-level files under src/, each imports only those below it (docs/design.md)`,
+  `cycles: none among ${files.length} modules (${edges} imports); ${folderGraph.size} folders and top-level files under src/, each imports only those below it (docs/design.md); ${capabilityGraph.size} capabilities of src/app/, each used through its index.ts; every file within its budget (${DURABLE_OBJECT_BUDGET} lines for a Durable Object class, ${FILE_BUDGET} for any other)`,
 );

@@ -1,4 +1,4 @@
-import type { SlackApp } from "./app/types";
+import type { SlackApp } from "./app/contract";
 import type { Authorize } from "./auth/authorize";
 import { buildRouter } from "./edge/router";
 import { byMode } from "./installations/authorizeInstallation";

@@ -30,19 +30,51 @@ export { App } from "./app/App";
 export type {
   AgentAppContextChangedArgs,
   AgentMessagesTabOpenedArgs,
+  AgentViewTools,
   AssistantConfig,
+  AssistantPrompt,
   AssistantThreadContextChangedArgs,
   AssistantThreadStartedArgs,
+  AssistantTools,
   AssistantUserMessageArgs,
   AssistantUserMessageEvent,
 } from "./app/assistant";
 export { Assistant } from "./app/assistant";
-export type { AgentViewTools, AssistantPrompt, AssistantTools } from "./app/assistantTools";
-export type { Effect, InstallationEffect, ResponseUrlEffect, RunEffect, RunFailure, SlackApiEffect } from "./app/effects";
-export type { ErrorArgs, ErrorHandler } from "./app/errorHandler";
-export { ParkedError } from "./app/errorHandler";
-export { ownBotUser } from "./app/filters";
 export type {
+  AckBody,
+  AssistantThreadContext,
+  ContextSave,
+  Effect,
+  InstallationEffect,
+  Plan,
+  PlannedEffect,
+  ResponseUrlEffect,
+  RunControls,
+  RunEffect,
+  RunFailure,
+  RunTools,
+  SlackApiEffect,
+  SlackApp,
+  StatusUpdate,
+  Step,
+  ThreadContextStore,
+  ThreadKey,
+} from "./app/contract";
+export type {
+  AckArgs,
+  AckResult,
+  ActionArgs,
+  BlockActionsBody,
+  BlockElementAction,
+  BlockSuggestionBody,
+  CommandArgs,
+  ErrorArgs,
+  ErrorHandler,
+  EventArgs,
+  EventEnvelope,
+  EventOf,
+  EventType,
+  FunctionArgs,
   FunctionCompleteArguments,
   FunctionCompletion,
   FunctionData,
@@ -50,44 +82,29 @@ export type {
   FunctionExecutedEvent,
   FunctionFailArguments,
   FunctionInputs,
-} from "./app/functionPayloads";
-export type {
-  AckArgs,
-  AckResult,
-  ActionArgs,
-  CommandArgs,
-  EventArgs,
-  FunctionArgs,
   Listener,
   ListenerContext,
   ListenerSpec,
   Matcher,
-  OptionsArgs,
-  RunArgs,
-  ShortcutArgs,
-  ViewArgs,
-} from "./app/listeners";
-export type { OptionsConstraint, OptionsListener } from "./app/options";
-export type {
-  BlockActionsBody,
-  BlockElementAction,
-  BlockSuggestionBody,
-  EventEnvelope,
-  EventOf,
-  EventType,
   OptionsAnswer,
+  OptionsArgs,
+  OptionsConstraint,
+  OptionsListener,
   RespondArguments,
+  RunArgs,
+  RunContext,
+  RunLogger,
   SayArguments,
+  ShortcutArgs,
   ShortcutBody,
   SlashCommand,
+  ViewArgs,
   ViewBody,
   ViewOutput,
   ViewStateValue,
-} from "./app/payloads";
-export type { RunContext, RunLogger } from "./app/runContext";
-export type { ChatStreamer, SayStreamOptions, StreamAppendArguments, StreamStopArguments } from "./app/sayStream";
-export type { AssistantThreadContext, ContextSave, ThreadContextStore, ThreadKey } from "./app/threadContext";
-export type { AckBody, Plan, PlannedEffect, RunControls, RunTools, SlackApp, StatusUpdate, Step } from "./app/types";
+} from "./app/listeners";
+export { ownBotUser, ParkedError } from "./app/listeners";
+export type { ChatStreamer, SayStreamOptions, StreamAppendArguments, StreamStopArguments } from "./app/streams";
 export type { Authorization, Authorize, WorkspaceRef } from "./auth/authorize";
 export { singleWorkspace } from "./auth/authorize";
 export type { CoordinatorOptions } from "./coordinator";

@@ -1,8 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { App } from "../src/app/App";
-import type { ErrorArgs } from "../src/app/errorHandler";
-import { outboxKeyOf } from "../src/app/outboxKey";
+import { outboxKeyOf } from "../src/app/contract/outboxKey";
+import type { ErrorArgs } from "../src/app/listeners/errorHandler";
 import type { Inbound } from "../src/inbound/types";
 import { newRow } from "../src/recording/outboxRows";
 import { controlClock } from "./support/clock";

@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ERROR_HANDLER } from "../src/app/errorHandler";
+import { ERROR_HANDLER } from "../src/app/listeners/errorHandler";
 import type { Inbound } from "../src/inbound/types";
 import { relayBody } from "../src/relay/relayHeaders";
 import { sealedDelivery } from "../src/shard/functionTokenSealing";

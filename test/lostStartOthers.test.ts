@@ -4,7 +4,7 @@ import type { FakeSlackApi } from "./support/fakeSlackApi";
 import { CHANNEL, problemsOf, runAnswer, type Scenario, THREAD } from "./support/faultMatrix";
 import { FAKE_SLACK_ORIGIN } from "./support/testBindings";
 
-// A lost start is looked for in the thread (app/lostStart.ts); another run of the app answering
+// A lost start is looked for in the thread (app/streams/lostStart.ts); another run of the app answering
 // there meanwhile, as the same bot, must not be taken for it and written over.
 
 const TOKENS = Array.from({ length: 60 }, (_, i) => `w${i} `);

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { App } from "../src/app/App";
-import type { Step } from "../src/app/types";
+import type { Step } from "../src/app/contract/types";
 import type { SlackWebClient } from "../src/slack/client";
 import { controlClock, sweepUntilQuiet } from "./support/clock";
 import { deliver, newWorkspace, shardStub, signedBy, storedFor } from "./support/coordinator";

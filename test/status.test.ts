@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { App } from "../src/app/App";
-import { STATUS_KEEPALIVE_MS } from "../src/app/setStatus";
+import { STATUS_KEEPALIVE_MS } from "../src/app/run/runStatus";
 import { eventDelivery, latch, workspaceShardIn } from "./support/agentShard";
 import { controlClock } from "./support/clock";
 import { newWorkspace, shardStub } from "./support/coordinator";

@@ -1,8 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { App } from "../src/app/App";
-import { Assistant } from "../src/app/assistant";
-import type { SlackApp } from "../src/app/types";
+import { Assistant } from "../src/app/assistant/assistant";
+import type { SlackApp } from "../src/app/contract/types";
 import { RetryableError } from "../src/platform/errors";
 import { eventDelivery, latch, workspaceShardIn } from "./support/agentShard";
 import { controlClock } from "./support/clock";

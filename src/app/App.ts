@@ -1,40 +1,45 @@
 import type { Inbound } from "../inbound/types";
 import { ListenerGone } from "../platform/errors";
-import { toAckBody } from "./ackBody";
 import { type Assistant, type AssistantConfig, assistantListeners } from "./assistant";
-import { ERROR_HANDLER, type ErrorHandler, errorFollowUps, runErrorHandler } from "./errorHandler";
-import { functionParked } from "./functionCompletion";
-import { functionMatch } from "./functionMatch";
-import { ignoredDelivery, listenerWants } from "./listenerFilters";
+import type { AckBody, Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from "./contract";
+import { functionMatch, functionParked } from "./functions";
 import {
   type ActionArgs,
+  actionMatch,
   type CommandArgs,
+  commandMatch,
+  constraintOf,
   describeMatcher,
+  ERROR_HANDLER,
+  type ErrorHandler,
   type EventArgs,
+  type EventOf,
+  type EventType,
+  type EventWithSubtypesOf,
+  errorFollowUps,
+  eventMatch,
   type FunctionArgs,
+  ignoredDelivery,
   type Listener,
   type ListenerSpec,
+  listenerWants,
+  type Match,
   type Matched,
   type Matcher,
   type MessageArgs,
-  type ShortcutArgs,
-  type ViewArgs,
-} from "./listeners";
-import {
-  actionMatch,
-  commandMatch,
-  constraintOf,
-  eventMatch,
-  type Match,
   messageMatch,
+  type OptionsConstraint,
+  type OptionsListener,
+  optionsRegistration,
+  runErrorHandler,
+  type ShortcutArgs,
   shortcutMatch,
+  toAckBody,
+  type ViewArgs,
   viewMatch,
-} from "./matchers";
-import { type OptionsConstraint, type OptionsListener, optionsRegistration } from "./options";
-import type { EventOf, EventType, EventWithSubtypesOf } from "./payloads";
-import { runArgsOf } from "./runArgs";
-import { withStreams } from "./runStreams";
-import type { AckBody, Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from "./types";
+} from "./listeners";
+import { runArgsOf } from "./run";
+import { withStreams } from "./streams";
 
 /** Follow-ups of a parked run, planned purely (SlackApp.parked). */
 type ParkContributor = NonNullable<SlackApp["parked"]>;
@@ -131,7 +136,7 @@ export class App implements SlackApp {
     return this.register(`view:${describeMatcher(callback_id)}:${type}`, listener, viewMatch(callback_id, type));
   }
 
-  /** Options loads (`block_suggestion`) of an external select: `{ ack }` answers them, at the edge (app/options.ts). */
+  /** Options loads (`block_suggestion`) of an external select: `{ ack }` answers them, at the edge (app/listeners/optionsLoads.ts). */
   options(constraint: OptionsConstraint, listener: OptionsListener): this {
     return this.register(...optionsRegistration(constraint, listener));
   }
@@ -141,7 +146,7 @@ export class App implements SlackApp {
     return this.register(`shortcut:${describeMatcher(callbackId)}`, listener, shortcutMatch(callbackId));
   }
 
-  /** Bolt's Assistant or its config: each handler a durable run in the assistant thread (app/assistant.ts). */
+  /** Bolt's Assistant or its config: each handler a durable run in the assistant thread (app/assistant/assistant.ts). */
   assistant(assistant: AssistantConfig | Assistant): this {
     return assistantListeners(assistant).reduce((app, { name, spec, match }) => app.register(name, spec, match), this);
   }
@@ -199,7 +204,7 @@ export class App implements SlackApp {
     if (!listener?.spec.run || !context)
       throw new ListenerGone(`no listener "${effect.listener}" matches this delivery any more`);
     const run = listener.spec.run;
-    await withStreams(inbound, tools, (sayStream) => run({ ...runArgsOf(listener.name, context, tools), sayStream }, tools));
+    await withStreams(inbound, tools, (sayStream) => run(runArgsOf(listener.name, context, tools, sayStream), tools));
   }
 
   private register(defaultName: string, listener: AnyListener, match: Registered["match"]): this {

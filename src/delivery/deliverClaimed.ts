@@ -1,4 +1,4 @@
-import type { Effect } from "../app/effects";
+import type { Effect } from "../app/contract";
 import { readEffect } from "../effects/registry";
 import { retryDelayMs } from "../platform/backoff";
 import type { DeliveryEvent, DeliveryEvents } from "../platform/deliveryEvents";

@@ -1,5 +1,4 @@
-import type { ThreadContextStore } from "../app/threadContext";
-import type { SlackApp } from "../app/types";
+import type { SlackApp, ThreadContextStore } from "../app/contract";
 import type { Authorize } from "../auth/authorize";
 import { type ReadyKinds, readyKinds } from "../effects/registry";
 import type { Inbound } from "../inbound/types";

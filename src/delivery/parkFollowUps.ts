@@ -1,8 +1,7 @@
-import { parkedRunNotice } from "../app/agentSessions";
-import type { Effect } from "../app/effects";
-import { channelOf } from "../app/filters";
-import { streamCloses } from "../app/streamClosing";
-import type { SlackApp } from "../app/types";
+import { parkedRunNotice } from "../app/agent";
+import type { Effect, SlackApp } from "../app/contract";
+import { streamCloses } from "../app/streams";
+import { channelOf } from "../inbound/channelOf";
 import { describeError, log } from "../platform/log";
 import type { ClaimedRow, NewRow } from "../recording/outbox";
 import { newRow } from "../recording/outboxRows";
@@ -17,7 +16,7 @@ export type CheckpointOf = (key: string, name: string) => string | undefined;
 /**
  * The follow-ups that close the messages a parked run `key` left streaming, however it was
  * parked (its attempts ran out, an error parked it, the user stopped it): read from its stream
- * checkpoints, which a parked row keeps and takes no more writes to (app/streamClosing.ts).
+ * checkpoints, which a parked row keeps and takes no more writes to (app/streams/streamClosing.ts).
  */
 export function streamCloseRows(checkpoint: CheckpointOf, key: string, workspace: string, channel?: string): NewRow[] {
   try {

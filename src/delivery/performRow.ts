@@ -1,6 +1,5 @@
-import type { Effect } from "../app/effects";
-import { sealedFunctionTokenOf } from "../app/functionToken";
-import type { SlackApp } from "../app/types";
+import type { Effect, SlackApp } from "../app/contract";
+import { sealedFunctionTokenOf } from "../app/functions";
 import type { Authorization, Authorize } from "../auth/authorize";
 import { openFunctionToken } from "../auth/functionTokens";
 import type { ReadyKinds } from "../effects/registry";

@@ -1,4 +1,4 @@
-import type { Step } from "../app/types";
+import type { Step } from "../app/contract";
 import { HandlerMisuse, LeaseLost } from "../platform/errors";
 import type { Outbox } from "../recording/outbox";
 

@@ -1,4 +1,4 @@
-import type { Effect } from "../app/effects";
+import type { Effect } from "../app/contract";
 import type { Inbound } from "../inbound/types";
 import { userOf } from "../inbound/userOf";
 import { BoundedMap } from "../platform/boundedMap";
@@ -36,7 +36,7 @@ interface Running {
  * ("stopped by user") — the durable record: a parked row is never claimed again, by this isolate
  * or the next — and those in an attempt in this isolate are aborted through their signal; an
  * attempt already lined up (claimed before the stop) finds its key here and never begins. The
- * stop's own Slack calls are planned (app/agentSessions.ts); the messages its runs' checkpoints
+ * stop's own Slack calls are planned (app/agent/agentSessions.ts); the messages its runs' checkpoints
  * show streaming are closed by follow-ups (parkFollowUps.ts).
  */
 export class Stops {

@@ -1,4 +1,4 @@
-import type { StreamLedger, StreamRecord } from "../app/streamCheckpoints";
+import type { StreamLedger } from "../app/contract";
 import { LeaseLost } from "../platform/errors";
 import type { Outbox } from "../recording/outbox";
 
@@ -15,13 +15,10 @@ export function streamLedgerFor(
   afterWrite?: () => void,
 ): StreamLedger {
   return {
-    read(name) {
-      const json = outbox.stepResult(key, name);
-      return json === undefined ? undefined : (JSON.parse(json) as StreamRecord);
-    },
-    write(name, record) {
+    read: (name) => outbox.stepResult(key, name),
+    write(name, json) {
       // The flush before this write opened the input gate: another attempt may own the row by now.
-      const held = outbox.recordStreamCheckpoint(key, name, token, JSON.stringify(record), Date.now() + leaseMs);
+      const held = outbox.recordStreamCheckpoint(key, name, token, json, Date.now() + leaseMs);
       afterWrite?.();
       if (!held) throw new LeaseLost(`lease on ${key} was taken over before ${name} was checkpointed`);
     },

@@ -1,7 +1,7 @@
 import { tallyAnswer } from "../alerts/answerTally";
 import { noticeAppRateLimited } from "../alerts/appRateLimitedNotice";
-import { optionsLoadAnswer } from "../app/options";
-import type { SlackApp } from "../app/types";
+import type { SlackApp } from "../app/contract";
+import { optionsLoadAnswer } from "../app/listeners";
 import { appRateLimitedOf } from "../inbound/parseEventsApi";
 import { parseSlackRequest } from "../inbound/parseSlackRequest";
 import type { RawRequest } from "../inbound/types";

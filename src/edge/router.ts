@@ -1,6 +1,6 @@
 import { type IRequest, Router } from "itty-router";
 import { adminRoutes } from "../admin/adminRoutes";
-import type { SlackApp } from "../app/types";
+import type { SlackApp } from "../app/contract";
 import { consoleAsset, consolePage } from "../console/consoleAssets";
 import { beginInstall, completeInstall, installEndpoint } from "../installations/installFlow";
 import type { CoordinatorEnv } from "../rpc/env";

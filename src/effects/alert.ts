@@ -1,4 +1,4 @@
-import type { AlertEffect } from "../app/effects";
+import type { AlertEffect } from "../app/contract";
 import { RetryableError, UndeliverableAlert } from "../platform/errors";
 import { retryAfterMs } from "../platform/retryAfter";
 import { alertSettings } from "../settings";

@@ -1,5 +1,5 @@
-import type { FunctionCompleteEffect } from "../app/effects";
-import { completeFunction } from "../app/functionCompletion";
+import type { FunctionCompleteEffect } from "../app/contract";
+import { completeFunction } from "../app/functions";
 import { callRateKey } from "../pacing/tiers";
 import type { EffectKind } from "./kind";
 

@@ -1,4 +1,4 @@
-import type { InstallationEffect } from "../app/effects";
+import type { InstallationEffect } from "../app/contract";
 import { NotInstalled } from "../platform/errors";
 import type { InstallationsNamespace } from "../rpc/env";
 import { installationStub } from "../rpc/installationStubs";

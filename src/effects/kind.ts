@@ -1,7 +1,4 @@
-import type { Effect } from "../app/effects";
-import type { StreamLedger } from "../app/streamCheckpoints";
-import type { ThreadContextStore } from "../app/threadContext";
-import type { SlackApp, Step } from "../app/types";
+import type { Effect, SlackApp, Step, StreamLedger, ThreadContextStore } from "../app/contract";
 import type { BackendAnswers } from "../relay/backendAnswers";
 import type { CoordinatorEnv } from "../rpc/env";
 import type { ObserveCall } from "../rpc/outcomes";

@@ -1,4 +1,4 @@
-import type { Effect } from "../app/effects";
+import type { Effect } from "../app/contract";
 import { UnreadableEffect } from "../platform/errors";
 import { alert } from "./alert";
 import { functionComplete } from "./functionComplete";

@@ -1,4 +1,4 @@
-import type { RelayEffect } from "../app/effects";
+import type { RelayEffect } from "../app/contract";
 import type { TokenKeys } from "../auth/functionTokens";
 import { RelayFailed, RelayRefused } from "../platform/errors";
 import { log } from "../platform/log";

@@ -1,4 +1,4 @@
-import type { ResponseUrlEffect } from "../app/effects";
+import type { ResponseUrlEffect } from "../app/contract";
 import type { EffectKind } from "./kind";
 
 /**

@@ -1,8 +1,5 @@
-import type { RunEffect } from "../app/effects";
-import { withRunControls } from "../app/setStatus";
-import type { StreamLimits } from "../app/streamCheckpoints";
-import type { ThreadContextStore } from "../app/threadContext";
-import type { SlackApp } from "../app/types";
+import type { RunEffect, SlackApp, StreamLimits, ThreadContextStore } from "../app/contract";
+import { withRunControls } from "../app/run";
 import { DeliveryError, HandlerError, HandlerMisuse, ListenerGone } from "../platform/errors";
 import { oncePerEnv } from "../settings/once";
 import { setting } from "../settings/table";
@@ -53,7 +50,7 @@ export const run: EffectKind<RunEffect, RunDeps> = {
       const streams = { ledger, limits: streamLimits };
       const tools = { client, step, attempt: attempts + 1, env, key, threadContexts, streams };
       const runApp = app.run.bind(app);
-      // Its session, status and stop button around the run (app/setStatus.ts); app.error's run works for no user.
+      // Its session, status and stop button around the run (app/run/runStatus.ts); app.error's run works for no user.
       const around = { stopped, agentSessions: agentSessions && !effect.failure };
       await withRunControls(effect.inbound, client, around, (controls) => runApp(effect, { ...tools, controls }));
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { SlackApiEffect } from "../app/effects";
+import type { SlackApiEffect } from "../app/contract";
 import { callRateKey } from "../pacing/tiers";
 import { SlackApiError } from "../platform/errors";
 import type { EffectKind } from "./kind";

@@ -1,5 +1,5 @@
-import type { StreamCloseEffect } from "../app/effects";
-import { GONE, NOT_STREAMING, refusedWith } from "../app/streamSender";
+import type { StreamCloseEffect } from "../app/contract";
+import { GONE, NOT_STREAMING, refusedWith } from "../slack/refusals";
 import type { EffectKind } from "./kind";
 
 /**

@@ -36,7 +36,7 @@ export interface Inbound {
   payload: Record<string, unknown>;
   /** Relay mode only: the request as Slack sent it, to forward byte for byte. */
   raw?: RawRequest;
-  /** A custom step's `bot_access_token`, sealed by the shard (never the plain token; app/functionToken.ts). */
+  /** A custom step's `bot_access_token`, sealed by the shard (never the plain token; app/functions/functionToken.ts). */
   functionToken?: string;
 }
 
@@ -56,7 +56,7 @@ export interface RawRequest {
   contentType: string;
   /**
    * The body (as `encoding` says) is sealed under TOKEN_ENCRYPTION_KEY: it carried a custom
-   * step's token, which is never stored in plain text (app/functionToken.ts); opened only to be relayed.
+   * step's token, which is never stored in plain text (app/functions/functionToken.ts); opened only to be relayed.
    */
   sealed?: true;
 }

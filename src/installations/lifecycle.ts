@@ -1,4 +1,4 @@
-import type { PlannedEffect } from "../app/types";
+import type { PlannedEffect } from "../app/contract";
 import { isObject } from "../inbound/fields";
 import type { Inbound } from "../inbound/types";
 

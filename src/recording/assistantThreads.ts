@@ -1,4 +1,4 @@
-import type { AssistantThreadContext, ContextSave, ThreadContextStore, ThreadKey } from "../app/threadContext";
+import type { AssistantThreadContext, ContextSave, ThreadContextStore, ThreadKey } from "../app/contract";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 
 /**

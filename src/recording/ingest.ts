@@ -1,5 +1,5 @@
-import { outboxKeyOf } from "../app/outboxKey";
-import type { PlannedEffect, SlackApp } from "../app/types";
+import type { PlannedEffect, SlackApp } from "../app/contract";
+import { outboxKeyOf } from "../app/contract";
 import type { Inbound } from "../inbound/types";
 import type { IngestResult } from "../rpc/shard";
 import type { ClaimedRow, Lease, Outbox } from "./outbox";

@@ -1,4 +1,4 @@
-import type { Effect } from "../app/effects";
+import type { Effect } from "../app/contract";
 import { rateKeyOf } from "../effects/registry";
 
 /** A row as the delivery loop sees it. */

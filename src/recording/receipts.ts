@@ -1,4 +1,4 @@
-import type { AckBody } from "../app/types";
+import type { AckBody } from "../app/contract";
 import type { Inbound } from "../inbound/types";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 

@@ -1,4 +1,4 @@
-import type { RelayEffect } from "../app/effects";
+import type { RelayEffect } from "../app/contract";
 import { openRequestBody, type TokenKeys } from "../auth/functionTokens";
 import type { RawRequest } from "../inbound/types";
 import { fromBase64, toBase64 } from "../platform/base64";

@@ -1,5 +1,5 @@
-import { outboxKeyOf } from "../app/outboxKey";
-import type { AckBody, PlannedEffect } from "../app/types";
+import type { AckBody, PlannedEffect } from "../app/contract";
+import { outboxKeyOf } from "../app/contract";
 import type { Inbound } from "../inbound/types";
 import type { RelaySettings } from "../settings";
 

@@ -1,4 +1,4 @@
-import type { SlackApp } from "../app/types";
+import type { SlackApp } from "../app/contract";
 import type { Inbound } from "../inbound/types";
 import { BudgetExceeded, NotRecorded, WorkspaceNotInstalled } from "../platform/errors";
 import { describeError, log } from "../platform/log";

@@ -1,6 +1,6 @@
-import { stopEffects } from "../app/agentSessions";
-import type { SlackApp } from "../app/types";
-import { withOwnEffects } from "../app/withOwnEffects";
+import { stopEffects } from "../app/agent";
+import type { SlackApp } from "../app/contract";
+import { withOwnEffects } from "../app/contract";
 import { lifecycleEffects } from "../installations/lifecycle";
 import { relayEffects } from "../relay/relayPlan";
 import type { CoordinatorEnv } from "../rpc/env";

@@ -1,4 +1,4 @@
-import type { AckBody } from "../app/types";
+import type { AckBody } from "../app/contract";
 import type { Inbound } from "../inbound/types";
 import type { MinuteRow } from "../metrics/minuteMetrics";
 import type { Pace } from "../pacing/tiers";

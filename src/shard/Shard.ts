@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { SlackApp } from "../app/types";
+import type { SlackApp } from "../app/contract";
 import type { Authorize } from "../auth/authorize";
 import type { Inbound } from "../inbound/types";
 import type { Pace } from "../pacing/tiers";

@@ -1,4 +1,4 @@
-import { plainFunctionToken, rawWithoutToken, withSealedFunctionToken } from "../app/functionToken";
+import { plainFunctionToken, rawWithoutToken, withSealedFunctionToken } from "../app/functions";
 import { sealFunctionToken, sealRequestBody, type TokenKeys } from "../auth/functionTokens";
 import type { Inbound } from "../inbound/types";
 import { log } from "../platform/log";

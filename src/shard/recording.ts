@@ -1,4 +1,4 @@
-import type { SlackApp } from "../app/types";
+import type { SlackApp } from "../app/contract";
 import type { DeliveryLoop } from "../delivery/deliveryLoop";
 import type { Inbound } from "../inbound/types";
 import { installationCache, type Known } from "../installations/installationCache";

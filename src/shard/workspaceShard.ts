@@ -1,4 +1,4 @@
-import type { SlackApp } from "../app/types";
+import type { SlackApp } from "../app/contract";
 import type { Authorize } from "../auth/authorize";
 import { DeliveryLoop } from "../delivery/deliveryLoop";
 import { PaceKeeping } from "../delivery/paceKeeping";

@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { StreamRecord } from "../../src/app/streamCheckpoints";
+import type { StreamRecord } from "../../src/app/streams/streamCheckpoints";
 import { exampleApp } from "../../src/example/app";
 import { agentSessionStopped, eventDelivery, latch, workspaceShardIn } from "../support/agentShard";
 import { deliver, newWorkspace, shardStub, signedBy } from "../support/coordinator";

@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ERROR_HANDLER } from "../../src/app/errorHandler";
+import { ERROR_HANDLER } from "../../src/app/listeners/errorHandler";
 import { SlackSimulator } from "../../src/testing/slackSimulator";
 import { controlClock, sweepUntilQuiet } from "../support/clock";
 import { shardStub } from "../support/coordinator";

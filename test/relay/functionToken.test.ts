@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ERROR_HANDLER } from "../../src/app/errorHandler";
+import { ERROR_HANDLER } from "../../src/app/listeners/errorHandler";
 import { verifySignature } from "../../src/slack/verifySignature";
 import { SlackSimulator } from "../../src/testing/slackSimulator";
 import { controlClock, sweepUntilQuiet } from "../support/clock";

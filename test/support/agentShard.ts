@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import type { SlackApp } from "../../src/app/types";
+import type { SlackApp } from "../../src/app/contract/types";
 import { singleWorkspace } from "../../src/auth/authorize";
 import { parseEventsApi } from "../../src/inbound/parseEventsApi";
 import type { Inbound } from "../../src/inbound/types";

@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import { App } from "../../src/app/App";
-import type { SlackApp } from "../../src/app/types";
+import type { SlackApp } from "../../src/app/contract/types";
 import { deliverLeased } from "../../src/delivery/sweep";
 import type { Inbound } from "../../src/inbound/types";
 import { recordPlanned, streamShardLoop } from "./streamShard";

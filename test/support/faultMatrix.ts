@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
-import type { SlackApp } from "../../src/app/types";
+import type { SlackApp } from "../../src/app/contract/types";
 import type { Outbox } from "../../src/recording/outbox";
 import { controlClock } from "./clock";
 import { type FakeSlackApi as FakeSlack, FakeSlackApi } from "./fakeSlackApi";

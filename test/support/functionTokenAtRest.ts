@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { App } from "../../src/app/App";
-import { outboxKeyOf } from "../../src/app/outboxKey";
+import { outboxKeyOf } from "../../src/app/contract/outboxKey";
 import type { Inbound } from "../../src/inbound/types";
 import { RetryableError } from "../../src/platform/errors";
 import { newRow } from "../../src/recording/outboxRows";

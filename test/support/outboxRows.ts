@@ -1,5 +1,5 @@
 import { runInDurableObject } from "cloudflare:test";
-import type { Effect } from "../../src/app/effects";
+import type { Effect } from "../../src/app/contract/effects";
 import { newRow } from "../../src/recording/outboxRows";
 import type { Shard } from "../worker";
 import { outboxOf } from "./shardParts";

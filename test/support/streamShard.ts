@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import type { SlackApp } from "../../src/app/types";
+import type { SlackApp } from "../../src/app/contract/types";
 import { singleWorkspace } from "../../src/auth/authorize";
 import { DeliveryLoop } from "../../src/delivery/deliveryLoop";
 import { PaceKeeping } from "../../src/delivery/paceKeeping";

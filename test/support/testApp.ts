@@ -1,5 +1,5 @@
 import { App } from "../../src/app/App";
-import { Assistant } from "../../src/app/assistant";
+import { Assistant } from "../../src/app/assistant/assistant";
 import { RetryableError } from "../../src/platform/errors";
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { StreamLedger, StreamRecord } from "../../src/app/streamCheckpoints";
-import { StreamSender } from "../../src/app/streamSender";
+import type { StreamLedger } from "../../src/app/contract/streamTools";
+import type { StreamRecord } from "../../src/app/streams/streamCheckpoints";
+import { StreamSender } from "../../src/app/streams/streamSender";
 import { LeaseLost, Paced } from "../../src/platform/errors";
 import type { SlackWebClient } from "../../src/slack/client";
 

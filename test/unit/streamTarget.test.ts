@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { channelOf } from "../../src/app/filters";
-import { streamTargetOf } from "../../src/app/runStreams";
+import { streamTargetOf } from "../../src/app/streams/runStreams";
+import { channelOf } from "../../src/inbound/channelOf";
 import type { Inbound } from "../../src/inbound/types";
 import { inboundOf as delivery } from "../support/inboundOf";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { eventTimeOf } from "../../src/app/threadContext";
+import { eventTimeOf } from "../../src/app/assistant/threadContext";
 import type { Inbound } from "../../src/inbound/types";
 
 const delivery = (payload: Record<string, unknown>, receivedAt?: number): Inbound => ({

@@ -1,0 +1,80 @@
+import type { Inbound } from "../../inbound/types";
+import { STOPPED_BY_USER } from "../../platform/errors";
+import type { PlannedEffect, RunEffect } from "../contract";
+
+type Json = Record<string, unknown>;
+
+/** The thread of an agent conversation: a user's message (`message`, `app_mention`) in a thread or starting one. */
+export function agentThreadOf(inbound: Inbound): { channel: string; threadTs: string } | undefined {
+  const conversation = inbound.conversation;
+  if (!conversation || (inbound.type !== "message" && inbound.type !== "app_mention")) return undefined;
+  return { channel: conversation.channel, threadTs: conversation.threadTs };
+}
+
+const sessionActive = (channel: string, threadTs: string): PlannedEffect["effect"] => ({
+  type: "slack.api",
+  method: "agents.sessions.setStatus",
+  body: { channel_id: channel, thread_ts: threadTs, status: "active" },
+});
+
+/**
+ * The coordinator's own plan for the stop button (`agent_session_stopped`), beside the app's:
+ * each stream it names is stopped (one Slack stopped already counts as done), the session
+ * leaves `processing` and the thread's status is cleared. The runs it stops are parked by the
+ * shard that records it (delivery/stops.ts).
+ */
+export function stopEffects(inbound: Inbound): PlannedEffect[] {
+  const event = (inbound.payload as Json).event as Json | undefined;
+  if (inbound.type !== "agent_session_stopped" || !event || !inbound.conversation) return [];
+  const { channel, threadTs } = inbound.conversation;
+  const streams = Array.isArray(event.streaming_message_ts) ? event.streaming_message_ts.map(String) : [];
+  return [
+    ...streams.map(
+      (ts): PlannedEffect => ({
+        name: `stop:stream:${ts}`,
+        effect: {
+          type: "slack.api",
+          method: "chat.stopStream",
+          body: { channel, ts },
+          alreadyDone: ["message_not_in_streaming_state"],
+        },
+      }),
+    ),
+    { name: "stop:session", effect: sessionActive(channel, threadTs) },
+    { name: "stop:status", effect: statusCleared(channel, threadTs) },
+  ];
+}
+
+/**
+ * A stopped run's `setStatus` is cleared (its own clearing, when it returns, is refused once it is
+ * stopped); an app without the scope to set a status has none to clear.
+ */
+const statusCleared = (channel: string, threadTs: string): PlannedEffect["effect"] => ({
+  type: "slack.api",
+  method: "assistant.threads.setStatus",
+  body: { channel_id: channel, thread_ts: threadTs, status: "" },
+  alreadyDone: ["missing_scope"],
+});
+
+/**
+ * What an agent conversation's run finally parked plans (a park follow-up): the user is told
+ * `text` in the thread (none when empty) and the session leaves `processing`. A run the user
+ * stopped plans nothing: the stop did both.
+ */
+export function parkedRunNotice(text: string): (effect: RunEffect, reason: string) => PlannedEffect[] {
+  return (effect, reason) => {
+    const thread = agentThreadOf(effect.inbound);
+    if (!thread || reason === STOPPED_BY_USER) return [];
+    const { channel, threadTs } = thread;
+    const told: PlannedEffect[] =
+      text === ""
+        ? []
+        : [
+            {
+              name: "parked:told",
+              effect: { type: "slack.api", method: "chat.postMessage", body: { channel, thread_ts: threadTs, text } },
+            },
+          ];
+    return [...told, { name: "parked:session", effect: sessionActive(channel, threadTs) }];
+  };
+}

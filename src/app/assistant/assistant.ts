@@ -1,0 +1,98 @@
+import type {
+  AppContextChangedEvent,
+  AppHomeOpenedEvent,
+  AssistantThreadContextChangedEvent,
+  AssistantThreadStartedEvent,
+  FileShareMessageEvent,
+  GenericMessageEvent,
+} from "@slack/types";
+import { eventOf } from "../../inbound/eventOf";
+import type { Inbound } from "../../inbound/types";
+import type { RunTools } from "../contract";
+import type { EventArgs, ListenerContext, ListenerSpec, Match, RunArgs } from "../listeners";
+import { type AgentViewTools, type AssistantTools, assistantTools } from "./assistantTools";
+
+/** A user's message in an assistant thread, or (agent view) the root of a new one. */
+export type AssistantUserMessageEvent = (GenericMessageEvent | FileShareMessageEvent) & { channel_type: "im" };
+
+/** A run's arguments with the assistant's tools in place of the plain `say`. */
+type WithTools<E, T> = Omit<RunArgs<EventArgs<E>>, "say"> & T;
+
+export type AssistantThreadStartedArgs = WithTools<AssistantThreadStartedEvent, AssistantTools>;
+export type AssistantThreadContextChangedArgs = WithTools<AssistantThreadContextChangedEvent, AssistantTools>;
+export type AssistantUserMessageArgs = WithTools<AssistantUserMessageEvent, AssistantTools>;
+export type AgentMessagesTabOpenedArgs = WithTools<AppHomeOpenedEvent & { tab: "messages" }, AgentViewTools>;
+export type AgentAppContextChangedArgs = WithTools<AppContextChangedEvent, AgentViewTools>;
+
+type Handler<A> = (args: A) => void | Promise<void>;
+
+/**
+ * Bolt's assistant configuration, each handler a durable `run`: the thread's events, the user's
+ * messages in it, and the agent view's events (a Messages tab opened, the user's view changed).
+ */
+export interface AssistantConfig {
+  /** `assistant_thread_started`: greet, set suggested prompts. */
+  threadStarted: Handler<AssistantThreadStartedArgs>;
+  /** `assistant_thread_context_changed`; by default the new context is saved (`saveThreadContext()`). */
+  threadContextChanged?: Handler<AssistantThreadContextChangedArgs>;
+  /** A user's message in the app's DM: in an assistant thread, or (agent view) the root of its own thread. */
+  userMessage: Handler<AssistantUserMessageArgs>;
+  /** Agent view: `app_home_opened` on the Messages tab. */
+  messagesTabOpened?: Handler<AgentMessagesTabOpenedArgs>;
+  /** Agent view: `app_context_changed`, what the user is viewing now (`event.context.entities`). */
+  appContextChanged?: Handler<AgentAppContextChangedArgs>;
+}
+
+/** Bolt's `new Assistant({ … })`, for `app.assistant(assistant)`: the configuration, checked. */
+export class Assistant {
+  constructor(readonly config: AssistantConfig) {
+    for (const key of ["threadStarted", "userMessage"] as const)
+      if (typeof config?.[key] !== "function") throw new TypeError(`Assistant needs a ${key} function`);
+  }
+}
+
+/** One listener `app.assistant` registers. */
+export interface AssistantListener {
+  name: string;
+  spec: ListenerSpec;
+  match: Match;
+}
+
+function eventMatching(test: (event: Record<string, unknown>, inbound: Inbound) => boolean): Match {
+  return (inbound) => {
+    const event = eventOf(inbound);
+    return event && test(event, inbound) ? ({ inbound, body: inbound.payload, event } satisfies ListenerContext) : undefined;
+  };
+}
+
+/** Messages in the app's DM (`channel_type: "im"`) from users; a file shared there too (Bolt's rule). */
+const isUserMessageInDm = (event: Record<string, unknown>) =>
+  event.type === "message" && event.channel_type === "im" && (event.subtype === undefined || event.subtype === "file_share");
+
+/** A handler as a listener's run: every run's arguments, its `say` bound to the thread, and the assistant's tools. */
+function asRun(handler: Handler<never>): NonNullable<ListenerSpec["run"]> {
+  return (args: RunArgs, tools?: RunTools) => {
+    const own = assistantTools(args.inbound, args.event ?? {}, args.client, tools?.threadContexts);
+    return (handler as Handler<RunArgs>)({ ...args, ...own });
+  };
+}
+
+/** The listeners of one `app.assistant(…)`: named `assistant:{handler}`, each matching its events. */
+export function assistantListeners(assistant: AssistantConfig | Assistant): AssistantListener[] {
+  const config = assistant instanceof Assistant ? assistant.config : new Assistant(assistant).config;
+  const saveContext: Handler<AssistantThreadContextChangedArgs> = ({ saveThreadContext }) => saveThreadContext();
+  const handlers: [keyof AssistantConfig, Handler<never> | undefined, Match][] = [
+    ["threadStarted", config.threadStarted, eventMatching((e) => e.type === "assistant_thread_started")],
+    [
+      "threadContextChanged",
+      config.threadContextChanged ?? saveContext,
+      eventMatching((e) => e.type === "assistant_thread_context_changed"),
+    ],
+    ["userMessage", config.userMessage, eventMatching(isUserMessageInDm)],
+    ["messagesTabOpened", config.messagesTabOpened, eventMatching((e) => e.type === "app_home_opened" && e.tab === "messages")],
+    ["appContextChanged", config.appContextChanged, eventMatching((e) => e.type === "app_context_changed")],
+  ];
+  return handlers.flatMap(([handler, run, match]) =>
+    run ? [{ name: `assistant:${handler}`, spec: { run: asRun(run), subtypes: ["file_share"] }, match }] : [],
+  );
+}

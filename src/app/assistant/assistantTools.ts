@@ -1,0 +1,113 @@
+import { eventConversation } from "../../inbound/conversation";
+import { isObject, optionalString } from "../../inbound/fields";
+import type { Inbound } from "../../inbound/types";
+import { HandlerMisuse } from "../../platform/errors";
+import type { SlackWebClient } from "../../slack/client";
+import type { AssistantThreadContext, ThreadContextStore } from "../contract";
+import type { SayArguments } from "../listeners";
+import { type AssistantPlace, eventTimeOf } from "./threadContext";
+
+/** One suggested prompt: the title shown and the message sent when the user picks it. */
+export interface AssistantPrompt {
+  title: string;
+  message: string;
+}
+
+/**
+ * What an assistant handler adds to a run's arguments, with Bolt's names; bound to the delivery's
+ * assistant thread. `setStatus` and `sayStream` are every run's (in the same thread, kept alive, checkpointed).
+ */
+export interface AssistantTools {
+  /** `chat.postMessage` into the assistant thread (its channel and `thread_ts`). */
+  say(message: string | SayArguments): Promise<{ ts: string; channel: string }>;
+  /** `assistant.threads.setSuggestedPrompts`: up to four prompts, with an optional title over them. */
+  setSuggestedPrompts(params: { prompts: AssistantPrompt[]; title?: string }): Promise<void>;
+  /** `assistant.threads.setTitle`: the thread's title in the user's history. */
+  setTitle(title: string): Promise<void>;
+  /** The thread's saved context (see saveThreadContext), else the one this event carries, else `{}`. */
+  getThreadContext(): Promise<AssistantThreadContext>;
+  /** Saves the context this event carries (or `context`) as the thread's, durably, in the shard that records the thread. */
+  saveThreadContext(context?: AssistantThreadContext): Promise<void>;
+}
+
+/** What the agent view's own events (no thread yet: `app_home_opened` on the Messages tab, `app_context_changed`) get. */
+export type AgentViewTools = Pick<AssistantTools, "say" | "setSuggestedPrompts">;
+
+const asMessage = (message: string | SayArguments) => (typeof message === "string" ? { text: message } : { ...message });
+
+function misuse(what: string, inbound: Inbound): never {
+  throw new HandlerMisuse(`${what} needs an assistant thread, and this ${inbound.type} event has none`);
+}
+
+/**
+ * Where an event of the assistant surface happened, in Bolt's order: its thread (an assistant
+ * thread's `assistant_thread.channel_id` / `thread_ts`, or a message's `thread_ts ?? ts`, which is
+ * how a user's message in an assistant thread names it: its `assistant_thread` holds only an
+ * `action_token`), else the channel alone (`app_home_opened`, `app_context_changed`), and the
+ * context Slack sent. Undefined when it names no channel (Slack's own `app_context_changed` example).
+ */
+export function assistantPlaceOf(event: Record<string, unknown>): AssistantPlace | undefined {
+  const thread = isObject(event.assistant_thread) ? event.assistant_thread : {};
+  // The team only keys a conversation; its channel and thread are all a place needs.
+  const conversation = eventConversation("", event);
+  const channel = conversation?.channel ?? optionalString(event.channel) ?? optionalString(thread.channel_id);
+  if (!channel) return undefined;
+  const context = isObject(thread.context) ? (thread.context as AssistantThreadContext) : undefined;
+  return { channel, ...(conversation && { threadTs: conversation.threadTs }), ...(context && { context }) };
+}
+
+/**
+ * The assistant tools of one run, for the place its event names. A thread's context is read and
+ * saved in `store` under (team, channel, thread_ts), ordered by the event's time: saving again is
+ * harmless, so a retried run may save twice, and an older event's retry never saves over a newer
+ * event's context. A tool used where the event has no thread, or no channel, is HandlerMisuse,
+ * parked at once; the handler itself always runs.
+ */
+export function assistantTools(
+  inbound: Inbound,
+  event: Record<string, unknown>,
+  client: SlackWebClient,
+  store: ThreadContextStore | undefined,
+): AssistantTools {
+  const place = assistantPlaceOf(event);
+  const dmChannel = (what: string): string => {
+    if (place) return place.channel;
+    throw new HandlerMisuse(`${what} needs the app's DM channel, and this ${inbound.type} event names none`);
+  };
+  const threadTs = place?.threadTs;
+  const thread =
+    place && threadTs !== undefined ? { team: inbound.teamId ?? inbound.workspace, channel: place.channel, threadTs } : undefined;
+  const api = (tool: string, method: string, body: Record<string, unknown>) =>
+    client.call(method, { channel_id: dmChannel(tool), ...body });
+  return {
+    say: async (message) =>
+      client.call<{ ts: string; channel: string }>("chat.postMessage", {
+        ...asMessage(message),
+        channel: dmChannel("say()"),
+        ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
+      }),
+    // The agent view sets prompts on the conversation itself: with a thread_ts Slack drops the call silently.
+    setSuggestedPrompts: async ({ prompts, title }) => {
+      await api("setSuggestedPrompts()", "assistant.threads.setSuggestedPrompts", {
+        ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
+        prompts,
+        ...(title === undefined ? {} : { title }),
+      });
+    },
+    setTitle: async (title) => {
+      if (threadTs === undefined) misuse("setTitle()", inbound);
+      await api("setTitle()", "assistant.threads.setTitle", { thread_ts: threadTs, title });
+    },
+    getThreadContext: async () => (thread && store?.get(thread)) ?? place?.context ?? {},
+    saveThreadContext: async (context = place?.context) => {
+      if (!thread) misuse("saveThreadContext()", inbound);
+      if (!store) throw new HandlerMisuse("saveThreadContext() needs the shard's store, and this run was given none");
+      if (!context)
+        throw new HandlerMisuse(
+          `saveThreadContext() has nothing to save: this ${inbound.type} event carries no context; pass one`,
+        );
+      const now = Date.now();
+      store.save(thread, context, { workspace: inbound.workspace, eventAt: eventTimeOf(inbound, now), savedAt: now });
+    },
+  };
+}

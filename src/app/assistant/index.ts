@@ -1,0 +1,17 @@
+/**
+ * `app.assistant`: Bolt's Assistant (its handlers, each a listener of the assistant surface), its
+ * handlers' tools (`say`, `setTitle`, `setSuggestedPrompts`, the thread's saved context) and where
+ * an assistant thread is. The store the context is saved in is the shard's (contract/).
+ */
+export type {
+  AgentAppContextChangedArgs,
+  AgentMessagesTabOpenedArgs,
+  AssistantConfig,
+  AssistantThreadContextChangedArgs,
+  AssistantThreadStartedArgs,
+  AssistantUserMessageArgs,
+  AssistantUserMessageEvent,
+} from "./assistant";
+export { Assistant, assistantListeners } from "./assistant";
+export type { AgentViewTools, AssistantPrompt, AssistantTools } from "./assistantTools";
+export { assistantPlaceOf } from "./assistantTools";

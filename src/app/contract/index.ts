@@ -1,0 +1,23 @@
+/**
+ * The contract between the engine and an app: what an app plans (`SlackApp`, `Plan`,
+ * `PlannedEffect`) and the effects as the outbox stores them, their idempotency keys, and what the
+ * shard hands a run (`RunTools`: client, `step`, stream ledger and limits, thread contexts,
+ * controls). Lower folders (recording, delivery, effects, …) import the app only from here.
+ */
+export type {
+  AlertEffect,
+  Effect,
+  FunctionCompleteEffect,
+  InstallationEffect,
+  RelayEffect,
+  ResponseUrlEffect,
+  RunEffect,
+  RunFailure,
+  SlackApiEffect,
+  StreamCloseEffect,
+} from "./effects";
+export { outboxKeyOf } from "./outboxKey";
+export type { StreamLedger, StreamLimits, StreamTools } from "./streamTools";
+export type { AssistantThreadContext, ContextSave, ThreadContextStore, ThreadKey } from "./threadContexts";
+export type { AckBody, Plan, PlannedEffect, RunControls, RunTools, SlackApp, StatusUpdate, Step } from "./types";
+export { withOwnEffects } from "./withOwnEffects";

@@ -1,0 +1,78 @@
+import type { Inbound } from "../../inbound/types";
+import type { SlackWebClient } from "../../slack/client";
+import type { Effect, RunEffect } from "./effects";
+import type { StreamTools } from "./streamTools";
+import type { ThreadContextStore } from "./threadContexts";
+
+export type { Effect, ResponseUrlEffect, RunEffect, RunFailure, SlackApiEffect } from "./effects";
+
+export interface PlannedEffect {
+  /** Unique within one delivery; with its scope's key it forms the outbox idempotency key. */
+  name: string;
+  effect: Effect;
+  /**
+   * "delivery" (default): once per dedupe key. "fact": once per message fact (team, channel,
+   * ts), so the same message arriving as both `message` and `app_mention` runs once.
+   */
+  scope?: "delivery" | "fact";
+}
+
+/** The synchronous body Slack allows in the ack (a command's ephemeral text, a view's response_action). */
+export type AckBody = Record<string, unknown>;
+
+/** What an app makes of one inbound delivery. Computed synchronously, without I/O. */
+export type Plan = { ignore: string } | { effects: PlannedEffect[]; ackBody?: AckBody };
+
+/**
+ * A run's checkpoint, `step(name, fn)`: `fn` runs until it succeeds once; its result (JSON) is
+ * stored on the run's outbox row, and a retried run gets the stored result back instead of
+ * running `fn` again. The one signature the app API, the run effect and the checkpoints share.
+ */
+export type Step = <T>(name: string, fn: () => T | Promise<T>) => Promise<T>;
+
+/** A run's status: its text ("is thinking…"; empty clears it), or with the loading messages Slack rotates through. */
+export type StatusUpdate = string | { status: string; loading_messages?: string[] };
+
+/** What a run gets to follow its user (app/run/runStatus.ts): the stop button's `signal` and `setStatus`. */
+export interface RunControls {
+  /** Aborted when the user stops the conversation (agent_session_stopped); Slack calls are refused from then on. */
+  signal: AbortSignal;
+  setStatus(status: StatusUpdate): Promise<void>;
+}
+
+/** What the shard hands an app to perform one `run` effect. */
+export interface RunTools {
+  /** Web API client bound to the workspace's credentials and to this delivery's handles. */
+  client: SlackWebClient;
+  /** Runs `fn` once per run: a retried run gets the stored result instead of running it again. */
+  step: Step;
+  /** 1 for the first attempt of this run. */
+  attempt: number;
+  /** The Worker's env bindings, handed to the run as `env`. */
+  env?: Record<string, unknown>;
+  /** The run's outbox idempotency key, for its log lines. */
+  key?: string;
+  /** Where `sayStream()` keeps its checkpoints (on the run's row) and Slack's stream limits. */
+  streams?: StreamTools;
+  /** The shard's store of assistant threads' contexts (`getThreadContext` / `saveThreadContext`). */
+  threadContexts?: ThreadContextStore;
+  /** The run's stop `signal` and `setStatus`, for its arguments. */
+  controls?: RunControls;
+}
+
+/**
+ * The contract between the coordinator and the user's app. `plan` must be pure and fast:
+ * it runs at the edge (to skip the shard for ignored deliveries) and again inside the
+ * shard's ingest transaction, which is the authority. `run` performs a `run` effect after
+ * the ack; what it throws decides whether the outbox retries or parks it (platform/errors.ts).
+ */
+export interface SlackApp {
+  plan(inbound: Inbound): Plan;
+  run?(effect: RunEffect, tools: RunTools): Promise<void>;
+  /**
+   * Follow-ups of a `run` finally parked with `reason` (`app.error`, a custom step's
+   * `completeError`): recorded in the parking's transaction, keyed by the parked row and each
+   * name, delivered at least once; planned once per row, never for a follow-up. Pure, no I/O.
+   */
+  parked?(effect: RunEffect, reason: string): PlannedEffect[];
+}

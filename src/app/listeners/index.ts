@@ -1,0 +1,54 @@
+/**
+ * The Bolt-style listener API: what each kind of listener receives (payload types after Slack's and
+ * `@slack/types`), its arguments per phase (`ack`, `run`), how a registration matches a delivery,
+ * the built-in filters, options loads answered at the edge, ack bodies, and `app.error`.
+ */
+export { toAckBody } from "./ackBody";
+export type { ErrorArgs, ErrorHandler } from "./errorHandler";
+export { ERROR_HANDLER, errorFollowUps, ParkedError, runErrorHandler } from "./errorHandler";
+export { ownBotUser } from "./filters";
+export type {
+  FunctionCompleteArguments,
+  FunctionCompletion,
+  FunctionData,
+  FunctionExecutedBody,
+  FunctionExecutedEvent,
+  FunctionFailArguments,
+  FunctionInputs,
+} from "./functionPayloads";
+export type {
+  ActionArgs,
+  CommandArgs,
+  EventArgs,
+  FunctionArgs,
+  ListenerContext,
+  Matched,
+  MessageArgs,
+  OptionsArgs,
+  ShortcutArgs,
+  ViewArgs,
+} from "./listenerArgs";
+export { ignoredDelivery, listenerWants } from "./listenerFilters";
+export type { AckArgs, AckResult, Listener, ListenerSpec, Matcher, RunArgs, RunContext, RunLogger } from "./listeners";
+export { describeMatcher, matches } from "./listeners";
+export type { Match } from "./matchers";
+export { actionMatch, commandMatch, constraintOf, eventMatch, messageMatch, shortcutMatch, viewMatch } from "./matchers";
+export type { OptionsConstraint, OptionsListener } from "./optionsLoads";
+export { optionsLoadAnswer, optionsRegistration } from "./optionsLoads";
+export type {
+  BlockActionsBody,
+  BlockElementAction,
+  BlockSuggestionBody,
+  EventEnvelope,
+  EventOf,
+  EventType,
+  EventWithSubtypesOf,
+  OptionsAnswer,
+  RespondArguments,
+  SayArguments,
+  ShortcutBody,
+  SlashCommand,
+  ViewBody,
+  ViewOutput,
+  ViewStateValue,
+} from "./payloads";

@@ -1,0 +1,108 @@
+import type { LogFields } from "../../platform/log";
+import type { SlackWebClient } from "../../slack/client";
+import type { AckBody, RunTools, StatusUpdate, Step } from "../contract";
+import type { ChatStreamer, SayStreamOptions } from "../streams";
+import type { FunctionCompletion, FunctionInputs } from "./functionPayloads";
+import type { ActionArgs, FunctionArgs, ListenerContext, ViewArgs } from "./listenerArgs";
+import type { RespondArguments, SayArguments } from "./payloads";
+
+/** Bolt's `context` in a run: who the delivery is for, Slack's retry headers, a message pattern's match. */
+export interface RunContext {
+  teamId?: string;
+  enterpriseId?: string;
+  /** This app's bot user, from the envelope's `authorizations` (events only). */
+  botUserId?: string;
+  /** `X-Slack-Retry-Num` of the request that was recorded (Slack's retry, not the run's attempt). */
+  retryNum?: number;
+  retryReason?: string;
+  /** `app.message(RegExp)`: the pattern's match of the message text. */
+  matches?: RegExpMatchArray;
+}
+
+/** Bolt's `logger`: the coordinator's JSON log lines, each with the delivery's keys. */
+export interface RunLogger {
+  debug(msg: string, fields?: LogFields): void;
+  info(msg: string, fields?: LogFields): void;
+  warn(msg: string, fields?: LogFields): void;
+  error(msg: string, fields?: LogFields): void;
+}
+
+/**
+ * What a run adds for a function execution: `complete` and `fail` in `app.function`; in
+ * `app.action` / `app.view` when the interaction comes from a step's message or modal (as Bolt).
+ */
+type FunctionTools<C> = [C] extends [FunctionArgs]
+  ? FunctionCompletion
+  : [C] extends [ActionArgs | ViewArgs]
+    ? Partial<FunctionCompletion> & { inputs?: FunctionInputs }
+    : unknown;
+
+/** Arguments of `ack`: synchronous, pure, inside the ingest transaction. No I/O. */
+export type AckArgs<C = ListenerContext> = C;
+
+/** Arguments of `run`: durable, after the ack, retried by the outbox. */
+export type RunArgs<C = ListenerContext> = C & {
+  client: SlackWebClient;
+  /**
+   * Checkpoint: `fn` runs until it succeeds once; its result is stored in the shard and a
+   * retried run gets the stored result back without running `fn` again. Results must be JSON.
+   */
+  step: Step;
+  /** POSTs to the delivery's `response_url` (commands and interactivity). Valid 30 minutes, 5 uses. */
+  respond(message: string | RespondArguments): Promise<void>;
+  /** `chat.postMessage` to the channel the delivery came from. */
+  say(message: string | SayArguments): Promise<{ ts: string; channel: string }>;
+  /**
+   * A streamed answer in the delivery's thread (`chat.startStream` / `appendStream` / `stopStream`),
+   * checkpointed: a retried run continues or replaces it, and Slack's limits are handled.
+   */
+  sayStream(options?: SayStreamOptions): ChatStreamer;
+  /** 1 on the first attempt of this run, 2 on its first retry, … */
+  attempt: number;
+  /** Aborted when the user stops the conversation (the agent session's stop button); Slack calls are refused from then on. */
+  signal: AbortSignal;
+  /** The thread's status (`assistant.threads.setStatus`), sent again before Slack's 2 minutes while the run works, cleared when it ends. */
+  setStatus(status: StatusUpdate): Promise<void>;
+  /** Bolt's context: `teamId`, `enterpriseId`, `botUserId`, `retryNum`, `retryReason`, `matches`. */
+  context: RunContext;
+  /** JSON log lines with this delivery's dedupe key, outbox key and listener. */
+  logger: RunLogger;
+  /** The Worker's env bindings (KV, D1, vars, …). */
+  env: Record<string, unknown>;
+  /** For Bolt code: `ack()` does nothing (Slack was acked when the delivery was recorded); `ack(body)` is refused. */
+  ack(body?: AckBody | string): Promise<void>;
+} & FunctionTools<C>;
+
+// biome-ignore lint/suspicious/noConfusingVoidType: an `ack` that returns nothing is the common case, and must type-check as such.
+export type AckResult = AckBody | string | void;
+
+export interface ListenerSpec<C = ListenerContext> {
+  /** Stable name, part of the outbox key of this listener's runs. Defaults to kind and constraint. */
+  name?: string;
+  ack?: (args: AckArgs<C>) => AckResult;
+  /** `tools`: what the shard handed this run, for the kinds built on listeners (app.assistant). */
+  run?: (args: RunArgs<C>, tools?: RunTools) => void | Promise<void>;
+  /** "fact": run at most once per message (team, channel, ts), even if it arrives as several events. */
+  dedupe?: "delivery" | "fact";
+  /** Message subtypes this listener also wants, besides plain messages (`["message_changed"]`, or `"all"`). Default: none. */
+  subtypes?: readonly string[] | "all";
+  /** An extra, pure condition on the delivery (e.g. "only messages that mention the bot"). */
+  when?: (args: AckArgs<C>) => boolean;
+  /** Also receive messages posted by other bots. Messages from this app's own bot user never reach listeners. */
+  includeBots?: boolean;
+}
+
+/** A listener is its `run` alone, or a spec with `ack`, `run` and options. */
+export type Listener<C = ListenerContext> = ListenerSpec<C>["run"] | ListenerSpec<C>;
+
+export type Matcher = string | RegExp;
+
+export function matches(matcher: Matcher | undefined, value: unknown): boolean {
+  if (matcher === undefined) return true;
+  if (typeof value !== "string") return false;
+  return typeof matcher === "string" ? matcher === value : matcher.test(value);
+}
+
+export function describeMatcher(matcher: Matcher | undefined): string {
+  return matcher === undefined ? "*" : String(matcher);
+}

@@ -1,0 +1,43 @@
+import type { Inbound } from "../../inbound/types";
+import type { AckBody, SlackApp } from "../contract";
+import type { OptionsArgs } from "./listenerArgs";
+import { describeMatcher, type Listener, type ListenerSpec, type Matcher, matches } from "./listeners";
+import { constraintOf, type Match } from "./matchers";
+import type { OptionsAnswer } from "./payloads";
+
+/** Which options loads a listener answers: an external select's `action_id`, or `{ action_id, block_id }`. */
+export type OptionsConstraint = Matcher | { action_id?: Matcher; block_id?: Matcher };
+
+/**
+ * An `app.options` listener: its `ack` answers the load with the options Slack shows — pure, at
+ * the edge. There is nothing to run: a load changes nothing, and Slack never retries one.
+ */
+export type OptionsListener = Pick<ListenerSpec<OptionsArgs>, "name" | "when"> & { ack: (args: OptionsArgs) => OptionsAnswer };
+
+export function optionsMatch({ action_id, block_id }: { action_id?: Matcher; block_id?: Matcher }): Match {
+  return (inbound) =>
+    inbound.kind === "interaction" &&
+    inbound.type === "block_suggestion" &&
+    matches(action_id, inbound.payload.action_id) &&
+    matches(block_id, inbound.payload.block_id)
+      ? { inbound, body: inbound.payload, options: inbound.payload }
+      : undefined;
+}
+
+/** `app.options`' registration: its default name, the listener as a spec, its match. */
+export function optionsRegistration(constraint: OptionsConstraint, listener: OptionsListener): [string, Listener<never>, Match] {
+  const constraints = constraintOf<"action_id" | "block_id">(constraint, "action_id");
+  // The spec's ack gets the context optionsMatch builds, which is what OptionsArgs promises.
+  return [`options:${describeMatcher(constraints.action_id)}`, listener as Listener<never>, optionsMatch(constraints)];
+}
+
+/**
+ * The answer to an options load that `app` gives in its ack alone (no effect to record): given at
+ * the edge, without a shard — a load is answered within Slack's 3 s whatever the mode, and the
+ * keystrokes of a typeahead write nothing. Undefined for anything else, which is recorded as usual.
+ */
+export function optionsLoadAnswer(app: SlackApp, inbound: Inbound): AckBody | undefined {
+  if (inbound.kind !== "interaction" || inbound.type !== "block_suggestion") return undefined;
+  const plan = app.plan(inbound);
+  return "ignore" in plan || plan.effects.length > 0 ? undefined : plan.ackBody;
+}

@@ -1,0 +1,7 @@
+/**
+ * A listener's run: the one factory of its arguments (`runArgsOf`: Bolt's helpers, `say`,
+ * `respond`, `context`, `logger`, `sayStream`, `complete` / `fail`) and its controls (the thread's
+ * status kept alive, its agent session, the stop button's `signal`) around each attempt.
+ */
+export { runArgsOf } from "./runArgs";
+export { withRunControls } from "./runControls";

@@ -1,0 +1,20 @@
+import type { RunTools } from "../contract";
+import { functionCompletion } from "../functions";
+import type { ListenerContext, RunArgs } from "../listeners";
+import { noStreams, type SayStream } from "../streams";
+import { ackInRun, runContext, runLogger } from "./runContext";
+import { runControls } from "./runControls";
+import { sayAndRespond } from "./sayAndRespond";
+
+/**
+ * What a listener's `run` is handed: its view of the delivery and, with Bolt's names, every
+ * helper a run has. The one place a new run capability adds its arguments.
+ */
+export function runArgsOf(name: string, matched: ListenerContext, tools: RunTools, sayStream: SayStream = noStreams): RunArgs {
+  const { client, step, attempt, env = {} } = tools;
+  const { inbound } = matched;
+  const context = runContext(inbound, matched.context?.matches);
+  const logger = runLogger({ dedupe_key: inbound.dedupeKey, key: tools.key, listener: name });
+  const helpers = { ack: ackInRun, ...sayAndRespond(inbound, client), ...functionCompletion(inbound, client, step) };
+  return { ...matched, client, step, attempt, context, logger, env, sayStream, ...helpers, ...runControls(tools) };
+}

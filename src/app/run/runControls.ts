@@ -1,0 +1,43 @@
+import type { Inbound } from "../../inbound/types";
+import { HandlerMisuse, RunStopped } from "../../platform/errors";
+import type { SlackWebClient } from "../../slack/client";
+import type { RunControls } from "../contract";
+import { RunStatus } from "./runStatus";
+
+/** A run handed no controls (called outside a shard): never stopped, and setStatus refused. */
+const UNCONTROLLED: RunControls = {
+  signal: new AbortController().signal,
+  setStatus: () => Promise.reject(new HandlerMisuse("setStatus() needs a run performed by a shard")),
+};
+
+/** The controls of a run's arguments. */
+export const runControls = (tools: { controls?: RunControls }): RunControls => tools.controls ?? UNCONTROLLED;
+
+/**
+ * Performs a run with its controls: its session marked while it works, its status kept alive and
+ * then cleared. Stopped (`stopped` aborted), it ends as RunStopped whatever it did — its row
+ * stays parked "stopped by user" — and sends nothing more.
+ */
+export async function withRunControls(
+  inbound: Inbound,
+  client: SlackWebClient,
+  options: { stopped?: AbortSignal; agentSessions: boolean },
+  perform: (controls: RunControls) => Promise<void>,
+): Promise<void> {
+  const signal = options.stopped ?? new AbortController().signal;
+  const status = new RunStatus(client, inbound, options.agentSessions);
+  const end = () => status.end();
+  signal.addEventListener("abort", end);
+  try {
+    await status.begin();
+    await perform({ signal, setStatus: status.set });
+    if (signal.aborted) throw new RunStopped();
+    await status.finish();
+  } catch (error) {
+    if (signal.aborted) throw new RunStopped();
+    throw error;
+  } finally {
+    end();
+    signal.removeEventListener("abort", end);
+  }
+}

@@ -1,0 +1,70 @@
+import { DeliveryError } from "../../platform/errors";
+import { describeError, log } from "../../platform/log";
+import type { SlackWebClient } from "../../slack/client";
+import type { StreamedMessage, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
+
+interface ThreadMessage {
+  ts?: string;
+  bot_id?: string;
+  text?: string;
+}
+
+/** How far before its checkpoint a lost start's message may carry its ts (clocks of shard and Slack differ). */
+const CLOCK_SLACK_MS = 10_000;
+
+/**
+ * A text's words as Slack's reads may show them: `&`, `<`, `>` unescaped, then letters and digits
+ * alone, so Slack's escaping, its rendering of markdown and a posted answer's "…" change nothing.
+ */
+export function wordsOf(text: string): string {
+  const unescaped = text.replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+  return unescaped.replace(/[^\p{L}\p{N}]+/gu, "");
+}
+
+/**
+ * The message a `chat.startStream` (or a posted answer's `chat.postMessage`) opened before an
+ * attempt died with its ts unknown, recognised by where and when it is: in the thread, from this
+ * app's bot, no older than the start's checkpoint, after the reply's last known message, none of
+ * its known messages — and showing the start's words (letters and digits, Slack's escaping and
+ * formatting set aside), so another run's answer in the thread meanwhile is never taken for it.
+ * Exactly one such message is it. None found, or the thread refused for good (no history scope),
+ * leaves it to Slack; a lookup that failed otherwise fails the attempt, and the retry looks again.
+ */
+export async function findLostStart(
+  client: SlackWebClient,
+  target: StreamTarget,
+  start: UnconfirmedCall,
+  known: readonly StreamedMessage[],
+): Promise<string | undefined> {
+  if (start.at === undefined) return undefined;
+  try {
+    const { bot_id: ours } = await client.call<{ bot_id?: string }>("auth.test", {});
+    const oldest = ((start.at - CLOCK_SLACK_MS) / 1000).toFixed(6);
+    const after = Math.max(Number(oldest), ...known.map((k) => Number(k.ts)));
+    const { messages = [] } = await client.call<{ messages?: ThreadMessage[] }>("conversations.replies", {
+      channel: target.channel,
+      ts: target.thread_ts,
+      oldest,
+      limit: 200,
+    });
+    const found = messages.filter(
+      (m) =>
+        typeof m.ts === "string" &&
+        m.ts !== target.thread_ts &&
+        Number(m.ts) >= Number(oldest) &&
+        (known.length === 0 || Number(m.ts) > after) &&
+        m.bot_id !== undefined &&
+        (ours === undefined || m.bot_id === ours) &&
+        !known.some((k) => k.ts === m.ts),
+    );
+    const words = wordsOf(start.text);
+    const taken = found.filter((m) => wordsOf(m.text ?? "") === words);
+    return taken.length === 1 ? taken[0]!.ts : undefined;
+  } catch (error) {
+    // A lookup that may work later fails the attempt (its start stays unconfirmed, and is looked for again).
+    if (!(error instanceof DeliveryError && error.disposition === "park")) throw error;
+    // Refused for good (no history scope): the start, if it opened a message, is left to Slack's drop.
+    log("warn", "a lost stream start was not looked for", { channel: target.channel, error: describeError(error) });
+    return undefined;
+  }
+}

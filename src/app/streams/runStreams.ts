@@ -1,0 +1,112 @@
+import { channelOf } from "../../inbound/channelOf";
+import { isObject, optionalString } from "../../inbound/fields";
+import type { Inbound } from "../../inbound/types";
+import { userOf } from "../../inbound/userOf";
+import { HandlerMisuse } from "../../platform/errors";
+import type { SlackWebClient } from "../../slack/client";
+import type { StreamTools } from "../contract";
+import { DurableStreamer } from "./durableStreamer";
+import type { ChatStreamer, SayStreamOptions } from "./streamArguments";
+import { DEFAULT_STREAM_LIMITS, memoryLedger, streamCheckpointName, streamRecordOf } from "./streamCheckpoints";
+import { StreamMessages, type StreamTarget } from "./streamMessages";
+
+type Json = Record<string, unknown>;
+
+export type SayStream = (options?: SayStreamOptions) => ChatStreamer;
+
+/** Where a run has no durable streams (`app.error`'s handler): `sayStream()` says so. */
+export const noStreams: SayStream = () => {
+  throw new HandlerMisuse("sayStream() is for a listener's run; use client.chat.startStream here");
+};
+
+const field = (source: unknown, name: string): unknown => (isObject(source) ? source[name] : undefined);
+
+/**
+ * Where a delivery's answer streams by default: its channel, its thread (`thread_ts ?? ts` of
+ * the message, of the assistant thread, of the interaction's message) and the user it answers
+ * with their team, which Slack requires outside DMs.
+ */
+export function streamTargetOf(inbound: Inbound, channel: string | undefined): Partial<StreamTarget> {
+  const payload = inbound.payload as Json;
+  const event = field(payload, "event");
+  const assistant = field(event, "assistant_thread");
+  const message = field(payload, "message") ?? field(event, "message");
+  const container = field(payload, "container");
+  const first = (...values: unknown[]) => values.map(optionalString).find((value) => value !== undefined);
+  return {
+    channel: first(field(assistant, "channel_id"), channel),
+    thread_ts: first(
+      field(assistant, "thread_ts"),
+      field(event, "thread_ts"),
+      field(event, "ts"),
+      field(message, "thread_ts"),
+      field(message, "ts"),
+      field(container, "thread_ts"),
+      field(container, "message_ts"),
+    ),
+    // The assistant thread's user first; else whoever the delivery comes from (inbound/userOf.ts, as a stop knows them).
+    recipient_user_id: first(field(assistant, "user_id"), userOf(inbound)),
+    recipient_team_id: first(
+      field(event, "user_team"),
+      field(event, "team"),
+      field(field(payload, "user"), "team_id"),
+      inbound.teamId,
+      payload.team_id,
+    ),
+  };
+}
+
+/** A run's streams: `sayStream` for its arguments, `finish` once its listener has returned, `abandon` once it threw. */
+export function runStreams(client: SlackWebClient, defaults: Partial<StreamTarget>, tools: StreamTools = {}) {
+  const ledger = tools.ledger ?? memoryLedger();
+  const limits = tools.limits ?? DEFAULT_STREAM_LIMITS;
+  const sleep = tools.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const streamers: DurableStreamer[] = [];
+  return {
+    sayStream(options: SayStreamOptions = {}): ChatStreamer {
+      const { buffer_size, ...given } = options;
+      const target = { ...defaults, ...given };
+      const { channel, thread_ts } = target;
+      if (!channel || !thread_ts)
+        throw new HandlerMisuse(
+          `sayStream() needs a channel and a thread, and this delivery has ${channel ? "no thread" : "no channel"}: pass sayStream({ channel, thread_ts })`,
+        );
+      const name = streamCheckpointName(streamers.length);
+      // Its channel is kept: a parked run's open messages are closed from its checkpoint alone (app/streams/streamClosing.ts).
+      const record = { ...streamRecordOf(ledger.read(name)), channel };
+      const messages = new StreamMessages(client, { ...target, channel, thread_ts }, ledger, name, record, sleep);
+      const streamer = new DurableStreamer(messages, limits, buffer_size);
+      streamers.push(streamer);
+      return streamer;
+    },
+    /** A stream the listener left open is stopped: no message of the run stays streaming. */
+    async finish(): Promise<void> {
+      for (const streamer of streamers) await streamer.finish();
+    },
+    /** Its calls in flight end before the attempt does; its streams stay open for the retry to continue. */
+    async abandon(): Promise<void> {
+      for (const streamer of streamers) await streamer.abandon();
+    },
+  };
+}
+
+/**
+ * Runs a listener with its `sayStream`: once it returns, a stream it left open is stopped; when
+ * it (or that stop) throws, the calls in flight end first, and its streams stay open for the
+ * retry. Once no retry will come (the run is parked, for whatever reason) its park follow-ups
+ * close what its checkpoints show open (app/streams/streamClosing.ts).
+ */
+export async function withStreams(
+  inbound: Inbound,
+  tools: { client: SlackWebClient; streams?: StreamTools },
+  run: (sayStream: SayStream) => void | Promise<void>,
+): Promise<void> {
+  const streams = runStreams(tools.client, streamTargetOf(inbound, channelOf(inbound)), tools.streams);
+  try {
+    await run(streams.sayStream);
+    await streams.finish();
+  } catch (error) {
+    await streams.abandon();
+    throw error;
+  }
+}

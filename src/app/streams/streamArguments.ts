@@ -1,0 +1,32 @@
+import type { AnyChunk, KnownBlock } from "@slack/types";
+
+/** What a listener's `sayStream()` takes and gives: Bolt's chat streamer's shapes (app/streams/durableStreamer.ts). */
+
+/** `sayStream(options?)`: where to stream (the delivery's channel, thread and user unless told), and the buffer. */
+export interface SayStreamOptions {
+  channel?: string;
+  thread_ts?: string;
+  recipient_user_id?: string;
+  recipient_team_id?: string;
+  /** Characters gathered before they are sent (256, as Slack's SDKs); chunks are sent at once. */
+  buffer_size?: number;
+}
+
+export type StreamAppendArguments =
+  | { markdown_text: string; chunks?: undefined }
+  | { chunks: AnyChunk[]; markdown_text?: string };
+
+export interface StreamStopArguments {
+  markdown_text?: string;
+  chunks?: AnyChunk[];
+  /** Shown under the answer once it is stopped (feedback buttons, for instance). */
+  blocks?: KnownBlock[];
+}
+
+/** Bolt's chat streamer, made durable: a retried run continues (or replaces) the same answer. */
+export interface ChatStreamer {
+  append(args: StreamAppendArguments): Promise<void>;
+  stop(args?: StreamStopArguments): Promise<void>;
+  /** The message being streamed (the latest of the reply's messages), once Slack gave its ts. */
+  readonly ts: string | undefined;
+}

@@ -1,0 +1,83 @@
+import type { StreamLedger, StreamLimits } from "../contract";
+
+/**
+ * What a streamed reply's checkpoint holds, on its run's outbox row: the messages Slack shows
+ * (each one's `ts`; the open and the last one's exact text, the others' length and hash) and the
+ * one call whose outcome is not known yet: bounded, whatever the answer's length. Written
+ * before each call that changes a message (one row write per flush, not per token), so a
+ * retried run knows what Slack shows and what may or may not have reached it.
+ */
+
+/** Where a stream goes: the delivery's channel and thread, and the user (and team) it answers. */
+export interface StreamTarget {
+  channel: string;
+  thread_ts: string;
+  recipient_user_id?: string;
+  recipient_team_id?: string;
+}
+
+/** One message of a reply: a reply longer or older than a stream allows is a chain of them in the thread. */
+export interface StreamedMessage {
+  ts: string;
+  /** Its text as Slack shows it: every `markdown_text` that reached it, joined. */
+  text: string;
+  /** When its stream started (ms since the epoch). */
+  openedAt: number;
+  /** Still a stream (not stopped, not finalised by `chat.update`), or a posted message more text goes into. */
+  open: boolean;
+  /** Posted (chat.postMessage) when stream starts were exhausted: updated in place, never streaming. */
+  posted?: boolean;
+  /** Closed and not the last: its text (then "") left the checkpoint; its length and hash stay (app/streams/sealedMessages.ts). */
+  sealed?: { chars: number; hash: string };
+}
+
+/** The call sent last: until a later checkpoint, whether it reached Slack is unknown. */
+export interface UnconfirmedCall {
+  /** `final`: the handler's stop with blocks; `delete`: a retry's truncation removing a message. */
+  op: "start" | "post" | "append" | "stop" | "final" | "delete";
+  /** The message it wrote to; none for a start. */
+  ts?: string;
+  text: string;
+  /** When a start was sent (ms since the epoch): its message, if Slack opened it, is no older. */
+  at?: number;
+  /** How many chunks other than text a start carried: found opened, they show in its message. */
+  chunks?: number;
+}
+
+export interface StreamRecord {
+  /** The channel its messages are in (a record written before it was kept has none). */
+  channel?: string;
+  messages: StreamedMessage[];
+  /** Chunks other than text (task updates, plans) sent so far, in order. */
+  chunks: number;
+  unconfirmed?: UnconfirmedCall;
+  /** The handler's `stop()` reached Slack: nothing of this stream is sent again. */
+  done?: boolean;
+}
+
+/** The checkpoint name of a run's n-th stream: a retried run meets it again under its place. */
+export const streamCheckpointName = (n: number): string => `stream #${n}`;
+
+export const DEFAULT_STREAM_LIMITS: Required<StreamLimits> = {
+  maxOpenMs: 240_000,
+  maxChars: 10_000,
+  slackDropMs: 270_000,
+  maxAnswerChars: 100_000,
+  maxAnswerMs: 1_800_000,
+};
+
+/** The one reader of a stream's checkpoint: none yet is an empty reply. */
+export function streamRecordOf(json: string | undefined): StreamRecord {
+  return json === undefined ? { messages: [], chunks: 0 } : (JSON.parse(json) as StreamRecord);
+}
+
+/** A ledger in memory, for a run outside a shard (a unit test calling `app.run` itself). */
+export function memoryLedger(): StreamLedger {
+  const records = new Map<string, string>();
+  return {
+    read: (name) => records.get(name),
+    write: (name, json) => {
+      records.set(name, json);
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import type { PlannedEffect } from "../contract";
+import { streamCheckpointName, streamRecordOf } from "./streamCheckpoints";
+
+/**
+ * What closes the streams a parked run left open, read from its stream checkpoints (`read`, by
+ * name; the parked row keeps them and takes no more writes): one `stream.close` per message its
+ * checkpoint shows open, named by its ts, at the text the checkpoint shows. A record without its
+ * channel (written before it was kept) is in `channel`, the delivery's.
+ */
+export function streamCloses(read: (name: string) => string | undefined, channel: string | undefined): PlannedEffect[] {
+  const closes: PlannedEffect[] = [];
+  for (let n = 0; ; n++) {
+    const json = read(streamCheckpointName(n));
+    if (json === undefined) return closes;
+    const record = streamRecordOf(json);
+    const where = record.channel ?? channel;
+    if (where === undefined) continue;
+    for (const { ts, text, open } of record.messages)
+      if (open) closes.push({ name: `stream:close:${ts}`, effect: { type: "stream.close", channel: where, ts, text } });
+  }
+}

@@ -1,0 +1,58 @@
+import { log } from "../../platform/log";
+import type { SlackWebClient } from "../../slack/client";
+import { GONE, NOT_STREAMING, refusedWith } from "../../slack/refusals";
+import { findLostStart } from "./lostStart";
+import type { StreamRecord, StreamTarget } from "./streamCheckpoints";
+import type { StreamSender } from "./streamSender";
+
+/**
+ * A retried run's first act: the call an earlier attempt left unconfirmed may or may not show.
+ * Its message is stopped and set to exactly the checkpointed text; a deleted one (by a delete
+ * written ahead, or found gone) leaves the record; a start whose ts died with its attempt is
+ * looked for in the thread. A final stop (with blocks) that may have shown leaves its marker: the
+ * handler's stop sets the blocks in place under that message (streamSending.ts), once.
+ */
+export async function recoverStream(
+  client: SlackWebClient,
+  target: StreamTarget,
+  record: StreamRecord,
+  sender: StreamSender,
+): Promise<void> {
+  const { unconfirmed } = record;
+  if (!unconfirmed) return;
+  const message = record.messages.find((m) => m.ts === unconfirmed.ts);
+  if (message) {
+    let gone = unconfirmed.op === "delete";
+    try {
+      if (gone) await sender.delete(message);
+      else if (unconfirmed.op === "final") {
+        // Not written ahead: until the handler's stop sets the blocks in place, the checkpoint says they may show.
+        await client.call("chat.stopStream", { channel: target.channel, ts: message.ts }).catch((error) => {
+          if (!refusedWith(error, NOT_STREAMING)) throw error;
+        });
+        await sender.finalise(message);
+        return;
+      } else {
+        await sender.stopQuietly(message);
+        await sender.finalise(message);
+      }
+    } catch (error) {
+      // Deleted already (a delete whose answer was lost, or by hand): nothing of it shows.
+      if (!refusedWith(error, GONE)) throw error;
+      gone = true;
+    }
+    if (gone) record.messages.splice(record.messages.indexOf(message), 1);
+    // A posted message, set to its checkpointed text, takes more in place as before.
+    else if (message.posted) message.open = true;
+  } else if (unconfirmed.op === "start" || unconfirmed.op === "post") {
+    // The start may have opened a message whose ts died with the attempt: found, the reply goes on in it.
+    const ts = await findLostStart(client, target, unconfirmed, record.messages);
+    if (ts) {
+      const posted = unconfirmed.op === "post" ? { posted: true } : {};
+      record.messages.push({ ts, text: unconfirmed.text, openedAt: unconfirmed.at ?? Date.now(), open: true, ...posted });
+      // The start's chunks show in it too: a retry sends them no more.
+      record.chunks += unconfirmed.chunks ?? 0;
+    } else log("warn", "a stream's interrupted start was not found; Slack drops it if it opened", { ...target });
+  }
+  sender.save(undefined);
+}
