@@ -2,10 +2,12 @@ import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { App } from "../../src/app/App";
 import { STATUS_KEEPALIVE_MS } from "../../src/app/run/runStatus";
-import { eventDelivery, latch, workspaceShardIn } from "../support/agentShard";
+import { channelMessage, messageTs } from "../../src/testing/deliveries";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
-import { channelMessage, messageTs } from "../support/slackSimulator";
+import { eventDelivery } from "../support/inboundOf";
+import { latch } from "../support/latch";
+import { workspaceShardIn } from "../support/shardIn";
 import { HANDLER_MAX_ATTEMPTS } from "../support/testBindings";
 import { useFakeSlack } from "../support/useFakeSlack";
 
@@ -44,7 +46,7 @@ describe("a run's status", () => {
     });
     const { inbound, channel, ts } = question(team, "think hard");
     const outcome = await runInDurableObject(shardStub(team), async (_, state) => {
-      const shard = await workspaceShardIn(state, app);
+      const shard = await workspaceShardIn(state, { app });
       const delivered = latch();
       shard.delivery.events.subscribe((event) => {
         if (event.type === "delivered") delivered.open();
@@ -88,7 +90,7 @@ describe("a run's status", () => {
     });
     const { inbound, channel, ts } = question(team, "hello agent");
     await runInDurableObject(shardStub(team), async (_, state) => {
-      const shard = await workspaceShardIn(state, app, { AGENT_SESSIONS: "true" });
+      const shard = await workspaceShardIn(state, { app, settings: { AGENT_SESSIONS: "true" } });
       await shard.recording.ingest(inbound);
       await slack().waitFor("agents.sessions.setStatus", (call) => call.body.status === "active");
     });
@@ -111,7 +113,7 @@ describe("a run's status", () => {
     });
     const { inbound } = question(team, "hello app");
     await runInDurableObject(shardStub(team), async (_, state) => {
-      const shard = await workspaceShardIn(state, app);
+      const shard = await workspaceShardIn(state, { app });
       await shard.recording.ingest(inbound);
       await slack().waitFor("chat.postMessage");
     });
@@ -131,7 +133,7 @@ describe("a run finally parked in an agent session", () => {
       .error(async () => {});
     const { inbound, channel, ts } = question(team, "broken answer");
     const parked = await runInDurableObject(shardStub(team), async (_, state) => {
-      const shard = await workspaceShardIn(state, app, { AGENT_SESSIONS: "true", ...settings });
+      const shard = await workspaceShardIn(state, { app, settings: { AGENT_SESSIONS: "true", ...settings } });
       const settled = latch<string>();
       shard.delivery.events.subscribe((event) => {
         if (event.type === "parked") settled.open(event.reason);

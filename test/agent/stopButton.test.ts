@@ -4,10 +4,13 @@ import { App } from "../../src/app/App";
 import { deliverLeased } from "../../src/delivery/sweep";
 import { RetryableError } from "../../src/platform/errors";
 import { newRow } from "../../src/recording/outboxRows";
-import { agentSessionStopped, eventDelivery, latch, workspaceShardIn } from "../support/agentShard";
+import { channelMessage, messageTs } from "../../src/testing/deliveries";
+import { agentSessionStopped } from "../support/assistantPayloads";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
-import { channelMessage, messageTs } from "../support/slackSimulator";
+import { eventDelivery } from "../support/inboundOf";
+import { latch } from "../support/latch";
+import { workspaceShardIn } from "../support/shardIn";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();
@@ -41,7 +44,7 @@ describe("the stop button (agent_session_stopped)", () => {
     });
     const { channel, ts, inbound } = question(team, "think about it");
     const outcome = await runInDurableObject(shardStub(team), async (_, state) => {
-      const shard = await workspaceShardIn(state, app, { AGENT_SESSIONS: "true" });
+      const shard = await workspaceShardIn(state, { app, settings: { AGENT_SESSIONS: "true" } });
       await shard.recording.ingest(inbound);
       await streaming.opened;
       const [stream] = await slack()
@@ -53,7 +56,7 @@ describe("the stop button (agent_session_stopped)", () => {
       });
       const stoppedAt = Date.now();
       const callsBefore = slack().calls.length;
-      await shard.recording.ingest(eventDelivery(team, agentSessionStopped(channel, ts, [stream!.ts])));
+      await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs: ts }, [stream!.ts])));
       const run = await ended.opened;
       const active = await slack().waitFor("agents.sessions.setStatus", (call) => call.body.status === "active");
       await slack().waitFor("chat.stopStream");
@@ -107,7 +110,7 @@ describe("the stop button (agent_session_stopped)", () => {
     });
     const { channel, ts, inbound } = question(team, "answer me");
     const outcome = await runInDurableObject(shardStub(team), async (_, state) => {
-      const shard = await workspaceShardIn(state, app);
+      const shard = await workspaceShardIn(state, { app });
       const delivered: string[] = [];
       const answered = latch();
       const stopped = latch();
@@ -120,7 +123,7 @@ describe("the stop button (agent_session_stopped)", () => {
       await shard.recording.ingest(inbound);
       await answered.opened;
       const [answer] = slack().messagesIn(channel, ts);
-      await shard.recording.ingest(eventDelivery(team, agentSessionStopped(channel, ts, [answer!.ts])));
+      await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs: ts }, [answer!.ts])));
       // Slack's pace for chat.stopStream (Tier 2) may hold the second stop a few seconds.
       for (let i = 0; i < 4 && !delivered.some((key) => key.includes("stop:stream:")); i++) {
         clock.advance(5_000);
@@ -150,7 +153,7 @@ describe("the stop button (agent_session_stopped)", () => {
     // The same channel, another thread: not stopped.
     const elsewhere = eventDelivery(team, channelMessage({ text: "later, elsewhere", channel }));
     const parked = await runInDurableObject(shardStub(team), async (_, state) => {
-      const shard = await workspaceShardIn(state, app);
+      const shard = await workspaceShardIn(state, { app });
       // Recorded for the sweep (not leased): waiting for their first attempt when the stop comes.
       const outbox = shard.delivery.ready!.courier.outbox;
       outbox.enqueue(
@@ -164,7 +167,7 @@ describe("the stop button (agent_session_stopped)", () => {
       shard.delivery.events.subscribe((event) => {
         if (event.type === "delivered" && event.key.includes(":run:event:")) stopRan.open();
       });
-      await shard.recording.ingest(eventDelivery(team, agentSessionStopped(channel, ts)));
+      await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs: ts })));
       await stopRan.opened;
       clock.advance(60_000);
       await shard.delivery.sweep(Date.now());
@@ -188,7 +191,7 @@ describe("the stop button (agent_session_stopped)", () => {
     });
     const { channel, ts, inbound } = question(team, "queued up");
     const settled = await runInDurableObject(shardStub(team), async (_, state) => {
-      const shard = await workspaceShardIn(state, app);
+      const shard = await workspaceShardIn(state, { app });
       const { courier } = shard.delivery.ready!;
       courier.outbox.enqueue(
         [newRow("queued:run", team, { type: "run", listener: "message:queued", inbound })],
@@ -198,7 +201,7 @@ describe("the stop button (agent_session_stopped)", () => {
       const token = crypto.randomUUID();
       // Claimed (the sweep's batch) before the stop, performed after it.
       const rows = courier.outbox.claimBatch(token, Date.now(), 60_000, 10);
-      await shard.recording.ingest(eventDelivery(team, agentSessionStopped(channel, ts)));
+      await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs: ts })));
       await deliverLeased(courier, token, rows);
       return state.storage.sql.exec("SELECT status, last_error FROM outbox WHERE idempotency_key = 'queued:run'").toArray();
     });
@@ -216,7 +219,7 @@ describe("the stop button (agent_session_stopped)", () => {
     });
     const { channel, ts, inbound } = question(team, "flaky first");
     const rows = await runInDurableObject(shardStub(team), async (_, state) => {
-      const shard = await workspaceShardIn(state, app);
+      const shard = await workspaceShardIn(state, { app });
       const again = eventDelivery(team, { ...channelMessage({ text: "flaky again", channel }), thread_ts: ts });
       const retried = latch();
       const delivered = latch();
@@ -226,7 +229,7 @@ describe("the stop button (agent_session_stopped)", () => {
       });
       await shard.recording.ingest(inbound);
       await retried.opened;
-      await shard.recording.ingest(eventDelivery(team, agentSessionStopped(channel, ts)));
+      await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs: ts })));
       await shard.recording.ingest(again);
       await delivered.opened;
       for (let i = 0; i < 6; i++) {
@@ -255,14 +258,14 @@ describe("the stop button and streams Slack's event does not name", () => {
     });
     const { channel, ts, inbound } = question(team, "think about it");
     const outcome = await runInDurableObject(shardStub(team), async (_, state) => {
-      const shard = await workspaceShardIn(state, app, { AGENT_SESSIONS: "true" });
+      const shard = await workspaceShardIn(state, { app, settings: { AGENT_SESSIONS: "true" } });
       await shard.recording.ingest(inbound);
       await streaming.opened;
       const [stream] = await slack()
         .waitFor("chat.startStream")
         .then(() => slack().messagesIn(channel, ts));
       // Slack's event names no stream (as when the click came while a start was in flight).
-      await shard.recording.ingest(eventDelivery(team, agentSessionStopped(channel, ts, [])));
+      await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs: ts }, [])));
       await ended.opened;
       // The alarm the stop armed: its follow-ups are due at once.
       await shard.alarm();
@@ -284,10 +287,10 @@ describe("the stop button and a stopped run's status", () => {
     });
     const { channel, ts, inbound } = question(team, "think about it");
     const cleared = await runInDurableObject(shardStub(team), async (_, state) => {
-      const shard = await workspaceShardIn(state, app, { AGENT_SESSIONS: "true" });
+      const shard = await workspaceShardIn(state, { app, settings: { AGENT_SESSIONS: "true" } });
       await shard.recording.ingest(inbound);
       await working.opened;
-      await shard.recording.ingest(eventDelivery(team, agentSessionStopped(channel, ts)));
+      await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs: ts })));
       return slack().waitFor("assistant.threads.setStatus", (call) => call.body.status === "");
     });
     expect(cleared.body).toMatchObject({ channel_id: channel, thread_ts: ts, status: "" });

@@ -2,10 +2,13 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
 import { newRow } from "../../src/recording/outboxRows";
-import { agentSessionStopped, eventDelivery, latch, workspaceShardIn } from "../support/agentShard";
+import { channelMessage, messageTs } from "../../src/testing/deliveries";
+import { agentSessionStopped } from "../support/assistantPayloads";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
-import { channelMessage, messageTs } from "../support/slackSimulator";
+import { eventDelivery } from "../support/inboundOf";
+import { latch } from "../support/latch";
+import { workspaceShardIn } from "../support/shardIn";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();
@@ -22,7 +25,7 @@ function twoUsersInOneThread(team: string) {
 }
 
 const stoppedBy = (user: string, channel: string, threadTs: string, streams: string[] = []) => ({
-  ...agentSessionStopped(channel, threadTs, streams),
+  ...agentSessionStopped({ channel, threadTs }, streams),
   user,
 });
 
@@ -49,7 +52,7 @@ describe("a stop is the clicking user's (agent_session_stopped names its user)",
     const { ann, bob, channel, ts } = twoUsersInOneThread(team);
     const outcome = await runInDurableObject(shardStub(team), async (_, state) => {
       // Unpaced: both streams start at once (pacing is not what this test is about).
-      const shard = await workspaceShardIn(state, app, { SLACK_PACING: "false" });
+      const shard = await workspaceShardIn(state, { app, settings: { SLACK_PACING: "false" } });
       // How Bob's run settles: delivered, or parked (as a stop of everyone's would leave it).
       const bobSettled = latch<string>();
       shard.delivery.events.subscribe((event) => {
@@ -94,7 +97,7 @@ describe("a stop is the clicking user's (agent_session_stopped names its user)",
     });
     const { ann, bob, channel, ts } = twoUsersInOneThread(team);
     const parked = await runInDurableObject(shardStub(team), async (_, state) => {
-      const shard = await workspaceShardIn(state, app);
+      const shard = await workspaceShardIn(state, { app });
       // Recorded for the sweep (not leased): both wait for their first attempt when the stop comes.
       shard.delivery.ready!.courier.outbox.enqueue(
         [ann, bob].map((delivery) =>

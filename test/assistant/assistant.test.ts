@@ -6,11 +6,11 @@ import type { Step } from "../../src/app/contract/types";
 import type { Inbound } from "../../src/inbound/types";
 import { HandlerMisuse } from "../../src/platform/errors";
 import type { SlackWebClient } from "../../src/slack/client";
-import { eventDelivery } from "../support/agentShard";
+import { eventCallback, messageTs, signedEvent } from "../../src/testing/deliveries";
 import { appContextChangedAsDocumented, assistantThreadMessage, dmThread } from "../support/assistantPayloads";
 import { controlClock, sweepUntilQuiet } from "../support/clock";
 import { deliver, newWorkspace, shardStub, signedBy, storedFor } from "../support/coordinator";
-import { eventCallback, messageTs, signedEvent } from "../support/slackSimulator";
+import { eventDelivery } from "../support/inboundOf";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();

@@ -4,10 +4,12 @@ import { App } from "../../src/app/App";
 import { Assistant } from "../../src/app/assistant/assistant";
 import type { SlackApp } from "../../src/app/contract/types";
 import { RetryableError } from "../../src/platform/errors";
-import { eventDelivery, latch, workspaceShardIn } from "../support/agentShard";
+import { messageTs } from "../../src/testing/deliveries";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
-import { messageTs } from "../support/slackSimulator";
+import { eventDelivery } from "../support/inboundOf";
+import { latch } from "../support/latch";
+import { workspaceShardIn } from "../support/shardIn";
 
 const DAY_MS = 86_400_000;
 
@@ -41,7 +43,7 @@ async function inShard<T>(
   ) => Promise<T>,
 ): Promise<T> {
   return runInDurableObject(shardStub(team), async (_, state) => {
-    const shard = await workspaceShardIn(state, app);
+    const shard = await workspaceShardIn(state, { app });
     const waiting: { dedupeKey: string; type: string; open: () => void }[] = [];
     shard.delivery.events.subscribe((event) => {
       for (const wait of waiting) if (event.type === wait.type && event.key.startsWith(wait.dedupeKey)) wait.open();

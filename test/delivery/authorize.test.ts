@@ -5,7 +5,7 @@ import { MissingBotToken } from "../../src/platform/errors";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { outboxRows, postMessage, seedEffects } from "../support/outboxRows";
-import { courierOf } from "../support/shardParts";
+import { courierOf } from "../support/shardIn";
 import { LEASE_MS } from "../support/testBindings";
 import { useFakeSlack } from "../support/useFakeSlack";
 
@@ -22,10 +22,11 @@ describe("credentials per workspace (authorize)", () => {
     ]);
     const asked = await runInDurableObject(stub, async (_, state) => {
       const refs: string[] = [];
-      const { courier } = courierOf(state, {}, ({ workspace }) => {
+      const authorize = ({ workspace }: { workspace: string }) => {
         refs.push(workspace);
         return { botToken: `xoxb-for-${workspace}` };
-      });
+      };
+      const { courier } = courierOf(state, {}, { authorize });
       await deliverClaimed(courier, "t1", courier.outbox.claimBatch("t1", Date.now(), LEASE_MS, 10));
       return refs;
     });
@@ -48,9 +49,10 @@ describe("credentials per workspace (authorize)", () => {
     const stub = shardStub(team);
     await seedEffects(stub, team, [{ name: "post", effect: postMessage("C1") }]);
     await runInDurableObject(stub, async (_, state) => {
-      const { courier } = courierOf(state, {}, () => {
+      const authorize = () => {
         throw new MissingBotToken("no installation yet");
-      });
+      };
+      const { courier } = courierOf(state, {}, { authorize });
       await deliverClaimed(courier, "t1", courier.outbox.claimBatch("t1", Date.now(), LEASE_MS, 10));
     });
     expect(await outboxRows(stub)).toEqual([

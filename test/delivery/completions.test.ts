@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { COMPLETION_WAIT_MS, Completions } from "../../src/delivery/completions";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { postMessage, seedEffects } from "../support/outboxRows";
-import { outboxOf } from "../support/shardParts";
+import { outboxOf } from "../support/shardIn";
 
 const LEASE_MS = 60_000;
 

@@ -6,12 +6,12 @@ import { stepFor } from "../../src/delivery/stepCheckpoints";
 import { LeaseLost } from "../../src/platform/errors";
 import { Outbox } from "../../src/recording/outbox";
 import { deliverySettings } from "../../src/settings";
+import { signedForm, slashCommandFields } from "../../src/testing/deliveries";
 import { controlClock } from "../support/clock";
 import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy } from "../support/coordinator";
 import { outboxRows, postMessage, seedEffects, seedRows } from "../support/outboxRows";
 import { EXPECTED_FAULT } from "../support/quietExpectedFaults";
-import { courierOf, outboxOf } from "../support/shardParts";
-import { signedForm, slashCommandFields } from "../support/slackSimulator";
+import { courierOf, outboxOf } from "../support/shardIn";
 import { DELIVERY_TIMEOUT_MS, LEASE_MS } from "../support/testBindings";
 import { useFakeSlack } from "../support/useFakeSlack";
 

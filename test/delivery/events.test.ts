@@ -6,7 +6,7 @@ import { RetryAfterMemory, workspaceRateKey } from "../../src/platform/retryAfte
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { postMessage, seedEffects } from "../support/outboxRows";
-import { courierOf } from "../support/shardParts";
+import { courierOf } from "../support/shardIn";
 import { LEASE_MS } from "../support/testBindings";
 import { useFakeSlack } from "../support/useFakeSlack";
 

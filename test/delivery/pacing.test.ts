@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { appMention, eventCallback, signedEvent } from "../../src/testing/deliveries";
 import { bucketStub, deliver, newWorkspace, receiptsByBucket, signedBy } from "../support/coordinator";
-import { appMention, eventCallback, signedEvent } from "../support/slackSimulator";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();

@@ -5,7 +5,7 @@ import type { Inbound } from "../../src/inbound/types";
 import { newRow } from "../../src/recording/outboxRows";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
-import { deliveryLoopOf, outboxOf } from "../support/shardParts";
+import { outboxOf, shardIn } from "../support/shardIn";
 import { HANDLER_MAX_ATTEMPTS } from "../support/testBindings";
 
 const mention = (team: string): Inbound => ({
@@ -47,7 +47,7 @@ describe("a parked run's follow-ups", () => {
     const team = newWorkspace();
     const { app, noticed, planned } = parkingApp("succeeds");
     const outcome = await runInDurableObject(shardStub(team), async (_, state) => {
-      const loop = deliveryLoopOf(state, undefined, app);
+      const { loop } = shardIn(state, { app });
       const outbox = outboxOf(state);
       const inbound = mention(team);
       outbox.enqueue([newRow("Ev-parks:run:broken", team, { type: "run", listener: "broken", inbound })], Date.now(), null);
@@ -78,7 +78,7 @@ describe("a parked run's follow-ups", () => {
     const team = newWorkspace();
     const { app, planned } = parkingApp("throws");
     const rows = await runInDurableObject(shardStub(team), async (_, state) => {
-      const loop = deliveryLoopOf(state, undefined, app);
+      const { loop } = shardIn(state, { app });
       const inbound = mention(team);
       outboxOf(state).enqueue(
         [newRow("Ev-parks:run:broken", team, { type: "run", listener: "broken", inbound })],

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Inbound } from "../../src/inbound/types";
+import { signedEvent } from "../../src/testing/deliveries";
 import { deliver, deliverWithSettings, mentionDelivery, newWorkspace, signedBy, storedFor } from "../support/coordinator";
 import { EXPECTED_FAULT } from "../support/quietExpectedFaults";
-import { signedEvent } from "../support/slackSimulator";
 import { Shard } from "../worker";
 
 afterEach(() => vi.restoreAllMocks());

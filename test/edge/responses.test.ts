@@ -1,7 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
 import { MAX_BODY_BYTES } from "../../src/platform/readRawBody";
-import { adminGet, deliver, mentionDelivery, newWorkspace, shardStub, signedBy, storedFor } from "../support/coordinator";
-import { outboxRows } from "../support/outboxRows";
 import {
   appMention,
   eventCallback,
@@ -11,7 +9,9 @@ import {
   signedForm,
   slackId,
   slashCommandFields,
-} from "../support/slackSimulator";
+} from "../../src/testing/deliveries";
+import { adminGet, deliver, mentionDelivery, newWorkspace, shardStub, signedBy, storedFor } from "../support/coordinator";
+import { outboxRows } from "../support/outboxRows";
 
 // One test per row of DESIGN.md §3 "Responses (Slack endpoints)".
 

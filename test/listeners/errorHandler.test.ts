@@ -7,7 +7,7 @@ import type { Inbound } from "../../src/inbound/types";
 import { newRow } from "../../src/recording/outboxRows";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
-import { deliveryLoopOf, outboxOf } from "../support/shardParts";
+import { outboxOf, shardIn } from "../support/shardIn";
 import { HANDLER_MAX_ATTEMPTS } from "../support/testBindings";
 
 const mention = (team: string, text: string): Inbound => ({
@@ -31,7 +31,7 @@ async function deliverAndSettle(app: App, text: string): Promise<Rows> {
   const clock = controlClock();
   const team = newWorkspace();
   return runInDurableObject(shardStub(team), async (_, state) => {
-    const loop = deliveryLoopOf(state, undefined, app);
+    const { loop } = shardIn(state, { app });
     const inbound = mention(team, text);
     const plan = app.plan(inbound);
     if ("ignore" in plan) throw new Error(`not planned: ${plan.ignore}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { channelMessage, eventCallback, signedEvent } from "../../src/testing/deliveries";
 import { deliver, newWorkspace, signedBy, storedFor } from "../support/coordinator";
-import { channelMessage, eventCallback, signedEvent } from "../support/slackSimulator";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();

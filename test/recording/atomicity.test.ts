@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Outbox } from "../../src/recording/outbox";
+import { signedEvent } from "../../src/testing/deliveries";
 import { deliver, mentionDelivery, newWorkspace, signedBy, storedFor } from "../support/coordinator";
 import { EXPECTED_FAULT } from "../support/quietExpectedFaults";
-import { signedEvent } from "../support/slackSimulator";
 
 afterEach(() => vi.restoreAllMocks());
 

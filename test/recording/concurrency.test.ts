@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { signedEvent } from "../../src/testing/deliveries";
 import { deliver, mentionDelivery, newWorkspace, signedBy, storedFor } from "../support/coordinator";
-import { signedEvent } from "../support/slackSimulator";
 
 describe("race-free dedupe", () => {
   it("25 concurrent deliveries of one event (first + retries) → all 200, one receipt, one set of outbox rows", async () => {
@@ -17,7 +17,7 @@ describe("race-free dedupe", () => {
   });
 
   it("two identical slash commands are two invocations (dedupe by trigger_id)", async () => {
-    const { signedForm, slashCommandFields } = await import("../support/slackSimulator");
+    const { signedForm, slashCommandFields } = await import("../../src/testing/deliveries");
     const team = newWorkspace();
     for (let i = 0; i < 2; i++) {
       const response = await deliver(

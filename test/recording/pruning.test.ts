@@ -2,8 +2,8 @@ import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "c
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { recordSettings } from "../../src/settings";
+import { signedEvent } from "../../src/testing/deliveries";
 import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy, storedFor } from "../support/coordinator";
-import { signedEvent } from "../support/slackSimulator";
 
 /** One receipt generation: RECEIPT_RETENTION_HOURS as the shards under test read it. */
 const GENERATION_MS = recordSettings(env).receiptRetentionMs;

@@ -1,9 +1,9 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { eventCallback, signedEvent, signedForm, slashCommandFields } from "../../src/testing/deliveries";
 import { controlClock, sweepUntilQuiet } from "../support/clock";
 import { deliver, newWorkspace, shardStub, signedBy } from "../support/coordinator";
 import { outboxRows } from "../support/outboxRows";
-import { eventCallback, signedEvent, signedForm, slashCommandFields } from "../support/slackSimulator";
 import { HANDLER_MAX_ATTEMPTS, TEST_BINDINGS } from "../support/testBindings";
 
 describe("a bug in a handler's own code", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { signedForm, slashCommandFields } from "../../src/testing/deliveries";
 import { controlClock, sweepUntilQuiet } from "../support/clock";
 import { deliver, newWorkspace, shardStub, signedBy } from "../support/coordinator";
 import { outboxRows, seedEffects } from "../support/outboxRows";
-import { signedForm, slashCommandFields } from "../support/slackSimulator";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();

@@ -2,10 +2,10 @@ import { describe, expect, it, vi } from "vitest";
 import { App } from "../../src/app/App";
 import type { Step } from "../../src/app/contract/types";
 import type { SlackWebClient } from "../../src/slack/client";
+import { channelMessage, eventCallback, signedEvent } from "../../src/testing/deliveries";
 import { controlClock, sweepUntilQuiet } from "../support/clock";
 import { deliver, newWorkspace, shardStub, signedBy, storedFor } from "../support/coordinator";
 import { outboxRows } from "../support/outboxRows";
-import { channelMessage, eventCallback, signedEvent } from "../support/slackSimulator";
 import { HANDLER_MAX_ATTEMPTS } from "../support/testBindings";
 import { useFakeSlack } from "../support/useFakeSlack";
 

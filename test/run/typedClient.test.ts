@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { formEncode } from "../../src/slack/webApi";
+import { signedForm, slashCommandFields } from "../../src/testing/deliveries";
+import type { Fault } from "../../src/testing/fakeSlack";
 import { controlClock, sweepUntilQuiet } from "../support/clock";
 import { deliver, newWorkspace, shardStub, signedBy } from "../support/coordinator";
-import type { Fault } from "../support/fakeSlackApi";
 import { outboxRows } from "../support/outboxRows";
-import { signedForm, slashCommandFields } from "../support/slackSimulator";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();

@@ -1,8 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { LAYOUT_DELAY_MS, type LayoutRouting } from "../../src/rpc/bucketLayouts";
-import { controlClock } from "../support/clock";
-import { bucketStub, bucketsApi, deliver, newWorkspace, receiptsByBucket, signedBy } from "../support/coordinator";
 import {
   appMention,
   blockActions,
@@ -12,7 +10,9 @@ import {
   signedEvent,
   signedInteraction,
   slackId,
-} from "../support/slackSimulator";
+} from "../../src/testing/deliveries";
+import { controlClock } from "../support/clock";
+import { bucketStub, bucketsApi, deliver, newWorkspace, receiptsByBucket, signedBy } from "../support/coordinator";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { LAYOUT_DELAY_MS } from "../../src/rpc/bucketLayouts";
+import { appMention, eventCallback, signedEvent } from "../../src/testing/deliveries";
 import { controlClock } from "../support/clock";
 import { bucketsApi as buckets, deliver, newWorkspace, receiptsByBucket, signedBy } from "../support/coordinator";
-import { appMention, eventCallback, signedEvent } from "../support/slackSimulator";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();

@@ -8,7 +8,7 @@ import { watchStub as typedWatchStub, workspaceShardStub } from "../../src/rpc/s
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub, watchStub } from "../support/coordinator";
 import { postMessage, seedEffects } from "../support/outboxRows";
-import { courierOf } from "../support/shardParts";
+import { courierOf } from "../support/shardIn";
 import { LEASE_MS } from "../support/testBindings";
 import { useFakeSlack } from "../support/useFakeSlack";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SLACK_TIERS } from "../../src/testing/fakeTiers";
 import { answerAtOnce, answeringAtModelPace, withFakeTimers } from "../support/concurrentAnswers";
-import { mentionIn } from "../support/streamShard";
+import { mentionIn } from "../support/inboundOf";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();

@@ -3,12 +3,14 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { App } from "../../src/app/App";
 import { RetryableError } from "../../src/platform/errors";
-import { agentSessionStopped, eventDelivery, latch, workspaceShardIn } from "../support/agentShard";
+import { channelMessage, messageTs } from "../../src/testing/deliveries";
+import { agentSessionStopped } from "../support/assistantPayloads";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { CHANNEL, problemsOf, runAnswer, type Scenario, THREAD } from "../support/faultMatrix";
-import { channelMessage, messageTs } from "../support/slackSimulator";
-import { mentionIn, recordPlanned, streamShardLoop } from "../support/streamShard";
+import { eventDelivery, mentionIn } from "../support/inboundOf";
+import { latch } from "../support/latch";
+import { recordPlanned, shardIn, workspaceShardIn } from "../support/shardIn";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();
@@ -105,7 +107,7 @@ describe("a stream's calls under faults, beyond the matrix", () => {
     });
     const stub = env.SHARD.get(env.SHARD.idFromName(`call-faults-${team}`));
     const parked = await runInDurableObject(stub, async (_, state) => {
-      const { outbox, loop } = streamShardLoop(state, team, app, { SLACK_PACING: "false", MAX_ATTEMPTS: "1" });
+      const { outbox, loop } = shardIn(state, { name: `${team}/0`, app, settings: { SLACK_PACING: "false", MAX_ATTEMPTS: "1" } });
       recordPlanned(outbox, app, mentionIn(team, CHANNEL, THREAD, "EvDeleted"));
       for (let i = 0; i < 3; i++) {
         await loop.sweep(Date.now());
@@ -141,10 +143,10 @@ describe("the stop button while a stream's start is in flight", () => {
       return fake.fetch(request);
     });
     const messages = await runInDurableObject(shardStub(team), async (_, state) => {
-      const shard = await workspaceShardIn(state, app);
+      const shard = await workspaceShardIn(state, { app });
       await shard.recording.ingest(inbound);
       await inFlight.opened;
-      await shard.recording.ingest(eventDelivery(team, agentSessionStopped(channel, ts)));
+      await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs: ts })));
       answer.open();
       await fake.waitFor("chat.delete");
       return fake.messagesIn(channel, ts);

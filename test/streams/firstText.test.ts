@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
 import type { EventArgs, RunArgs } from "../../src/app/listeners";
 import { controlClock } from "../support/clock";
-import { mentionIn, recordPlanned, streamShardLoop } from "../support/streamShard";
+import { mentionIn } from "../support/inboundOf";
+import { recordPlanned, shardIn } from "../support/shardIn";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();
@@ -19,7 +20,7 @@ async function answered(handler: (args: RunArgs<EventArgs<AppMentionEvent>>) => 
   const app = new App().event("app_mention", handler);
   const stub = env.SHARD.get(env.SHARD.idFromName(`first-text-${team}`));
   await runInDurableObject(stub, async (_, state) => {
-    const { outbox, loop } = streamShardLoop(state, team, app, { SLACK_PACING: "false" });
+    const { outbox, loop } = shardIn(state, { name: `${team}/0`, app, settings: { SLACK_PACING: "false" } });
     recordPlanned(outbox, app, mentionIn(team, CHANNEL, THREAD, "EvFirst", "count"));
     await loop.sweep(Date.now());
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
-import type { FakeSlackApi } from "../support/fakeSlackApi";
+import type { FakeSlack } from "../../src/testing/fakeSlack";
 import { CHANNEL, problemsOf, runAnswer, type Scenario, THREAD } from "../support/faultMatrix";
 import { FAKE_SLACK_ORIGIN } from "../support/testBindings";
 
@@ -23,7 +23,7 @@ const streamed: Scenario = {
 };
 
 /** Another run of the app answers in the same thread (as the same bot), posted while this run's start was lost. */
-async function anotherRunPosts(slack: FakeSlackApi): Promise<void> {
+async function anotherRunPosts(slack: FakeSlack): Promise<void> {
   const body = JSON.stringify({ channel: CHANNEL, thread_ts: THREAD, text: OTHER });
   await slack.fetch(
     new Request(`${FAKE_SLACK_ORIGIN}/api/chat.postMessage`, {

@@ -9,8 +9,8 @@ import { RetryableError } from "../../src/platform/errors";
 import type { Outbox } from "../../src/recording/outbox";
 import { controlClock } from "../support/clock";
 import { answeringAtModelPace } from "../support/concurrentAnswers";
-import { outboxOf } from "../support/shardParts";
-import { mentionIn, recordPlanned, streamShardLoop } from "../support/streamShard";
+import { mentionIn } from "../support/inboundOf";
+import { outboxOf, recordPlanned, shardIn } from "../support/shardIn";
 import { HANDLER_MAX_ATTEMPTS, LEASE_MS } from "../support/testBindings";
 import { useFakeSlack } from "../support/useFakeSlack";
 
@@ -47,7 +47,7 @@ async function streamed(
   const stub = env.SHARD.get(env.SHARD.idFromName(`streams-${team}`));
   const vars = { SLACK_PACING: "false", ...options.vars };
   await runInDurableObject(stub, async (_, state) => {
-    const { outbox, loop } = streamShardLoop(state, team, app, vars);
+    const { outbox, loop } = shardIn(state, { name: `${team}/0`, app, settings: vars });
     for (let n = 0; n < (options.runs ?? 1); n++) recordPlanned(outbox, app, mention(team, n));
     options.setup?.(state);
     for (let i = 0; i < (options.sweeps ?? 4); i++) {
@@ -377,7 +377,7 @@ describe("sayStream", () => {
       const app = answeringAtModelPace(text);
       const stub = env.SHARD.get(env.SHARD.idFromName(`streams-${team}`));
       await runInDurableObject(stub, async (_, state) => {
-        const { outbox, loop } = streamShardLoop(state, team, app);
+        const { outbox, loop } = shardIn(state, { name: `${team}/0`, app });
         // Each delivery's immediate attempt runs at once, as twenty mentions arriving together do.
         const attempts = Array.from({ length: 20 }, (_, n) => {
           const lease = { token: crypto.randomUUID(), expiresAt: Date.now() + LEASE_MS };

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
 import { controlClock } from "../support/clock";
 import { answerAtOnce, answeringAtModelPace, withFakeTimers } from "../support/concurrentAnswers";
-import { mentionIn, recordPlanned, streamShardLoop } from "../support/streamShard";
+import { mentionIn } from "../support/inboundOf";
+import { recordPlanned, shardIn } from "../support/shardIn";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();
@@ -65,7 +66,7 @@ describe("sayStream when stream starts are exhausted", () => {
     });
     const stub = env.SHARD.get(env.SHARD.idFromName(`posted-${team}`));
     await runInDurableObject(stub, async (_, state) => {
-      const { outbox, loop } = streamShardLoop(state, team, app, { SLACK_PACING: "false" });
+      const { outbox, loop } = shardIn(state, { name: `${team}/0`, app, settings: { SLACK_PACING: "false" } });
       recordPlanned(outbox, app, mention(team, 0));
       for (let i = 0; i < 3; i++) {
         await loop.sweep(Date.now());
