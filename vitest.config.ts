@@ -1,5 +1,5 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { devVarsExample } from "./test/support/devVarsExample.ts";
 import { quietExpectedFaults } from "./test/support/quietExpectedFaults.ts";
 import { EXAMPLE_TEST_BINDINGS, OAUTH_TEST_BINDINGS, RELAY_TEST_BINDINGS, TEST_BINDINGS } from "./test/support/testBindings.ts";
@@ -13,6 +13,12 @@ function workerUnderTest(main: string, bindings: Record<string, string> = TEST_B
 
 const shared = { setupFiles: ["test/support/fetchGuard.ts"] };
 
+/**
+ * The folders of test/ that are projects of their own (their runtime or their Worker differs);
+ * every other folder holds the coordinator project's tests, one folder per capability.
+ */
+const OWN_PROJECTS = ["unit", "oauth", "relay", "browser", "ports", "example"];
+
 export default defineConfig({
   test: {
     // Each request logs a JSON line; show them only for failing tests (a root-level option).
@@ -24,9 +30,15 @@ export default defineConfig({
         test: { name: "unit", include: ["test/unit/*.test.ts"], environment: "node", ...shared },
       },
       {
-        // The engine, driven through a Worker of its own with a small test app (test/worker.ts).
+        // The engine, driven through a Worker of its own with a small test app (test/worker.ts):
+        // test/streams/, test/delivery/, … — a folder per capability.
         plugins: [workerUnderTest("./test/worker.ts")],
-        test: { name: "coordinator", include: ["test/*.test.ts"], ...shared },
+        test: {
+          name: "coordinator",
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...OWN_PROJECTS.map((folder) => `test/${folder}/**`)],
+          ...shared,
+        },
       },
       {
         // OAuth (multi-workspace) mode: installs, per-installation tokens, lifecycle — the test

@@ -123,7 +123,7 @@ export async function startSubject(options: {
       ADMIN_TOKEN,
       // The fake Slack has no limits and the load is far above Slack's (the example app's
       // chat.update is 50+ a minute per workspace): paced, every subject would deliver 50 replies a
-      // minute. The bench measures the engine; pacing has its own test (test/pacing.test.ts).
+      // minute. The bench measures the engine; pacing has its own test (test/delivery/pacing.test.ts).
       SLACK_PACING: "off",
       ...(options.name === "slack-edge-same-work" ? { SLACK_EDGE_WORK: "placeholder-update" } : {}),
       ...options.settings,

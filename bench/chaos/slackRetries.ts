@@ -1,4 +1,4 @@
-import { type Delivery, sign } from "../../test/support/slackSimulator";
+import { type Delivery, sign } from "../../src/testing/deliveries";
 
 /**
  * Slack's redelivery of an Events API request that got no 2xx within 3 seconds: a retry almost

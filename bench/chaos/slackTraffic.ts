@@ -1,4 +1,4 @@
-import { appMention, eventCallback } from "../../test/support/slackSimulator";
+import { appMention, eventCallback } from "../../src/testing/deliveries";
 import { countedTo, countRequest } from "../effects/countedAnswer";
 import { threadOf } from "../load/mentions";
 import { deliverLikeSlack, type SlackDeliveryResult } from "./slackRetries";

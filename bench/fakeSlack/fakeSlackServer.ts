@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { FakeSlackOptions } from "../../src/testing/fakeSlack";
-import { FakeSlackApi, type Fault } from "../../test/support/fakeSlackApi";
+import { FakeSlack, type FakeSlackOptions, type Fault } from "../../src/testing/fakeSlack";
 import { highResNow } from "../load/clock";
 
 /** A call as the server saw it: the fake's record plus a high-resolution arrival time. */
@@ -14,14 +13,14 @@ export interface ServedCall {
   answerTs?: string;
   /** An alert's text (method `alert`): printed by the demo's fake, as a receiver would show it. */
   text?: string;
-  /** What the fake answered: "ok" or the fault played (see FakeSlackApi). */
+  /** What the fake answered: "ok" or the fault played (see FakeSlack). */
   outcome: string;
   /** performance.timeOrigin + performance.now(), comparable across this machine's processes. */
   receivedAt: number;
 }
 
 export interface FakeSlackServer {
-  fake: FakeSlackApi;
+  fake: FakeSlack;
   origin: string;
   calls: ServedCall[];
   /** Forgets every call so far (between scenarios, to bound memory). */
@@ -113,12 +112,12 @@ function updateShowingMarkdown(path: string, text: string): string {
 }
 
 /**
- * Serves test/support/fakeSlackApi.ts on 127.0.0.1 for the bench, chaos and the demo: every
- * call recorded, scripted and random faults played, hangs ended when the caller hangs up.
+ * Serves the test kit's fake Slack (src/testing/fakeSlack.ts) on 127.0.0.1 for the bench, chaos and
+ * the demo: every call recorded, scripted and random faults played, hangs ended when the caller hangs up.
  */
 export async function startFakeSlackServer(options: FakeSlackServerOptions = {}): Promise<FakeSlackServer> {
   const calls: ServedCall[] = [];
-  let fake: FakeSlackApi | undefined;
+  let fake: FakeSlack | undefined;
   const record = (call: ServedCall) => {
     calls.push(call);
     options.onCall?.(call);
@@ -178,7 +177,7 @@ export async function startFakeSlackServer(options: FakeSlackServerOptions = {})
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((ready) => server.listen(options.port ?? 0, "127.0.0.1", ready));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake = new FakeSlackApi({ ...options.fake, origin });
+  fake = new FakeSlack({ ...options.fake, origin });
   return {
     fake,
     origin,

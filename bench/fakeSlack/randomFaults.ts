@@ -1,4 +1,4 @@
-import type { Fault } from "../../test/support/fakeSlackApi";
+import type { Fault } from "../../src/testing/fakeSlack";
 
 /**
  * Faults played at random rates, for chaos runs against the fake Web API: each rate is the

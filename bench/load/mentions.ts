@@ -1,4 +1,4 @@
-import { appMention, eventCallback, signedEvent } from "../../test/support/slackSimulator";
+import { appMention, eventCallback, signedEvent } from "../../src/testing/deliveries";
 
 /** One prepared Slack delivery and the thread its reply must land in. */
 export interface PreparedEvent {

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { FakeSlackApi } from "../../test/support/fakeSlackApi";
+import type { FakeSlack } from "../../src/testing/fakeSlack";
 import { ADMIN_TOKEN, type Subject } from "../subjects";
 import type { BenchContext } from "./benchContext";
 import { interleavedRuns, medianOf, ratioOf } from "./interleaved";
@@ -56,7 +56,7 @@ export function filesContaining(dir: string, secrets: readonly string[]): { hits
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 /** Installs each team through the real install flow (/slack/install → consent → /slack/oauth_redirect). */
-export async function installWorkspaces(subject: Subject, fake: FakeSlackApi, teams: readonly string[]): Promise<void> {
+export async function installWorkspaces(subject: Subject, fake: FakeSlack, teams: readonly string[]): Promise<void> {
   for (const team of teams) {
     const start = await fetch(new URL("/slack/install", subject.runtime.url), { redirect: "manual" });
     const state = new URL(start.headers.get("location") ?? "").searchParams.get("state");

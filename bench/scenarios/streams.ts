@@ -1,4 +1,4 @@
-import { appMention, eventCallback, signedEvent } from "../../test/support/slackSimulator";
+import { appMention, eventCallback, signedEvent } from "../../src/testing/deliveries";
 import { countedTo, countRequest } from "../effects/countedAnswer";
 import { type FakeSlackServer, startFakeSlackServer } from "../fakeSlack/fakeSlackServer";
 import { highResNow } from "../load/clock";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeSlackServer, startFakeSlackServer } from "../../bench/fakeSlack/fakeSlackServer";
 import { repoRoot } from "../../bench/runtime/repoRoot";
 import { type Runtime, startRuntime } from "../../bench/runtime/startRuntime";
-import { appMention, eventCallback, signedEvent, toRequest } from "../support/slackSimulator";
+import { appMention, eventCallback, signedEvent, toRequest } from "../../src/testing/deliveries";
 
 /**
  * The operations console in a real browser (headless Chromium from @sparticuz/chromium, driven by

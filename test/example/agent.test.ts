@@ -2,10 +2,13 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { StreamRecord } from "../../src/app/streams/streamCheckpoints";
 import { exampleApp } from "../../src/example/app";
-import { agentSessionStopped, eventDelivery, latch, workspaceShardIn } from "../support/agentShard";
+import { appMention, blockActions, eventCallback, messageTs, signedEvent, signedInteraction } from "../../src/testing/deliveries";
+import { agentSessionStopped } from "../support/assistantPayloads";
 import { deliver, newWorkspace, shardStub, signedBy } from "../support/coordinator";
+import { eventDelivery } from "../support/inboundOf";
+import { latch } from "../support/latch";
 import { outboxRows } from "../support/outboxRows";
-import { appMention, blockActions, eventCallback, messageTs, signedEvent, signedInteraction } from "../support/slackSimulator";
+import { workspaceShardIn } from "../support/shardIn";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 // The demo as an agent (src/example/agent.ts): "count to N" answered by its stand-in model with a
@@ -149,7 +152,7 @@ describe("the demo agent: count to N", () => {
     const [streaming] = slack().messagesIn(channel, threadTs);
     expect(streaming!.streaming).toBe(true);
 
-    await send(team, agentSessionStopped(channel, threadTs, [streaming!.ts]));
+    await send(team, agentSessionStopped({ channel, threadTs }, [streaming!.ts]));
     const acked = slack().calls.length;
     await sessionActive();
     await slack().waitFor("chat.stopStream");
@@ -178,7 +181,7 @@ describe("the demo agent: count to N", () => {
     const outcome = await runInDurableObject(shardStub(team), async (_, state) => {
       // 100 ms a number: flushes over 2 s apart, so only the aborted model ends the run within 1 s.
       const settings = { AGENT_SESSIONS: "true", DEMO_COUNT_INTERVAL_MS: "100" };
-      const shard = await workspaceShardIn(state, exampleApp, settings);
+      const shard = await workspaceShardIn(state, { app: exampleApp, settings });
       const ended = latch<number>();
       shard.delivery.events.subscribe((event) => {
         if (event.type === "parked" && event.key.includes(":run:")) ended.open(Date.now());
@@ -188,7 +191,7 @@ describe("the demo agent: count to N", () => {
       await firstFlushCheckpointed(state);
       const [streaming] = slack().messagesIn(channel, threadTs);
       const stoppedAt = Date.now();
-      await shard.recording.ingest(eventDelivery(team, agentSessionStopped(channel, threadTs, [streaming!.ts])));
+      await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs }, [streaming!.ts])));
       const endedAt = await ended.opened;
       await sessionActive();
       await slack().waitFor("chat.stopStream");

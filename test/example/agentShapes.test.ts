@@ -1,5 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { eventCallback, signedEvent } from "../../src/testing/deliveries";
 import {
   agentSessionStopped,
   appContextChanged,
@@ -18,7 +19,6 @@ import {
 } from "../support/assistantPayloads";
 import { deliver, newWorkspace, shardStub, signedBy, storedFor } from "../support/coordinator";
 import { outboxRows } from "../support/outboxRows";
-import { eventCallback, signedEvent } from "../support/slackSimulator";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 // Every event shape of Slack's assistant and agent surfaces (test/support/assistantPayloads.ts),

@@ -1,7 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { controlClock, sweepUntilQuiet } from "../support/clock";
-import { deliver, newWorkspace, shardStub, signedBy, storedFor } from "../support/coordinator";
-import { outboxRows } from "../support/outboxRows";
 import {
   appMention,
   blockActions,
@@ -13,7 +10,10 @@ import {
   signedInteraction,
   slashCommandFields,
   viewSubmission,
-} from "../support/slackSimulator";
+} from "../../src/testing/deliveries";
+import { controlClock, sweepUntilQuiet } from "../support/clock";
+import { deliver, newWorkspace, shardStub, signedBy, storedFor } from "../support/coordinator";
+import { outboxRows } from "../support/outboxRows";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 // The shipped demo (src/example/app.ts, served by `npm start`) end to end: signed requests in,

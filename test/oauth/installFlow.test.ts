@@ -2,13 +2,13 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { CoordinatorEnv } from "../../src/rpc/env";
+import { directoryStub } from "../../src/rpc/installationStubs";
 import { controlClock } from "../support/clock";
 import {
   accessAnswer,
   adminInstallations,
   browse,
   coordinatorEnv,
-  directoryStub,
   install,
   installationOf,
   newTeam,

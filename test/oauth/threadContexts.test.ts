@@ -1,10 +1,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { WorkspaceShard } from "../../src/shard/workspaceShard";
-import { latch } from "../support/agentShard";
+import { eventCallback, messageTs, signedEvent, slackId } from "../../src/testing/deliveries";
 import { deliver, shardStub, signedBy } from "../support/coordinator";
+import { latch } from "../support/latch";
 import { install, newTeam } from "../support/oauth";
-import { eventCallback, messageTs, signedEvent, slackId } from "../support/slackSimulator";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();

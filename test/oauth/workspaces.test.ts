@@ -1,19 +1,11 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { Installations } from "../../src/installations/Installations";
+import { directoryStub, installationStub } from "../../src/rpc/installationStubs";
+import { appMention, eventCallback, orgWideEnvelope, signedEvent, slackId } from "../../src/testing/deliveries";
 import { controlClock, sweepUntilQuiet } from "../support/clock";
 import { deliver, shardStub, signedBy, storedFor } from "../support/coordinator";
-import {
-  adminInstallations,
-  browse,
-  coordinatorEnv,
-  directoryStub,
-  install,
-  installationOf,
-  installationStub,
-  newTeam,
-} from "../support/oauth";
-import { appMention, eventCallback, orgWideEnvelope, signedEvent, slackId } from "../support/slackSimulator";
+import { adminInstallations, browse, coordinatorEnv, install, installationOf, newTeam } from "../support/oauth";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();

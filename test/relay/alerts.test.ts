@@ -1,10 +1,10 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import { signedEvent, signedForm, slashCommandFields } from "../../src/testing/deliveries";
 import { streakAlert } from "../../src/watch/alertTexts";
 import { controlClock, sweepUntilQuiet } from "../support/clock";
 import { adminGet, deliver, mentionDelivery, newWorkspace, shardStub, signedBy, watchStub } from "../support/coordinator";
 import { useFakeSlackAndBackend } from "../support/fakeBackend";
-import { signedEvent, signedForm, slashCommandFields } from "../support/slackSimulator";
 import { HANDLER_MAX_ATTEMPTS, RELAY_BACKEND_URL, TEST_BINDINGS } from "../support/testBindings";
 
 const { slack, backend, alerts } = useFakeSlackAndBackend();

@@ -2,10 +2,10 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { MAX_BODY_BYTES } from "../../src/platform/readRawBody";
 import type { HealthWindow as Health } from "../../src/rpc/watch";
+import { appMention, eventCallback, signedEvent } from "../../src/testing/deliveries";
 import { controlClock } from "../support/clock";
 import { adminGet, deliver, mentionDelivery, newWorkspace, watchStub } from "../support/coordinator";
 import { useFakeSlackAndBackend } from "../support/fakeBackend";
-import { appMention, eventCallback, signedEvent } from "../support/slackSimulator";
 
 const { alerts } = useFakeSlackAndBackend();
 

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
 import { standardWebhookSignature } from "../../src/relay/relayHeaders";
 import { verifySignature } from "../../src/slack/verifySignature";
+import { channelMessage, eventCallback, signedEvent, signedForm, slashCommandFields } from "../../src/testing/deliveries";
 import { controlClock, sweepUntilQuiet } from "../support/clock";
 import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy } from "../support/coordinator";
 import { useFakeSlackAndBackend } from "../support/fakeBackend";
-import { channelMessage, eventCallback, signedEvent, signedForm, slashCommandFields } from "../support/slackSimulator";
 import { RELAY_SIGNING_SECRET } from "../support/testBindings";
 
 const { slack, backend } = useFakeSlackAndBackend();

@@ -2,9 +2,9 @@ import { describe, expect, it, vi } from "vitest";
 import type { Inbound } from "../../src/inbound/types";
 import { awaitsBackend } from "../../src/relay/relayPlan";
 import { relaySettings } from "../../src/settings";
+import { signedEvent, signedForm, signedInteraction, slashCommandFields, viewSubmission } from "../../src/testing/deliveries";
 import { deliver, mentionDelivery, newWorkspace, shardStub, signedBy } from "../support/coordinator";
 import { useFakeSlackAndBackend } from "../support/fakeBackend";
-import { signedEvent, signedForm, signedInteraction, slashCommandFields, viewSubmission } from "../support/slackSimulator";
 import { RELAY_BACKEND_URL, RELAY_SYNC_MS } from "../support/testBindings";
 
 const { backend } = useFakeSlackAndBackend();

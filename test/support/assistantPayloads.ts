@@ -1,4 +1,4 @@
-import { messageTs, slackId } from "./slackSimulator";
+import { messageTs, slackId } from "../../src/testing/deliveries";
 
 // The events of Slack's assistant and agent surfaces, shaped as Slack documents and sends them
 // (docs.slack.dev: the events assistant_thread_started, assistant_thread_context_changed,

@@ -5,7 +5,7 @@ import { App } from "../../src/app/App";
 import type { SlackApp } from "../../src/app/contract/types";
 import { deliverLeased } from "../../src/delivery/sweep";
 import type { Inbound } from "../../src/inbound/types";
-import { recordPlanned, streamShardLoop } from "./streamShard";
+import { recordPlanned, shardIn } from "./shardIn";
 import { LEASE_MS } from "./testBindings";
 
 /**
@@ -33,7 +33,7 @@ export async function withFakeTimers<T>(fn: () => Promise<T>): Promise<T> {
 export async function answerAtOnce(team: string, app: SlackApp, inbounds: Inbound[], vars: Record<string, string> = {}) {
   const stub = env.SHARD.get(env.SHARD.idFromName(`at-once-${team}`));
   await runInDurableObject(stub, async (_, state) => {
-    const { outbox, loop } = streamShardLoop(state, team, app, vars);
+    const { outbox, loop } = shardIn(state, { name: `${team}/0`, app, settings: vars });
     const attempts = inbounds.map((inbound) => {
       const lease = { token: crypto.randomUUID(), expiresAt: Date.now() + LEASE_MS };
       return deliverLeased(loop.ready!.courier, lease.token, recordPlanned(outbox, app, inbound, lease));

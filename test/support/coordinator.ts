@@ -3,8 +3,16 @@ import type { CoordinatorEnv } from "../../src/rpc/env";
 import { shardFor, shardName } from "../../src/rpc/shardFor";
 import { shardStub as stubByName } from "../../src/rpc/shardStub";
 import { WATCH } from "../../src/rpc/watch";
+import {
+  appMention,
+  type Delivery,
+  eventCallback,
+  type SignOptions,
+  signedEvent,
+  slackId,
+  toRequest,
+} from "../../src/testing/deliveries";
 import { TEST_SIGNING_SECRET } from "./secrets";
-import { appMention, type Delivery, eventCallback, type SignOptions, signedEvent, slackId, toRequest } from "./slackSimulator";
 import { TEST_BINDINGS } from "./testBindings";
 
 /** Signing options for the secret the test Worker is configured with. */

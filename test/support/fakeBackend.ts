@@ -1,5 +1,5 @@
 import { beforeEach, vi } from "vitest";
-import { FakeSlackApi } from "./fakeSlackApi";
+import { FakeSlack } from "../../src/testing/fakeSlack";
 import { ALERT_RECEIVER_URL, FAKE_SLACK_ORIGIN, RELAY_BACKEND_URL } from "./testBindings";
 
 /** One request the relay made to the backend. */
@@ -55,15 +55,15 @@ export class FakeAlertReceiver {
 
 /** Routes fetches to a fresh fake Slack, backend and alert receiver per test; anything else fails. */
 export function useFakeSlackAndBackend(): {
-  slack: () => FakeSlackApi;
+  slack: () => FakeSlack;
   backend: () => FakeBackend;
   alerts: () => FakeAlertReceiver;
 } {
-  let slack = new FakeSlackApi(FAKE_SLACK_ORIGIN);
+  let slack = new FakeSlack(FAKE_SLACK_ORIGIN);
   let backend = new FakeBackend();
   let alerts = new FakeAlertReceiver();
   beforeEach(() => {
-    slack = new FakeSlackApi(FAKE_SLACK_ORIGIN);
+    slack = new FakeSlack(FAKE_SLACK_ORIGIN);
     backend = new FakeBackend();
     alerts = new FakeAlertReceiver();
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {

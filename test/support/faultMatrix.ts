@@ -3,10 +3,11 @@ import { env } from "cloudflare:workers";
 import { vi } from "vitest";
 import type { SlackApp } from "../../src/app/contract/types";
 import type { Outbox } from "../../src/recording/outbox";
+import { FakeSlack } from "../../src/testing/fakeSlack";
 import { controlClock } from "./clock";
-import { type FakeSlackApi as FakeSlack, FakeSlackApi } from "./fakeSlackApi";
+import { mentionIn } from "./inboundOf";
 import { EXPECTED_FAULT } from "./quietExpectedFaults";
-import { mentionIn, recordPlanned, streamShardLoop } from "./streamShard";
+import { recordPlanned, shardIn } from "./shardIn";
 import { FAKE_SLACK_ORIGIN, LEASE_MS } from "./testBindings";
 
 /**
@@ -74,7 +75,7 @@ async function asSlackShows(method: string, answer: Response): Promise<Response>
 /** Runs `scenario`'s answer from scratch, with each of `faults` at its call, until its outbox is settled. */
 export async function runAnswer(scenario: Scenario, ...faults: Injected[]): Promise<AnswerRun> {
   const clock = controlClock();
-  const slack = new FakeSlackApi(FAKE_SLACK_ORIGIN);
+  const slack = new FakeSlack(FAKE_SLACK_ORIGIN);
   scenario.prepare?.(slack);
   const calls: string[] = [];
   let dead = false;
@@ -106,7 +107,7 @@ export async function runAnswer(scenario: Scenario, ...faults: Injected[]): Prom
   const team = "T0MATRIX";
   let counts: AnswerRun["counts"] = { pending: 0, parked: 0 };
   await runInDurableObject(stub, async (_, state) => {
-    const shard = streamShardLoop(state, team, scenario.app, { SLACK_PACING: "false", ...scenario.vars });
+    const shard = shardIn(state, { name: `${team}/0`, app: scenario.app, settings: { SLACK_PACING: "false", ...scenario.vars } });
     outbox = shard.outbox;
     recordPlanned(outbox, scenario.app, mentionIn(team, CHANNEL, THREAD, "EvMatrix"));
     for (let i = 0; i < SWEEPS; i++) {

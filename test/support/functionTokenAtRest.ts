@@ -11,7 +11,8 @@ import { relayMode } from "../../src/settings";
 import { sealedDelivery } from "../../src/shard/functionTokenSealing";
 import { controlClock } from "./clock";
 import { shardStub } from "./coordinator";
-import { deliveryLoopOf, outboxOf } from "./shardParts";
+import { eventDelivery } from "./inboundOf";
+import { outboxOf, shardIn } from "./shardIn";
 import { HANDLER_MAX_ATTEMPTS } from "./testBindings";
 
 /** The token SlackSimulator's `function_executed` carries. */
@@ -32,29 +33,16 @@ export function storedText(team: string): Promise<string> {
 
 /** Slack's `function_executed` for `team`, as the edge hands it to the shard (in relay mode with the request as sent). */
 function functionExecuted(team: string): Inbound {
-  const envelope = {
-    type: "event_callback",
-    team_id: team,
-    event_id: `Ev-step-${team}`,
-    event: {
-      type: "function_executed",
-      function: { callback_id: "broken" },
-      inputs: {},
-      function_execution_id: "Fx9",
-      bot_access_token: FUNCTION_TOKEN,
-    },
-  };
-  const inbound: Inbound = {
-    kind: "event",
-    dedupeKey: envelope.event_id,
-    workspace: team,
-    teamId: team,
-    isEnterpriseInstall: false,
+  const event = {
     type: "function_executed",
-    payload: envelope,
+    function: { callback_id: "broken" },
+    inputs: {},
+    function_execution_id: "Fx9",
+    bot_access_token: FUNCTION_TOKEN,
   };
+  const inbound = eventDelivery(team, event, `Ev-step-${team}`);
   const relayed = relayMode(env as unknown as CoordinatorEnv) !== null;
-  return relayed ? { ...inbound, raw: { body: JSON.stringify(envelope), contentType: "application/json" } } : inbound;
+  return relayed ? { ...inbound, raw: { body: JSON.stringify(inbound.payload), contentType: "application/json" } } : inbound;
 }
 
 /**
@@ -85,7 +73,7 @@ export async function parkedStepWithAppError(team: string): Promise<{ snapshots:
       Date.now(),
       null,
     );
-    const loop = deliveryLoopOf(state, undefined, served);
+    const { loop } = shardIn(state, { app: served });
     const snapshots: string[] = [];
     const keys = new Set<string>();
     const read = () => {

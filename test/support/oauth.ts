@@ -1,9 +1,9 @@
 import { env, exports } from "cloudflare:workers";
 import type { CoordinatorEnv } from "../../src/rpc/env";
-import { directoryStub, installationStub } from "../../src/rpc/installationStubs";
+import { installationStub } from "../../src/rpc/installationStubs";
 import type { InstallationSummary } from "../../src/rpc/installations";
-import type { FakeSlackApi } from "./fakeSlackApi";
-import { slackId } from "./slackSimulator";
+import { slackId } from "../../src/testing/deliveries";
+import type { FakeSlack } from "../../src/testing/fakeSlack";
 
 const BASE = "https://coordinator.test";
 const coordinatorEnv = env as unknown as CoordinatorEnv;
@@ -53,7 +53,7 @@ export function accessAnswer(options: InstallOptions): Record<string, unknown> {
 }
 
 /** The whole install flow: /slack/install, Slack's consent (faked), /slack/oauth_redirect. */
-export async function install(slack: FakeSlackApi, options: InstallOptions): Promise<Response> {
+export async function install(slack: FakeSlack, options: InstallOptions): Promise<Response> {
   const { state, cookie } = await startInstall();
   const code = slackId("code");
   slack.issueCode(code, accessAnswer(options));
@@ -69,7 +69,7 @@ export async function adminInstallations(): Promise<Response> {
   return browse("/admin/installations", { authorization: `Bearer ${coordinatorEnv.ADMIN_TOKEN}` });
 }
 
-export { coordinatorEnv, directoryStub, installationStub };
+export { coordinatorEnv };
 
 /** A fresh team id per test. */
 export const newTeam = () => slackId("T");

@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import type { Effect } from "../../src/app/contract/effects";
 import { newRow } from "../../src/recording/outboxRows";
 import type { Shard } from "../worker";
-import { outboxOf } from "./shardParts";
+import { outboxOf } from "./shardIn";
 
 type ShardStub = DurableObjectStub<Shard>;
 

@@ -5,7 +5,8 @@ import { vi } from "vitest";
 import { App } from "../../src/app/App";
 import type { EventArgs, RunArgs } from "../../src/app/listeners";
 import type { Outbox } from "../../src/recording/outbox";
-import { mentionIn, recordPlanned, streamShardLoop } from "./streamShard";
+import { mentionIn } from "./inboundOf";
+import { recordPlanned, shardIn } from "./shardIn";
 
 export type MentionHandler = (args: RunArgs<EventArgs<AppMentionEvent>>) => Promise<void>;
 
@@ -36,7 +37,7 @@ export async function timedMention(
     const app = new App().event("app_mention", handler);
     const stub = env.SHARD.get(env.SHARD.idFromName(`timed-${team}`));
     await runInDurableObject(stub, async (_, state) => {
-      const { outbox, loop } = streamShardLoop(state, team, app, { SLACK_PACING: "false", ...options.vars });
+      const { outbox, loop } = shardIn(state, { name: `${team}/0`, app, settings: { SLACK_PACING: "false", ...options.vars } });
       recordPlanned(outbox, app, mentionIn(team, place.channel, place.thread, `Ev${team}`));
       options.setup?.(state);
       for (let i = 0; i < (options.sweeps ?? 1); i++) {

@@ -1,12 +1,12 @@
 import { beforeEach, vi } from "vitest";
-import { FakeSlackApi } from "./fakeSlackApi";
+import { FakeSlack } from "../../src/testing/fakeSlack";
 import { FAKE_SLACK_ORIGIN } from "./testBindings";
 
 /** Routes the Worker's and shards' fetches (same isolate as the tests) to a fresh fake Slack per test. */
-export function useFakeSlack(): () => FakeSlackApi {
-  let fake = new FakeSlackApi(FAKE_SLACK_ORIGIN);
+export function useFakeSlack(): () => FakeSlack {
+  let fake = new FakeSlack(FAKE_SLACK_ORIGIN);
   beforeEach(() => {
-    fake = new FakeSlackApi(FAKE_SLACK_ORIGIN);
+    fake = new FakeSlack(FAKE_SLACK_ORIGIN);
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
       const url = input instanceof Request ? input.url : String(input);
       if (!fake.serves(url)) throw new TypeError(`outbound fetch blocked in tests: ${url}`);

@@ -12,7 +12,7 @@ import {
   messageTs,
   slashCommandFields,
   viewSubmission,
-} from "../support/slackSimulator";
+} from "../../src/testing/deliveries";
 
 const json = { contentType: "application/json", retryNum: null, retryReason: null };
 const form = { contentType: "application/x-www-form-urlencoded", retryNum: null, retryReason: null };

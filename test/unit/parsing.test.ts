@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type DeliveryHeaders, parseSlackRequest } from "../../src/inbound/parseSlackRequest";
 import { MalformedPayload } from "../../src/platform/errors";
-import { appMention, eventCallback, slashCommandFields } from "../support/slackSimulator";
+import { appMention, eventCallback, slashCommandFields } from "../../src/testing/deliveries";
 
 const json: DeliveryHeaders = { contentType: "application/json", retryNum: null, retryReason: null };
 const form: DeliveryHeaders = { contentType: "application/x-www-form-urlencoded", retryNum: null, retryReason: null };

@@ -5,7 +5,7 @@ import type { Inbound } from "../../src/inbound/types";
 import { fmix32, fnv1a32 } from "../../src/platform/hashing";
 import type { BucketLayout } from "../../src/rpc/bucketLayouts";
 import { shardFor, shardOf } from "../../src/rpc/shardFor";
-import { appMention, blockActions, channelMessage, eventCallback } from "../support/slackSimulator";
+import { appMention, blockActions, channelMessage, eventCallback } from "../../src/testing/deliveries";
 
 describe("shard routing", () => {
   it("is a stable, pure function: the same delivery always maps to the same shard", () => {
