@@ -150,10 +150,36 @@ for (const file of files) {
   }
 }
 
+// docs/design.md "Folders and layers" names every file under src/ (a capability of src/app/ by its
+// index.ts header, which it links): a file added, moved or renamed without its line there fails.
+const design = readFileSync(join(root, "docs/design.md"), "utf8");
+const layers = design.slice(
+  design.indexOf("## Folders and layers"),
+  design.indexOf("\n## ", design.indexOf("## Folders and layers") + 1),
+);
+function sourceFiles(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : [path];
+  });
+}
+let named = 0;
+for (const path of sourceFiles(join(root, "src"))) {
+  const rel = relative(join(root, "src"), path);
+  const capability = /^app\/([^/]+)\//.exec(rel)?.[1];
+  const name = capability ? `src/app/${capability}/index.ts` : rel.split("/").at(-1);
+  if (capability ? layers.includes(name) : layers.includes(`\`${name}\``)) named++;
+  else
+    broken.push(
+      `docs/design.md "Folders and layers" does not name ${capability ? `${name} (the header of ${rel}'s capability)` : `\`${name}\` (src/${rel})`}`,
+    );
+}
 if (broken.length > 0) {
   console.error(
     `${broken.length} broken link${broken.length === 1 ? "" : "s"} or drifted quote${broken.length === 1 ? "" : "s"}:\n${broken.join("\n")}`,
   );
   process.exit(1);
 }
-console.log(`links: ${checked} relative links in ${files.length} files resolve; ${quotes} quoted files match`);
+console.log(
+  `links: ${checked} relative links in ${files.length} files resolve; ${quotes} quoted files match; docs/design.md names all ${named} files of src/`,
+);
