@@ -1,9 +1,9 @@
 import { channelOf } from "../../inbound/channelOf";
+import { eventConversation } from "../../inbound/conversation";
 import { isObject } from "../../inbound/fields";
 import type { Inbound } from "../../inbound/types";
 import { HandlerMisuse } from "../../platform/errors";
 import type { SlackWebClient } from "../../slack/client";
-import { assistantPlaceOf } from "../assistant";
 import type { RespondArguments, RunArgs, SayArguments } from "../listeners";
 
 type Json = Record<string, unknown>;
@@ -24,7 +24,9 @@ export function sayAndRespond(inbound: Inbound, client: SlackWebClient): Pick<Ru
   const channel = channelOf(inbound);
   // An assistant thread's events are answered in that thread, not beside it in the DM.
   const event = isObject(inbound.payload.event) ? inbound.payload.event : {};
-  const threadTs = isObject(event.assistant_thread) ? assistantPlaceOf(event)?.threadTs : undefined;
+  const threadTs = isObject(event.assistant_thread)
+    ? eventConversation(inbound.teamId ?? inbound.workspace, event)?.threadTs
+    : undefined;
   return {
     respond: async (message) => {
       const url = typeof inbound.payload.response_url === "string" ? inbound.payload.response_url : undefined;
