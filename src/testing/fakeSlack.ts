@@ -1,7 +1,7 @@
 import { type CallMatch, FakeFaults, type Fault, statusOf } from "./fakeFaults";
 import { FakeAnswers, type FakeMessage } from "./fakeSlackAnswers";
 import { FakeOauth } from "./fakeSlackOauth";
-import { FakeStreams, type FakeStreamLimits } from "./fakeStreams";
+import { type FakeStreamLimits, FakeStreams } from "./fakeStreams";
 import { FakeRateLimits, type PostLimit, SLACK_TIERS, type TierLimits } from "./fakeTiers";
 
 /**
