@@ -6,7 +6,7 @@ import type { DeliveryCounters } from "../platform/deliveryEvents";
 import type { BucketLayout } from "./bucketLayouts";
 import type { InstallationChange } from "./installations";
 import type { DeliveryReport } from "./outcomes";
-import type { AlertState, AnswerTally, AppRateLimited, AppRateLimitedSummary, HealthWindow, RegisteredShard } from "./watch";
+import type { AckTally, AlertState, AppRateLimited, AppRateLimitedSummary, HealthWindow, RegisteredShard } from "./watch";
 
 /**
  * The shard's RPC surfaces as the front Worker and the operations API see them: types only, so
@@ -64,11 +64,11 @@ export interface PaceKeeperApi {
 
 /** The watch (the reserved shard "watch"): alerts, the guard, the registry of shards — and its own outbox. */
 export interface WatchApi extends ShardOperationsApi {
-  /** Answers a Worker instance gave Slack, per minute and cause. */
-  countAnswers(tally: AnswerTally): void;
+  /** Acks a Worker instance gave Slack, per minute and cause (`countAnswers`: the RPC's name, kept across rolling deploys). */
+  countAnswers(tally: AckTally): void;
   /** How a shard's deliveries went (failure streaks, parked effects). */
   reportDeliveries(report: DeliveryReport): void;
-  /** The rolling window of answers to Slack, and Slack's app_rate_limited notices (GET /admin/health). */
+  /** The rolling window of acks to Slack, and Slack's app_rate_limited notices (GET /admin/health). */
   health(): HealthWindow & { app_rate_limited: AppRateLimitedSummary };
   /** Slack stopped sending a workspace's events for a minute (app_rate_limited). */
   appRateLimited(notice: AppRateLimited): void;

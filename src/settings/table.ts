@@ -167,12 +167,12 @@ export const SETTINGS = {
   GUARD_MIN_REQUESTS: {
     part: "alerts",
     read: positive(20),
-    doc: "the guard judges the 60-minute window only with at least this many answers in it",
+    doc: "the guard judges the 60-minute window only with at least this many acks (the edge's responses to Slack) in it",
   },
   GUARD_FAILURE_RATIO: {
     part: "alerts",
     read: positive(0.5, "number"),
-    doc: "the guard alerts when more than this share of the window's answers failed; below `1`",
+    doc: "the guard alerts when more than this share of the window's acks failed; below `1`",
   },
   SLACK_CLIENT_ID: { part: "oauth", read: text(), doc: OAUTH_CLIENT },
   SLACK_CLIENT_SECRET: { part: "oauth", read: text(), doc: OAUTH_CLIENT },
