@@ -5,8 +5,8 @@ import type { Outbox } from "../recording/outbox";
 import { newRow } from "../recording/outboxRows";
 import type { DeliveryReport } from "../rpc/outcomes";
 import {
-  type AlertState,
   type AckTally,
+  type AlertState,
   type AppRateLimited,
   type AppRateLimitedSummary,
   type HealthWindow,
