@@ -39,10 +39,11 @@ export interface WorkspaceShardApi extends ShardOperationsApi {
   /** OAuth mode: the installation store's push; returns how many waiting effects were parked. */
   installationChanged(workspace: string, change: InstallationChange): number;
   /**
-   * Relay mode, after an ingest that said `awaitsBackend`: the backend's answer to the delivery's
+   * Relay mode, after an ingest that said `awaitsBackend`: the backend response to the delivery's
    * first relay attempt once its row is completed, waiting at most `waitMs`; else null.
+   * (`backendAnswer`: the RPC's name, kept across rolling deploys.)
    */
-  backendAnswer(dedupeKey: string, waitMs: number): Promise<BackendAnswer | null>;
+  backendAnswer(dedupeKey: string, waitMs: number): Promise<BackendResponse | null>;
 }
 
 /** A workspace's bucket 0, which keeps its bucket layouts (README "Sharding"). */
@@ -105,13 +106,13 @@ export interface IngestResult {
   enqueued: number;
   /**
    * Relay mode, a command or interaction: its relay row's first attempt is running now, and the
-   * backend's answer can be had from `backendAnswer` for a synchronous ack.
+   * backend response can be had from `backendAnswer` for a synchronous ack.
    */
   awaitsBackend?: boolean;
 }
 
-/** What a relay backend answered a command or interaction: the ack Slack shows (README "Synchronous answers"). */
-export interface BackendAnswer {
+/** What a relay backend responded to a command or interaction: the ack Slack shows (docs/guides/relay.md "Synchronous answers"). */
+export interface BackendResponse {
   contentType: string;
   body: string;
 }

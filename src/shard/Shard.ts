@@ -59,7 +59,7 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       return this.workspace.recording.installationChanged(workspace, change);
     }
     backendAnswer(dedupeKey: string, waitMs: number) {
-      return this.workspace.delivery.backendAnswer(dedupeKey, waitMs);
+      return this.workspace.delivery.backendResponse(dedupeKey, waitMs);
     }
 
     // Bucket layouts (a workspace's bucket 0) and pace keeping (LayoutKeeperApi, PaceKeeperApi).
