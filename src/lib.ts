@@ -85,7 +85,7 @@ export type {
   ListenerContext,
   ListenerSpec,
   Matcher,
-  OptionsAnswer,
+  OptionsAckBody,
   OptionsArgs,
   OptionsConstraint,
   OptionsListener,

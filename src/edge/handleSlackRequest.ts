@@ -1,7 +1,7 @@
 import { tallyAck } from "../alerts/ackTally";
 import { noticeAppRateLimited } from "../alerts/appRateLimitedNotice";
 import type { SlackApp } from "../app/contract";
-import { optionsLoadAnswer } from "../app/listeners";
+import { optionsLoadAck } from "../app/listeners";
 import { appRateLimitedOf } from "../inbound/parseEventsApi";
 import { parseSlackRequest } from "../inbound/parseSlackRequest";
 import type { RawRequest } from "../inbound/types";
@@ -96,8 +96,8 @@ async function receive(
   }
 
   const { inbound } = parsed;
-  // An options load the app answers in its ack alone is answered here: nothing to record, no shard to wait for.
-  const options = optionsLoadAnswer(app, inbound);
+  // An options load the app acks with its options alone is acked here: nothing to record, no shard to wait for.
+  const options = optionsLoadAck(app, inbound);
   if (options) {
     facts.outcome = "options";
     return Response.json(options);
