@@ -70,7 +70,7 @@ export class FakeStreams {
 
   /** Slack's error for a `chat.startStream` it refuses, or undefined when the stream may open. */
   refuseStart(channel: string, body: Record<string, unknown>): string | undefined {
-    // A stream answers a user: Slack's SDKs always give it the thread it replies in.
+    // A stream replies to a user: Slack's SDKs always give it the thread it replies in.
     if (typeof body.thread_ts !== "string" || body.thread_ts === "") return "invalid_arguments";
     // Outside a DM, Slack needs the user (and their team) the stream is for.
     if (!channel.startsWith("D")) {

@@ -55,7 +55,7 @@ export class RunStatus {
 
   /** The run returned: its status is cleared and its session is `active` again (best effort: the run's work is done). */
   async finish(): Promise<void> {
-    this.end();
+    this.cancelKeepAlive();
     const conversation = this.conversation;
     try {
       if (this.shown && conversation)
@@ -70,14 +70,14 @@ export class RunStatus {
     }
   }
 
-  /** The run ended (or was stopped): nothing is sent again. */
-  end(): void {
+  /** The run returned, threw or was stopped: its status is sent no more. */
+  cancelKeepAlive(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
   }
 
   private keepAlive(): void {
-    this.end();
+    this.cancelKeepAlive();
     const { shown, conversation } = this;
     if (!shown || !conversation) return;
     // Each set restarts the count: Slack's 2 minutes run from the last status it was sent.
