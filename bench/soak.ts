@@ -13,7 +13,7 @@ import { SIGNING_SECRET, startSubject } from "./subjects";
 // `npm run soak -- --minutes N [--rate 100 --workspaces 4 --channels 200 --pacing]`: one coordinator
 // under steady load for N minutes, its isolate's JS heap after a full collection once a
 // minute — the Worker and every shard it hosts share that isolate, and a Durable Object's
-// has 128 MB. Each minute is a run of its own channels, so the channels (rate-limit buckets,
+// has 128 MB. Each minute is a run of its own channels, so the channels (rate keys,
 // destinations) seen grow all along. Loopback only, bounded, stops by itself.
 const MAX_MINUTES = 120;
 const minutes = positiveArgument("minutes", 10);

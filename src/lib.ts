@@ -58,7 +58,6 @@ export type {
   StatusUpdate,
   Step,
   ThreadContextStore,
-  ThreadKey,
 } from "./app/contract";
 export type {
   AckArgs,
@@ -86,7 +85,7 @@ export type {
   ListenerContext,
   ListenerSpec,
   Matcher,
-  OptionsAnswer,
+  OptionsAckBody,
   OptionsArgs,
   OptionsConstraint,
   OptionsListener,
@@ -109,7 +108,7 @@ export type { Authorization, Authorize, WorkspaceRef } from "./auth/authorize";
 export { singleWorkspace } from "./auth/authorize";
 export type { CoordinatorOptions } from "./coordinator";
 export { createCoordinator } from "./coordinator";
-export type { Inbound, InboundKind } from "./inbound/types";
+export type { Conversation, Inbound, InboundKind } from "./inbound/types";
 export { fromInstallations } from "./installations/authorizeInstallation";
 export type { Disposition } from "./platform/errors";
 export {

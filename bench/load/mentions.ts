@@ -8,7 +8,7 @@ export interface PreparedEvent {
   headers: Record<string, string>;
 }
 
-/** Channels per run by default: replies spread over a few rate-limit buckets, as in a real workspace. */
+/** Channels per run by default: replies spread over a few rate keys, as in a real workspace. */
 const CHANNELS = 8;
 
 /** The thread a reply to this mention goes to. */

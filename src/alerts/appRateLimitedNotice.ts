@@ -6,7 +6,7 @@ import type { AppRateLimited } from "../rpc/watch";
 /**
  * Slack's `app_rate_limited` envelope: it stopped sending a workspace's events for a minute (more
  * than 30,000 in an hour), and will not send them later. Logged here, and told to the watch after
- * the answer (in `waitUntil`), which counts it and alerts once per workspace and minute.
+ * the ack (in `waitUntil`), which counts it and alerts once per workspace and minute.
  */
 export function noticeAppRateLimited(
   notice: AppRateLimited,

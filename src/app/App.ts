@@ -69,7 +69,7 @@ function asSpec(listener: AnyListener): ListenerSpec {
 }
 
 /**
- * Bolt-style listeners with a durability guarantee Bolt does not have: `ack` answers inside
+ * Bolt-style listeners with a durability guarantee Bolt does not have: `ack` is given inside
  * the ingest transaction, `run` happens after the ack from the outbox — retried with backoff,
  * resumable through `step()` checkpoints. Compose it with `createCoordinator({ app })`.
  */
@@ -136,7 +136,7 @@ export class App implements SlackApp {
     return this.register(`view:${describeMatcher(callback_id)}:${type}`, listener, viewMatch(callback_id, type));
   }
 
-  /** Options loads (`block_suggestion`) of an external select: `{ ack }` answers them, at the edge (app/listeners/optionsLoads.ts). */
+  /** Options loads (`block_suggestion`) of an external select: `{ ack }` acks them, at the edge (app/listeners/optionsLoads.ts). */
   options(constraint: OptionsConstraint, listener: OptionsListener): this {
     return this.register(...optionsRegistration(constraint, listener));
   }

@@ -25,7 +25,7 @@ export class Completions {
   constructor(
     private readonly outbox: Outbox,
     private readonly waitMs = COMPLETION_WAIT_MS,
-    /** Rows someone waits on (a relayed command's answer, given to the edge once completed): written at once. */
+    /** Rows someone waits on (a relayed command's backend response, given to the edge once completed): written at once. */
     private readonly awaited: (key: string) => boolean = () => false,
   ) {}
 

@@ -7,8 +7,8 @@ import { type CourierParts, rowPerformer } from "./performRow";
 /** Wires what the delivery loop needs of a shard: its outbox, settings, events and how to perform a row. */
 export function buildCourier(parts: CourierParts): Courier {
   const { shard, settings, outbox, events, wakeAt } = parts;
-  // A relayed command's answer reaches the edge only once its row is completed: no waiting there.
-  const completions = new Completions(outbox, COMPLETION_WAIT_MS, (key) => parts.backendAnswers?.wants(key) ?? false);
+  // A relayed command's backend response reaches the edge only once its row is completed: no waiting there.
+  const completions = new Completions(outbox, COMPLETION_WAIT_MS, (key) => parts.backendResponses?.wants(key) ?? false);
   return {
     shard,
     outbox,

@@ -8,10 +8,10 @@ import { InvalidSetting } from "../platform/errors";
 import { describeError, log } from "../platform/log";
 import type { WakeUps } from "../platform/wakeUps";
 import type { ClaimedRow, Lease, Outbox } from "../recording/outbox";
-import { BackendAnswers } from "../relay/backendAnswers";
+import { BackendResponses } from "../relay/backendResponses";
 import { awaitsBackend, relayRowKey } from "../relay/relayPlan";
 import type { CoordinatorEnv } from "../rpc/env";
-import type { BackendAnswer, IngestResult } from "../rpc/shard";
+import type { BackendResponse, IngestResult } from "../rpc/shard";
 import { watchStub } from "../rpc/shardStub";
 import { type DeliverySettings, deliverySettings } from "../settings";
 import { buildCourier } from "./courier";
@@ -54,14 +54,14 @@ export interface ReadyDelivery {
 /**
  * A shard's delivery loop, wired from its inputs — the one wiring the Durable Object and the
  * tests use: the courier (delivery/), its events and their subscribers (counters, log, backend
- * answers, reports to the watch), pacing, and the immediate attempts after an ingest. If a
+ * responses, reports to the watch), pacing, and the immediate attempts after an ingest. If a
  * delivery setting is invalid the loop is paused: deliveries are still recorded and acked — their
  * rows wait in the outbox — and every alarm logs which setting to fix, so a configuration mistake
  * delays replies instead of losing events once Slack stops retrying.
  */
 export class DeliveryLoop {
   readonly counters = newCounters();
-  readonly backendAnswers = new BackendAnswers();
+  readonly backendResponses = new BackendResponses();
   /** Every settled attempt; other parts subscribe (the shard's metrics). */
   readonly events: DeliveryEvents;
   /** Null while paused by an invalid setting. */
@@ -80,7 +80,7 @@ export class DeliveryLoop {
     this.events = new DeliveryEvents()
       .subscribe(countInto(this.counters))
       .subscribe(logDeliveryEvents)
-      .subscribe(this.backendAnswers.settle);
+      .subscribe(this.backendResponses.settle);
     let settings: DeliverySettings;
     let kinds: ReadyKinds;
     try {
@@ -89,7 +89,7 @@ export class DeliveryLoop {
       settings = deliverySettings(role === "watch" ? withoutRelay(env) : env);
       // Each effect kind's own dependencies, once per shard; a bad setting of a kind's pauses delivery too.
       const { app, threadContexts } = inputs;
-      kinds = readyKinds({ role, app, env, settings, backendAnswers: this.backendAnswers, threadContexts });
+      kinds = readyKinds({ role, app, env, settings, backendResponses: this.backendResponses, threadContexts });
     } catch (problem) {
       this.paused = problem;
       this.logPaused();
@@ -105,7 +105,7 @@ export class DeliveryLoop {
       settings,
       events: this.events,
       kinds,
-      backendAnswers: this.backendAnswers,
+      backendResponses: this.backendResponses,
       stops: this.stops,
       observe: reports && ((outcome, key) => reports.observe(outcome, key)),
       pacing: settings.pacing ? keeperOf(env.SHARD, shard, settings.shardBuckets, inputs.pace) : undefined,
@@ -138,7 +138,7 @@ export class DeliveryLoop {
   /**
    * The immediate attempt of the rows an accepted ingest leased to `lease`: an optimisation of
    * the sweep's own code path. Its fetches leave only after the transaction is durable (the
-   * output gate holds them). A relayed command's backend may answer in time for the ack: it does
+   * output gate holds them). A relayed command's backend may respond in time for the ack: it does
    * not wait in line, and the result says so.
    */
   attempt(inbound: Inbound, result: IngestResult, lease: Lease, leased: readonly ClaimedRow[], now: number): void {
@@ -146,7 +146,7 @@ export class DeliveryLoop {
     if (!ready) return;
     const relayKey = awaitsBackend(inbound, ready.settings.relay, result.ackBody) ? relayRowKey(inbound.dedupeKey) : undefined;
     if (relayKey !== undefined && leased.some((row) => row.idempotency_key === relayKey)) {
-      this.backendAnswers.expect(relayKey, now);
+      this.backendResponses.expect(relayKey, now);
       result.awaitsBackend = true;
     }
     ready.immediate.offer(lease, leased, result.awaitsBackend === true);
@@ -158,8 +158,8 @@ export class DeliveryLoop {
     this.logPaused();
   }
 
-  backendAnswer(dedupeKey: string, waitMs: number): Promise<BackendAnswer | null> {
-    return this.backendAnswers.collect(relayRowKey(dedupeKey), waitMs);
+  backendResponse(dedupeKey: string, waitMs: number): Promise<BackendResponse | null> {
+    return this.backendResponses.collect(relayRowKey(dedupeKey), waitMs);
   }
 
   private logPaused(): void {

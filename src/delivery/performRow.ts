@@ -8,7 +8,7 @@ import type { DeliveryEvents } from "../platform/deliveryEvents";
 import { SlackApiError } from "../platform/errors";
 import { describeError, log } from "../platform/log";
 import type { ClaimedRow, Outbox } from "../recording/outbox";
-import type { BackendAnswers } from "../relay/backendAnswers";
+import type { BackendResponses } from "../relay/backendResponses";
 import type { CoordinatorEnv } from "../rpc/env";
 import { type CallOutcome, webApiDestination } from "../rpc/outcomes";
 import type { DeliverySettings } from "../settings";
@@ -34,8 +34,8 @@ export interface CourierParts {
   events: DeliveryEvents;
   /** Every effect kind with the dependencies it drew from the shard's delivery world. */
   kinds: ReadyKinds;
-  /** Relay mode: the first attempts whose backend answer an edge waits for. */
-  backendAnswers?: BackendAnswers;
+  /** Relay mode: the first attempts whose backend response an edge waits for. */
+  backendResponses?: BackendResponses;
   /** Told how each request of an attempt went, with the row's key (alerts; see deliveryReports.ts). */
   observe?(outcome: CallOutcome, key: string): void;
   /** Moves the shard's alarm earlier when a row becomes due again. */

@@ -21,7 +21,7 @@ function conversationOf(effect: Effect): string | undefined {
   return effect.type === "run" ? effect.inbound.conversation?.key : undefined;
 }
 
-/** An attempt running now: its row, the user whose delivery it answers, its abort. */
+/** An attempt running now: its row, the user whose delivery it replies to, its abort. */
 interface Running {
   key: string;
   user: string | undefined;
@@ -31,7 +31,7 @@ interface Running {
 /**
  * The stop button (`agent_session_stopped`), durably: the shard that records a conversation's
  * deliveries records its stop too, so the stop meets its runs here. A stop is the clicking user's
- * (the event's `user`): it stops the runs answering that user's deliveries in that thread, never
+ * (the event's `user`): it stops the runs replying to that user's deliveries in that thread, never
  * another user's (inbound/userOf.ts). On the stop's ingest those of its runs that wait are parked
  * ("stopped by user") — the durable record: a parked row is never claimed again, by this isolate
  * or the next — and those in an attempt in this isolate are aborted through their signal; an

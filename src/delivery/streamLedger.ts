@@ -4,7 +4,7 @@ import type { Outbox } from "../recording/outbox";
 
 /**
  * The stream checkpoints of one attempt of a run, on its outbox row next to its steps. Each
- * write is fenced by the attempt's lease and extends it by LEASE_MS: a streamed answer can
+ * write is fenced by the attempt's lease and extends it by LEASE_MS: a streamed reply can
  * last minutes, and while it keeps flushing no other attempt may take the run over.
  */
 export function streamLedgerFor(

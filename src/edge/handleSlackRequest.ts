@@ -1,7 +1,7 @@
-import { tallyAnswer } from "../alerts/answerTally";
+import { tallyAck } from "../alerts/ackTally";
 import { noticeAppRateLimited } from "../alerts/appRateLimitedNotice";
 import type { SlackApp } from "../app/contract";
-import { optionsLoadAnswer } from "../app/listeners";
+import { optionsLoadAck } from "../app/listeners";
 import { appRateLimitedOf } from "../inbound/parseEventsApi";
 import { parseSlackRequest } from "../inbound/parseSlackRequest";
 import type { RawRequest } from "../inbound/types";
@@ -14,7 +14,7 @@ import { recordInbound } from "../routing/recordInbound";
 import type { CoordinatorEnv } from "../rpc/env";
 import { edgeSettings, oauthMode, relayMode } from "../settings";
 import { assertFreshTimestamp, signatureBytes, verifySignature } from "../slack/verifySignature";
-import type { Verification } from "../watch/answerWindow";
+import type { Verification } from "../watch/ackWindow";
 
 const lenientDecoder = new TextDecoder();
 // ignoreBOM: a leading BOM stays in the text, so the text encodes back to the same bytes.
@@ -45,8 +45,8 @@ function rawRequestOf(body: Uint8Array, decoded: DecodedBody, contentType: strin
     : { body: toBase64(body), encoding: "base64", contentType: type };
 }
 
-/** Receive: verified, parsed and handed to recordInbound — or a Rejection, thrown. */
-async function answer(
+/** Receives one Slack request, verified, parsed and handed to recordInbound: its ack — or a Rejection, thrown. */
+async function receive(
   request: Request,
   env: CoordinatorEnv,
   app: SlackApp,
@@ -96,8 +96,8 @@ async function answer(
   }
 
   const { inbound } = parsed;
-  // An options load the app answers in its ack alone is answered here: nothing to record, no shard to wait for.
-  const options = optionsLoadAnswer(app, inbound);
+  // An options load the app acks with its options alone is acked here: nothing to record, no shard to wait for.
+  const options = optionsLoadAck(app, inbound);
   if (options) {
     facts.outcome = "options";
     return Response.json(options);
@@ -123,15 +123,16 @@ async function answer(
   if (recorded.ackBody) return Response.json(recorded.ackBody);
   if (recorded.awaitsBackend && relay) {
     // The ack leaves within RELAY_SYNC_MS of the request's arrival, whatever the backend does.
-    const answer = await waitForBackend(env.SHARD, recorded.shard, inbound.dedupeKey, arrivedAt + relay.syncMs);
-    facts.backendAnswer = answer !== null;
-    if (answer) return new Response(answer.body, { status: 200, headers: { "content-type": answer.contentType } });
+    const backend = await waitForBackend(env.SHARD, recorded.shard, inbound.dedupeKey, arrivedAt + relay.syncMs);
+    // `backendAnswer` is a field of the `slack request` log line, kept though the code says backend response.
+    facts.backendAnswer = backend !== null;
+    if (backend) return new Response(backend.body, { status: 200, headers: { "content-type": backend.contentType } });
   }
   return new Response(null, { status: 200 });
 }
 
 /**
- * Whether the guard may count an answer as Slack's: a verified request's, or a configuration
+ * Whether the guard may count an ack as given to Slack: a verified request's, or a configuration
  * error's (any request gets it, Slack's too); a 401 after a Slack-shaped signature is a mismatch.
  */
 function verificationOf(facts: LogFields, status: number): Verification {
@@ -153,7 +154,7 @@ export async function handleSlackRequest(
   const facts: LogFields = {};
   let response: Response;
   try {
-    response = await answer(request, env, app, facts, started, ctx);
+    response = await receive(request, env, app, facts, started, ctx);
   } catch (error) {
     if (error instanceof InvalidSetting) {
       facts.setting = error.setting;
@@ -168,11 +169,11 @@ export async function handleSlackRequest(
       response = new Response("internal error", { status: 500 });
     }
   }
-  // The guard against Slack's auto-disable counts every answer to what claims to be Slack (a
+  // The guard against Slack's auto-disable counts every ack to what claims to be Slack (a
   // request without Slack's signature headers is a scanner, which Slack's own count ignores),
   // without a write per request.
   if (request.headers.has("x-slack-signature") && request.headers.has("x-slack-request-timestamp"))
-    tallyAnswer(response.status, verificationOf(facts, response.status), env, ctx);
+    tallyAck(response.status, verificationOf(facts, response.status), env, ctx);
   log(response.status >= 500 ? "error" : "info", "slack request", {
     status: response.status,
     ...facts,

@@ -1,5 +1,5 @@
 import type { Effect, SlackApp, Step, StreamLedger, ThreadContextStore } from "../app/contract";
-import type { BackendAnswers } from "../relay/backendAnswers";
+import type { BackendResponses } from "../relay/backendResponses";
 import type { CoordinatorEnv } from "../rpc/env";
 import type { ObserveCall } from "../rpc/outcomes";
 import type { DeliverySettings } from "../settings";
@@ -15,8 +15,8 @@ export interface DeliveryWorld {
   app: SlackApp;
   env: CoordinatorEnv;
   settings: DeliverySettings;
-  /** Relay mode: where a first attempt leaves the backend's answer for an edge that waits for it. */
-  backendAnswers: BackendAnswers;
+  /** Relay mode: where a first attempt leaves the backend response for an edge that waits for it. */
+  backendResponses: BackendResponses;
   /** A workspace shard's assistant threads' contexts, for its runs (none on the watch). */
   threadContexts?: ThreadContextStore;
 }

@@ -4,23 +4,24 @@ import { RelayFailed, RelayRefused } from "../platform/errors";
 import { log } from "../platform/log";
 import { readRawBody } from "../platform/readRawBody";
 import { retryAfterMs } from "../platform/retryAfter";
-import type { BackendAnswers } from "../relay/backendAnswers";
+import type { BackendResponses } from "../relay/backendResponses";
 import { relayBody, relayHeaders } from "../relay/relayHeaders";
 import type { CallOutcome } from "../rpc/outcomes";
-import type { BackendAnswer } from "../rpc/shard";
+import type { BackendResponse } from "../rpc/shard";
 import type { RelaySettings } from "../settings";
 import type { EffectContext, EffectKind } from "./kind";
 
-/** Larger answers are not given to Slack as the ack (the relay still counts as delivered). */
-const ANSWER_MAX_BYTES = 256 * 1024;
+/** Larger backend responses are not given to Slack as the ack (the relay still counts as delivered). */
+const RESPONSE_MAX_BYTES = 256 * 1024;
 
 /** The backend's 2xx body as an ack for Slack, or undefined when there is none to give. */
-async function answerOf(response: Response): Promise<BackendAnswer | undefined> {
+async function backendResponseOf(response: Response): Promise<BackendResponse | undefined> {
   try {
-    const body = new TextDecoder().decode(await readRawBody(response, ANSWER_MAX_BYTES));
+    const body = new TextDecoder().decode(await readRawBody(response, RESPONSE_MAX_BYTES));
     return { contentType: response.headers.get("content-type") ?? "text/plain;charset=utf-8", body };
   } catch {
-    log("warn", "relay answer not used as the ack: larger than the cap or unreadable", { maxBytes: ANSWER_MAX_BYTES });
+    // The log line keeps its words (docs/guides/operations.md names it): "relay answer" is the backend response.
+    log("warn", "relay answer not used as the ack: larger than the cap or unreadable", { maxBytes: RESPONSE_MAX_BYTES });
     return undefined;
   }
 }
@@ -36,18 +37,18 @@ function relayDestination(url: string, ok: boolean, error?: string): CallOutcome
  * anything else — another status, a timeout, no connection — is retried with backoff and
  * Retry-After until RELAY_RETRY_HOURS after the delivery was recorded, then parked.
  */
-export const relay: EffectKind<RelayEffect, { settings: RelaySettings | null; answers: BackendAnswers; keys: TokenKeys }> = {
+export const relay: EffectKind<RelayEffect, { settings: RelaySettings | null; responses: BackendResponses; keys: TokenKeys }> = {
   type: "relay",
-  deps: ({ settings, backendAnswers, env }) => ({ settings: settings.relay, answers: backendAnswers, keys: env }),
-  async perform(effect, context, { settings, answers, keys }) {
+  deps: ({ settings, backendResponses, env }) => ({ settings: settings.relay, responses: backendResponses, keys: env }),
+  async perform(effect, context, { settings, responses, keys }) {
     const { key, observe } = context;
     if (!settings) throw new RelayRefused("relay: RELAY_URL is not set (any more); set it and replay");
     // Opened before the try: a body no key opens parks the row, and is no failure of the backend's.
     const body = await relayBody(effect.request, keys);
-    // Asked as the attempt starts: only an attempt the edge waits for reads the answer for it.
-    const answer = answers.wants(key) ? (given: BackendAnswer) => answers.offer(key, given) : undefined;
+    // Asked as the attempt starts: only an attempt the edge waits for reads the backend response for it.
+    const offer = responses.wants(key) ? (given: BackendResponse) => responses.offer(key, given) : undefined;
     try {
-      await relayOnce(effect, body, settings, context, answer);
+      await relayOnce(effect, body, settings, context, offer);
       observe(relayDestination(settings.url, true));
     } catch (error) {
       // A 429 is the backend asking to slow down, which the outbox does: no failure for alerts.
@@ -66,8 +67,8 @@ async function relayOnce(
   body: Uint8Array,
   settings: RelaySettings,
   { attempts, recordedAt }: Pick<EffectContext, "attempts" | "recordedAt">,
-  /** Set while the edge waits to ack a command or interaction with the backend's answer (relay mode's first attempt). */
-  answer?: (answer: BackendAnswer) => void,
+  /** Set while the edge waits to ack a command or interaction with the backend response (relay mode's first attempt). */
+  offer?: (response: BackendResponse) => void,
 ): Promise<void> {
   const headers = await relayHeaders(effect, body, settings, attempts + 1, Math.floor(Date.now() / 1000));
   const retryUntil = recordedAt + settings.retryHours * 3_600_000;
@@ -80,9 +81,9 @@ async function relayOnce(
       error instanceof Error && error.name === "TimeoutError" ? `no answer in ${settings.timeoutMs} ms` : "no connection";
     throw new RelayFailed(`relay: ${cause}`, retryUntil);
   }
-  if (response.ok && answer) {
-    const given = await answerOf(response);
-    if (given) answer(given);
+  if (response.ok && offer) {
+    const given = await backendResponseOf(response);
+    if (given) offer(given);
     return;
   }
   await response.body?.cancel();

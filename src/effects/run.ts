@@ -8,7 +8,7 @@ import type { EffectKind } from "./kind";
 /** HANDLER_MAX_ATTEMPTS: how often a handler's own bug is tried in all before the run is parked. */
 const runSettings = oncePerEnv((vars) => ({
   handlerMaxAttempts: setting(vars, "HANDLER_MAX_ATTEMPTS"),
-  // STREAM_MAX_OPEN_MS / STREAM_MAX_CHARS: a streamed answer moves to a new message before Slack's limits.
+  // STREAM_MAX_OPEN_MS / STREAM_MAX_CHARS: a streamed reply moves to a new message before Slack's limits.
   streamLimits: {
     maxOpenMs: setting(vars, "STREAM_MAX_OPEN_MS"),
     maxChars: setting(vars, "STREAM_MAX_CHARS"),

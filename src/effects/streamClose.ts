@@ -3,9 +3,10 @@ import { GONE, NOT_STREAMING, refusedWith } from "../slack/refusals";
 import type { EffectKind } from "./kind";
 
 /**
- * `stream.close`: a message a parked run left streaming is stopped; one Slack no longer streams
- * (dropped, or stopped already) is set to exactly its checkpointed text, so a retry of this row
- * and a replay of the run (which continues in a new message) both find it as the checkpoint says.
+ * `stream.close`: a message a parked run left streaming is closed (`chat.stopStream`); one Slack
+ * no longer streams (dropped, or stopped in Slack) is set to exactly its checkpointed text
+ * (`chat.update`), so a retry of this row and a replay of the run (which continues in a new
+ * message) both find it as the checkpoint says.
  * A message deleted meanwhile (message_not_found) is closed already: nothing of it shows.
  */
 export const streamClose: EffectKind<StreamCloseEffect> = {

@@ -1,6 +1,6 @@
 import { type App, Assistant, type KnownBlock, type RunArgs } from "../lib";
 import { COUNTING_INTERVAL_MS, countingModel } from "./countingModel";
-import { answerTo } from "./wordCount";
+import { wordCountReply } from "./wordCount";
 
 /** The most the agent counts to: 500 numbers take 25 seconds at the model's pace. */
 export const COUNT_LIMIT = 500;
@@ -11,7 +11,7 @@ export function countRequest(text: string | undefined): number | undefined {
   return asked ? Number(asked[1]) : undefined;
 }
 
-/** Shown under the answer once it is complete; a click reaches app.action("answer_feedback"). */
+/** Shown under the reply once it is complete; a click reaches app.action("answer_feedback"). */
 const FEEDBACK: KnownBlock[] = [
   {
     type: "context_actions",
@@ -26,15 +26,15 @@ const FEEDBACK: KnownBlock[] = [
   },
 ];
 
-/** What the answer needs of a run: a channel mention's and an assistant thread's runs both have it. */
-type AnswerArgs = Pick<RunArgs, "sayStream" | "setStatus" | "signal" | "env">;
+/** What the reply needs of a run: a channel mention's and an assistant thread's runs both have it. */
+type ReplyArgs = Pick<RunArgs, "sayStream" | "setStatus" | "signal" | "env">;
 
 /**
- * Answers "count to N" in the thread with a stream alone (no placeholder): a status while the
+ * Replies to "count to N" in the thread with a stream alone (no placeholder): a status while the
  * model works, the tokens as they come, then feedback buttons. The stop button aborts `signal`,
- * which ends the model's generation; the coordinator stops the stream and the session.
+ * which ends the model's generation; the coordinator closes the stream and sets the session `active`.
  */
-export async function answerCount({ sayStream, setStatus, signal, env }: AnswerArgs, n: number): Promise<void> {
+export async function countingReply({ sayStream, setStatus, signal, env }: ReplyArgs, n: number): Promise<void> {
   if (n < 1 || n > COUNT_LIMIT) {
     await sayStream().stop({ markdown_text: `I count from 1 to ${COUNT_LIMIT}, one number at a time.` });
     return;
@@ -57,7 +57,7 @@ const PROMPTS = [
  * The demo as an agent: in the app's DM (under the agent view a message that starts its own
  * thread, or an assistant thread) "count to N" is answered by the model, anything else with a
  * word count; the Messages tab and a new assistant thread offer prompts; feedback clicks are
- * thanked. Channel mentions reach answerCount from the mention listener.
+ * thanked. Channel mentions reach countingReply from the mention listener.
  */
 export function addAgent(app: App): App {
   return app
@@ -73,13 +73,13 @@ export function addAgent(app: App): App {
         },
         async userMessage(args) {
           const n = countRequest(args.event.text);
-          if (n === undefined) await args.say(answerTo(args.event.text ?? ""));
-          else await answerCount(args, n);
+          if (n === undefined) await args.say(wordCountReply(args.event.text ?? ""));
+          else await countingReply(args, n);
         },
       }),
     )
     .action("answer_feedback", async ({ action, body, client }) => {
-      // Only the user who clicked sees the thanks, in the answer's thread.
+      // Only the user who clicked sees the thanks, in the reply's thread.
       await client.chat.postEphemeral({
         channel: body.channel!.id,
         user: body.user.id,

@@ -1,15 +1,15 @@
 // The demo uses only the library's public entry, as an app in its own Worker would.
 import { App, ownBotUser, type ViewOutput } from "../lib";
-import { addAgent, answerCount, countRequest } from "./agent";
-import { answerTo } from "./wordCount";
+import { addAgent, countingReply, countRequest } from "./agent";
+import { wordCountReply } from "./wordCount";
 
 /**
  * The demo served by `npm start`, and the shape of a real app:
- * - a mention gets a placeholder reply in its thread at once, then the answer in place;
- * - "count to N", mentioned in a channel or written in the app's DM, is answered by a stand-in
- *   model as an agent would answer: streamed, with a status, a stop button and feedback (agent.ts);
+ * - a mention gets a placeholder reply in its thread at once, then the word count in place;
+ * - "count to N", mentioned in a channel or written in the app's DM, is replied to by a stand-in
+ *   model as an agent would reply: streamed, with a status, a stop button and feedback (agent.ts);
  * - `/echo TEXT` answers TEXT on the command's response_url;
- * - the answer carries a button that updates its message when clicked;
+ * - the reply carries a button that updates its message when clicked;
  * - `/feedback` opens a modal whose submission is validated in `ack` and processed in `run`;
  * - the custom workflow step `count_words` completes with the word count of its `text` input.
  */
@@ -26,7 +26,7 @@ exampleApp.event(["app_mention", "message"], {
   async run(args) {
     const { event, client, say, step } = args;
     const count = countRequest(event.text);
-    if (count !== undefined) return answerCount(args, count);
+    if (count !== undefined) return countingReply(args, count);
     const { channel } = event;
     const thread_ts = event.thread_ts ?? event.ts;
     // Each step runs once: a retried run reuses the placeholder's ts and updates it instead
@@ -36,14 +36,14 @@ exampleApp.event(["app_mention", "message"], {
     //   const answer = await step("answer", () => llm.complete(prompt));
     // so a retry after a later failure does not pay for it twice. This one is instant and
     // deterministic, so it is simply recomputed: every checkpoint costs a row written.
-    const answer = answerTo(event.text ?? "");
+    const reply = wordCountReply(event.text ?? "");
     // Last step, no checkpoint needed: chat.update of a known ts is idempotent by shape.
     await client.chat.update({
       channel,
       ts: placeholder.ts,
-      text: answer,
+      text: reply,
       blocks: [
-        { type: "section", text: { type: "mrkdwn", text: answer } },
+        { type: "section", text: { type: "mrkdwn", text: reply } },
         {
           type: "actions",
           elements: [
@@ -115,5 +115,5 @@ exampleApp.view("feedback_modal", {
 // A custom workflow step: a function with this callback_id in the app's manifest, with a `text`
 // input and a `summary` output. complete() is sent once, with the step's own token.
 exampleApp.function("count_words", async ({ inputs, complete }) => {
-  await complete({ outputs: { summary: answerTo(String(inputs.text ?? "")) } });
+  await complete({ outputs: { summary: wordCountReply(String(inputs.text ?? "")) } });
 });

@@ -4,7 +4,7 @@ export const COUNTING_INTERVAL_MS = 50;
 export interface CountingOptions {
   /** Milliseconds between two tokens (0: as fast as the event loop turns). */
   intervalMs?: number;
-  /** Ends the answer where it is, as a model's client ends a generation whose request is aborted. */
+  /** Ends the generation where it is, as a model's client ends a generation whose request is aborted. */
   signal?: AbortSignal;
 }
 

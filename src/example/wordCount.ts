@@ -1,5 +1,5 @@
 /** Stands in for the slow part of a real bot (an LLM, a search, a ticket system): a word count of the text. */
-export function answerTo(text: string): string {
+export function wordCountReply(text: string): string {
   const words = text
     .replace(/<@[A-Z0-9]+>/g, "")
     .trim()

@@ -8,7 +8,7 @@ function conversation(team: string, channel: unknown, threadTs: unknown): Conver
   const id = optionalString(channel);
   const thread = optionalString(threadTs);
   if (!id || !thread || !(Number(thread) > 0)) return undefined;
-  return { key: `${team}:${id}:${thread}`, channel: id, threadTs: thread };
+  return { key: `${team}:${id}:${thread}`, team, channel: id, threadTs: thread };
 }
 
 /** When a conversation began (ms since the epoch): its root's `ts`. */

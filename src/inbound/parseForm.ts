@@ -13,7 +13,7 @@ const INTERACTIONS = new Set([
   "message_action",
   "block_suggestion",
 ]);
-/** Accepted types that carry no id: an options load (its answer is `app.options`' ack, given at the edge). */
+/** Accepted types that carry no id: an options load (its ack body is `app.options`' options, given at the edge). */
 const UNKEYED = new Set(["block_suggestion"]);
 
 /** Slash commands: form fields, one invocation per `trigger_id`. */

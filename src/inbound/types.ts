@@ -19,7 +19,10 @@ export interface Inbound {
   type: string;
   /** Same underlying message seen through several events: `team:channel:ts`. */
   factKey?: string;
-  /** The thread it belongs to, when it has one: every delivery of one is recorded by one shard (docs/guides/sharding.md). */
+  /**
+   * The thread it belongs to, when it has one: every delivery of one is recorded by one shard (docs/guides/sharding.md).
+   * One parsed by an earlier version (a rolling deploy, a row recorded before) may lack its `team`.
+   */
   conversation?: Conversation;
   /** `X-Slack-Retry-Num` / `-Reason`, kept for observability only — never used for dedupe. */
   retryNum?: number;
@@ -40,10 +43,15 @@ export interface Inbound {
   functionToken?: string;
 }
 
-/** A conversation: a thread in a channel (a message outside a thread is the root of its own). */
+/**
+ * A conversation: a thread in a channel of a team (a message outside a thread is the root of its
+ * own). The one shape of "where a delivery's thread is", located by inbound/conversation.ts.
+ */
 export interface Conversation {
   /** `team:channel:thread_ts` — for a thread's root message the same string as its factKey. */
   key: string;
+  /** The delivery's team, else (an org-wide install's event naming none) its workspace. */
+  team: string;
   channel: string;
   /** The root message's `ts`. */
   threadTs: string;

@@ -18,7 +18,7 @@ import { installationIdOf } from "./oauthAccess";
 import { TOKEN_REFRESH_MARGIN_MS } from "./refreshMargin";
 import { refreshTokens } from "./tokenRefresh";
 
-/** Why an installation serves no token: never installed, or stopped (uninstalled, revoked). */
+/** Why an installation serves no token: never installed, or tombstoned (uninstalled, revoked). */
 function notServing(stored: StoredInstallation | null): Exclude<StatusAnswer, { status: "installed" }> {
   if (!stored) return { status: "absent", reason: "workspace has not installed this app" };
   const { status, statusReason } = stored.summary;
@@ -109,7 +109,7 @@ export class Installation implements InstallationApi {
     return summary;
   }
 
-  /** Installed or not, without decrypting anything: what the ack path asks (a key problem never stops recording). */
+  /** Installed or not, without decrypting anything: what the ack path asks (a key problem never halts recording). */
   status(): StatusAnswer {
     const stored = this.read();
     return stored?.botToken && stored.summary.status === "installed"
@@ -134,7 +134,7 @@ export class Installation implements InstallationApi {
   }
 
   /** Deletes the tokens, keeps a tombstone, and tells the shards (which park what waits). */
-  async stop(stored: StoredInstallation, status: "uninstalled" | "revoked", reason: string, now: number) {
+  async tombstone(stored: StoredInstallation, status: "uninstalled" | "revoked", reason: string, now: number) {
     await this.commit(
       {
         summary: { ...stored.summary, status, statusReason: reason, uninstalledAt: now, updatedAt: now, tokenExpiresAt: null },
@@ -171,7 +171,7 @@ export class Installation implements InstallationApi {
       await notifyShards(this.env, stored.summary.id, { status: "installed" });
       return false;
     }
-    await this.stop(stored, "uninstalled", cause.reason, Date.now());
+    await this.tombstone(stored, "uninstalled", cause.reason, Date.now());
     return true;
   }
 
@@ -185,7 +185,7 @@ export class Installation implements InstallationApi {
       return false;
     }
     if (botUserId !== null && revoked.bot.includes(botUserId)) {
-      await this.stop(stored, "revoked", cause.reason, Date.now());
+      await this.tombstone(stored, "revoked", cause.reason, Date.now());
       return true;
     }
     if (userId !== null && revoked.users.includes(userId) && stored.userToken !== null) {
@@ -203,7 +203,7 @@ export class Installation implements InstallationApi {
     if ((await (await this.sealer()).decrypt(stored.botToken)) !== botToken) return false;
     const current = this.read();
     if (current?.botToken !== stored.botToken) return false;
-    await this.stop(current, "revoked", `token rejected by Slack: ${code}`, Date.now());
+    await this.tombstone(current, "revoked", `token rejected by Slack: ${code}`, Date.now());
     return true;
   }
 

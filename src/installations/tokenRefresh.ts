@@ -16,7 +16,7 @@ export interface RefreshingStore {
   seal(token: string | undefined): Promise<string | null>;
   read(): StoredInstallation | null;
   commit(stored: StoredInstallation, change?: InstallationChange, directory?: "await" | "background"): Promise<void>;
-  stop(stored: StoredInstallation, status: "uninstalled" | "revoked", reason: string, now: number): Promise<void>;
+  tombstone(stored: StoredInstallation, status: "uninstalled" | "revoked", reason: string, now: number): Promise<void>;
 }
 
 /** One rotation: null when both new tokens are stored, else the answer for the askers. */
@@ -63,6 +63,6 @@ export async function refreshTokens(store: RefreshingStore, stored: StoredInstal
     return { status: "retry", reason: `token refresh failed: ${outcome.reason}` };
   }
   const reason = `token refresh refused: ${outcome.reason}`;
-  await store.stop(current, "revoked", reason, now);
+  await store.tombstone(current, "revoked", reason, now);
   return { status: "revoked", reason };
 }

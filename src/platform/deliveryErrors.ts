@@ -148,7 +148,7 @@ export class RelayFailed extends DeliveryError {
     message: string,
     override readonly retryUntil: number,
     override readonly retryAfterMs?: number,
-    /** The backend's HTTP status, when it answered. */
+    /** The backend's HTTP status, when it responded. */
     readonly status?: number,
   ) {
     super(message);

@@ -5,7 +5,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * Reads a body once, as bytes (the signature covers the exact bytes), refusing more than the cap:
- * a request from Slack, or a relay backend's answer.
+ * a request from Slack, or a relay backend's response.
  */
 export async function readRawBody(
   request: Pick<Request, "headers" | "body" | "arrayBuffer">,

@@ -1,4 +1,5 @@
-import type { AssistantThreadContext, ContextSave, ThreadContextStore, ThreadKey } from "../app/contract";
+import type { AssistantThreadContext, ContextSave, ThreadContextStore } from "../app/contract";
+import type { Conversation } from "../inbound/types";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 
 /**
@@ -8,7 +9,7 @@ import type { MeteredSql } from "../platform/sql/meteredSql";
 export class AssistantThreads implements ThreadContextStore {
   constructor(private readonly sql: MeteredSql) {}
 
-  get({ team, channel, threadTs }: ThreadKey): AssistantThreadContext | undefined {
+  get({ team, channel, threadTs }: Pick<Conversation, "team" | "channel" | "threadTs">): AssistantThreadContext | undefined {
     const [row] = this.sql.all<{ context: string }>(
       "SELECT context FROM assistant_threads WHERE team = ? AND channel = ? AND thread_ts = ?",
       team,
@@ -23,7 +24,11 @@ export class AssistantThreads implements ThreadContextStore {
    * replaces it (a retried run saves what it saved before); an older event's changes nothing.
    * Returns whether it was saved.
    */
-  save({ team, channel, threadTs }: ThreadKey, context: AssistantThreadContext, saved: ContextSave): boolean {
+  save(
+    { team, channel, threadTs }: Pick<Conversation, "team" | "channel" | "threadTs">,
+    context: AssistantThreadContext,
+    saved: ContextSave,
+  ): boolean {
     return (
       this.sql.count(
         `INSERT INTO assistant_threads (team, channel, thread_ts, context, saved_at, event_at, workspace) VALUES (?, ?, ?, ?, ?, ?, ?)

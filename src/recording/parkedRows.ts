@@ -32,7 +32,7 @@ export class ParkedRows {
 
   /**
    * Parks the waiting runs of one conversation (its key, as recorded on the run's delivery) that
-   * answer `user` (the delivery's user, inbound/userOf.ts) with `reason` (that user stopped it),
+   * reply to `user` (the delivery's user, inbound/userOf.ts) with `reason` (that user stopped it),
    * except those of the delivery `except` (the stop's own): in an attempt or not — one in an
    * attempt is aborted by its shard and settles parked the same way. Born followed up: a stopped
    * run plans no follow-ups. Returns the keys parked.

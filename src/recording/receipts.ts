@@ -135,7 +135,7 @@ export class Receipts {
     );
   }
 
-  /** The ack body the first delivery answered with, so a duplicate answers the same. */
+  /** The ack body the first delivery was acked with, so a duplicate is acked the same. */
   responseOf(dedupeKey: string, now: number): AckBody | undefined {
     const generation = this.generationAt(now);
     const [row] = this.find<{ response: string | null }>("response", dedupeKey, [generation, generation - 1], generation);

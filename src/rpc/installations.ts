@@ -64,7 +64,7 @@ export type StatusAnswer =
   | { status: "installed"; expiresAt: number | null }
   | { status: "absent" | "uninstalled" | "revoked"; reason: string };
 
-/** Why an installation stops: the event's reason and Slack's `event_time` (seconds), if from an event. */
+/** Why an installation is tombstoned: the event's reason and Slack's `event_time` (seconds), if from an event. */
 export interface LifecycleCause {
   reason: string;
   eventTime?: number;

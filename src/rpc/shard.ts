@@ -6,7 +6,7 @@ import type { DeliveryCounters } from "../platform/deliveryEvents";
 import type { BucketLayout } from "./bucketLayouts";
 import type { InstallationChange } from "./installations";
 import type { DeliveryReport } from "./outcomes";
-import type { AlertState, AnswerTally, AppRateLimited, AppRateLimitedSummary, HealthWindow, RegisteredShard } from "./watch";
+import type { AckTally, AlertState, AppRateLimited, AppRateLimitedSummary, HealthWindow, RegisteredShard } from "./watch";
 
 /**
  * The shard's RPC surfaces as the front Worker and the operations API see them: types only, so
@@ -39,10 +39,11 @@ export interface WorkspaceShardApi extends ShardOperationsApi {
   /** OAuth mode: the installation store's push; returns how many waiting effects were parked. */
   installationChanged(workspace: string, change: InstallationChange): number;
   /**
-   * Relay mode, after an ingest that said `awaitsBackend`: the backend's answer to the delivery's
+   * Relay mode, after an ingest that said `awaitsBackend`: the backend response to the delivery's
    * first relay attempt once its row is completed, waiting at most `waitMs`; else null.
+   * (`backendAnswer`: the RPC's name, kept across rolling deploys.)
    */
-  backendAnswer(dedupeKey: string, waitMs: number): Promise<BackendAnswer | null>;
+  backendAnswer(dedupeKey: string, waitMs: number): Promise<BackendResponse | null>;
 }
 
 /** A workspace's bucket 0, which keeps its bucket layouts (README "Sharding"). */
@@ -64,11 +65,11 @@ export interface PaceKeeperApi {
 
 /** The watch (the reserved shard "watch"): alerts, the guard, the registry of shards — and its own outbox. */
 export interface WatchApi extends ShardOperationsApi {
-  /** Answers a Worker instance gave Slack, per minute and cause. */
-  countAnswers(tally: AnswerTally): void;
+  /** Acks a Worker instance gave Slack, per minute and cause (`countAnswers`: the RPC's name, kept across rolling deploys). */
+  countAnswers(tally: AckTally): void;
   /** How a shard's deliveries went (failure streaks, parked effects). */
   reportDeliveries(report: DeliveryReport): void;
-  /** The rolling window of answers to Slack, and Slack's app_rate_limited notices (GET /admin/health). */
+  /** The rolling window of acks to Slack, and Slack's app_rate_limited notices (GET /admin/health). */
   health(): HealthWindow & { app_rate_limited: AppRateLimitedSummary };
   /** Slack stopped sending a workspace's events for a minute (app_rate_limited). */
   appRateLimited(notice: AppRateLimited): void;
@@ -105,13 +106,13 @@ export interface IngestResult {
   enqueued: number;
   /**
    * Relay mode, a command or interaction: its relay row's first attempt is running now, and the
-   * backend's answer can be had from `backendAnswer` for a synchronous ack.
+   * backend response can be had from `backendAnswer` for a synchronous ack.
    */
   awaitsBackend?: boolean;
 }
 
-/** What a relay backend answered a command or interaction: the ack Slack shows (README "Synchronous answers"). */
-export interface BackendAnswer {
+/** What a relay backend responded to a command or interaction: the ack Slack shows (docs/guides/relay.md "Synchronous answers"). */
+export interface BackendResponse {
   contentType: string;
   body: string;
 }

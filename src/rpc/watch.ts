@@ -7,22 +7,23 @@
 export const WATCH = "watch";
 
 /**
- * Answers the edge gave Slack, per minute (ms since the epoch / 60 000) and cause: "2xx" or the
+ * Acks the edge gave Slack, per minute (ms since the epoch / 60 000) and cause: "2xx" or the
  * status for a request whose signature verified, else UNVERIFIED_MISMATCH or UNVERIFIED_OTHER.
  */
-export type AnswerTally = Record<number, Record<string, number>>;
+export type AckTally = Record<number, Record<string, number>>;
 
 /** The rolling window as GET /admin/health shows it (DESIGN §3). */
 export interface HealthWindow {
   window_minutes: number;
+  /** The acks in the window (`answered`: the endpoint's field, kept though the code says ack). */
   answered: number;
   failed: number;
-  /** Failed answers by cause: the status Slack got ("401", "503", …). */
+  /** Failed acks by cause: the status Slack got ("401", "503", …). */
   by_cause: Record<string, number>;
   ratio: number;
-  /** Answers to requests whose signature did not verify that the guard does not judge now (watch/judgedAnswers.ts). */
+  /** Acks to requests whose signature did not verify that the guard does not judge now (watch/judgedAcks.ts). */
   unverified: number;
-  /** Minutes from the window's first answer to now (at least 1): "in the last N minutes". */
+  /** Minutes from the window's first ack to now (at least 1): "in the last N minutes". */
   span_minutes: number;
 }
 

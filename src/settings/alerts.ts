@@ -10,9 +10,9 @@ import { type SettingName, type SettingValue, setting } from "./table";
 export interface AlertSettings {
   /** Where alerts are POSTed as `{"text": …}` (a Slack incoming webhook works); none: alerts are only logged. */
   webhookUrl?: string;
-  /** The guard judges a window only with at least this many answers in it. */
+  /** The guard judges a window only with at least this many acks in it. */
   guardMinRequests: number;
-  /** The guard alerts when more than this share of the window's answers failed. */
+  /** The guard alerts when more than this share of the window's acks failed. */
   guardFailureRatio: number;
   /** Settings that were invalid, each replaced by its default. */
   problems: InvalidSetting[];

@@ -24,7 +24,7 @@ export const edgeSettings = oncePerEnv((vars): EdgeSettings => {
   return { signingSecrets, ackBudgetMs: setting(vars, "ACK_BUDGET_MS"), shardBuckets: setting(vars, "SHARD_BUCKETS") };
 });
 
-/** A shard's recording settings; a bad one stops recording (the edge answers 503, Slack retries). */
+/** A shard's recording settings; a bad one halts recording (the edge acks 503, Slack retries). */
 export const recordSettings = oncePerEnv(
   // Fractions are allowed for benchmarks; production wants far more than Slack's ~6 min of retries.
   (vars): RecordSettings => ({

@@ -10,7 +10,7 @@ export interface RelaySettings {
   timeoutMs: number;
   /**
    * Commands and interactivity: how long after the request arrived the ack may wait for the
-   * backend's answer to its first attempt (0: never wait). At most RELAY_SYNC_MS_MAX.
+   * backend response to its first attempt (0: never wait). At most RELAY_SYNC_MS_MAX.
    */
   syncMs: number;
   retryHours: number;

@@ -1,5 +1,5 @@
 import { aesKey, flag, list, nonNegative, origins, positive, type Reader, text, url, type Vars, wording } from "./read";
-import { STREAMED_ANSWER_SETTINGS } from "./streamedAnswerSettings";
+import { STREAMED_REPLY_SETTINGS } from "./streamedReplySettings";
 
 /**
  * Every setting the coordinator reads, in one table: its reader (with its default), the part
@@ -87,7 +87,7 @@ export const SETTINGS = {
   SLACK_STREAM_BURST: {
     part: "delivery",
     read: positive(5),
-    doc: "with `SLACK_PACING`, how many streamed answers' `chat.startStream` (and `chat.stopStream`) calls may go at once per workspace before the rest are spread evenly at Tier 2 (one every 3 s, never more than 20 in a minute); answers arriving together past it are posted and updated in place ([Streamed answers](delivery.md#streamed-answers)). `1` spreads every start evenly; more than `20` counts as `20`",
+    doc: "with `SLACK_PACING`, how many streamed replies' `chat.startStream` (and `chat.stopStream`) calls may go at once per workspace before the rest are spread evenly at Tier 2 (one every 3 s, never more than 20 in a minute); replies arriving together past it are posted and updated in place ([Streamed answers](delivery.md#streamed-answers)). `1` spreads every start evenly; more than `20` counts as `20`",
   },
   DELIVERY_TIMEOUT_MS: { part: "delivery", read: positive(10_000), doc: "timeout of one Slack call" },
   LEASE_MS: {
@@ -121,14 +121,14 @@ export const SETTINGS = {
   AGENT_SESSIONS: {
     part: "delivery",
     read: flag(false),
-    doc: "the app is declared an agent in its Slack settings: a run of a user's message (`message`, `app_mention`) marks the thread's agent session `processing` while it works and `active` when done, and a parked one moves it back to `active` ([Agent sessions and the stop button](app-api.md#agent-sessions-and-the-stop-button))",
+    doc: "the app is declared an agent in its Slack settings: a run of a user's message (`message`, `app_mention`) marks the thread's agent session `processing` while it works and `active` once it returns, and a parked one moves it back to `active` ([Agent sessions and the stop button](app-api.md#agent-sessions-and-the-stop-button))",
   },
   RUN_PARKED_TEXT: {
     part: "delivery",
     read: wording("Sorry, something went wrong and I could not finish this."),
     doc: "in an agent session (`AGENT_SESSIONS`), what the user is told in the thread when a run of their message is finally parked; empty: nothing is posted",
   },
-  ...STREAMED_ANSWER_SETTINGS,
+  ...STREAMED_REPLY_SETTINGS,
   RELAY_URL: {
     part: "relay",
     read: url(),
@@ -167,12 +167,12 @@ export const SETTINGS = {
   GUARD_MIN_REQUESTS: {
     part: "alerts",
     read: positive(20),
-    doc: "the guard judges the 60-minute window only with at least this many answers in it",
+    doc: "the guard judges the 60-minute window only with at least this many acks (the edge's responses to Slack) in it",
   },
   GUARD_FAILURE_RATIO: {
     part: "alerts",
     read: positive(0.5, "number"),
-    doc: "the guard alerts when more than this share of the window's answers failed; below `1`",
+    doc: "the guard alerts when more than this share of the window's acks failed; below `1`",
   },
   SLACK_CLIENT_ID: { part: "oauth", read: text(), doc: OAUTH_CLIENT },
   SLACK_CLIENT_SECRET: { part: "oauth", read: text(), doc: OAUTH_CLIENT },

@@ -10,7 +10,7 @@ import type { CoordinatorEnv } from "../rpc/env";
 import type { InstallationChange } from "../rpc/installations";
 import type { DeliveryReport } from "../rpc/outcomes";
 import type { ParkedCursor, ShardApi } from "../rpc/shard";
-import { type AnswerTally, type AppRateLimited, WATCH } from "../rpc/watch";
+import { type AckTally, type AppRateLimited, WATCH } from "../rpc/watch";
 import { WatchShard } from "./watchShard";
 import { WorkspaceShard } from "./workspaceShard";
 
@@ -59,7 +59,7 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       return this.workspace.recording.installationChanged(workspace, change);
     }
     backendAnswer(dedupeKey: string, waitMs: number) {
-      return this.workspace.delivery.backendAnswer(dedupeKey, waitMs);
+      return this.workspace.delivery.backendResponse(dedupeKey, waitMs);
     }
 
     // Bucket layouts (a workspace's bucket 0) and pace keeping (LayoutKeeperApi, PaceKeeperApi).
@@ -80,8 +80,8 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     }
 
     // The watch (WatchApi): alerts, the guard, the registry of shards.
-    countAnswers(tally: AnswerTally) {
-      return this.watch.watch().countAnswers(tally, Date.now());
+    countAnswers(tally: AckTally) {
+      return this.watch.watch().countAcks(tally, Date.now());
     }
     reportDeliveries(report: DeliveryReport) {
       return this.watch.watch().reportDeliveries(report, Date.now());

@@ -23,7 +23,7 @@ export class ThreadContextKeeping {
     env: CoordinatorEnv,
   ) {
     this.store = new AssistantThreads(storage.sql);
-    // Read with the receipts' retention: a bad value stops recording, as RECEIPT_RETENTION_HOURS does.
+    // Read with the receipts' retention: a bad value halts recording, as RECEIPT_RETENTION_HOURS does.
     this.retentionMs = recordSettings(env).threadContextRetentionMs;
     storage.wakeUps.register((now) => {
       const oldest = this.store.oldestSavedAt();

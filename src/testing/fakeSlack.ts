@@ -1,7 +1,7 @@
 import { type CallMatch, FakeFaults, type Fault, statusOf } from "./fakeFaults";
 import { FakeAnswers, type FakeMessage } from "./fakeSlackAnswers";
 import { FakeOauth } from "./fakeSlackOauth";
-import { FakeStreams, type StreamLimits } from "./fakeStreams";
+import { type FakeStreamLimits, FakeStreams } from "./fakeStreams";
 import { FakeRateLimits, type PostLimit, SLACK_TIERS, type TierLimits } from "./fakeTiers";
 
 /**
@@ -14,7 +14,7 @@ import { FakeRateLimits, type PostLimit, SLACK_TIERS, type TierLimits } from "./
 export type { CallMatch, Fault } from "./fakeFaults";
 export type { FakeMessage } from "./fakeSlackAnswers";
 
-export interface FakeSlackOptions extends Partial<StreamLimits> {
+export interface FakeSlackOptions extends Partial<FakeStreamLimits> {
   /** Where the fake is reachable (FAKE_SLACK_DEFAULT_ORIGIN unless told). */
   origin?: string;
   /** The fake's clock (`Date.now` unless told): stream lifetimes, rate limits, `ts` and `at`. */
@@ -109,7 +109,7 @@ export class FakeSlack {
   }
 
   /** Changes how long a stream stays open and how long its text may grow; open streams too. */
-  setStreamLimits(limits: Partial<StreamLimits>): this {
+  setStreamLimits(limits: Partial<FakeStreamLimits>): this {
     this.streams.setLimits(limits);
     return this;
   }

@@ -8,7 +8,8 @@
 
 export type StreamState = "streaming" | "stopped" | "dropped";
 
-export interface StreamLimits {
+/** Slack's limits on one stream, as the fake enforces them (the coordinator's own cuts are `StreamLimits`, STREAM_MAX_*). */
+export interface FakeStreamLimits {
   /** How long after its start a stream is dropped. */
   streamMaxOpenMs: number;
   /** The most characters a streamed message's text may reach. */
@@ -19,7 +20,7 @@ export interface StreamLimits {
  * Slack drops a stream about 5 minutes after its start, and has answered `msg_too_long` from
  * about 11 000 characters (once task cards are present; `markdown_text` is documented to 12 000).
  */
-export const SLACK_STREAM_LIMITS: Readonly<StreamLimits> = { streamMaxOpenMs: 300_000, streamMaxChars: 11_000 };
+export const SLACK_STREAM_LIMITS: Readonly<FakeStreamLimits> = { streamMaxOpenMs: 300_000, streamMaxChars: 11_000 };
 
 /** What the fake knows of a message beyond what Slack's reads show. */
 export interface MessageState {
@@ -51,25 +52,25 @@ type Answer = Record<string, unknown>;
 
 export class FakeStreams {
   private readonly streams = new Map<string, Stream>();
-  private readonly limits: StreamLimits;
+  private readonly limits: FakeStreamLimits;
 
   constructor(
     private readonly now: () => number,
-    limits: Partial<StreamLimits> = {},
+    limits: Partial<FakeStreamLimits> = {},
   ) {
     this.limits = { ...SLACK_STREAM_LIMITS };
     this.setLimits(limits);
   }
 
   /** Changes the limits; open streams are held to the new ones from their next call. */
-  setLimits(limits: Partial<StreamLimits>): void {
+  setLimits(limits: Partial<FakeStreamLimits>): void {
     if (limits.streamMaxOpenMs !== undefined) this.limits.streamMaxOpenMs = limits.streamMaxOpenMs;
     if (limits.streamMaxChars !== undefined) this.limits.streamMaxChars = limits.streamMaxChars;
   }
 
   /** Slack's error for a `chat.startStream` it refuses, or undefined when the stream may open. */
   refuseStart(channel: string, body: Record<string, unknown>): string | undefined {
-    // A stream answers a user: Slack's SDKs always give it the thread it replies in.
+    // A stream replies to a user: Slack's SDKs always give it the thread it replies in.
     if (typeof body.thread_ts !== "string" || body.thread_ts === "") return "invalid_arguments";
     // Outside a DM, Slack needs the user (and their team) the stream is for.
     if (!channel.startsWith("D")) {

@@ -6,7 +6,7 @@ export type { CallMatch, FakeMessage, FakeSlackOptions, Fault, RecordedCall } fr
 export { FakeSlack } from "./fakeSlack";
 export type { FakeSlackFlags } from "./fakeSlackFlags";
 export { parseFakeSlackFlags } from "./fakeSlackFlags";
-export type { StreamLimits, StreamState } from "./fakeStreams";
+export type { FakeStreamLimits, StreamState } from "./fakeStreams";
 export { SLACK_STREAM_LIMITS } from "./fakeStreams";
 export type { TierLimits } from "./fakeTiers";
 export { SLACK_TIERS } from "./fakeTiers";

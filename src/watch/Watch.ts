@@ -5,8 +5,8 @@ import type { Outbox } from "../recording/outbox";
 import { newRow } from "../recording/outboxRows";
 import type { DeliveryReport } from "../rpc/outcomes";
 import {
+  type AckTally,
   type AlertState,
-  type AnswerTally,
   type AppRateLimited,
   type AppRateLimitedSummary,
   type HealthWindow,
@@ -14,10 +14,10 @@ import {
   WATCH,
 } from "../rpc/watch";
 import type { AlertSettings } from "../settings";
-import { AnswerWindow } from "./answerWindow";
+import { AckWindow } from "./ackWindow";
 import { appRateLimitedSummary, recordAppRateLimited } from "./appRateLimited";
 import { guardState, judge } from "./guard";
-import { judgedWindow } from "./judgedAnswers";
+import { judgedWindow } from "./judgedAcks";
 import { addParked, dueParked, nextParkedDueAt } from "./parkedBatches";
 import { ShardRegistry } from "./shardRegistry";
 import { applyRun, openStreaks } from "./streaks";
@@ -31,17 +31,17 @@ export interface WatchParts {
 }
 
 /**
- * What the one reserved shard "watch" does besides being a shard: it sums the answers every
+ * What the one reserved shard "watch" does besides being a shard: it sums the acks every
  * Worker instance gave Slack (the guard, GET /admin/health), keeps the failure streaks the
  * shards report, batches their parked effects, and plans the resulting alerts as `alert` rows
  * of its own outbox — delivered, retried and parked like any effect (docs/guides/operations.md "Alerts").
  */
 export class Watch {
-  private readonly answers: AnswerWindow;
+  private readonly acks: AckWindow;
   private readonly registry: ShardRegistry;
 
   constructor(private readonly parts: WatchParts) {
-    this.answers = new AnswerWindow(parts.sql);
+    this.acks = new AckWindow(parts.sql);
     this.registry = new ShardRegistry(parts.sql);
     // Parked batches coming due.
     parts.wakeUps.register(() => nextParkedDueAt(parts.sql));
@@ -55,9 +55,9 @@ export class Watch {
     return this.registry.activeSince(since);
   }
 
-  countAnswers(tally: AnswerTally, now: number): void {
-    this.answers.add(tally, now);
-    const alert = judge(this.parts.sql, judgedWindow(this.answers.rows(now), now), this.parts.settings, now);
+  countAcks(tally: AckTally, now: number): void {
+    this.acks.add(tally, now);
+    const alert = judge(this.parts.sql, judgedWindow(this.acks.rows(now), now), this.parts.settings, now);
     if (alert) this.send([alert], now);
   }
 
@@ -70,7 +70,7 @@ export class Watch {
   }
 
   health(now: number): HealthWindow & { app_rate_limited: AppRateLimitedSummary } {
-    return { ...judgedWindow(this.answers.rows(now), now), app_rate_limited: appRateLimitedSummary(this.parts.sql, now) };
+    return { ...judgedWindow(this.acks.rows(now), now), app_rate_limited: appRateLimitedSummary(this.parts.sql, now) };
   }
 
   /** Slack stopped sending a workspace's events for a minute: counted and alerted once. */

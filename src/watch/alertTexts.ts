@@ -6,7 +6,7 @@ import type { HealthWindow } from "../rpc/watch";
  * newest key to look up — never a token, a URL's secret part or a payload.
  */
 
-/** What each status the edge answers Slack means, and what to check first. */
+/** What each status the edge acks Slack with means, and what to check first. */
 const CAUSES: Record<string, { name: string; hint: string }> = {
   "401": { name: "invalid signature", hint: "was SLACK_SIGNING_SECRET changed?" },
   "413": { name: "body too large", hint: "requests above the 1 MiB cap do not come from Slack" },

@@ -19,8 +19,8 @@ export function guardState(sql: MeteredSql): { alerting: boolean; lastAlertAt: n
 }
 
 /**
- * The guard against Slack's auto-disable (docs/guides/operations.md "Alerts"), judged after every flush of answers:
- * above the threshold means at least GUARD_MIN_REQUESTS answers in the window and more than
+ * The guard against Slack's auto-disable (docs/guides/operations.md "Alerts"), judged after every flush of acks:
+ * above the threshold means at least GUARD_MIN_REQUESTS acks in the window and more than
  * GUARD_FAILURE_RATIO of them failed. Crossing it alerts — unless an alert went out within the
  * last 5 minutes — and the alert is repeated every 15 minutes while it lasts; falling below 0.8
  * of the threshold ends it with one "recovered". Returns the alert text, if any.

@@ -5,7 +5,7 @@ import { MAX_UNWRITTEN_MINUTES, MinuteMetrics } from "../../src/metrics/minuteMe
 import { MAX_PACED_RATE_KEYS, Pacer } from "../../src/pacing/pacer";
 import { POST_MESSAGE_PER_CHANNEL as PACE } from "../../src/pacing/tiers";
 import { MAX_RATE_KEYS, RetryAfterMemory } from "../../src/platform/retryAfter";
-import { BackendAnswers, MAX_AWAITED } from "../../src/relay/backendAnswers";
+import { BackendResponses, MAX_AWAITED } from "../../src/relay/backendResponses";
 import type { StatusAnswer } from "../../src/rpc/installations";
 import type { DeliveryReport } from "../../src/rpc/outcomes";
 
@@ -97,7 +97,7 @@ describe("the installation cache's memory", () => {
 
 describe("the relay's awaited answers", () => {
   it("awaits at most MAX_AWAITED answers: past it the oldest is no longer wanted", () => {
-    const answers = new BackendAnswers();
+    const answers = new BackendResponses();
     for (let i = 0; i < MAX_AWAITED; i++) answers.expect(`k${i}`, 0);
     expect(answers.wants("k0")).toBe(true);
     answers.expect(`k${MAX_AWAITED}`, 0);
@@ -106,7 +106,7 @@ describe("the relay's awaited answers", () => {
   });
 
   it("forgets answers nobody collected within 30 s", () => {
-    const answers = new BackendAnswers();
+    const answers = new BackendResponses();
     answers.expect("old", 0);
     answers.expect("new", 30_001);
     expect([answers.wants("old"), answers.wants("new")]).toEqual([false, true]);

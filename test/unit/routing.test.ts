@@ -76,7 +76,7 @@ function interactionInbound(payload: Record<string, unknown>): Inbound {
 
 describe("a delivery's conversation", () => {
   const root = "1796000000.000100";
-  const thread = { key: `T1:C1:${root}`, channel: "C1", threadTs: root };
+  const thread = { key: `T1:C1:${root}`, team: "T1", channel: "C1", threadTs: root };
 
   it("is the thread of a message, an assistant thread, an agent event's channel and thread, a click's message", () => {
     expect(eventInbound(appMention({ channel: "C1", ts: root })).conversation).toEqual(thread);

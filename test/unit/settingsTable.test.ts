@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import { singleWorkspace } from "../../src/auth/authorize";
 import { readyKinds } from "../../src/effects/registry";
 import { InvalidSetting } from "../../src/platform/errors";
-import { BackendAnswers } from "../../src/relay/backendAnswers";
+import { BackendResponses } from "../../src/relay/backendResponses";
 import type { CoordinatorEnv } from "../../src/rpc/env";
 import {
   alertSettings,
@@ -49,7 +49,7 @@ describe("the settings table", () => {
     const settings = deliverySettings(env);
     // Effect kinds read their own settings when a shard's delivery is wired (src/effects/).
     for (const role of ["workspace", "watch"] as const)
-      readyKinds({ role, app: { plan: () => ({ ignore: "test" }) }, env, settings, backendAnswers: new BackendAnswers() });
+      readyKinds({ role, app: { plan: () => ({ ignore: "test" }) }, env, settings, backendResponses: new BackendResponses() });
     alertSettings(env);
     oauthSettings(env);
     expect(oauthMode(env)).not.toBeNull();

@@ -1,14 +1,13 @@
-import type { Inbound } from "../../inbound/types";
+import type { Conversation, Inbound } from "../../inbound/types";
 import { STOPPED_BY_USER } from "../../platform/errors";
 import type { PlannedEffect, RunEffect } from "../contract";
 
 type Json = Record<string, unknown>;
 
-/** The thread of an agent conversation: a user's message (`message`, `app_mention`) in a thread or starting one. */
-export function agentThreadOf(inbound: Inbound): { channel: string; threadTs: string } | undefined {
-  const conversation = inbound.conversation;
-  if (!conversation || (inbound.type !== "message" && inbound.type !== "app_mention")) return undefined;
-  return { channel: conversation.channel, threadTs: conversation.threadTs };
+/** The conversation of an agent's run: a user's message (`message`, `app_mention`) in a thread or starting one. */
+export function agentConversationOf(inbound: Inbound): Conversation | undefined {
+  if (inbound.type !== "message" && inbound.type !== "app_mention") return undefined;
+  return inbound.conversation;
 }
 
 const sessionActive = (channel: string, threadTs: string): PlannedEffect["effect"] => ({
@@ -19,8 +18,8 @@ const sessionActive = (channel: string, threadTs: string): PlannedEffect["effect
 
 /**
  * The coordinator's own plan for the stop button (`agent_session_stopped`), beside the app's:
- * each stream it names is stopped (one Slack stopped already counts as done), the session
- * leaves `processing` and the thread's status is cleared. The runs it stops are parked by the
+ * each stream it names is closed (`chat.stopStream`; one Slack no longer streams counts as already
+ * done), the session leaves `processing` and the thread's status is cleared. The runs it stops are parked by the
  * shard that records it (delivery/stops.ts).
  */
 export function stopEffects(inbound: Inbound): PlannedEffect[] {
@@ -63,9 +62,9 @@ const statusCleared = (channel: string, threadTs: string): PlannedEffect["effect
  */
 export function parkedRunNotice(text: string): (effect: RunEffect, reason: string) => PlannedEffect[] {
   return (effect, reason) => {
-    const thread = agentThreadOf(effect.inbound);
-    if (!thread || reason === STOPPED_BY_USER) return [];
-    const { channel, threadTs } = thread;
+    const conversation = agentConversationOf(effect.inbound);
+    if (!conversation || reason === STOPPED_BY_USER) return [];
+    const { channel, threadTs } = conversation;
     const told: PlannedEffect[] =
       text === ""
         ? []

@@ -1,6 +1,6 @@
 /**
- * Agent sessions (AGENT_SESSIONS, Slack's agent messaging): which thread a run's session is, what
+ * Agent sessions (AGENT_SESSIONS, Slack's agent messaging): which conversation a run's session is in, what
  * a stop planned at the edge does to a conversation's session, and the notice a parked agent run
  * leaves in its thread. Pure plans; the calls are made by run/ and delivered by the outbox.
  */
-export { agentThreadOf, parkedRunNotice, stopEffects } from "./agentSessions";
+export { agentConversationOf, parkedRunNotice, stopEffects } from "./agentSessions";

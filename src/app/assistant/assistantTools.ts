@@ -5,7 +5,7 @@ import { HandlerMisuse } from "../../platform/errors";
 import type { SlackWebClient } from "../../slack/client";
 import type { AssistantThreadContext, ThreadContextStore } from "../contract";
 import type { SayArguments } from "../listeners";
-import { type AssistantPlace, eventTimeOf } from "./threadContext";
+import { eventTimeOf } from "./threadContext";
 
 /** One suggested prompt: the title shown and the message sent when the user picks it. */
 export interface AssistantPrompt {
@@ -40,28 +40,15 @@ function misuse(what: string, inbound: Inbound): never {
 }
 
 /**
- * Where an event of the assistant surface happened, in Bolt's order: its thread (an assistant
- * thread's `assistant_thread.channel_id` / `thread_ts`, or a message's `thread_ts ?? ts`, which is
- * how a user's message in an assistant thread names it: its `assistant_thread` holds only an
- * `action_token`), else the channel alone (`app_home_opened`, `app_context_changed`), and the
- * context Slack sent. Undefined when it names no channel (Slack's own `app_context_changed` example).
- */
-export function assistantPlaceOf(event: Record<string, unknown>): AssistantPlace | undefined {
-  const thread = isObject(event.assistant_thread) ? event.assistant_thread : {};
-  // The team only keys a conversation; its channel and thread are all a place needs.
-  const conversation = eventConversation("", event);
-  const channel = conversation?.channel ?? optionalString(event.channel) ?? optionalString(thread.channel_id);
-  if (!channel) return undefined;
-  const context = isObject(thread.context) ? (thread.context as AssistantThreadContext) : undefined;
-  return { channel, ...(conversation && { threadTs: conversation.threadTs }), ...(context && { context }) };
-}
-
-/**
- * The assistant tools of one run, for the place its event names. A thread's context is read and
- * saved in `store` under (team, channel, thread_ts), ordered by the event's time: saving again is
- * harmless, so a retried run may save twice, and an older event's retry never saves over a newer
- * event's context. A tool used where the event has no thread, or no channel, is HandlerMisuse,
- * parked at once; the handler itself always runs.
+ * The assistant tools of one run, where its event happened: its conversation (inbound/conversation.ts:
+ * an assistant thread's `assistant_thread.channel_id` / `thread_ts`, or a message's `thread_ts ?? ts`,
+ * which is how a user's message in an assistant thread names it: its `assistant_thread` holds only an
+ * `action_token`), else its channel alone (the agent view's own events: `app_home_opened`,
+ * `app_context_changed`), and the context Slack sent. A thread's context is read and saved in
+ * `store` under its conversation, ordered by the event's time: saving again is harmless, so a
+ * retried run may save twice, and an older event's retry never saves over a newer event's context.
+ * A tool used where the event has no thread, or no channel (Slack's own `app_context_changed`
+ * example), is HandlerMisuse, parked at once; the handler itself always runs.
  */
 export function assistantTools(
   inbound: Inbound,
@@ -69,14 +56,15 @@ export function assistantTools(
   client: SlackWebClient,
   store: ThreadContextStore | undefined,
 ): AssistantTools {
-  const place = assistantPlaceOf(event);
+  const thread = isObject(event.assistant_thread) ? event.assistant_thread : {};
+  const conversation = eventConversation(inbound.teamId ?? inbound.workspace, event);
+  const channel = conversation?.channel ?? optionalString(event.channel) ?? optionalString(thread.channel_id);
+  const sent = channel && isObject(thread.context) ? (thread.context as AssistantThreadContext) : undefined;
   const dmChannel = (what: string): string => {
-    if (place) return place.channel;
+    if (channel) return channel;
     throw new HandlerMisuse(`${what} needs the app's DM channel, and this ${inbound.type} event names none`);
   };
-  const threadTs = place?.threadTs;
-  const thread =
-    place && threadTs !== undefined ? { team: inbound.teamId ?? inbound.workspace, channel: place.channel, threadTs } : undefined;
+  const threadTs = conversation?.threadTs;
   const api = (tool: string, method: string, body: Record<string, unknown>) =>
     client.call(method, { channel_id: dmChannel(tool), ...body });
   return {
@@ -98,16 +86,16 @@ export function assistantTools(
       if (threadTs === undefined) misuse("setTitle()", inbound);
       await api("setTitle()", "assistant.threads.setTitle", { thread_ts: threadTs, title });
     },
-    getThreadContext: async () => (thread && store?.get(thread)) ?? place?.context ?? {},
-    saveThreadContext: async (context = place?.context) => {
-      if (!thread) misuse("saveThreadContext()", inbound);
+    getThreadContext: async () => (conversation && store?.get(conversation)) ?? sent ?? {},
+    saveThreadContext: async (context = sent) => {
+      if (!conversation) misuse("saveThreadContext()", inbound);
       if (!store) throw new HandlerMisuse("saveThreadContext() needs the shard's store, and this run was given none");
       if (!context)
         throw new HandlerMisuse(
           `saveThreadContext() has nothing to save: this ${inbound.type} event carries no context; pass one`,
         );
       const now = Date.now();
-      store.save(thread, context, { workspace: inbound.workspace, eventAt: eventTimeOf(inbound, now), savedAt: now });
+      store.save(conversation, context, { workspace: inbound.workspace, eventAt: eventTimeOf(inbound, now), savedAt: now });
     },
   };
 }

@@ -1,6 +1,5 @@
 import { isObject } from "../../inbound/fields";
 import type { Inbound } from "../../inbound/types";
-import type { AssistantThreadContext } from "../contract";
 
 /** A Slack `ts` ("1783536983.783769") in microseconds, exactly (a double would round it); undefined if it is none. */
 function microsOfTs(ts: unknown): number | undefined {
@@ -22,11 +21,4 @@ export function eventTimeOf(inbound: Inbound, now: number): number {
   const eventTime = inbound.payload.event_time;
   if (typeof eventTime === "number" && Number.isFinite(eventTime)) return Math.floor(eventTime) * 1_000_000;
   return (inbound.receivedAt ?? now) * 1_000;
-}
-
-/** Where a delivery of the assistant surface happened: its DM channel, its thread (none for the agent view's own events), Slack's context. */
-export interface AssistantPlace {
-  channel: string;
-  threadTs?: string;
-  context?: AssistantThreadContext;
 }

@@ -20,7 +20,7 @@ export interface SlackApiEffect {
   type: "slack.api";
   method: string;
   body: Record<string, unknown>;
-  /** Slack's error codes that mean this call's work already holds (a stream Slack stopped itself): delivered. */
+  /** Slack's error codes that mean this call's work already holds (a message Slack no longer streams): delivered. */
   alreadyDone?: string[];
 }
 
@@ -93,7 +93,7 @@ export interface FunctionCompleteEffect {
 }
 
 /**
- * A parked run's message left streaming, stopped at exactly the text its checkpoint shows
+ * A parked run's message left streaming, closed at exactly the text its checkpoint shows
  * (`chat.stopStream`; one Slack no longer streams gets that text through `chat.update`).
  */
 export interface StreamCloseEffect {

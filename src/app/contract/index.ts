@@ -18,6 +18,6 @@ export type {
 } from "./effects";
 export { outboxKeyOf } from "./outboxKey";
 export type { StreamLedger, StreamLimits, StreamTools } from "./streamTools";
-export type { AssistantThreadContext, ContextSave, ThreadContextStore, ThreadKey } from "./threadContexts";
+export type { AssistantThreadContext, ContextSave, ThreadContextStore } from "./threadContexts";
 export type { AckBody, Plan, PlannedEffect, RunControls, RunTools, SlackApp, StatusUpdate, Step } from "./types";
 export { withOwnEffects } from "./withOwnEffects";

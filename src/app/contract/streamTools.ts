@@ -11,7 +11,7 @@ export interface StreamLimits {
   maxChars: number;
   /** STREAM_SLACK_DROP_MS: a message found not streaming this old was dropped by Slack; younger, stopped in Slack. */
   slackDropMs?: number;
-  /** STREAM_MAX_ANSWER_CHARS and STREAM_MAX_ANSWER_MS: one answer ends, with a notice, past either. */
+  /** STREAM_MAX_ANSWER_CHARS and STREAM_MAX_ANSWER_MS: one reply finishes, with a notice, past either. */
   maxAnswerChars?: number;
   maxAnswerMs?: number;
 }

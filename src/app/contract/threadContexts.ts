@@ -1,14 +1,8 @@
 import type { AssistantThreadStartedEvent } from "@slack/types";
+import type { Conversation } from "../../inbound/types";
 
 /** What Slack says the user is viewing beside an assistant thread (`assistant_thread.context`). */
 export type AssistantThreadContext = AssistantThreadStartedEvent["assistant_thread"]["context"] & Record<string, unknown>;
-
-/** One assistant thread of a team: the DM channel and the thread's root `ts`. */
-export interface ThreadKey {
-  team: string;
-  channel: string;
-  threadTs: string;
-}
 
 /** What a save of a thread's context carries besides the context. */
 export interface ContextSave {
@@ -24,9 +18,10 @@ export interface ContextSave {
  * Where a thread's saved context lives: the shard's own SQLite (recording/assistantThreads.ts), the
  * shard that records the thread's deliveries. Synchronous: a read or a write is one statement.
  * A save of an event older than the saved context's changes nothing (returns false): a retried
- * run of an older `assistant_thread_context_changed` never undoes a newer one.
+ * run of an older `assistant_thread_context_changed` never undoes a newer one. A thread is its
+ * conversation: its team, DM channel and root `ts` (its `key` is not needed).
  */
 export interface ThreadContextStore {
-  get(thread: ThreadKey): AssistantThreadContext | undefined;
-  save(thread: ThreadKey, context: AssistantThreadContext, saved: ContextSave): boolean;
+  get(thread: Pick<Conversation, "team" | "channel" | "threadTs">): AssistantThreadContext | undefined;
+  save(thread: Pick<Conversation, "team" | "channel" | "threadTs">, context: AssistantThreadContext, saved: ContextSave): boolean;
 }

@@ -2,7 +2,7 @@ import type { Inbound } from "../../inbound/types";
 import type { AckBody } from "../contract";
 import type { AckResult } from "./listeners";
 
-/** What a listener's `ack` returned, as the body Slack is answered with. */
+/** What a listener's `ack` returned, as the body of the ack Slack gets. */
 export function toAckBody(result: AckResult, inbound: Inbound): AckBody | undefined {
   if (result === undefined) return undefined;
   // A command's plain-text ack is the ephemeral reply Slack shows the invoker at once.

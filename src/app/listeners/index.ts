@@ -1,7 +1,7 @@
 /**
  * The Bolt-style listener API: what each kind of listener receives (payload types after Slack's and
  * `@slack/types`), its arguments per phase (`ack`, `run`), how a registration matches a delivery,
- * the built-in filters, options loads answered at the edge, ack bodies, and `app.error`.
+ * the built-in filters, options loads acked at the edge, ack bodies, and `app.error`.
  */
 export { toAckBody } from "./ackBody";
 export type { ErrorArgs, ErrorHandler } from "./errorHandler";
@@ -34,7 +34,7 @@ export { describeMatcher, matches } from "./listeners";
 export type { Match } from "./matchers";
 export { actionMatch, commandMatch, constraintOf, eventMatch, messageMatch, shortcutMatch, viewMatch } from "./matchers";
 export type { OptionsConstraint, OptionsListener } from "./optionsLoads";
-export { optionsLoadAnswer, optionsRegistration } from "./optionsLoads";
+export { optionsLoadAck, optionsRegistration } from "./optionsLoads";
 export type {
   BlockActionsBody,
   BlockElementAction,
@@ -43,7 +43,7 @@ export type {
   EventOf,
   EventType,
   EventWithSubtypesOf,
-  OptionsAnswer,
+  OptionsAckBody,
   RespondArguments,
   SayArguments,
   ShortcutBody,

@@ -53,7 +53,7 @@ export type RunArgs<C = ListenerContext> = C & {
   /** `chat.postMessage` to the channel the delivery came from. */
   say(message: string | SayArguments): Promise<{ ts: string; channel: string }>;
   /**
-   * A streamed answer in the delivery's thread (`chat.startStream` / `appendStream` / `stopStream`),
+   * A streamed reply in the delivery's thread (`chat.startStream` / `appendStream` / `stopStream`),
    * checkpointed: a retried run continues or replaces it, and Slack's limits are handled.
    */
   sayStream(options?: SayStreamOptions): ChatStreamer;

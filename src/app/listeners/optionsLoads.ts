@@ -3,16 +3,16 @@ import type { AckBody, SlackApp } from "../contract";
 import type { OptionsArgs } from "./listenerArgs";
 import { describeMatcher, type Listener, type ListenerSpec, type Matcher, matches } from "./listeners";
 import { constraintOf, type Match } from "./matchers";
-import type { OptionsAnswer } from "./payloads";
+import type { OptionsAckBody } from "./payloads";
 
-/** Which options loads a listener answers: an external select's `action_id`, or `{ action_id, block_id }`. */
+/** Which options loads a listener acks: an external select's `action_id`, or `{ action_id, block_id }`. */
 export type OptionsConstraint = Matcher | { action_id?: Matcher; block_id?: Matcher };
 
 /**
- * An `app.options` listener: its `ack` answers the load with the options Slack shows — pure, at
+ * An `app.options` listener: its `ack` gives the load's ack body, the options Slack shows — pure, at
  * the edge. There is nothing to run: a load changes nothing, and Slack never retries one.
  */
-export type OptionsListener = Pick<ListenerSpec<OptionsArgs>, "name" | "when"> & { ack: (args: OptionsArgs) => OptionsAnswer };
+export type OptionsListener = Pick<ListenerSpec<OptionsArgs>, "name" | "when"> & { ack: (args: OptionsArgs) => OptionsAckBody };
 
 export function optionsMatch({ action_id, block_id }: { action_id?: Matcher; block_id?: Matcher }): Match {
   return (inbound) =>
@@ -32,11 +32,11 @@ export function optionsRegistration(constraint: OptionsConstraint, listener: Opt
 }
 
 /**
- * The answer to an options load that `app` gives in its ack alone (no effect to record): given at
- * the edge, without a shard — a load is answered within Slack's 3 s whatever the mode, and the
+ * The ack body of an options load that `app` gives in its ack alone (no effect to record): given at
+ * the edge, without a shard — a load is acked within Slack's 3 s whatever the mode, and the
  * keystrokes of a typeahead write nothing. Undefined for anything else, which is recorded as usual.
  */
-export function optionsLoadAnswer(app: SlackApp, inbound: Inbound): AckBody | undefined {
+export function optionsLoadAck(app: SlackApp, inbound: Inbound): AckBody | undefined {
   if (inbound.kind !== "interaction" || inbound.type !== "block_suggestion") return undefined;
   const plan = app.plan(inbound);
   return "ignore" in plan || plan.effects.length > 0 ? undefined : plan.ackBody;

@@ -184,8 +184,8 @@ export interface BlockSuggestionBody {
   [field: string]: unknown;
 }
 
-/** The answer to an options load, which Slack shows in the menu: options, or options in groups (at most 100 each). */
-export type OptionsAnswer = { options: PlainTextOption[] } | { option_groups: (OptionGroup & { options: PlainTextOption[] })[] };
+/** An options load's ack body, which Slack shows in the menu: options, or options in groups (at most 100 each). */
+export type OptionsAckBody = { options: PlainTextOption[] } | { option_groups: (OptionGroup & { options: PlainTextOption[] })[] };
 
 /** What `say` posts: `chat.postMessage`'s arguments without `channel` (the delivery's own). */
 export interface SayArguments {

@@ -26,8 +26,8 @@ export async function withRunControls(
 ): Promise<void> {
   const signal = options.stopped ?? new AbortController().signal;
   const status = new RunStatus(client, inbound, options.agentSessions);
-  const end = () => status.end();
-  signal.addEventListener("abort", end);
+  const cancelKeepAlive = () => status.cancelKeepAlive();
+  signal.addEventListener("abort", cancelKeepAlive);
   try {
     await status.begin();
     await perform({ signal, setStatus: status.set });
@@ -37,7 +37,7 @@ export async function withRunControls(
     if (signal.aborted) throw new RunStopped();
     throw error;
   } finally {
-    end();
-    signal.removeEventListener("abort", end);
+    cancelKeepAlive();
+    signal.removeEventListener("abort", cancelKeepAlive);
   }
 }

@@ -1,18 +1,12 @@
-import type { Inbound } from "../../inbound/types";
+import type { Conversation, Inbound } from "../../inbound/types";
 import { HandlerMisuse } from "../../platform/errors";
 import { describeError, log } from "../../platform/log";
 import type { SlackWebClient } from "../../slack/client";
-import { agentThreadOf } from "../agent";
+import { agentConversationOf } from "../agent";
 import type { StatusUpdate } from "../contract";
 
 /** Slack clears a thread's status 2 minutes after it was set: a run still working sends it again before that. */
 export const STATUS_KEEPALIVE_MS = 100_000;
-
-/** The thread a run's status and agent session belong to. */
-interface Place {
-  channel: string;
-  threadTs: string;
-}
 
 /**
  * A run's status in its thread, kept alive: `set` is `assistant.threads.setStatus` (channel_id,
@@ -22,7 +16,8 @@ interface Place {
  * is retried and keeps both; one finally parked has them ended by its park follow-ups.
  */
 export class RunStatus {
-  private readonly place: Place | undefined;
+  /** The thread its status and agent session belong to. */
+  private readonly conversation: Conversation | undefined;
   private readonly agentSession: boolean;
   private shown: Record<string, unknown> | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -32,9 +27,8 @@ export class RunStatus {
     inbound: Inbound,
     agentSessions: boolean,
   ) {
-    const conversation = inbound.conversation;
-    this.place = conversation && { channel: conversation.channel, threadTs: conversation.threadTs };
-    this.agentSession = agentSessions && agentThreadOf(inbound) !== undefined;
+    this.conversation = inbound.conversation;
+    this.agentSession = agentSessions && agentConversationOf(inbound) !== undefined;
   }
 
   /** The run begins: its agent session shows it working (and offers the stop button). */
@@ -44,54 +38,62 @@ export class RunStatus {
 
   /** `setStatus(status)` in a run's arguments. */
   readonly set = async (status: StatusUpdate): Promise<void> => {
-    const place = this.place;
-    if (!place)
+    const conversation = this.conversation;
+    if (!conversation)
       throw new HandlerMisuse(
         "setStatus() needs a thread, and this delivery has none: call it in a message's or an assistant thread's run",
       );
     const body = typeof status === "string" ? { status } : { ...status };
-    await this.client.call("assistant.threads.setStatus", { channel_id: place.channel, thread_ts: place.threadTs, ...body });
+    await this.client.call("assistant.threads.setStatus", {
+      channel_id: conversation.channel,
+      thread_ts: conversation.threadTs,
+      ...body,
+    });
     this.shown = body.status === "" ? undefined : body;
     this.keepAlive();
   };
 
   /** The run returned: its status is cleared and its session is `active` again (best effort: the run's work is done). */
   async finish(): Promise<void> {
-    this.end();
-    const place = this.place;
+    this.cancelKeepAlive();
+    const conversation = this.conversation;
     try {
-      if (this.shown && place)
+      if (this.shown && conversation)
         await this.client.call("assistant.threads.setStatus", {
-          channel_id: place.channel,
-          thread_ts: place.threadTs,
+          channel_id: conversation.channel,
+          thread_ts: conversation.threadTs,
           status: "",
         });
       if (this.agentSession) await this.session("active");
     } catch (error) {
-      log("warn", "a finished run's status was not cleared", { channel: place?.channel, error: describeError(error) });
+      log("warn", "a finished run's status was not cleared", { channel: conversation?.channel, error: describeError(error) });
     }
   }
 
-  /** The run ended (or was stopped): nothing is sent again. */
-  end(): void {
+  /** The run returned, threw or was stopped: its status is sent no more. */
+  cancelKeepAlive(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
   }
 
   private keepAlive(): void {
-    this.end();
-    const { shown, place } = this;
-    if (!shown || !place) return;
+    this.cancelKeepAlive();
+    const { shown, conversation } = this;
+    if (!shown || !conversation) return;
     // Each set restarts the count: Slack's 2 minutes run from the last status it was sent.
     this.timer = setInterval(() => {
       this.client
-        .call("assistant.threads.setStatus", { channel_id: place.channel, thread_ts: place.threadTs, ...shown })
+        .call("assistant.threads.setStatus", { channel_id: conversation.channel, thread_ts: conversation.threadTs, ...shown })
         .catch((error: unknown) => log("warn", "a run's status was not sent again", { error: describeError(error) }));
     }, STATUS_KEEPALIVE_MS);
   }
 
   private async session(status: "processing" | "active"): Promise<void> {
-    const place = this.place!;
-    await this.client.call("agents.sessions.setStatus", { channel_id: place.channel, thread_ts: place.threadTs, status });
+    const conversation = this.conversation!;
+    await this.client.call("agents.sessions.setStatus", {
+      channel_id: conversation.channel,
+      thread_ts: conversation.threadTs,
+      status,
+    });
   }
 }

@@ -1,9 +1,9 @@
 import { channelOf } from "../../inbound/channelOf";
+import { eventConversation } from "../../inbound/conversation";
 import { isObject } from "../../inbound/fields";
 import type { Inbound } from "../../inbound/types";
 import { HandlerMisuse } from "../../platform/errors";
 import type { SlackWebClient } from "../../slack/client";
-import { assistantPlaceOf } from "../assistant";
 import type { RespondArguments, RunArgs, SayArguments } from "../listeners";
 
 type Json = Record<string, unknown>;
@@ -17,14 +17,16 @@ function described(inbound: Inbound): string {
 }
 
 /**
- * A run's `say` and `respond`. Used where the delivery has nothing to answer in, they throw
+ * A run's `say` and `respond`. Used where the delivery has nothing to reply in, they throw
  * HandlerMisuse — parked on the first attempt, since no retry gives a delivery a channel.
  */
 export function sayAndRespond(inbound: Inbound, client: SlackWebClient): Pick<RunArgs, "say" | "respond"> {
   const channel = channelOf(inbound);
-  // An assistant thread's events are answered in that thread, not beside it in the DM.
+  // An assistant thread's events are replied to in that thread, not beside it in the DM.
   const event = isObject(inbound.payload.event) ? inbound.payload.event : {};
-  const threadTs = isObject(event.assistant_thread) ? assistantPlaceOf(event)?.threadTs : undefined;
+  const threadTs = isObject(event.assistant_thread)
+    ? eventConversation(inbound.teamId ?? inbound.workspace, event)?.threadTs
+    : undefined;
   return {
     respond: async (message) => {
       const url = typeof inbound.payload.response_url === "string" ? inbound.payload.response_url : undefined;

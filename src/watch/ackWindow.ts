@@ -1,6 +1,6 @@
 import { minuteOf } from "../platform/minutes";
 import type { MeteredSql } from "../platform/sql/meteredSql";
-import type { AnswerTally } from "../rpc/watch";
+import type { AckTally } from "../rpc/watch";
 
 export const WINDOW_MINUTES = 60;
 
@@ -17,15 +17,15 @@ export const UNVERIFIED_OTHER = "unverified:other";
  */
 export type Verification = "verified" | "mismatch" | "unverified";
 
-/** Adds `n` answers of `cause` in `minute` to a tally. */
-export function addToTally(tally: AnswerTally, minute: number, cause: string, n = 1): void {
+/** Adds `n` acks of `cause` in `minute` to a tally. */
+export function addToTally(tally: AckTally, minute: number, cause: string, n = 1): void {
   const counts = tally[minute] ?? {};
   counts[cause] = (counts[cause] ?? 0) + n;
   tally[minute] = counts;
 }
 
 /** Adds a whole tally into another, leaving out minutes already outside the window at `now`. */
-export function mergeTally(into: AnswerTally, from: AnswerTally, now: number): void {
+export function mergeTally(into: AckTally, from: AckTally, now: number): void {
   const oldest = minuteOf(now) - WINDOW_MINUTES + 1;
   for (const [minute, causes] of Object.entries(from)) {
     if (Number(minute) < oldest) continue;
@@ -33,29 +33,29 @@ export function mergeTally(into: AnswerTally, from: AnswerTally, now: number): v
   }
 }
 
-/** The cause an answer is counted under. */
+/** The cause an ack is counted under. */
 export function causeOf(status: number, verification: Verification): string {
   if (verification === "mismatch") return UNVERIFIED_MISMATCH;
   if (verification === "unverified") return UNVERIFIED_OTHER;
   return status >= 200 && status < 300 ? SUCCESS : String(status);
 }
 
-/** One row of the window: answers of one cause in one minute. */
-export type AnswerRow = {
+/** One row of the window: acks of one cause in one minute. */
+export type AckRow = {
   minute: number;
   cause: string;
   n: number;
 };
 
 /**
- * The watch's table of answers to Slack (`answer_counts`): one row per minute and cause, summed
- * from each Worker instance's tallies, so the cost is per flush, not per request. Rows older
- * than the window are dropped as new ones arrive.
+ * The watch's table of acks to Slack (`answer_counts`, the name migration 0003 gave it): one
+ * row per minute and cause, summed from each Worker instance's tallies, so the cost is per flush,
+ * not per request. Rows older than the window are dropped as new ones arrive.
  */
-export class AnswerWindow {
+export class AckWindow {
   constructor(private readonly sql: MeteredSql) {}
 
-  add(tally: AnswerTally, now: number): void {
+  add(tally: AckTally, now: number): void {
     const oldest = minuteOf(now) - WINDOW_MINUTES + 1;
     for (const [minute, causes] of Object.entries(tally)) {
       if (Number(minute) < oldest) continue;
@@ -73,7 +73,7 @@ export class AnswerWindow {
   }
 
   /** The window's rows at `now`, for judgedWindow. */
-  rows(now: number): AnswerRow[] {
-    return this.sql.all<AnswerRow>("SELECT minute, cause, n FROM answer_counts WHERE minute > ?", minuteOf(now) - WINDOW_MINUTES);
+  rows(now: number): AckRow[] {
+    return this.sql.all<AckRow>("SELECT minute, cause, n FROM answer_counts WHERE minute > ?", minuteOf(now) - WINDOW_MINUTES);
   }
 }

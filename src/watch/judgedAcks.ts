@@ -1,17 +1,17 @@
 import { minuteOf } from "../platform/minutes";
 import type { HealthWindow } from "../rpc/watch";
-import { type AnswerRow, SUCCESS, UNVERIFIED_MISMATCH, WINDOW_MINUTES } from "./answerWindow";
+import { type AckRow, SUCCESS, UNVERIFIED_MISMATCH, WINDOW_MINUTES } from "./ackWindow";
 
 /**
  * What the guard judges (docs/guides/operations.md "Alerts"): what Slack's own count of failed deliveries would
- * see. Answers to verified requests always count. A request whose signature did not verify may
+ * see. Acks to verified requests always count. A request whose signature did not verify may
  * be anyone's, so it counts apart (`unverified`) — unless it looked like Slack's (a signature
- * mismatch) and the outsider explanation fails: verified answers have stopped arriving at the
+ * mismatch) and the outsider explanation fails: verified requests have stopped arriving at the
  * rate they had, or there were none in the window to compare with. That is what a changed
  * SLACK_SIGNING_SECRET looks like: Slack's own requests turn from verified into mismatches.
  */
 
-/** Verified answers have stopped once none arrived for at least this long… */
+/** Verified requests have stopped once none arrived for at least this long… */
 export const STOPPED_MIN_SILENCE_MS = 30_000;
 /** …and for at least this many of their mean intervals in the window. */
 export const STOPPED_INTERVALS = 4;
@@ -20,10 +20,10 @@ const isVerified = (cause: string) => !cause.startsWith("unverified:");
 
 /**
  * From which minute signature mismatches are judged: every minute when the window has no
- * verified answer; from the last minute with one when verified answers have stopped; else none.
+ * verified request; from the last minute with one when verified requests have stopped; else none.
  * Silence is measured from the end of that minute, the finest the tallies know.
  */
-export function mismatchesJudgedFrom(rows: AnswerRow[], now: number): number {
+export function mismatchesJudgedFrom(rows: AckRow[], now: number): number {
   let verified = 0;
   let first = Infinity;
   let last = -Infinity;
@@ -40,9 +40,10 @@ export function mismatchesJudgedFrom(rows: AnswerRow[], now: number): number {
 }
 
 /** The window the guard judges and GET /admin/health shows: judged mismatches count as 401s. */
-export function judgedWindow(rows: AnswerRow[], now: number): HealthWindow {
+export function judgedWindow(rows: AckRow[], now: number): HealthWindow {
   const judgedFrom = mismatchesJudgedFrom(rows, now);
   const current = minuteOf(now);
+  // `answered` is GET /admin/health's field (the interface contract): the acks counted.
   let answered = 0;
   let failed = 0;
   let unverified = 0;
