@@ -2,21 +2,15 @@ import { log } from "../../platform/log";
 import type { SlackWebClient } from "../../slack/client";
 import { NOT_STREAMING, refusedWith } from "../../slack/refusals";
 import type { StreamLedger } from "../contract";
-import { PostedAnswer, START_WAIT_BOUND_MS, StartsExhausted } from "./postedAnswer";
+import type { MessageKind } from "./messageKind";
+import { PostedKind } from "./postedKind";
 import { lengthOf, shownLength } from "./sealedMessages";
 import type { StreamedMessage, StreamRecord, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
+import { StreamedKind } from "./streamedKind";
 import { recoverStream } from "./streamRecovery";
-import { StreamSender } from "./streamSender";
-
-type Json = Record<string, unknown>;
+import { StartsExhausted, StreamSender } from "./streamSender";
 
 export type { StreamTarget } from "./streamCheckpoints";
-
-/** A call's content: `markdown_text`, or the chunks with the text as a leading `markdown_text` chunk. */
-function content(text: string, chunks: readonly unknown[] | undefined): Json {
-  if (!chunks || chunks.length === 0) return text === "" ? {} : { markdown_text: text };
-  return { chunks: text === "" ? [...chunks] : [{ type: "markdown_text", text }, ...chunks] };
-}
 
 /**
  * The messages of one streamed reply, as Slack shows them, kept in step with its checkpoint:
@@ -24,8 +18,9 @@ function content(text: string, chunks: readonly unknown[] | undefined): Json {
  * the run's lease), so a crash leaves a record that says which one call's outcome is unknown.
  */
 export class StreamMessages {
-  private readonly posted: PostedAnswer;
   private readonly sender: StreamSender;
+  private readonly streamed: MessageKind;
+  private readonly posted: MessageKind;
 
   constructor(
     private readonly client: SlackWebClient,
@@ -36,7 +31,8 @@ export class StreamMessages {
     sleep: (ms: number) => Promise<void>,
   ) {
     this.sender = new StreamSender(client, target, ledger, name, record, sleep);
-    this.posted = new PostedAnswer(client, target, (sent, call) => this.sender.send(sent, call));
+    this.streamed = new StreamedKind(client, target, this.sender);
+    this.posted = new PostedKind(client, target, this.sender);
   }
 
   /** The message being streamed into, if one is open. */
@@ -47,19 +43,16 @@ export class StreamMessages {
 
   /** A retried run's first act: the call an earlier attempt left unconfirmed is settled (streamRecovery.ts). */
   async recover(): Promise<void> {
-    await recoverStream(this.client, this.target, this.record, this.sender);
+    await recoverStream(this.client, this.target, this.record, this.sender, this.kindOf);
   }
 
   /** Opens a new message in the thread with `text`: a stream, or a posted message when starts are exhausted. */
   async start(text: string, chunks?: readonly unknown[]): Promise<StreamedMessage> {
-    const body = { ...this.target, ...content(text, chunks) };
-    const sent = { op: "start" as const, text, at: Date.now(), chunks: chunks?.length };
-    const call = () => this.client.call<{ ts: string }>("chat.startStream", body);
-    const opened = await this.sender.send(sent, call, START_WAIT_BOUND_MS).then(
-      ({ ts }) => ({ ts }),
+    const opened = await this.streamed.start(text, chunks).then(
+      (ts) => ({ ts }),
       async (error) => {
         if (!(error instanceof StartsExhausted)) throw error;
-        return { ts: await this.posted.post(text, chunks?.length), posted: true };
+        return { ts: await this.posted.start(text, chunks), posted: true };
       },
     );
     const message: StreamedMessage = { ...opened, text, openedAt: Date.now(), open: true };
@@ -80,23 +73,15 @@ export class StreamMessages {
   }
 
   async append(message: StreamedMessage, text: string, chunks?: readonly unknown[]): Promise<void> {
-    const body = { channel: this.target.channel, ts: message.ts, ...content(text, chunks) };
-    if (message.posted) await this.posted.update(message, text, "append");
-    else await this.sender.send({ op: "append", ts: message.ts, text }, () => this.client.call("chat.appendStream", body));
+    await this.kindOf(message).append(message, text, chunks);
     message.text += text;
     this.record.chunks += chunks?.length ?? 0;
   }
 
   /** The handler's stop: the last text and blocks on the open message, and the stream is done. */
   async stop(message: StreamedMessage, text: string, chunks?: readonly unknown[], blocks?: readonly unknown[]): Promise<void> {
-    const body = { channel: this.target.channel, ts: message.ts, ...content(text, chunks), ...(blocks ? { blocks } : {}) };
     try {
-      if (message.posted) await this.posted.update(message, text, "stop", blocks);
-      // With blocks it is the final stop: a retry that cannot know whether they show sets them in place.
-      else
-        await this.sender.send({ op: blocks ? "final" : "stop", ts: message.ts, text }, () =>
-          this.client.call("chat.stopStream", body),
-        );
+      await this.kindOf(message).stop(message, text, chunks, blocks);
       message.text += text;
     } catch (error) {
       if (!refusedWith(error, NOT_STREAMING)) throw error;
@@ -113,7 +98,7 @@ export class StreamMessages {
 
   /** Stops a message so the reply continues in a new one (one not streaming is finalised by chat.update: false). */
   async close(message: StreamedMessage): Promise<boolean> {
-    const stopped = await this.sender.stopQuietly(message);
+    const stopped = await this.kindOf(message).closeByStop(message);
     if (!stopped) await this.sender.finalise(message);
     message.open = false;
     return stopped;
@@ -127,7 +112,7 @@ export class StreamMessages {
       const message = messages.at(-1)!;
       start -= lengthOf(message);
       if (start + lengthOf(message) <= at) break;
-      await this.sender.stopQuietly(message);
+      await this.kindOf(message).closeByStop(message);
       if (start >= at) {
         await this.sender.delete(message);
         messages.pop();
@@ -154,4 +139,7 @@ export class StreamMessages {
   async finalise(message: StreamedMessage, blocks?: readonly unknown[]): Promise<void> {
     await this.sender.finalise(message, blocks);
   }
+
+  /** Each message of the reply is of one kind: posted once stream starts were exhausted, else streamed. */
+  private readonly kindOf = (message: StreamedMessage): MessageKind => (message.posted ? this.posted : this.streamed);
 }

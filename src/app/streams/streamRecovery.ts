@@ -2,6 +2,7 @@ import { log } from "../../platform/log";
 import type { SlackWebClient } from "../../slack/client";
 import { GONE, NOT_STREAMING, refusedWith } from "../../slack/refusals";
 import { findLostStart } from "./lostStart";
+import type { KindOf } from "./messageKind";
 import type { StreamRecord, StreamTarget } from "./streamCheckpoints";
 import type { StreamSender } from "./streamSender";
 
@@ -17,6 +18,7 @@ export async function recoverStream(
   target: StreamTarget,
   record: StreamRecord,
   sender: StreamSender,
+  kindOf: KindOf,
 ): Promise<void> {
   const { unconfirmed } = record;
   if (!unconfirmed) return;
@@ -33,7 +35,7 @@ export async function recoverStream(
         await sender.finalise(message);
         return;
       } else {
-        await sender.stopQuietly(message);
+        await kindOf(message).closeByStop(message);
         await sender.finalise(message);
       }
     } catch (error) {
