@@ -44,14 +44,13 @@ export class DurableStreamer implements ChatStreamer {
     this.sending = new StreamSending(messages, limits);
     this.caps = new AnswerCaps(limits.maxAnswerChars, Date.now() + limits.maxAnswerMs);
     // An unconfirmed start may turn out to have opened a message (recover() finds it).
-    const replaying = messages.record.messages.length > 0 || messages.record.unconfirmed !== undefined;
-    this.replay = new StreamReplay(messages.record, replaying);
+    this.replay = new StreamReplay(messages.record, messages.record.resumed);
     this.work = this.run(() => messages.recover());
     this.recovered = this.work;
   }
 
   get ts(): string | undefined {
-    return this.messages.record.messages.at(-1)?.ts;
+    return this.messages.record.last?.ts;
   }
 
   /** Whether this stream has sent anything, or has a checkpoint from an earlier attempt. */
@@ -68,7 +67,7 @@ export class DurableStreamer implements ChatStreamer {
   async append(args: StreamAppendArguments): Promise<void> {
     this.usable("append");
     await this.recovered;
-    if (this.messages.record.done) return;
+    if (this.messages.record.finished) return;
     this.take(args.markdown_text ?? "", args.chunks ?? []);
     const first = !this.flushedOnce && this.buffer !== "";
     if (first || this.buffer.length >= this.bufferSize || this.chunks.length > 0) this.flushSoon();
@@ -80,7 +79,7 @@ export class DurableStreamer implements ChatStreamer {
     this.usable("stop");
     this.stopped = true;
     await this.recovered;
-    if (this.messages.record.done) return;
+    if (this.messages.record.finished) return;
     this.take(args.markdown_text ?? "", args.chunks ?? []);
     // This run's answer ends inside what an earlier attempt's messages show: it is shorter.
     const end = this.replay.end();
@@ -95,7 +94,7 @@ export class DurableStreamer implements ChatStreamer {
 
   /** The run ended: a stream left open is stopped; the run waits for every call of its streams. */
   async finish(): Promise<void> {
-    if (!this.stopped && !this.messages.record.done && this.started && this.failure === undefined) await this.stop();
+    if (!this.stopped && !this.messages.record.finished && this.started && this.failure === undefined) await this.stop();
     await this.settled();
   }
 
@@ -155,7 +154,7 @@ export class DurableStreamer implements ChatStreamer {
   /** Sends what has gathered, in as many flushes as it takes (text may gather while one is in flight). */
   private async flushAll(): Promise<void> {
     // An answer stopped in Slack takes no more: what gathered is dropped.
-    while (!this.messages.record.done && (this.buffer !== "" || this.chunks.length > 0)) {
+    while (!this.messages.record.finished && (this.buffer !== "" || this.chunks.length > 0)) {
       const text = this.buffer;
       const chunks = this.chunks;
       this.buffer = "";

@@ -1,4 +1,4 @@
-import type { StreamedMessage } from "./streamCheckpoints";
+import type { ShownMessage } from "./replyRecord";
 
 /**
  * One kind of message of a reply, each of its calls sent through the reply's one written-ahead
@@ -10,12 +10,12 @@ export interface MessageKind {
   /** Opens a message in the thread showing `text` (and `chunks`): its ts. */
   start(text: string, chunks?: readonly unknown[]): Promise<string>;
   /** Adds `text` (and `chunks`) to what `message` shows. */
-  append(message: StreamedMessage, text: string, chunks?: readonly unknown[]): Promise<void>;
+  append(message: ShownMessage, text: string, chunks?: readonly unknown[]): Promise<void>;
   /** The handler's stop: the last `text` (and `chunks`) on `message`, and `blocks` under it. */
-  stop(message: StreamedMessage, text: string, chunks?: readonly unknown[], blocks?: readonly unknown[]): Promise<void>;
+  stop(message: ShownMessage, text: string, chunks?: readonly unknown[], blocks?: readonly unknown[]): Promise<void>;
   /** chat.stopStream without text, when `message` streams: false when it does not (posted, closed, or no longer streamed by Slack). */
-  closeByStop(message: StreamedMessage): Promise<boolean>;
+  closeByStop(message: ShownMessage): Promise<boolean>;
 }
 
 /** The kind a message of the reply is. */
-export type KindOf = (message: StreamedMessage) => MessageKind;
+export type KindOf = (message: ShownMessage) => MessageKind;

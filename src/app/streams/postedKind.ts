@@ -1,7 +1,8 @@
 import type { SlackWebClient } from "../../slack/client";
 import { finishedContent, postedContent } from "./messageContent";
 import type { MessageKind } from "./messageKind";
-import type { StreamedMessage, StreamTarget } from "./streamCheckpoints";
+import type { ShownMessage } from "./replyRecord";
+import type { StreamTarget } from "./streamCheckpoints";
 import type { StreamSender } from "./streamSender";
 
 /**
@@ -26,11 +27,11 @@ export class PostedKind implements MessageKind {
     return ts;
   }
 
-  async append(message: StreamedMessage, text: string): Promise<void> {
+  async append(message: ShownMessage, text: string): Promise<void> {
     await this.update(message, text, "append");
   }
 
-  async stop(message: StreamedMessage, text: string, _chunks?: readonly unknown[], blocks?: readonly unknown[]): Promise<void> {
+  async stop(message: ShownMessage, text: string, _chunks?: readonly unknown[], blocks?: readonly unknown[]): Promise<void> {
     await this.update(message, text, "stop", blocks);
   }
 
@@ -40,12 +41,7 @@ export class PostedKind implements MessageKind {
   }
 
   /** Sets the posted message to its text and `more` (and to `blocks` under it, at the end). */
-  private async update(
-    message: StreamedMessage,
-    more: string,
-    op: "append" | "stop",
-    blocks?: readonly unknown[],
-  ): Promise<void> {
+  private async update(message: ShownMessage, more: string, op: "append" | "stop", blocks?: readonly unknown[]): Promise<void> {
     const text = message.text + more;
     // markdown_text goes without blocks: with them, the text is their first (markdown) block.
     const content = blocks ? finishedContent(text, blocks) : postedContent(text);

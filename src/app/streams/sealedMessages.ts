@@ -27,7 +27,8 @@ export function textHash(text: string): string {
 export const lengthOf = (message: StreamedMessage): number => message.sealed?.chars ?? message.text.length;
 
 /** How many characters the reply's messages show, joined. */
-export const shownLength = (record: StreamRecord): number => record.messages.reduce((sum, message) => sum + lengthOf(message), 0);
+export const shownLength = (messages: readonly StreamedMessage[]): number =>
+  messages.reduce((sum, message) => sum + lengthOf(message), 0);
 
 /** Seals every closed message but the last: its text leaves the record (and memory), its length and hash stay. */
 export function sealClosed(record: StreamRecord): void {

@@ -51,8 +51,8 @@ export interface StreamRecord {
   /** Chunks other than text (task updates, plans) sent so far, in order. */
   chunks: number;
   unconfirmed?: UnconfirmedCall;
-  /** The handler's `stop()` reached Slack: nothing of this stream is sent again. */
-  done?: boolean;
+  /** The reply is finished (the handler's `stop()` reached Slack, a cap, a stop in Slack): nothing of it is sent again. */
+  finished?: boolean;
 }
 
 /** The checkpoint name of a run's n-th stream: a retried run meets it again under its place. */
@@ -66,9 +66,14 @@ export const DEFAULT_STREAM_LIMITS: Required<StreamLimits> = {
   maxAnswerMs: 1_800_000,
 };
 
-/** The one reader of a stream's checkpoint: none yet is an empty reply. */
+/**
+ * The one reader of a stream's checkpoint: none yet is an empty reply. A checkpoint written
+ * before `finished` was so named says `done`, and reads as finished.
+ */
 export function streamRecordOf(json: string | undefined): StreamRecord {
-  return json === undefined ? { messages: [], chunks: 0 } : (JSON.parse(json) as StreamRecord);
+  if (json === undefined) return { messages: [], chunks: 0 };
+  const { done, ...record } = JSON.parse(json) as StreamRecord & { done?: boolean };
+  return done === true ? { ...record, finished: true } : record;
 }
 
 /** A ledger in memory, for a run outside a shard (a unit test calling `app.run` itself). */

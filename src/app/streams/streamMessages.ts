@@ -4,8 +4,9 @@ import { NOT_STREAMING, refusedWith } from "../../slack/refusals";
 import type { StreamLedger } from "../contract";
 import type { MessageKind } from "./messageKind";
 import { PostedKind } from "./postedKind";
+import type { ReplyRecord, ShownMessage } from "./replyRecord";
 import { lengthOf, shownLength } from "./sealedMessages";
-import type { StreamedMessage, StreamRecord, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
+import type { StreamedMessage, StreamRecord, StreamTarget } from "./streamCheckpoints";
 import { StreamedKind } from "./streamedKind";
 import { recoverStream } from "./streamRecovery";
 import { StartsExhausted, StreamSender } from "./streamSender";
@@ -18,6 +19,8 @@ export type { StreamTarget } from "./streamCheckpoints";
  * the run's lease), so a crash leaves a record that says which one call's outcome is unknown.
  */
 export class StreamMessages {
+  /** The reply's record: read here, changed only through its own methods. */
+  readonly record: ReplyRecord;
   private readonly sender: StreamSender;
   private readonly streamed: MessageKind;
   private readonly posted: MessageKind;
@@ -27,18 +30,13 @@ export class StreamMessages {
     private readonly target: StreamTarget,
     ledger: StreamLedger,
     name: string,
-    readonly record: StreamRecord,
+    record: StreamRecord,
     sleep: (ms: number) => Promise<void>,
   ) {
     this.sender = new StreamSender(client, target, ledger, name, record, sleep);
+    this.record = this.sender.record;
     this.streamed = new StreamedKind(client, target, this.sender);
     this.posted = new PostedKind(client, target, this.sender);
-  }
-
-  /** The message being streamed into, if one is open. */
-  open(): StreamedMessage | undefined {
-    const last = this.record.messages.at(-1);
-    return last?.open ? last : undefined;
   }
 
   /** A retried run's first act: the call an earlier attempt left unconfirmed is settled (streamRecovery.ts). */
@@ -47,7 +45,7 @@ export class StreamMessages {
   }
 
   /** Opens a new message in the thread with `text`: a stream, or a posted message when starts are exhausted. */
-  async start(text: string, chunks?: readonly unknown[]): Promise<StreamedMessage> {
+  async start(text: string, chunks?: readonly unknown[]): Promise<ShownMessage> {
     const opened = await this.streamed.start(text, chunks).then(
       (ts) => ({ ts }),
       async (error) => {
@@ -57,11 +55,10 @@ export class StreamMessages {
     );
     const message: StreamedMessage = { ...opened, text, openedAt: Date.now(), open: true };
     const { ts } = message;
-    this.record.messages.push(message);
-    this.record.chunks += chunks?.length ?? 0;
+    this.record.opened(message, chunks?.length ?? 0);
     try {
       // The ts is checkpointed at once: a retry must find this message to continue or stop it.
-      this.save(undefined);
+      this.record.save(undefined);
     } catch (error) {
       // Fenced out (or stopped): no attempt can know this message, so it goes, stopped or not.
       await this.sender
@@ -72,74 +69,65 @@ export class StreamMessages {
     return message;
   }
 
-  async append(message: StreamedMessage, text: string, chunks?: readonly unknown[]): Promise<void> {
+  async append(message: ShownMessage, text: string, chunks?: readonly unknown[]): Promise<void> {
     await this.kindOf(message).append(message, text, chunks);
-    message.text += text;
-    this.record.chunks += chunks?.length ?? 0;
+    this.record.appended(message, text, chunks?.length);
   }
 
   /** The handler's stop: the last text and blocks on the open message, and the stream is done. */
-  async stop(message: StreamedMessage, text: string, chunks?: readonly unknown[], blocks?: readonly unknown[]): Promise<void> {
+  async stop(message: ShownMessage, text: string, chunks?: readonly unknown[], blocks?: readonly unknown[]): Promise<void> {
     try {
       await this.kindOf(message).stop(message, text, chunks, blocks);
-      message.text += text;
+      this.record.appended(message, text);
     } catch (error) {
       if (!refusedWith(error, NOT_STREAMING)) throw error;
       // Dropped by Slack, or stopped in Slack: the message gets its full text and the final blocks
       // (feedback buttons) through chat.update; no message opens just to hold them.
-      message.text += text;
+      this.record.appended(message, text);
       await this.sender.finalise(message, blocks);
     }
-    message.open = false;
-    this.record.chunks += chunks?.length ?? 0;
-    this.record.done = true;
-    this.save(undefined);
+    this.record.closed(message);
+    this.record.finish(chunks?.length);
   }
 
   /** Stops a message so the reply continues in a new one (one not streaming is finalised by chat.update: false). */
-  async close(message: StreamedMessage): Promise<boolean> {
+  async close(message: ShownMessage): Promise<boolean> {
     const stopped = await this.kindOf(message).closeByStop(message);
     if (!stopped) await this.sender.finalise(message);
-    message.open = false;
+    this.record.closed(message);
     return stopped;
   }
 
   /** A retry's answer differs from `at` on: the messages show exactly its first `at` characters again. */
   async truncate(at: number): Promise<void> {
-    const { messages } = this.record;
     // A sealed message is only ever cut whole: a retry's text is matched against it as a whole.
-    for (let start = shownLength(this.record); messages.length > 0; ) {
-      const message = messages.at(-1)!;
+    for (let start = shownLength(this.record.messages); this.record.last; ) {
+      const message = this.record.last;
       start -= lengthOf(message);
       if (start + lengthOf(message) <= at) break;
       await this.kindOf(message).closeByStop(message);
       if (start >= at) {
         await this.sender.delete(message);
-        messages.pop();
+        this.record.removed(message);
         // A deleted message takes no blocks in place: the stop's blocks go to a new one instead.
       } else {
-        message.text = message.text.slice(0, at - start);
+        this.record.cutTo(message, at - start);
         await this.sender.finalise(message);
       }
-      this.save(undefined);
+      this.record.save(undefined);
     }
-  }
-
-  /** Writes the checkpoint (fenced, extending the lease). */
-  save(unconfirmed: UnconfirmedCall | undefined): void {
-    this.sender.save(unconfirmed);
   }
 
   /** The attempt ends (its listener threw): a call Slack answered since the last checkpoint is confirmed, so the retry continues the same message. */
   confirm(): void {
-    this.sender.confirm();
+    this.record.confirm();
   }
 
   /** Sets the message to exactly its checkpointed text, and `blocks` under it (idempotent: a retry may send it again). */
-  async finalise(message: StreamedMessage, blocks?: readonly unknown[]): Promise<void> {
+  async finalise(message: ShownMessage, blocks?: readonly unknown[]): Promise<void> {
     await this.sender.finalise(message, blocks);
   }
 
   /** Each message of the reply is of one kind: posted once stream starts were exhausted, else streamed. */
-  private readonly kindOf = (message: StreamedMessage): MessageKind => (message.posted ? this.posted : this.streamed);
+  private readonly kindOf = (message: ShownMessage): MessageKind => (message.posted ? this.posted : this.streamed);
 }

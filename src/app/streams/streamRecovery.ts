@@ -3,7 +3,8 @@ import type { SlackWebClient } from "../../slack/client";
 import { GONE, NOT_STREAMING, refusedWith } from "../../slack/refusals";
 import { findLostStart } from "./lostStart";
 import type { KindOf } from "./messageKind";
-import type { StreamRecord, StreamTarget } from "./streamCheckpoints";
+import type { ReplyRecord } from "./replyRecord";
+import type { StreamTarget } from "./streamCheckpoints";
 import type { StreamSender } from "./streamSender";
 
 /**
@@ -16,7 +17,7 @@ import type { StreamSender } from "./streamSender";
 export async function recoverStream(
   client: SlackWebClient,
   target: StreamTarget,
-  record: StreamRecord,
+  record: ReplyRecord,
   sender: StreamSender,
   kindOf: KindOf,
 ): Promise<void> {
@@ -43,18 +44,18 @@ export async function recoverStream(
       if (!refusedWith(error, GONE)) throw error;
       gone = true;
     }
-    if (gone) record.messages.splice(record.messages.indexOf(message), 1);
+    if (gone) record.removed(message);
     // A posted message, set to its checkpointed text, takes more in place as before.
-    else if (message.posted) message.open = true;
+    else if (message.posted) record.reopened(message);
   } else if (unconfirmed.op === "start" || unconfirmed.op === "post") {
     // The start may have opened a message whose ts died with the attempt: found, the reply goes on in it.
     const ts = await findLostStart(client, target, unconfirmed, record.messages);
     if (ts) {
       const posted = unconfirmed.op === "post" ? { posted: true } : {};
-      record.messages.push({ ts, text: unconfirmed.text, openedAt: unconfirmed.at ?? Date.now(), open: true, ...posted });
       // The start's chunks show in it too: a retry sends them no more.
-      record.chunks += unconfirmed.chunks ?? 0;
+      const found = { ts, text: unconfirmed.text, openedAt: unconfirmed.at ?? Date.now(), open: true, ...posted };
+      record.opened(found, unconfirmed.chunks ?? 0);
     } else log("warn", "a stream's interrupted start was not found; Slack drops it if it opened", { ...target });
   }
-  sender.save(undefined);
+  record.save(undefined);
 }

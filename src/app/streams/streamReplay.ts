@@ -1,6 +1,6 @@
 import type { AnyChunk } from "@slack/types";
+import type { ShownMessage } from "./replyRecord";
 import { lengthOf, shownLength, textHash } from "./sealedMessages";
-import type { StreamedMessage, StreamRecord } from "./streamCheckpoints";
 
 /** What a retried run's text adds to what Slack shows, and where the earlier answer is cut back first. */
 export interface ReplayStep {
@@ -25,7 +25,7 @@ export class StreamReplay {
   private chunksSeen = 0;
 
   constructor(
-    private readonly record: StreamRecord,
+    private readonly record: { readonly messages: readonly ShownMessage[]; readonly chunks: number },
     public active: boolean,
   ) {}
 
@@ -38,7 +38,7 @@ export class StreamReplay {
     if (!this.active) return { text, extra: chunks };
     let rest = text;
     let differs = false;
-    const total = shownLength(this.record);
+    const total = shownLength(this.record.messages);
     while (rest !== "" && this.said < total) {
       const { message, start } = this.messageAt(this.matched);
       if (message.sealed) {
@@ -70,7 +70,7 @@ export class StreamReplay {
 
   /** The run's stop: an answer that ends inside what the earlier messages show is shorter, and they are cut back. */
   end(): ReplayStep {
-    if (!this.active || this.said >= shownLength(this.record)) return this.leave("", [], false);
+    if (!this.active || this.said >= shownLength(this.record.messages)) return this.leave("", [], false);
     return this.leave("", []);
   }
 
@@ -79,12 +79,12 @@ export class StreamReplay {
     this.active = false;
     const text = this.pending + rest;
     this.pending = "";
-    const cutAt = cut && this.matched < shownLength(this.record) ? this.matched : undefined;
+    const cutAt = cut && this.matched < shownLength(this.record.messages) ? this.matched : undefined;
     return { text, extra, ...(cutAt === undefined ? {} : { cutAt }) };
   }
 
   /** The message showing the character at `offset`, and where it starts. */
-  private messageAt(offset: number): { message: StreamedMessage; start: number } {
+  private messageAt(offset: number): { message: ShownMessage; start: number } {
     let start = 0;
     for (const message of this.record.messages) {
       const length = lengthOf(message);

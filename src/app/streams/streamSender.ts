@@ -3,8 +3,8 @@ import { CLEAN_UP, type SlackWebClient } from "../../slack/client";
 import { GONE, refusedWith, turnOf } from "../../slack/refusals";
 import type { StreamLedger } from "../contract";
 import { finishedContent } from "./messageContent";
-import { sealClosed } from "./sealedMessages";
-import type { StreamedMessage, StreamRecord, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
+import { ReplyRecord, type ShownMessage } from "./replyRecord";
+import type { StreamRecord, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
 
 /** A start whose turn (Tier 2, or a 429's Retry-After) is further away than this is posted instead. */
 export const START_WAIT_BOUND_MS = 3_000;
@@ -20,30 +20,18 @@ export class StartsExhausted extends Error {
  * crash at any call leaves a record that says which one call's outcome is unknown.
  */
 export class StreamSender {
-  /** Slack answered a call written ahead as unconfirmed, and no checkpoint says so yet. */
-  private answered = false;
+  /** The reply's record, changed only through its methods. */
+  readonly record: ReplyRecord;
 
   constructor(
     private readonly client: SlackWebClient,
     private readonly target: StreamTarget,
-    private readonly ledger: StreamLedger,
-    private readonly name: string,
-    private readonly record: StreamRecord,
+    ledger: StreamLedger,
+    name: string,
+    record: StreamRecord,
     private readonly sleep: (ms: number) => Promise<void>,
-  ) {}
-
-  /** Writes the checkpoint (fenced, extending the lease); `unconfirmed` is the call about to be sent. */
-  save(unconfirmed: UnconfirmedCall | undefined): void {
-    this.record.unconfirmed = unconfirmed;
-    this.answered = false;
-    // Closed messages but the last keep only their length and hash: the record stays bounded.
-    sealClosed(this.record);
-    this.ledger.write(this.name, JSON.stringify(this.record));
-  }
-
-  /** The attempt ends (its listener threw): a call Slack answered since the last checkpoint is confirmed. */
-  confirm(): void {
-    if (this.answered) this.save(undefined);
+  ) {
+    this.record = new ReplyRecord(ledger, name, record);
   }
 
   /**
@@ -52,28 +40,27 @@ export class StreamSender {
    * sends nothing. A refusal from Slack is known not to show, so the checkpoint says so.
    */
   async send<T>(unconfirmed: UnconfirmedCall, call: () => Promise<T>, boundMs = Number.POSITIVE_INFINITY): Promise<T> {
-    this.save(unconfirmed);
+    this.record.save(unconfirmed);
     try {
-      const answer = await this.inTurn(call, boundMs, () => this.save(unconfirmed));
-      this.record.unconfirmed = undefined;
-      this.answered = true;
+      const answer = await this.inTurn(call, boundMs, () => this.record.save(unconfirmed));
+      this.record.callAnswered();
       return answer;
     } catch (error) {
       // A start this far from its turn is not sent (the checkpoint says so): the reply is posted instead.
-      if (error instanceof SlackApiError || error instanceof StartsExhausted) this.save(undefined);
+      if (error instanceof SlackApiError || error instanceof StartsExhausted) this.record.save(undefined);
       throw error;
     }
   }
 
   /** Sets the message to exactly its checkpointed text, and `blocks` under it (idempotent: a retry may send it again). */
-  async finalise(message: StreamedMessage, blocks?: readonly unknown[]): Promise<void> {
+  async finalise(message: ShownMessage, blocks?: readonly unknown[]): Promise<void> {
     const body = { channel: this.target.channel, ts: message.ts, ...finishedContent(message.text, blocks) };
     await this.inTurn(() => this.client.call("chat.update", body));
-    message.open = false;
+    this.record.closed(message);
   }
 
   /** Deletes a message of the reply, written ahead: a retry that cannot know the outcome deletes it again. */
-  async delete(message: StreamedMessage): Promise<void> {
+  async delete(message: ShownMessage): Promise<void> {
     try {
       await this.send({ op: "delete", ts: message.ts, text: "" }, () =>
         this.client.call("chat.delete", { channel: this.target.channel, ts: message.ts }),

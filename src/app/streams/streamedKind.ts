@@ -2,7 +2,8 @@ import type { SlackWebClient } from "../../slack/client";
 import { NOT_STREAMING, refusedWith } from "../../slack/refusals";
 import { streamedContent } from "./messageContent";
 import type { MessageKind } from "./messageKind";
-import type { StreamedMessage, StreamTarget } from "./streamCheckpoints";
+import type { ShownMessage } from "./replyRecord";
+import type { StreamTarget } from "./streamCheckpoints";
 import { START_WAIT_BOUND_MS, type StreamSender } from "./streamSender";
 
 /** A message Slack streams: chat.startStream, chat.appendStream, chat.stopStream, each written ahead by the sender. */
@@ -22,12 +23,12 @@ export class StreamedKind implements MessageKind {
     return ts;
   }
 
-  async append(message: StreamedMessage, text: string, chunks?: readonly unknown[]): Promise<void> {
+  async append(message: ShownMessage, text: string, chunks?: readonly unknown[]): Promise<void> {
     const body = { channel: this.target.channel, ts: message.ts, ...streamedContent(text, chunks) };
     await this.sender.send({ op: "append", ts: message.ts, text }, () => this.client.call("chat.appendStream", body));
   }
 
-  async stop(message: StreamedMessage, text: string, chunks?: readonly unknown[], blocks?: readonly unknown[]): Promise<void> {
+  async stop(message: ShownMessage, text: string, chunks?: readonly unknown[], blocks?: readonly unknown[]): Promise<void> {
     const body = {
       channel: this.target.channel,
       ts: message.ts,
@@ -40,13 +41,13 @@ export class StreamedKind implements MessageKind {
     );
   }
 
-  async closeByStop(message: StreamedMessage): Promise<boolean> {
+  async closeByStop(message: ShownMessage): Promise<boolean> {
     if (!message.open) return false;
     try {
       await this.sender.send({ op: "stop", ts: message.ts, text: "" }, () =>
         this.client.call("chat.stopStream", { channel: this.target.channel, ts: message.ts }),
       );
-      message.open = false;
+      this.sender.record.closed(message);
       return true;
     } catch (error) {
       if (!refusedWith(error, NOT_STREAMING)) throw error;
