@@ -5,6 +5,8 @@
  * "Streams" tells how.
  */
 
+export type { CloseCalls, Closed } from "./closeMessage";
+export { closeMessage } from "./closeMessage";
 export type { SayStream } from "./runStreams";
 export { noStreams, withStreams } from "./runStreams";
 export type { ChatStreamer, SayStreamOptions, StreamAppendArguments, StreamStopArguments } from "./streamArguments";

@@ -13,9 +13,9 @@ export interface MessageKind {
   append(message: ShownMessage, text: string, chunks?: readonly unknown[]): Promise<void>;
   /** The handler's stop: the last `text` (and `chunks`) on `message`, and `blocks` under it. */
   stop(message: ShownMessage, text: string, chunks?: readonly unknown[], blocks?: readonly unknown[]): Promise<void>;
-  /** chat.stopStream without text, when `message` streams: false when it does not (posted, closed, or no longer streamed by Slack). */
-  closeByStop(message: ShownMessage): Promise<boolean>;
+  /**
+   * chat.stopStream without text, for a kind that streams (a posted message never does); it
+   * throws what Slack refuses (message_not_in_streaming_state: Slack no longer streams it).
+   */
+  stopStream?(message: ShownMessage): Promise<void>;
 }
-
-/** The kind a message of the reply is. */
-export type KindOf = (message: ShownMessage) => MessageKind;

@@ -9,7 +9,7 @@ import type { StreamSender } from "./streamSender";
  * A message of a reply posted when stream starts are exhausted: a normal message
  * (chat.postMessage) with the text so far, updated in place (chat.update, Tier 3) with its whole
  * text at each flush and with the final text and blocks at the end. Never streaming, so nothing
- * of it can be left so; each call goes through the reply's written-ahead sender, so its
+ * of it can be left so (it has no stopStream: a close is its chat.update); each call goes through the reply's written-ahead sender, so its
  * durability is the stream's.
  */
 export class PostedKind implements MessageKind {
@@ -33,11 +33,6 @@ export class PostedKind implements MessageKind {
 
   async stop(message: ShownMessage, text: string, _chunks?: readonly unknown[], blocks?: readonly unknown[]): Promise<void> {
     await this.update(message, text, "stop", blocks);
-  }
-
-  /** A posted message is no stream: it shows what its last chat.update set. */
-  async closeByStop(): Promise<boolean> {
-    return false;
   }
 
   /** Sets the posted message to its text and `more` (and to `blocks` under it, at the end). */

@@ -23,7 +23,7 @@ export interface StreamedMessage {
   text: string;
   /** When its stream started (ms since the epoch). */
   openedAt: number;
-  /** Still a stream (not stopped, not finalised by `chat.update`), or a posted message more text goes into. */
+  /** Still a stream (not stopped, not closed by `chat.update`), or a posted message more text goes into. */
   open: boolean;
   /** Posted (chat.postMessage) when stream starts were exhausted: updated in place, never streaming. */
   posted?: boolean;

@@ -2,6 +2,7 @@ import { log } from "../../platform/log";
 import type { SlackWebClient } from "../../slack/client";
 import { NOT_STREAMING, refusedWith } from "../../slack/refusals";
 import type { StreamLedger } from "../contract";
+import { closeMessage, stopStreaming } from "./closeMessage";
 import type { MessageKind } from "./messageKind";
 import { PostedKind } from "./postedKind";
 import type { ReplyRecord, ShownMessage } from "./replyRecord";
@@ -41,7 +42,7 @@ export class StreamMessages {
 
   /** A retried run's first act: the call an earlier attempt left unconfirmed is settled (streamRecovery.ts). */
   async recover(): Promise<void> {
-    await recoverStream(this.client, this.target, this.record, this.sender, this.kindOf);
+    await recoverStream(this.client, this.target, this.record, this.sender, (message) => this.closeByStop(message));
   }
 
   /** Opens a new message in the thread with `text`: a stream, or a posted message when starts are exhausted. */
@@ -84,18 +85,22 @@ export class StreamMessages {
       // Dropped by Slack, or stopped in Slack: the message gets its full text and the final blocks
       // (feedback buttons) through chat.update; no message opens just to hold them.
       this.record.appended(message, text);
-      await this.sender.finalise(message, blocks);
+      await this.sender.closeByUpdate(message, blocks);
     }
     this.record.closed(message);
     this.record.finish(chunks?.length);
   }
 
-  /** Stops a message so the reply continues in a new one (one not streaming is finalised by chat.update: false). */
+  /** Closes a message so the reply continues in a new one: true when chat.stopStream closed it, false when chat.update did. */
   async close(message: ShownMessage): Promise<boolean> {
-    const stopped = await this.kindOf(message).closeByStop(message);
-    if (!stopped) await this.sender.finalise(message);
+    const closed = await closeMessage({ stop: this.stopOf(message), update: () => this.sender.closeByUpdate(message) });
     this.record.closed(message);
-    return stopped;
+    return closed === "stopped";
+  }
+
+  /** chat.stopStream without text, when the message streams: false when it does not. */
+  closeByStop(message: ShownMessage): Promise<boolean> {
+    return stopStreaming(this.stopOf(message));
   }
 
   /** A retry's answer differs from `at` on: the messages show exactly its first `at` characters again. */
@@ -105,14 +110,14 @@ export class StreamMessages {
       const message = this.record.last;
       start -= lengthOf(message);
       if (start + lengthOf(message) <= at) break;
-      await this.kindOf(message).closeByStop(message);
+      await this.closeByStop(message);
       if (start >= at) {
         await this.sender.delete(message);
         this.record.removed(message);
         // A deleted message takes no blocks in place: the stop's blocks go to a new one instead.
       } else {
         this.record.cutTo(message, at - start);
-        await this.sender.finalise(message);
+        await this.sender.closeByUpdate(message);
       }
       this.record.save(undefined);
     }
@@ -123,11 +128,17 @@ export class StreamMessages {
     this.record.confirm();
   }
 
-  /** Sets the message to exactly its checkpointed text, and `blocks` under it (idempotent: a retry may send it again). */
-  async finalise(message: ShownMessage, blocks?: readonly unknown[]): Promise<void> {
-    await this.sender.finalise(message, blocks);
+  /** Closes the message by chat.update: exactly its checkpointed text, and `blocks` under it (idempotent: a retry may send it again). */
+  async closeByUpdate(message: ShownMessage, blocks?: readonly unknown[]): Promise<void> {
+    await this.sender.closeByUpdate(message, blocks);
   }
 
   /** Each message of the reply is of one kind: posted once stream starts were exhausted, else streamed. */
   private readonly kindOf = (message: ShownMessage): MessageKind => (message.posted ? this.posted : this.streamed);
+
+  /** The chat.stopStream that closes `message`, while it streams: a closed one, or one of a kind that never streams, has none. */
+  private stopOf(message: ShownMessage): (() => Promise<void>) | undefined {
+    const kind = this.kindOf(message);
+    return message.open && kind.stopStream ? () => kind.stopStream!(message) : undefined;
+  }
 }

@@ -1,9 +1,9 @@
 import { log } from "../../platform/log";
 import type { SlackWebClient } from "../../slack/client";
-import { GONE, NOT_STREAMING, refusedWith } from "../../slack/refusals";
+import { GONE, refusedWith } from "../../slack/refusals";
+import { stopStreaming } from "./closeMessage";
 import { findLostStart } from "./lostStart";
-import type { KindOf } from "./messageKind";
-import type { ReplyRecord } from "./replyRecord";
+import type { ReplyRecord, ShownMessage } from "./replyRecord";
 import type { StreamTarget } from "./streamCheckpoints";
 import type { StreamSender } from "./streamSender";
 
@@ -19,7 +19,7 @@ export async function recoverStream(
   target: StreamTarget,
   record: ReplyRecord,
   sender: StreamSender,
-  kindOf: KindOf,
+  closeByStop: (message: ShownMessage) => Promise<boolean>,
 ): Promise<void> {
   const { unconfirmed } = record;
   if (!unconfirmed) return;
@@ -30,14 +30,12 @@ export async function recoverStream(
       if (gone) await sender.delete(message);
       else if (unconfirmed.op === "final") {
         // Not written ahead: until the handler's stop sets the blocks in place, the checkpoint says they may show.
-        await client.call("chat.stopStream", { channel: target.channel, ts: message.ts }).catch((error) => {
-          if (!refusedWith(error, NOT_STREAMING)) throw error;
-        });
-        await sender.finalise(message);
+        await stopStreaming(() => client.call("chat.stopStream", { channel: target.channel, ts: message.ts }));
+        await sender.closeByUpdate(message);
         return;
       } else {
-        await kindOf(message).closeByStop(message);
-        await sender.finalise(message);
+        await closeByStop(message);
+        await sender.closeByUpdate(message);
       }
     } catch (error) {
       // Deleted already (a delete whose answer was lost, or by hand): nothing of it shows.

@@ -52,8 +52,8 @@ export class StreamSender {
     }
   }
 
-  /** Sets the message to exactly its checkpointed text, and `blocks` under it (idempotent: a retry may send it again). */
-  async finalise(message: ShownMessage, blocks?: readonly unknown[]): Promise<void> {
+  /** Closes the message by chat.update: exactly its checkpointed text, and `blocks` under it (idempotent: a retry may send it again). */
+  async closeByUpdate(message: ShownMessage, blocks?: readonly unknown[]): Promise<void> {
     const body = { channel: this.target.channel, ts: message.ts, ...finishedContent(message.text, blocks) };
     await this.inTurn(() => this.client.call("chat.update", body));
     this.record.closed(message);

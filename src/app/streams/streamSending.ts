@@ -11,7 +11,7 @@ const MIN_CHARS = 200;
 
 /**
  * How one streamed answer's text reaches its messages: into the open one, continued in a new one
- * before Slack's time or size limit (cut where app/streams/textCuts.ts says), a dropped one finalised and
+ * before Slack's time or size limit (cut where app/streams/textCuts.ts says), a dropped one closed and
  * continued, one stopped in Slack the answer's end. No message opens without something to show.
  */
 export class StreamSending {
@@ -72,7 +72,7 @@ export class StreamSending {
     if (open) return await this.messages.stop(open, "", undefined, blocks);
     const last = this.messages.record.last;
     // The blocks go under the last message (its text is kept for this); an answer with no text shows them alone.
-    if (last && !last.sealed && blocks) await this.messages.finalise(last, blocks);
+    if (last && !last.sealed && blocks) await this.messages.closeByUpdate(last, blocks);
     else if (blocks) return await this.messages.stop(await this.messages.start(""), "", undefined, blocks);
     this.messages.record.finish();
   }

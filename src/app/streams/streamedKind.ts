@@ -1,5 +1,4 @@
 import type { SlackWebClient } from "../../slack/client";
-import { NOT_STREAMING, refusedWith } from "../../slack/refusals";
 import { streamedContent } from "./messageContent";
 import type { MessageKind } from "./messageKind";
 import type { ShownMessage } from "./replyRecord";
@@ -41,17 +40,10 @@ export class StreamedKind implements MessageKind {
     );
   }
 
-  async closeByStop(message: ShownMessage): Promise<boolean> {
-    if (!message.open) return false;
-    try {
-      await this.sender.send({ op: "stop", ts: message.ts, text: "" }, () =>
-        this.client.call("chat.stopStream", { channel: this.target.channel, ts: message.ts }),
-      );
-      this.sender.record.closed(message);
-      return true;
-    } catch (error) {
-      if (!refusedWith(error, NOT_STREAMING)) throw error;
-      return false;
-    }
+  async stopStream(message: ShownMessage): Promise<void> {
+    await this.sender.send({ op: "stop", ts: message.ts, text: "" }, () =>
+      this.client.call("chat.stopStream", { channel: this.target.channel, ts: message.ts }),
+    );
+    this.sender.record.closed(message);
   }
 }
