@@ -6,7 +6,7 @@ import { AnswerCaps } from "./answerCaps";
 import type { ChatStreamer, StreamAppendArguments, StreamStopArguments } from "./streamArguments";
 import { DEFAULT_STREAM_LIMITS } from "./streamCheckpoints";
 import type { StreamMessages } from "./streamMessages";
-import { StreamReplay } from "./streamReplay";
+import { type ReplayState, replayFinish, replayFrom, replayText, saidOf } from "./streamReplay";
 import { StreamSending } from "./streamSending";
 
 const BUFFER_SIZE = 256;
@@ -29,7 +29,8 @@ export class DurableStreamer implements ChatStreamer {
   /** A flush was asked for: the first text goes out at once, later text in flushes of `buffer_size`. */
   private flushedOnce = false;
   private stopped = false;
-  private readonly replay: StreamReplay;
+  /** How far this run's text matched what an earlier attempt's messages show (streamReplay.ts). */
+  private replay: ReplayState;
   private readonly caps: AnswerCaps;
   private readonly sending: StreamSending;
   /** Text is matched against what Slack shows only once an earlier attempt's last call is settled. */
@@ -44,7 +45,7 @@ export class DurableStreamer implements ChatStreamer {
     this.sending = new StreamSending(messages, limits);
     this.caps = new AnswerCaps(limits.maxAnswerChars, Date.now() + limits.maxAnswerMs);
     // An unconfirmed start may turn out to have opened a message (recover() finds it).
-    this.replay = new StreamReplay(messages.record, messages.record.resumed);
+    this.replay = replayFrom(messages.record.resumed);
     this.work = this.run(() => messages.recover());
     this.recovered = this.work;
   }
@@ -60,7 +61,7 @@ export class DurableStreamer implements ChatStreamer {
       this.messages.record.messages.length > 0 ||
       this.buffer !== "" ||
       this.chunks.length > 0 ||
-      this.replay.said > 0
+      saidOf(this.replay) > 0
     );
   }
 
@@ -82,9 +83,10 @@ export class DurableStreamer implements ChatStreamer {
     if (this.messages.record.finished) return;
     this.take(args.markdown_text ?? "", args.chunks ?? []);
     // This run's answer ends inside what an earlier attempt's messages show: it is shorter.
-    const end = this.replay.end();
-    this.cutBack(end.cutAt);
-    this.buffer += end.text;
+    const { state, step } = replayFinish(this.messages.record, this.replay);
+    this.replay = state;
+    this.cutBack(step.cutAt);
+    this.buffer += step.text;
     this.work = this.run(async () => {
       await this.flushAll();
       await this.sending.stop(args.blocks);
@@ -121,7 +123,8 @@ export class DurableStreamer implements ChatStreamer {
     const capped = this.caps.ended;
     const within = this.caps.take(text + markdownOf(chunks));
     const extra = capped ? [] : chunks.filter((chunk) => chunk.type !== "markdown_text");
-    const step = this.replay.take(within, extra);
+    const { state, step } = replayText(this.messages.record, this.replay, within, extra);
+    this.replay = state;
     this.cutBack(step.cutAt);
     this.buffer += step.text;
     this.chunks.push(...step.extra);
@@ -138,7 +141,7 @@ export class DurableStreamer implements ChatStreamer {
 
   /** The earlier attempt's messages differ from this run's text from `at` on: they are cut back to it first. */
   private cutBack(at: number | undefined): void {
-    if (at !== undefined) this.work = this.run(() => this.messages.truncate(at));
+    if (at !== undefined) this.work = this.run(() => this.messages.cut(at));
   }
 
   private flushSoon(): void {

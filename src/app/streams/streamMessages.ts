@@ -3,10 +3,10 @@ import type { SlackWebClient } from "../../slack/client";
 import { NOT_STREAMING, refusedWith } from "../../slack/refusals";
 import type { StreamLedger } from "../contract";
 import { closeMessage, stopStreaming } from "./closeMessage";
+import { cutPlan } from "./cutPlan";
 import type { MessageKind } from "./messageKind";
 import { PostedKind } from "./postedKind";
 import type { ReplyRecord, ShownMessage } from "./replyRecord";
-import { lengthOf, shownLength } from "./sealedMessages";
 import type { StreamedMessage, StreamRecord, StreamTarget } from "./streamCheckpoints";
 import { StreamedKind } from "./streamedKind";
 import { recoverStream } from "./streamRecovery";
@@ -103,20 +103,17 @@ export class StreamMessages {
     return stopStreaming(this.stopOf(message));
   }
 
-  /** A retry's answer differs from `at` on: the messages show exactly its first `at` characters again. */
-  async truncate(at: number): Promise<void> {
-    // A sealed message is only ever cut whole: a retry's text is matched against it as a whole.
-    for (let start = shownLength(this.record.messages); this.record.last; ) {
-      const message = this.record.last;
-      start -= lengthOf(message);
-      if (start + lengthOf(message) <= at) break;
+  /** A retry's reply differs from `at` on: the messages show exactly its first `at` characters again (cutPlan.ts). */
+  async cut(at: number): Promise<void> {
+    for (const step of cutPlan(this.record.messages, at)) {
+      const message = this.record.messages.find((m) => m.ts === step.ts)!;
       await this.closeByStop(message);
-      if (start >= at) {
+      if (step.op === "delete") {
         await this.sender.delete(message);
         this.record.removed(message);
         // A deleted message takes no blocks in place: the stop's blocks go to a new one instead.
       } else {
-        this.record.cutTo(message, at - start);
+        this.record.cutTo(message, step.chars);
         await this.sender.closeByUpdate(message);
       }
       this.record.save(undefined);
