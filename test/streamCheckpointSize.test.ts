@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { CUT_TOO_LONG, CUT_TOO_SLOW } from "../src/app/streams/answerCaps";
+import { CUT_TOO_LONG, CUT_TOO_SLOW } from "../src/app/streams/replyCaps";
 import type { StreamRecord } from "../src/app/streams/streamCheckpoints";
 import { Outbox } from "../src/recording/outbox";
 import { type MentionHandler, timedMention } from "./support/timedStream";

@@ -11,6 +11,6 @@ export function streamedContent(text: string, chunks: readonly unknown[] | undef
 /** A posted message's text as markdown; an empty one shows an ellipsis until its text comes. */
 export const postedContent = (text: string) => ({ markdown_text: text === "" ? "…" : text });
 
-/** A finished message's content for chat.update: markdown_text, or with blocks the text as their first (markdown) block (markdown_text goes without blocks). */
-export const finishedContent = (text: string, blocks?: readonly unknown[]) =>
+/** A closed message's content for chat.update: markdown_text, or with blocks the text as their first (markdown) block (markdown_text goes without blocks). */
+export const closedContent = (text: string, blocks?: readonly unknown[]) =>
   blocks ? { text, blocks: [{ type: "markdown", text }, ...blocks] } : { markdown_text: text };

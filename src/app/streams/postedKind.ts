@@ -1,5 +1,5 @@
 import type { SlackWebClient } from "../../slack/client";
-import { finishedContent, postedContent } from "./messageContent";
+import { closedContent, postedContent } from "./messageContent";
 import type { MessageKind } from "./messageKind";
 import type { ShownMessage } from "./replyRecord";
 import type { StreamTarget } from "./streamCheckpoints";
@@ -39,7 +39,7 @@ export class PostedKind implements MessageKind {
   private async update(message: ShownMessage, more: string, op: "append" | "stop", blocks?: readonly unknown[]): Promise<void> {
     const text = message.text + more;
     // markdown_text goes without blocks: with them, the text is their first (markdown) block.
-    const content = blocks ? finishedContent(text, blocks) : postedContent(text);
+    const content = blocks ? closedContent(text, blocks) : postedContent(text);
     await this.sender.send({ op, ts: message.ts, text: more }, () =>
       this.client.call("chat.update", { channel: this.target.channel, ts: message.ts, ...content }),
     );

@@ -22,8 +22,8 @@ export const noStreams: SayStream = () => {
 const field = (source: unknown, name: string): unknown => (isObject(source) ? source[name] : undefined);
 
 /**
- * Where a delivery's answer streams by default: its channel, its thread (`thread_ts ?? ts` of
- * the message, of the assistant thread, of the interaction's message) and the user it answers
+ * Where a delivery's reply streams by default: its channel, its thread (`thread_ts ?? ts` of
+ * the message, of the assistant thread, of the interaction's message) and the user it replies to
  * with their team, which Slack requires outside DMs.
  */
 export function streamTargetOf(inbound: Inbound, channel: string | undefined): Partial<StreamTarget> {
@@ -56,7 +56,7 @@ export function streamTargetOf(inbound: Inbound, channel: string | undefined): P
   };
 }
 
-/** A run's streams: `sayStream` for its arguments, `finish` once its listener has returned, `abandon` once it threw. */
+/** A run's streams: `sayStream` for its arguments, `finish` once its listener has returned, `leaveOpen` once it threw. */
 export function runStreams(client: SlackWebClient, defaults: Partial<StreamTarget>, tools: StreamTools = {}) {
   const ledger = tools.ledger ?? memoryLedger();
   const limits = tools.limits ?? DEFAULT_STREAM_LIMITS;
@@ -79,13 +79,13 @@ export function runStreams(client: SlackWebClient, defaults: Partial<StreamTarge
       streamers.push(streamer);
       return streamer;
     },
-    /** A stream the listener left open is stopped: no message of the run stays streaming. */
+    /** A reply the listener left open is finished by a stop: no message of the run stays streaming. */
     async finish(): Promise<void> {
       for (const streamer of streamers) await streamer.finish();
     },
     /** Its calls in flight end before the attempt does; its streams stay open for the retry to continue. */
-    async abandon(): Promise<void> {
-      for (const streamer of streamers) await streamer.abandon();
+    async leaveOpen(): Promise<void> {
+      for (const streamer of streamers) await streamer.leaveOpen();
     },
   };
 }
@@ -106,7 +106,7 @@ export async function withStreams(
     await run(streams.sayStream);
     await streams.finish();
   } catch (error) {
-    await streams.abandon();
+    await streams.leaveOpen();
     throw error;
   }
 }

@@ -4,7 +4,7 @@ import type { StreamedMessage, StreamRecord } from "./streamCheckpoints";
  * A checkpoint of bounded size: a message of the reply that is closed and no longer the last one
  * keeps only its length and a hash of its text (`sealed`), never the text. The open message and
  * the last one keep theirs (recovery sets them to it, the stop's blocks go under it), so a record
- * holds at most two messages' text whatever the answer's length. A retry matches its text against
+ * holds at most two messages' text whatever the reply's length. A retry matches its text against
  * a sealed message as a whole (app/streams/streamReplay.ts). Records written before sealing (full texts)
  * read as they are.
  */

@@ -3,12 +3,12 @@ import type { StreamLedger, StreamLimits } from "../contract";
 /**
  * What a streamed reply's checkpoint holds, on its run's outbox row: the messages Slack shows
  * (each one's `ts`; the open and the last one's exact text, the others' length and hash) and the
- * one call whose outcome is not known yet: bounded, whatever the answer's length. Written
+ * one call whose outcome is not known yet: bounded, whatever the reply's length. Written
  * before each call that changes a message (one row write per flush, not per token), so a
  * retried run knows what Slack shows and what may or may not have reached it.
  */
 
-/** Where a stream goes: the delivery's channel and thread, and the user (and team) it answers. */
+/** Where a stream goes: the delivery's channel and thread, and the user (and team) it replies to. */
 export interface StreamTarget {
   channel: string;
   thread_ts: string;

@@ -40,7 +40,7 @@ export class StreamMessages {
     this.posted = new PostedKind(client, target, this.sender);
   }
 
-  /** A retried run's first act: the call an earlier attempt left unconfirmed is settled (streamRecovery.ts). */
+  /** A retried run's first act: the call an earlier attempt left unconfirmed is recovered (streamRecovery.ts). */
   async recover(): Promise<void> {
     await recoverStream(this.client, this.target, this.record, this.sender, (message) => this.closeByStop(message));
   }
@@ -75,7 +75,7 @@ export class StreamMessages {
     this.record.appended(message, text, chunks?.length);
   }
 
-  /** The handler's stop: the last text and blocks on the open message, and the stream is done. */
+  /** The handler's stop: the last text and blocks on the open message, and the reply is finished. */
   async stop(message: ShownMessage, text: string, chunks?: readonly unknown[], blocks?: readonly unknown[]): Promise<void> {
     try {
       await this.kindOf(message).stop(message, text, chunks, blocks);

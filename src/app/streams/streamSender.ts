@@ -2,7 +2,7 @@ import { SlackApiError } from "../../platform/errors";
 import { CLEAN_UP, type SlackWebClient } from "../../slack/client";
 import { GONE, refusedWith, turnOf } from "../../slack/refusals";
 import type { StreamLedger } from "../contract";
-import { finishedContent } from "./messageContent";
+import { closedContent } from "./messageContent";
 import { ReplyRecord, type ShownMessage } from "./replyRecord";
 import type { StreamRecord, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
 
@@ -54,7 +54,7 @@ export class StreamSender {
 
   /** Closes the message by chat.update: exactly its checkpointed text, and `blocks` under it (idempotent: a retry may send it again). */
   async closeByUpdate(message: ShownMessage, blocks?: readonly unknown[]): Promise<void> {
-    const body = { channel: this.target.channel, ts: message.ts, ...finishedContent(message.text, blocks) };
+    const body = { channel: this.target.channel, ts: message.ts, ...closedContent(message.text, blocks) };
     await this.inTurn(() => this.client.call("chat.update", body));
     this.record.closed(message);
   }

@@ -10,9 +10,9 @@ import { openFenceAt, pieceLength } from "./textCuts";
 const MIN_CHARS = 200;
 
 /**
- * How one streamed answer's text reaches its messages: into the open one, continued in a new one
+ * How one streamed reply's text reaches its messages: into the open one, continued in a new one
  * before Slack's time or size limit (cut where app/streams/textCuts.ts says), a dropped one closed and
- * continued, one stopped in Slack the answer's end. No message opens without something to show.
+ * continued, one stopped in Slack the reply's finish. No message opens without something to show.
  */
 export class StreamSending {
   /** STREAM_MAX_CHARS, lowered where Slack's `msg_too_long` says its limit is lower. */
@@ -71,7 +71,7 @@ export class StreamSending {
     const open = this.messages.record.open;
     if (open) return await this.messages.stop(open, "", undefined, blocks);
     const last = this.messages.record.last;
-    // The blocks go under the last message (its text is kept for this); an answer with no text shows them alone.
+    // The blocks go under the last message (its text is kept for this); a reply with no text shows them alone.
     if (last && !last.sealed && blocks) await this.messages.closeByUpdate(last, blocks);
     else if (blocks) return await this.messages.stop(await this.messages.start(""), "", undefined, blocks);
     this.messages.record.finish();
@@ -97,16 +97,16 @@ export class StreamSending {
 
   /**
    * A message this attempt streamed into, found not streaming before Slack drops streams
-   * (STREAM_SLACK_DROP_MS), was stopped in Slack (by the user or another client): the answer ends
+   * (STREAM_SLACK_DROP_MS), was stopped in Slack (by the user or another client): the reply finishes
    * there, at its checkpointed text; later appends and the stop do nothing. Older, Slack dropped
-   * it: false, and the answer goes on in a new message.
+   * it: false, and the reply goes on in a new message.
    */
   private async stoppedInSlack(message: ShownMessage, closed: boolean): Promise<boolean> {
     // A posted message never streams; one this attempt has not streamed into yet may have been
     // closed by a parked run's follow-ups.
     if (message.posted || message.ts !== this.live || Date.now() - message.openedAt >= this.limits.slackDropMs) return false;
     if (!closed) await this.messages.close(message);
-    log("info", "a streamed answer was stopped in Slack: it ends there", { ts: message.ts });
+    log("info", "a streamed reply was stopped in Slack: it ends there", { ts: message.ts });
     this.messages.record.finish();
     return true;
   }
