@@ -1,5 +1,5 @@
 import { aesKey, flag, list, nonNegative, origins, positive, type Reader, text, url, type Vars, wording } from "./read";
-import { STREAMED_ANSWER_SETTINGS } from "./streamedAnswerSettings";
+import { STREAMED_REPLY_SETTINGS } from "./streamedReplySettings";
 
 /**
  * Every setting the coordinator reads, in one table: its reader (with its default), the part
@@ -128,7 +128,7 @@ export const SETTINGS = {
     read: wording("Sorry, something went wrong and I could not finish this."),
     doc: "in an agent session (`AGENT_SESSIONS`), what the user is told in the thread when a run of their message is finally parked; empty: nothing is posted",
   },
-  ...STREAMED_ANSWER_SETTINGS,
+  ...STREAMED_REPLY_SETTINGS,
   RELAY_URL: {
     part: "relay",
     read: url(),
