@@ -46,7 +46,7 @@ export class StreamSender {
       this.record.callAnswered();
       return answer;
     } catch (error) {
-      // A start this far from its turn is not sent (the checkpoint says so): the reply is posted instead.
+      // Refused by Slack, or a start too far from its turn (then posted instead): known not to show.
       if (error instanceof SlackApiError || error instanceof StartsExhausted) this.record.save(undefined);
       throw error;
     }
