@@ -13,8 +13,8 @@ const runSettings = oncePerEnv((vars) => ({
     maxOpenMs: setting(vars, "STREAM_MAX_OPEN_MS"),
     maxChars: setting(vars, "STREAM_MAX_CHARS"),
     slackDropMs: setting(vars, "STREAM_SLACK_DROP_MS"),
-    maxAnswerChars: setting(vars, "STREAM_MAX_ANSWER_CHARS"),
-    maxAnswerMs: setting(vars, "STREAM_MAX_ANSWER_MS"),
+    maxReplyChars: setting(vars, "STREAM_MAX_REPLY_CHARS"),
+    maxReplyMs: setting(vars, "STREAM_MAX_REPLY_MS"),
   },
 }));
 

@@ -1,24 +1,20 @@
 import type { StreamCloseEffect } from "../app/contract";
-import { GONE, NOT_STREAMING, refusedWith } from "../slack/refusals";
+import { closeMessage } from "../app/streams";
 import type { EffectKind } from "./kind";
 
 /**
- * `stream.close`: a message a parked run left streaming is closed (`chat.stopStream`); one Slack
- * no longer streams (dropped, or stopped in Slack) is set to exactly its checkpointed text
- * (`chat.update`), so a retry of this row and a replay of the run (which continues in a new
- * message) both find it as the checkpoint says.
- * A message deleted meanwhile (message_not_found) is closed already: nothing of it shows.
+ * `stream.close`: a message a parked run left streaming is closed (app/streams/closeMessage.ts):
+ * stopped, or, when Slack no longer streams it (dropped, or stopped already), set to exactly its
+ * checkpointed text, so a retry of this row and a replay of the run (which continues in a new
+ * message) both find it as the checkpoint says. A message deleted meanwhile (message_not_found) is
+ * closed already: nothing of it shows. Each call is sent once: a pacer's or Slack's 429 retries the row.
  */
 export const streamClose: EffectKind<StreamCloseEffect> = {
   type: "stream.close",
   async perform({ channel, ts, text }, { client }) {
-    try {
-      await client.call("chat.stopStream", { channel, ts });
-    } catch (error) {
-      if (refusedWith(error, GONE)) return;
-      if (!refusedWith(error, NOT_STREAMING)) throw error;
-      await client.call("chat.update", { channel, ts, markdown_text: text });
-    }
+    const stop = () => client.call("chat.stopStream", { channel, ts });
+    const update = () => client.call("chat.update", { channel, ts, markdown_text: text });
+    await closeMessage({ stop, update }, { goneIsClosed: true });
   },
   rateKey: () => "chat.stopStream",
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { CUT_TOO_LONG, CUT_TOO_SLOW } from "../../src/app/streams/answerCaps";
+import { CUT_TOO_LONG, CUT_TOO_SLOW } from "../../src/app/streams/replyCaps";
 import type { StreamRecord } from "../../src/app/streams/streamCheckpoints";
 import { Outbox } from "../../src/recording/outbox";
 import { type MentionHandler, timedMention } from "../support/timedStream";
@@ -61,7 +61,7 @@ describe("a streamed answer's checkpoint", () => {
         await stream.stop();
       },
       place,
-      { vars: { STREAM_MAX_ANSWER_CHARS: "2000000" }, inspect: settledAfter(1) },
+      { vars: { STREAM_MAX_REPLY_CHARS: "2000000" }, inspect: settledAfter(1) },
     );
     const largest = Math.max(...written);
     console.log(`checkpoint of 120 x 10k control characters: largest ${largest} bytes over ${written.length} writes`);
@@ -126,17 +126,17 @@ describe("a streamed answer's checkpoint", () => {
 });
 
 describe("an answer's caps", () => {
-  it("STREAM_MAX_ANSWER_CHARS: the answer is cut there with a notice, nothing left streaming, the run done", async () => {
+  it("STREAM_MAX_REPLY_CHARS: the answer is cut there with a notice, nothing left streaming, the run done", async () => {
     await timedMention(
       answer(() => words(400)),
       place,
-      { vars: { STREAM_MAX_ANSWER_CHARS: "1000" }, inspect: settledAfter(1) },
+      { vars: { STREAM_MAX_REPLY_CHARS: "1000" }, inspect: settledAfter(1) },
     );
     expect(joined()).toBe(words(400).join("").slice(0, 1000) + CUT_TOO_LONG);
     expect(thread().every((m) => !m.streaming)).toBe(true);
   });
 
-  it("STREAM_MAX_ANSWER_MS: text after it is dropped, the answer ends with a notice, the run done", async () => {
+  it("STREAM_MAX_REPLY_MS: text after it is dropped, the answer ends with a notice, the run done", async () => {
     const slow: MentionHandler = async ({ sayStream }) => {
       const stream = sayStream({ buffer_size: 1 });
       for (const word of words(400)) {
@@ -145,7 +145,7 @@ describe("an answer's caps", () => {
       }
       await stream.stop();
     };
-    await timedMention(slow, place, { vars: { STREAM_MAX_ANSWER_MS: "10000" }, inspect: settledAfter(1) });
+    await timedMention(slow, place, { vars: { STREAM_MAX_REPLY_MS: "10000" }, inspect: settledAfter(1) });
     const text = joined();
     expect(text.endsWith(CUT_TOO_SLOW)).toBe(true);
     const kept = text.slice(0, -CUT_TOO_SLOW.length);

@@ -11,9 +11,9 @@ export interface StreamLimits {
   maxChars: number;
   /** STREAM_SLACK_DROP_MS: a message found not streaming this old was dropped by Slack; younger, stopped in Slack. */
   slackDropMs?: number;
-  /** STREAM_MAX_ANSWER_CHARS and STREAM_MAX_ANSWER_MS: one reply finishes, with a notice, past either. */
-  maxAnswerChars?: number;
-  maxAnswerMs?: number;
+  /** STREAM_MAX_REPLY_CHARS and STREAM_MAX_REPLY_MS: one reply finishes, with a notice, past either. */
+  maxReplyChars?: number;
+  maxReplyMs?: number;
 }
 
 /** What a run's `sayStream()` is handed by the shard: where its checkpoints go, Slack's limits, how it waits. */

@@ -2,11 +2,11 @@ import type { AnyChunk } from "@slack/types";
 import { HandlerMisuse } from "../../platform/errors";
 import { log } from "../../platform/log";
 import type { StreamLimits } from "../contract";
-import { AnswerCaps } from "./answerCaps";
+import { ReplyCaps } from "./replyCaps";
 import type { ChatStreamer, StreamAppendArguments, StreamStopArguments } from "./streamArguments";
 import { DEFAULT_STREAM_LIMITS } from "./streamCheckpoints";
 import type { StreamMessages } from "./streamMessages";
-import { StreamReplay } from "./streamReplay";
+import { type ReplayState, replayFinish, replayFrom, replayText, saidOf } from "./streamReplay";
 import { StreamSending } from "./streamSending";
 
 const BUFFER_SIZE = 256;
@@ -14,11 +14,11 @@ const markdownOf = (chunks: readonly AnyChunk[] = []): string =>
   chunks.map((chunk) => (chunk.type === "markdown_text" ? chunk.text : "")).join("");
 
 /**
- * One `sayStream()`: sends its first text at once (the user sees the answer begin), then gathers
+ * One `sayStream()`: sends its first text at once (the user sees the reply begin), then gathers
  * text and sends it in flushes of about `buffer_size` characters (chunks at once), one flush in
  * flight at a time, so a stream Slack or the pacer slows down sends fewer, bigger flushes. A
  * retried run replays through what Slack already shows (app/streams/streamReplay.ts). It keeps no more
- * of the answer than the text gathered for the next flush and its checkpoint (bounded: app/streams/sealedMessages.ts).
+ * of the reply than the text gathered for the next flush and its checkpoint (bounded: app/streams/sealedMessages.ts).
  */
 export class DurableStreamer implements ChatStreamer {
   private buffer = "";
@@ -29,10 +29,11 @@ export class DurableStreamer implements ChatStreamer {
   /** A flush was asked for: the first text goes out at once, later text in flushes of `buffer_size`. */
   private flushedOnce = false;
   private stopped = false;
-  private readonly replay: StreamReplay;
-  private readonly caps: AnswerCaps;
+  /** How far this run's text matched what an earlier attempt's messages show (streamReplay.ts). */
+  private replay: ReplayState;
+  private readonly caps: ReplyCaps;
   private readonly sending: StreamSending;
-  /** Text is matched against what Slack shows only once an earlier attempt's last call is settled. */
+  /** Text is matched against what Slack shows only once an earlier attempt's last call is recovered. */
   private readonly recovered: Promise<void>;
 
   constructor(
@@ -42,16 +43,15 @@ export class DurableStreamer implements ChatStreamer {
   ) {
     const limits = { ...DEFAULT_STREAM_LIMITS, ...given };
     this.sending = new StreamSending(messages, limits);
-    this.caps = new AnswerCaps(limits.maxAnswerChars, Date.now() + limits.maxAnswerMs);
+    this.caps = new ReplyCaps(limits.maxReplyChars, Date.now() + limits.maxReplyMs);
     // An unconfirmed start may turn out to have opened a message (recover() finds it).
-    const replaying = messages.record.messages.length > 0 || messages.record.unconfirmed !== undefined;
-    this.replay = new StreamReplay(messages.record, replaying);
-    this.work = this.run(() => messages.recover());
+    this.replay = replayFrom(messages.record.resumed);
+    this.work = this.enqueue(() => messages.recover());
     this.recovered = this.work;
   }
 
   get ts(): string | undefined {
-    return this.messages.record.messages.at(-1)?.ts;
+    return this.messages.record.last?.ts;
   }
 
   /** Whether this stream has sent anything, or has a checkpoint from an earlier attempt. */
@@ -61,53 +61,54 @@ export class DurableStreamer implements ChatStreamer {
       this.messages.record.messages.length > 0 ||
       this.buffer !== "" ||
       this.chunks.length > 0 ||
-      this.replay.said > 0
+      saidOf(this.replay) > 0
     );
   }
 
   async append(args: StreamAppendArguments): Promise<void> {
     this.usable("append");
     await this.recovered;
-    if (this.messages.record.done) return;
+    if (this.messages.record.finished) return;
     this.take(args.markdown_text ?? "", args.chunks ?? []);
     const first = !this.flushedOnce && this.buffer !== "";
     if (first || this.buffer.length >= this.bufferSize || this.chunks.length > 0) this.flushSoon();
     // A handler far ahead of Slack waits for the flush in flight rather than gathering without bound.
-    if (this.buffer.length >= this.sending.maxChars) await this.settled();
+    if (this.buffer.length >= this.sending.maxChars) await this.sent();
   }
 
   async stop(args: StreamStopArguments = {}): Promise<void> {
     this.usable("stop");
     this.stopped = true;
     await this.recovered;
-    if (this.messages.record.done) return;
+    if (this.messages.record.finished) return;
     this.take(args.markdown_text ?? "", args.chunks ?? []);
-    // This run's answer ends inside what an earlier attempt's messages show: it is shorter.
-    const end = this.replay.end();
-    this.cutBack(end.cutAt);
-    this.buffer += end.text;
-    this.work = this.run(async () => {
+    // This run's reply ends inside what an earlier attempt's messages show: it is shorter.
+    const { state, step } = replayFinish(this.messages.record, this.replay);
+    this.replay = state;
+    this.cutBack(step.cutAt);
+    this.buffer += step.text;
+    this.work = this.enqueue(async () => {
       await this.flushAll();
       await this.sending.stop(args.blocks);
     });
-    await this.settled();
+    await this.sent();
   }
 
-  /** The run ended: a stream left open is stopped; the run waits for every call of its streams. */
+  /** The listener returned: a reply left open is finished by a stop; the run waits for every call of its streams. */
   async finish(): Promise<void> {
-    if (!this.stopped && !this.messages.record.done && this.started && this.failure === undefined) await this.stop();
-    await this.settled();
+    if (!this.stopped && !this.messages.record.finished && this.started && this.failure === undefined) await this.stop();
+    await this.sent();
   }
 
-  /** The listener threw: the calls in flight end, and what reached Slack is checkpointed for the retry. */
-  async abandon(): Promise<void> {
+  /** The listener threw: the calls in flight end, what reached Slack is checkpointed, and its messages stay open for the retry. */
+  async leaveOpen(): Promise<void> {
     await this.work;
     // A checkpoint fenced out now changes nothing: the attempt that owns the run has its own.
     if (!this.failure) this.messages.confirm();
   }
 
-  /** Waits for the calls in flight; throws what one of them threw. */
-  async settled(): Promise<void> {
+  /** Waits until every call enqueued is sent; throws what one of them threw. */
+  async sent(): Promise<void> {
     await this.work;
     if (this.failure) throw this.failure.error;
   }
@@ -117,21 +118,22 @@ export class DurableStreamer implements ChatStreamer {
     if (this.stopped) throw new HandlerMisuse(`sayStream: ${what}() after stop()`);
   }
 
-  /** Takes the handler's text within the answer's caps, skipping what Slack already shows from an earlier attempt. */
+  /** Takes the handler's text within the reply's caps, skipping what Slack already shows from an earlier attempt. */
   private take(text: string, chunks: readonly AnyChunk[]): void {
-    const capped = this.caps.ended;
+    const capped = this.caps.reached;
     const within = this.caps.take(text + markdownOf(chunks));
     const extra = capped ? [] : chunks.filter((chunk) => chunk.type !== "markdown_text");
-    const step = this.replay.take(within, extra);
+    const { state, step } = replayText(this.messages.record, this.replay, within, extra);
+    this.replay = state;
     this.cutBack(step.cutAt);
     this.buffer += step.text;
     this.chunks.push(...step.extra);
-    if (capped || !this.caps.ended) return;
-    // A cap reached: the answer ends with its notice; the handler's later appends and stop do nothing.
-    log("warn", "a streamed answer reached its cap (STREAM_MAX_ANSWER_CHARS or STREAM_MAX_ANSWER_MS): it ends here", {
+    if (capped || !this.caps.reached) return;
+    // A cap reached: the reply finishes with its notice; the handler's later appends and stop do nothing.
+    log("warn", "a streamed reply reached its cap (STREAM_MAX_REPLY_CHARS or STREAM_MAX_REPLY_MS): it ends here", {
       ts: this.ts,
     });
-    this.work = this.run(async () => {
+    this.work = this.enqueue(async () => {
       await this.flushAll();
       await this.sending.stop(undefined);
     });
@@ -139,14 +141,14 @@ export class DurableStreamer implements ChatStreamer {
 
   /** The earlier attempt's messages differ from this run's text from `at` on: they are cut back to it first. */
   private cutBack(at: number | undefined): void {
-    if (at !== undefined) this.work = this.run(() => this.messages.truncate(at));
+    if (at !== undefined) this.work = this.enqueue(() => this.messages.cut(at));
   }
 
   private flushSoon(): void {
     this.flushedOnce = true;
     if (this.flushQueued) return;
     this.flushQueued = true;
-    this.work = this.run(async () => {
+    this.work = this.enqueue(async () => {
       this.flushQueued = false;
       await this.flushAll();
     });
@@ -154,8 +156,8 @@ export class DurableStreamer implements ChatStreamer {
 
   /** Sends what has gathered, in as many flushes as it takes (text may gather while one is in flight). */
   private async flushAll(): Promise<void> {
-    // An answer stopped in Slack takes no more: what gathered is dropped.
-    while (!this.messages.record.done && (this.buffer !== "" || this.chunks.length > 0)) {
+    // A reply finished (stopped in Slack, say) takes no more: what gathered is dropped.
+    while (!this.messages.record.finished && (this.buffer !== "" || this.chunks.length > 0)) {
       const text = this.buffer;
       const chunks = this.chunks;
       this.buffer = "";
@@ -164,8 +166,8 @@ export class DurableStreamer implements ChatStreamer {
     }
   }
 
-  /** Chains `step` after the work before it; the first failure ends the chain and is kept. */
-  private run(step: () => Promise<void>): Promise<void> {
+  /** Queues `step` after the work before it; the first failure ends the queue and is kept. */
+  private enqueue(step: () => Promise<void>): Promise<void> {
     return this.work.then(async () => {
       if (this.failure) return;
       try {

@@ -14,7 +14,7 @@ const CLOCK_SLACK_MS = 10_000;
 
 /**
  * A text's words as Slack's reads may show them: `&`, `<`, `>` unescaped, then letters and digits
- * alone, so Slack's escaping, its rendering of markdown and a posted answer's "…" change nothing.
+ * alone, so Slack's escaping, its rendering of markdown and a posted reply's "…" change nothing.
  */
 export function wordsOf(text: string): string {
   const unescaped = text.replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
@@ -22,11 +22,11 @@ export function wordsOf(text: string): string {
 }
 
 /**
- * The message a `chat.startStream` (or a posted answer's `chat.postMessage`) opened before an
+ * The message a `chat.startStream` (or a posted message's `chat.postMessage`) opened before an
  * attempt died with its ts unknown, recognised by where and when it is: in the thread, from this
  * app's bot, no older than the start's checkpoint, after the reply's last known message, none of
  * its known messages — and showing the start's words (letters and digits, Slack's escaping and
- * formatting set aside), so another run's answer in the thread meanwhile is never taken for it.
+ * formatting set aside), so another run's reply in the thread meanwhile is never taken for it.
  * Exactly one such message is it. None found, or the thread refused for good (no history scope),
  * leaves it to Slack; a lookup that failed otherwise fails the attempt, and the retry looks again.
  */

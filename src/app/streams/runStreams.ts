@@ -22,30 +22,20 @@ export const noStreams: SayStream = () => {
 const field = (source: unknown, name: string): unknown => (isObject(source) ? source[name] : undefined);
 
 /**
- * Where a delivery's answer streams by default: its channel, its thread (`thread_ts ?? ts` of
- * the message, of the assistant thread, of the interaction's message) and the user it answers
- * with their team, which Slack requires outside DMs.
+ * Where a delivery's reply streams by default: its conversation (`inbound.conversation`: the
+ * thread of the message, of the assistant thread, of the interaction's message), else just its
+ * channel (`sayStream()` then asks for a thread), and the user it replies to with their team,
+ * which Slack requires outside DMs.
  */
 export function streamTargetOf(inbound: Inbound, channel: string | undefined): Partial<StreamTarget> {
   const payload = inbound.payload as Json;
   const event = field(payload, "event");
-  const assistant = field(event, "assistant_thread");
-  const message = field(payload, "message") ?? field(event, "message");
-  const container = field(payload, "container");
   const first = (...values: unknown[]) => values.map(optionalString).find((value) => value !== undefined);
   return {
-    channel: first(field(assistant, "channel_id"), channel),
-    thread_ts: first(
-      field(assistant, "thread_ts"),
-      field(event, "thread_ts"),
-      field(event, "ts"),
-      field(message, "thread_ts"),
-      field(message, "ts"),
-      field(container, "thread_ts"),
-      field(container, "message_ts"),
-    ),
+    channel: inbound.conversation?.channel ?? channel,
+    thread_ts: inbound.conversation?.threadTs,
     // The assistant thread's user first; else whoever the delivery comes from (inbound/userOf.ts, as a stop knows them).
-    recipient_user_id: first(field(assistant, "user_id"), userOf(inbound)),
+    recipient_user_id: first(field(field(event, "assistant_thread"), "user_id"), userOf(inbound)),
     recipient_team_id: first(
       field(event, "user_team"),
       field(event, "team"),
@@ -56,7 +46,7 @@ export function streamTargetOf(inbound: Inbound, channel: string | undefined): P
   };
 }
 
-/** A run's streams: `sayStream` for its arguments, `finish` once its listener has returned, `abandon` once it threw. */
+/** A run's streams: `sayStream` for its arguments, `finish` once its listener has returned, `leaveOpen` once it threw. */
 export function runStreams(client: SlackWebClient, defaults: Partial<StreamTarget>, tools: StreamTools = {}) {
   const ledger = tools.ledger ?? memoryLedger();
   const limits = tools.limits ?? DEFAULT_STREAM_LIMITS;
@@ -79,13 +69,13 @@ export function runStreams(client: SlackWebClient, defaults: Partial<StreamTarge
       streamers.push(streamer);
       return streamer;
     },
-    /** A stream the listener left open is stopped: no message of the run stays streaming. */
+    /** A reply the listener left open is finished by a stop: no message of the run stays streaming. */
     async finish(): Promise<void> {
       for (const streamer of streamers) await streamer.finish();
     },
     /** Its calls in flight end before the attempt does; its streams stay open for the retry to continue. */
-    async abandon(): Promise<void> {
-      for (const streamer of streamers) await streamer.abandon();
+    async leaveOpen(): Promise<void> {
+      for (const streamer of streamers) await streamer.leaveOpen();
     },
   };
 }
@@ -106,7 +96,7 @@ export async function withStreams(
     await run(streams.sayStream);
     await streams.finish();
   } catch (error) {
-    await streams.abandon();
+    await streams.leaveOpen();
     throw error;
   }
 }

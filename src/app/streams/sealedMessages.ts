@@ -4,7 +4,7 @@ import type { StreamedMessage, StreamRecord } from "./streamCheckpoints";
  * A checkpoint of bounded size: a message of the reply that is closed and no longer the last one
  * keeps only its length and a hash of its text (`sealed`), never the text. The open message and
  * the last one keep theirs (recovery sets them to it, the stop's blocks go under it), so a record
- * holds at most two messages' text whatever the answer's length. A retry matches its text against
+ * holds at most two messages' text whatever the reply's length. A retry matches its text against
  * a sealed message as a whole (app/streams/streamReplay.ts). Records written before sealing (full texts)
  * read as they are.
  */
@@ -27,7 +27,8 @@ export function textHash(text: string): string {
 export const lengthOf = (message: StreamedMessage): number => message.sealed?.chars ?? message.text.length;
 
 /** How many characters the reply's messages show, joined. */
-export const shownLength = (record: StreamRecord): number => record.messages.reduce((sum, message) => sum + lengthOf(message), 0);
+export const shownLength = (messages: readonly StreamedMessage[]): number =>
+  messages.reduce((sum, message) => sum + lengthOf(message), 0);
 
 /** Seals every closed message but the last: its text leaves the record (and memory), its length and hash stay. */
 export function sealClosed(record: StreamRecord): void {

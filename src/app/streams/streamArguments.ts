@@ -19,11 +19,11 @@ export type StreamAppendArguments =
 export interface StreamStopArguments {
   markdown_text?: string;
   chunks?: AnyChunk[];
-  /** Shown under the answer once it is stopped (feedback buttons, for instance). */
+  /** Shown under the reply once it is stopped (feedback buttons, for instance). */
   blocks?: KnownBlock[];
 }
 
-/** Bolt's chat streamer, made durable: a retried run continues (or replaces) the same answer. */
+/** Bolt's chat streamer, made durable: a retried run continues (or replaces) the same reply. */
 export interface ChatStreamer {
   append(args: StreamAppendArguments): Promise<void>;
   stop(args?: StreamStopArguments): Promise<void>;

@@ -3,12 +3,12 @@ import type { StreamLedger, StreamLimits } from "../contract";
 /**
  * What a streamed reply's checkpoint holds, on its run's outbox row: the messages Slack shows
  * (each one's `ts`; the open and the last one's exact text, the others' length and hash) and the
- * one call whose outcome is not known yet: bounded, whatever the answer's length. Written
+ * one call whose outcome is not known yet: bounded, whatever the reply's length. Written
  * before each call that changes a message (one row write per flush, not per token), so a
  * retried run knows what Slack shows and what may or may not have reached it.
  */
 
-/** Where a stream goes: the delivery's channel and thread, and the user (and team) it answers. */
+/** Where a stream goes: the delivery's channel and thread, and the user (and team) it replies to. */
 export interface StreamTarget {
   channel: string;
   thread_ts: string;
@@ -23,7 +23,7 @@ export interface StreamedMessage {
   text: string;
   /** When its stream started (ms since the epoch). */
   openedAt: number;
-  /** Still a stream (not stopped, not finalised by `chat.update`), or a posted message more text goes into. */
+  /** Still a stream (not stopped, not closed by `chat.update`), or a posted message more text goes into. */
   open: boolean;
   /** Posted (chat.postMessage) when stream starts were exhausted: updated in place, never streaming. */
   posted?: boolean;
@@ -51,7 +51,11 @@ export interface StreamRecord {
   /** Chunks other than text (task updates, plans) sent so far, in order. */
   chunks: number;
   unconfirmed?: UnconfirmedCall;
-  /** The handler's `stop()` reached Slack: nothing of this stream is sent again. */
+  /**
+   * The reply is finished (the handler's `stop()` reached Slack, a cap, a stop in Slack): nothing
+   * of it is sent again. Stored as `done`, the name checkpoints had before: a Worker of the version
+   * before, still serving during a rolling deploy or after a rollback, reads it the same.
+   */
   done?: boolean;
 }
 
@@ -62,8 +66,8 @@ export const DEFAULT_STREAM_LIMITS: Required<StreamLimits> = {
   maxOpenMs: 240_000,
   maxChars: 10_000,
   slackDropMs: 270_000,
-  maxAnswerChars: 100_000,
-  maxAnswerMs: 1_800_000,
+  maxReplyChars: 100_000,
+  maxReplyMs: 1_800_000,
 };
 
 /** The one reader of a stream's checkpoint: none yet is an empty reply. */

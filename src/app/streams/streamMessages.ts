@@ -2,21 +2,17 @@ import { log } from "../../platform/log";
 import type { SlackWebClient } from "../../slack/client";
 import { NOT_STREAMING, refusedWith } from "../../slack/refusals";
 import type { StreamLedger } from "../contract";
-import { PostedAnswer, START_WAIT_BOUND_MS, StartsExhausted } from "./postedAnswer";
-import { lengthOf, shownLength } from "./sealedMessages";
-import type { StreamedMessage, StreamRecord, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
+import { closeMessage, stopStreaming } from "./closeMessage";
+import { cutPlan } from "./cutPlan";
+import type { MessageKind } from "./messageKind";
+import { PostedKind } from "./postedKind";
+import type { ReplyRecord, ShownMessage } from "./replyRecord";
+import type { StreamedMessage, StreamRecord, StreamTarget } from "./streamCheckpoints";
+import { StreamedKind } from "./streamedKind";
 import { recoverStream } from "./streamRecovery";
-import { StreamSender } from "./streamSender";
-
-type Json = Record<string, unknown>;
+import { StartsExhausted, StreamSender } from "./streamSender";
 
 export type { StreamTarget } from "./streamCheckpoints";
-
-/** A call's content: `markdown_text`, or the chunks with the text as a leading `markdown_text` chunk. */
-function content(text: string, chunks: readonly unknown[] | undefined): Json {
-  if (!chunks || chunks.length === 0) return text === "" ? {} : { markdown_text: text };
-  return { chunks: text === "" ? [...chunks] : [{ type: "markdown_text", text }, ...chunks] };
-}
 
 /**
  * The messages of one streamed reply, as Slack shows them, kept in step with its checkpoint:
@@ -24,51 +20,46 @@ function content(text: string, chunks: readonly unknown[] | undefined): Json {
  * the run's lease), so a crash leaves a record that says which one call's outcome is unknown.
  */
 export class StreamMessages {
-  private readonly posted: PostedAnswer;
+  /** The reply's record: read here, changed only through its own methods. */
+  readonly record: ReplyRecord;
   private readonly sender: StreamSender;
+  private readonly streamed: MessageKind;
+  private readonly posted: MessageKind;
 
   constructor(
     private readonly client: SlackWebClient,
     private readonly target: StreamTarget,
     ledger: StreamLedger,
     name: string,
-    readonly record: StreamRecord,
+    record: StreamRecord,
     sleep: (ms: number) => Promise<void>,
   ) {
     this.sender = new StreamSender(client, target, ledger, name, record, sleep);
-    this.posted = new PostedAnswer(client, target, (sent, call) => this.sender.send(sent, call));
+    this.record = this.sender.record;
+    this.streamed = new StreamedKind(client, target, this.sender);
+    this.posted = new PostedKind(client, target, this.sender);
   }
 
-  /** The message being streamed into, if one is open. */
-  open(): StreamedMessage | undefined {
-    const last = this.record.messages.at(-1);
-    return last?.open ? last : undefined;
-  }
-
-  /** A retried run's first act: the call an earlier attempt left unconfirmed is settled (streamRecovery.ts). */
+  /** A retried run's first act: the call an earlier attempt left unconfirmed is recovered (streamRecovery.ts). */
   async recover(): Promise<void> {
-    await recoverStream(this.client, this.target, this.record, this.sender);
+    await recoverStream(this.client, this.target, this.record, this.sender, (message) => this.closeByStop(message));
   }
 
   /** Opens a new message in the thread with `text`: a stream, or a posted message when starts are exhausted. */
-  async start(text: string, chunks?: readonly unknown[]): Promise<StreamedMessage> {
-    const body = { ...this.target, ...content(text, chunks) };
-    const sent = { op: "start" as const, text, at: Date.now(), chunks: chunks?.length };
-    const call = () => this.client.call<{ ts: string }>("chat.startStream", body);
-    const opened = await this.sender.send(sent, call, START_WAIT_BOUND_MS).then(
-      ({ ts }) => ({ ts }),
+  async start(text: string, chunks?: readonly unknown[]): Promise<ShownMessage> {
+    const opened = await this.streamed.start(text, chunks).then(
+      (ts) => ({ ts }),
       async (error) => {
         if (!(error instanceof StartsExhausted)) throw error;
-        return { ts: await this.posted.post(text, chunks?.length), posted: true };
+        return { ts: await this.posted.start(text, chunks), posted: true };
       },
     );
     const message: StreamedMessage = { ...opened, text, openedAt: Date.now(), open: true };
     const { ts } = message;
-    this.record.messages.push(message);
-    this.record.chunks += chunks?.length ?? 0;
+    this.record.opened(message, chunks?.length ?? 0);
     try {
       // The ts is checkpointed at once: a retry must find this message to continue or stop it.
-      this.save(undefined);
+      this.record.save(undefined);
     } catch (error) {
       // Fenced out (or stopped): no attempt can know this message, so it goes, stopped or not.
       await this.sender
@@ -79,79 +70,72 @@ export class StreamMessages {
     return message;
   }
 
-  async append(message: StreamedMessage, text: string, chunks?: readonly unknown[]): Promise<void> {
-    const body = { channel: this.target.channel, ts: message.ts, ...content(text, chunks) };
-    if (message.posted) await this.posted.update(message, text, "append");
-    else await this.sender.send({ op: "append", ts: message.ts, text }, () => this.client.call("chat.appendStream", body));
-    message.text += text;
-    this.record.chunks += chunks?.length ?? 0;
+  async append(message: ShownMessage, text: string, chunks?: readonly unknown[]): Promise<void> {
+    await this.kindOf(message).append(message, text, chunks);
+    this.record.appended(message, text, chunks?.length);
   }
 
-  /** The handler's stop: the last text and blocks on the open message, and the stream is done. */
-  async stop(message: StreamedMessage, text: string, chunks?: readonly unknown[], blocks?: readonly unknown[]): Promise<void> {
-    const body = { channel: this.target.channel, ts: message.ts, ...content(text, chunks), ...(blocks ? { blocks } : {}) };
+  /** The handler's stop: the last text and blocks on the open message, and the reply is finished. */
+  async stop(message: ShownMessage, text: string, chunks?: readonly unknown[], blocks?: readonly unknown[]): Promise<void> {
     try {
-      if (message.posted) await this.posted.update(message, text, "stop", blocks);
-      // With blocks it is the final stop: a retry that cannot know whether they show sets them in place.
-      else
-        await this.sender.send({ op: blocks ? "final" : "stop", ts: message.ts, text }, () =>
-          this.client.call("chat.stopStream", body),
-        );
-      message.text += text;
+      await this.kindOf(message).stop(message, text, chunks, blocks);
+      this.record.appended(message, text);
     } catch (error) {
       if (!refusedWith(error, NOT_STREAMING)) throw error;
       // Dropped by Slack, or stopped in Slack: the message gets its full text and the final blocks
       // (feedback buttons) through chat.update; no message opens just to hold them.
-      message.text += text;
-      await this.sender.finalise(message, blocks);
+      this.record.appended(message, text);
+      await this.sender.closeByUpdate(message, blocks);
     }
-    message.open = false;
-    this.record.chunks += chunks?.length ?? 0;
-    this.record.done = true;
-    this.save(undefined);
+    this.record.closed(message);
+    this.record.finish(chunks?.length);
   }
 
-  /** Stops a message so the reply continues in a new one (one not streaming is finalised by chat.update: false). */
-  async close(message: StreamedMessage): Promise<boolean> {
-    const stopped = await this.sender.stopQuietly(message);
-    if (!stopped) await this.sender.finalise(message);
-    message.open = false;
-    return stopped;
+  /** Closes a message so the reply continues in a new one: true when chat.stopStream closed it, false when chat.update did. */
+  async close(message: ShownMessage): Promise<boolean> {
+    const closed = await closeMessage({ stop: this.stopOf(message), update: () => this.sender.closeByUpdate(message) });
+    this.record.closed(message);
+    return closed === "stopped";
   }
 
-  /** A retry's answer differs from `at` on: the messages show exactly its first `at` characters again. */
-  async truncate(at: number): Promise<void> {
-    const { messages } = this.record;
-    // A sealed message is only ever cut whole: a retry's text is matched against it as a whole.
-    for (let start = shownLength(this.record); messages.length > 0; ) {
-      const message = messages.at(-1)!;
-      start -= lengthOf(message);
-      if (start + lengthOf(message) <= at) break;
-      await this.sender.stopQuietly(message);
-      if (start >= at) {
+  /** chat.stopStream without text, when the message streams: false when it does not. */
+  closeByStop(message: ShownMessage): Promise<boolean> {
+    return stopStreaming(this.stopOf(message));
+  }
+
+  /** A retry's reply differs from `at` on: the messages show exactly its first `at` characters again (cutPlan.ts). */
+  async cut(at: number): Promise<void> {
+    for (const step of cutPlan(this.record.messages, at)) {
+      const message = this.record.messages.find((m) => m.ts === step.ts)!;
+      await this.closeByStop(message);
+      if (step.op === "delete") {
         await this.sender.delete(message);
-        messages.pop();
+        this.record.removed(message);
         // A deleted message takes no blocks in place: the stop's blocks go to a new one instead.
       } else {
-        message.text = message.text.slice(0, at - start);
-        await this.sender.finalise(message);
+        this.record.cutTo(message, step.chars);
+        await this.sender.closeByUpdate(message);
       }
-      this.save(undefined);
+      this.record.save(undefined);
     }
-  }
-
-  /** Writes the checkpoint (fenced, extending the lease). */
-  save(unconfirmed: UnconfirmedCall | undefined): void {
-    this.sender.save(unconfirmed);
   }
 
   /** The attempt ends (its listener threw): a call Slack answered since the last checkpoint is confirmed, so the retry continues the same message. */
   confirm(): void {
-    this.sender.confirm();
+    this.record.confirm();
   }
 
-  /** Sets the message to exactly its checkpointed text, and `blocks` under it (idempotent: a retry may send it again). */
-  async finalise(message: StreamedMessage, blocks?: readonly unknown[]): Promise<void> {
-    await this.sender.finalise(message, blocks);
+  /** Closes the message by chat.update: exactly its checkpointed text, and `blocks` under it (idempotent: a retry may send it again). */
+  async closeByUpdate(message: ShownMessage, blocks?: readonly unknown[]): Promise<void> {
+    await this.sender.closeByUpdate(message, blocks);
+  }
+
+  /** Each message of the reply is of one kind: posted once stream starts were exhausted, else streamed. */
+  private readonly kindOf = (message: ShownMessage): MessageKind => (message.posted ? this.posted : this.streamed);
+
+  /** The chat.stopStream that closes `message`, while it streams: a closed one, or one of a kind that never streams, has none. */
+  private stopOf(message: ShownMessage): (() => Promise<void>) | undefined {
+    const kind = this.kindOf(message);
+    return message.open && kind.stopStream ? () => kind.stopStream!(message) : undefined;
   }
 }

@@ -1,8 +1,10 @@
 import { log } from "../../platform/log";
 import type { SlackWebClient } from "../../slack/client";
-import { GONE, NOT_STREAMING, refusedWith } from "../../slack/refusals";
+import { GONE, refusedWith } from "../../slack/refusals";
+import { stopStreaming } from "./closeMessage";
 import { findLostStart } from "./lostStart";
-import type { StreamRecord, StreamTarget } from "./streamCheckpoints";
+import type { ReplyRecord, ShownMessage } from "./replyRecord";
+import type { StreamTarget } from "./streamCheckpoints";
 import type { StreamSender } from "./streamSender";
 
 /**
@@ -15,8 +17,9 @@ import type { StreamSender } from "./streamSender";
 export async function recoverStream(
   client: SlackWebClient,
   target: StreamTarget,
-  record: StreamRecord,
+  record: ReplyRecord,
   sender: StreamSender,
+  closeByStop: (message: ShownMessage) => Promise<boolean>,
 ): Promise<void> {
   const { unconfirmed } = record;
   if (!unconfirmed) return;
@@ -27,32 +30,30 @@ export async function recoverStream(
       if (gone) await sender.delete(message);
       else if (unconfirmed.op === "final") {
         // Not written ahead: until the handler's stop sets the blocks in place, the checkpoint says they may show.
-        await client.call("chat.stopStream", { channel: target.channel, ts: message.ts }).catch((error) => {
-          if (!refusedWith(error, NOT_STREAMING)) throw error;
-        });
-        await sender.finalise(message);
+        await stopStreaming(() => client.call("chat.stopStream", { channel: target.channel, ts: message.ts }));
+        await sender.closeByUpdate(message);
         return;
       } else {
-        await sender.stopQuietly(message);
-        await sender.finalise(message);
+        await closeByStop(message);
+        await sender.closeByUpdate(message);
       }
     } catch (error) {
       // Deleted already (a delete whose answer was lost, or by hand): nothing of it shows.
       if (!refusedWith(error, GONE)) throw error;
       gone = true;
     }
-    if (gone) record.messages.splice(record.messages.indexOf(message), 1);
+    if (gone) record.removed(message);
     // A posted message, set to its checkpointed text, takes more in place as before.
-    else if (message.posted) message.open = true;
+    else if (message.posted) record.reopened(message);
   } else if (unconfirmed.op === "start" || unconfirmed.op === "post") {
     // The start may have opened a message whose ts died with the attempt: found, the reply goes on in it.
     const ts = await findLostStart(client, target, unconfirmed, record.messages);
     if (ts) {
       const posted = unconfirmed.op === "post" ? { posted: true } : {};
-      record.messages.push({ ts, text: unconfirmed.text, openedAt: unconfirmed.at ?? Date.now(), open: true, ...posted });
       // The start's chunks show in it too: a retry sends them no more.
-      record.chunks += unconfirmed.chunks ?? 0;
+      const found = { ts, text: unconfirmed.text, openedAt: unconfirmed.at ?? Date.now(), open: true, ...posted };
+      record.opened(found, unconfirmed.chunks ?? 0);
     } else log("warn", "a stream's interrupted start was not found; Slack drops it if it opened", { ...target });
   }
-  sender.save(undefined);
+  record.save(undefined);
 }

@@ -1,11 +1,18 @@
 import { SlackApiError } from "../../platform/errors";
 import { CLEAN_UP, type SlackWebClient } from "../../slack/client";
-import { GONE, NOT_STREAMING, refusedWith, turnOf } from "../../slack/refusals";
+import { GONE, refusedWith, turnOf } from "../../slack/refusals";
 import type { StreamLedger } from "../contract";
-import { finishedContent } from "./messageContent";
-import { StartsExhausted } from "./postedAnswer";
-import { sealClosed } from "./sealedMessages";
-import type { StreamedMessage, StreamRecord, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
+import { closedContent } from "./messageContent";
+import { ReplyRecord, type ShownMessage } from "./replyRecord";
+import type { StreamRecord, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
+
+/** A start whose turn (Tier 2, or a 429's Retry-After) is further away than this is posted instead. */
+export const START_WAIT_BOUND_MS = 3_000;
+
+/** The stream's start would wait past START_WAIT_BOUND_MS: its reply is posted and updated in place. */
+export class StartsExhausted extends Error {
+  override name = "StartsExhausted";
+}
 
 /**
  * The one way a streamed reply's calls reach Slack: each call that may change a message is
@@ -13,98 +20,47 @@ import type { StreamedMessage, StreamRecord, StreamTarget, UnconfirmedCall } fro
  * crash at any call leaves a record that says which one call's outcome is unknown.
  */
 export class StreamSender {
-  /** Slack answered a call written ahead as unconfirmed, and no checkpoint says so yet. */
-  private answered = false;
+  /** The reply's record, changed only through its methods. */
+  readonly record: ReplyRecord;
 
   constructor(
     private readonly client: SlackWebClient,
     private readonly target: StreamTarget,
-    private readonly ledger: StreamLedger,
-    private readonly name: string,
-    private readonly record: StreamRecord,
+    ledger: StreamLedger,
+    name: string,
+    record: StreamRecord,
     private readonly sleep: (ms: number) => Promise<void>,
-  ) {}
-
-  /** Writes the checkpoint (fenced, extending the lease); `unconfirmed` is the call about to be sent. */
-  save(unconfirmed: UnconfirmedCall | undefined): void {
-    this.record.unconfirmed = unconfirmed;
-    this.answered = false;
-    // Closed messages but the last keep only their length and hash: the record stays bounded.
-    sealClosed(this.record);
-    this.ledger.write(this.name, JSON.stringify(this.record));
-  }
-
-  /** The attempt ends (its listener threw): a call Slack answered since the last checkpoint is confirmed. */
-  confirm(): void {
-    if (this.answered) this.save(undefined);
+  ) {
+    this.record = new ReplyRecord(ledger, name, record);
   }
 
   /**
-   * Sends one call, written ahead. A call the pacer holds back, or Slack answers 429, waits for
-   * its turn inside the attempt (text meanwhile gathers into a bigger next flush) instead of
-   * ending the attempt; a refusal from Slack is known not to show, so the checkpoint says so.
+   * Sends one call, written ahead; it waits for its turn (inTurn) and, once that wait opened the
+   * input gate, is written ahead again (fenced), so an attempt that lost its lease meanwhile
+   * sends nothing. A refusal from Slack is known not to show, so the checkpoint says so.
    */
   async send<T>(unconfirmed: UnconfirmedCall, call: () => Promise<T>, boundMs = Number.POSITIVE_INFINITY): Promise<T> {
-    this.save(unconfirmed);
-    for (;;) {
-      try {
-        const answer = await call();
-        this.record.unconfirmed = undefined;
-        this.answered = true;
-        return answer;
-      } catch (error) {
-        const turn = turnOf(error);
-        if (turn !== undefined) {
-          // A start this far from its turn is not sent (the checkpoint says so): the answer is posted instead.
-          if (turn - Date.now() > boundMs) {
-            this.save(undefined);
-            throw new StartsExhausted();
-          }
-          await this.sleep(Math.max(0, turn - Date.now()));
-          // The wait opened the input gate: written ahead again (fenced), so an attempt that lost its lease meanwhile sends nothing.
-          this.save(unconfirmed);
-          continue;
-        }
-        if (error instanceof SlackApiError) this.save(undefined);
-        throw error;
-      }
-    }
-  }
-
-  /** chat.stopStream without text; false when Slack no longer streams the message. */
-  async stopQuietly(message: StreamedMessage): Promise<boolean> {
-    // A posted message is no stream: it shows what its last chat.update set.
-    if (!message.open || message.posted) return false;
+    this.record.save(unconfirmed);
     try {
-      await this.send({ op: "stop", ts: message.ts, text: "" }, () =>
-        this.client.call("chat.stopStream", { channel: this.target.channel, ts: message.ts }),
-      );
-      message.open = false;
-      return true;
+      const answer = await this.inTurn(call, boundMs, () => this.record.save(unconfirmed));
+      this.record.callAnswered();
+      return answer;
     } catch (error) {
-      if (!refusedWith(error, NOT_STREAMING)) throw error;
-      return false;
+      // Refused by Slack, or a start too far from its turn (then posted instead): known not to show.
+      if (error instanceof SlackApiError || error instanceof StartsExhausted) this.record.save(undefined);
+      throw error;
     }
   }
 
-  /** Sets the message to exactly its checkpointed text, and `blocks` under it (idempotent: a retry may send it again). */
-  async finalise(message: StreamedMessage, blocks?: readonly unknown[]): Promise<void> {
-    const body = { channel: this.target.channel, ts: message.ts, ...finishedContent(message.text, blocks) };
-    for (;;) {
-      try {
-        await this.client.call("chat.update", body);
-        break;
-      } catch (error) {
-        const turn = turnOf(error);
-        if (turn === undefined) throw error;
-        await this.sleep(Math.max(0, turn - Date.now()));
-      }
-    }
-    message.open = false;
+  /** Closes the message by chat.update: exactly its checkpointed text, and `blocks` under it (idempotent: a retry may send it again). */
+  async closeByUpdate(message: ShownMessage, blocks?: readonly unknown[]): Promise<void> {
+    const body = { channel: this.target.channel, ts: message.ts, ...closedContent(message.text, blocks) };
+    await this.inTurn(() => this.client.call("chat.update", body));
+    this.record.closed(message);
   }
 
   /** Deletes a message of the reply, written ahead: a retry that cannot know the outcome deletes it again. */
-  async delete(message: StreamedMessage): Promise<void> {
+  async delete(message: ShownMessage): Promise<void> {
     try {
       await this.send({ op: "delete", ts: message.ts, text: "" }, () =>
         this.client.call("chat.delete", { channel: this.target.channel, ts: message.ts }),
@@ -120,6 +76,26 @@ export class StreamSender {
       await this.client[CLEAN_UP]("chat.delete", { channel: this.target.channel, ts });
     } catch (error) {
       if (!refusedWith(error, GONE)) throw error;
+    }
+  }
+
+  /**
+   * The one wait for a turn: a call the pacer holds back, or Slack answers 429, waits for its
+   * turn inside the attempt (text meanwhile gathers into a bigger next flush) instead of ending
+   * the attempt, then goes again after `waited`; one whose turn is further than `boundMs` away
+   * is not sent (StartsExhausted).
+   */
+  private async inTurn<T>(call: () => Promise<T>, boundMs = Number.POSITIVE_INFINITY, waited = () => {}): Promise<T> {
+    for (;;) {
+      try {
+        return await call();
+      } catch (error) {
+        const turn = turnOf(error);
+        if (turn === undefined) throw error;
+        if (turn - Date.now() > boundMs) throw new StartsExhausted();
+        await this.sleep(Math.max(0, turn - Date.now()));
+        waited();
+      }
     }
   }
 }

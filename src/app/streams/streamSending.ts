@@ -2,7 +2,7 @@ import type { AnyChunk, KnownBlock } from "@slack/types";
 import { log } from "../../platform/log";
 import { NOT_STREAMING, refusedWith } from "../../slack/refusals";
 import type { StreamLimits } from "../contract";
-import type { StreamedMessage } from "./streamCheckpoints";
+import type { ShownMessage } from "./replyRecord";
 import type { StreamMessages } from "./streamMessages";
 import { openFenceAt, pieceLength } from "./textCuts";
 
@@ -10,9 +10,9 @@ import { openFenceAt, pieceLength } from "./textCuts";
 const MIN_CHARS = 200;
 
 /**
- * How one streamed answer's text reaches its messages: into the open one, continued in a new one
- * before Slack's time or size limit (cut where app/streams/textCuts.ts says), a dropped one finalised and
- * continued, one stopped in Slack the answer's end. No message opens without something to show.
+ * How one streamed reply's text reaches its messages: into the open one, continued in a new one
+ * before Slack's time or size limit (cut where app/streams/textCuts.ts says), a dropped one closed and
+ * continued, one stopped in Slack the reply's finish. No message opens without something to show.
  */
 export class StreamSending {
   /** STREAM_MAX_CHARS, lowered where Slack's `msg_too_long` says its limit is lower. */
@@ -35,7 +35,7 @@ export class StreamSending {
     let full = false;
     do {
       const open = await this.openForMore(full);
-      if (this.messages.record.done) return;
+      if (this.messages.record.finished) return;
       const inBlock = this.startsInBlock(open);
       const piece = rest.slice(0, pieceLength(open?.text ?? "", rest, this.maxChars - (open?.text.length ?? 0), inBlock));
       // Cut: this message is full; the rest goes on in a new one (none opens before its piece is known).
@@ -67,29 +67,28 @@ export class StreamSending {
 
   /** The handler's stop on the open message, old or full as it may be: a stop adds no text, and no message opens for nothing. */
   async stop(blocks: KnownBlock[] | undefined): Promise<void> {
-    if (this.messages.record.done) return;
-    const open = this.messages.open();
+    if (this.messages.record.finished) return;
+    const open = this.messages.record.open;
     if (open) return await this.messages.stop(open, "", undefined, blocks);
-    const last = this.messages.record.messages.at(-1);
-    // The blocks go under the last message (its text is kept for this); an answer with no text shows them alone.
-    if (last && !last.sealed && blocks) await this.messages.finalise(last, blocks);
+    const last = this.messages.record.last;
+    // The blocks go under the last message (its text is kept for this); a reply with no text shows them alone.
+    if (last && !last.sealed && blocks) await this.messages.closeByUpdate(last, blocks);
     else if (blocks) return await this.messages.stop(await this.messages.start(""), "", undefined, blocks);
-    this.messages.record.done = true;
-    this.messages.save(undefined);
+    this.messages.record.finish();
   }
 
   /** Whether `open` (or, none open, the next message) starts inside a code block the message before left open. */
-  private startsInBlock(open: StreamedMessage | undefined): boolean {
+  private startsInBlock(open: ShownMessage | undefined): boolean {
     if (open) return this.inBlock.has(open.ts);
-    const last = this.messages.record.messages.at(-1);
+    const last = this.messages.record.last;
     return (
       last !== undefined && !last.sealed && openFenceAt("", last.text, last.text.length, this.inBlock.has(last.ts)) !== undefined
     );
   }
 
   /** The open message, if more may go into it; one too old or too full is closed first. */
-  private async openForMore(full: boolean): Promise<StreamedMessage | undefined> {
-    const open = this.messages.open();
+  private async openForMore(full: boolean): Promise<ShownMessage | undefined> {
+    const open = this.messages.record.open;
     if (!open) return undefined;
     if (!full && Date.now() - open.openedAt < this.limits.maxOpenMs && open.text.length < this.maxChars) return open;
     if (!(await this.messages.close(open))) await this.stoppedInSlack(open, true);
@@ -98,18 +97,17 @@ export class StreamSending {
 
   /**
    * A message this attempt streamed into, found not streaming before Slack drops streams
-   * (STREAM_SLACK_DROP_MS), was stopped in Slack (by the user or another client): the answer ends
+   * (STREAM_SLACK_DROP_MS), was stopped in Slack (by the user or another client): the reply finishes
    * there, at its checkpointed text; later appends and the stop do nothing. Older, Slack dropped
-   * it: false, and the answer goes on in a new message.
+   * it: false, and the reply goes on in a new message.
    */
-  private async stoppedInSlack(message: StreamedMessage, closed: boolean): Promise<boolean> {
+  private async stoppedInSlack(message: ShownMessage, closed: boolean): Promise<boolean> {
     // A posted message never streams; one this attempt has not streamed into yet may have been
     // closed by a parked run's follow-ups.
     if (message.posted || message.ts !== this.live || Date.now() - message.openedAt >= this.limits.slackDropMs) return false;
     if (!closed) await this.messages.close(message);
-    log("info", "a streamed answer was stopped in Slack: it ends there", { ts: message.ts });
-    this.messages.record.done = true;
-    this.messages.save(undefined);
+    log("info", "a streamed reply was stopped in Slack: it ends there", { ts: message.ts });
+    this.messages.record.finish();
     return true;
   }
 }

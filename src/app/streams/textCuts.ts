@@ -1,5 +1,5 @@
 /**
- * Where a streamed answer's text is cut when it does not fit in one message: never inside a
+ * Where a streamed reply's text is cut when it does not fit in one message: never inside a
  * surrogate pair (an emoji stays whole), never leaving a ``` code fence open across messages
  * when the block can move to the next message whole (and one opening late in a message starts the
  * next one before it grows), and at a line break, else a space, when one is in the second half of
