@@ -1,7 +1,7 @@
 import type { Inbound } from "../inbound/types";
 import { ListenerGone } from "../platform/errors";
 import { type Assistant, type AssistantConfig, assistantListeners } from "./assistant";
-import type { AckBody, Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from "./contract";
+import type { Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from "./contract";
 import { functionMatch, functionParked } from "./functions";
 import {
   type ActionArgs,
@@ -19,11 +19,8 @@ import {
   errorFollowUps,
   eventMatch,
   type FunctionArgs,
-  ignoredDelivery,
   type Listener,
   type ListenerSpec,
-  listenerWants,
-  type Match,
   type Matched,
   type Matcher,
   type MessageArgs,
@@ -31,10 +28,11 @@ import {
   type OptionsConstraint,
   type OptionsListener,
   optionsRegistration,
+  planOf,
+  type Registered,
   runErrorHandler,
   type ShortcutArgs,
   shortcutMatch,
-  toAckBody,
   type ViewArgs,
   viewMatch,
 } from "./listeners";
@@ -43,13 +41,6 @@ import { withStreams } from "./streams";
 
 /** Follow-ups of a parked run, planned purely (SlackApp.parked). */
 type ParkContributor = NonNullable<SlackApp["parked"]>;
-
-interface Registered {
-  name: string;
-  spec: ListenerSpec;
-  /** The listener's view of the delivery, or undefined when it does not match. */
-  match: Match;
-}
 
 export interface AppOptions {
   /** Only deliveries from these channel ids reach listeners; others are acked and ignored. */
@@ -157,26 +148,7 @@ export class App implements SlackApp {
   }
 
   plan(inbound: Inbound): Plan {
-    const ignored = ignoredDelivery(inbound, this.allowedChannels);
-    if (ignored) return { ignore: ignored };
-
-    const effects: PlannedEffect[] = [];
-    let ackBody: AckBody | undefined;
-    let matched = false;
-    // A run needs the parsed delivery, never the request as Slack sent it (relay mode's, which its relay row keeps).
-    const { raw: _request, ...delivery } = inbound;
-    for (const listener of this.listeners) {
-      const context = listener.match(inbound);
-      if (!context || !listenerWants(listener.spec, context)) continue;
-      matched = true;
-      const body = toAckBody(listener.spec.ack?.(context), inbound);
-      ackBody ??= body;
-      // A submission rejected with field errors stays open in Slack; there is nothing to run.
-      if (body?.response_action === "errors" || !listener.spec.run) continue;
-      const effect: RunEffect = { type: "run", listener: listener.name, inbound: delivery };
-      effects.push({ name: `run:${listener.name}`, effect, scope: listener.spec.dedupe === "fact" ? "fact" : "delivery" });
-    }
-    return matched ? { effects, ackBody } : { ignore: "no handler" };
+    return planOf(inbound, this.listeners, this.allowedChannels);
   }
 
   parked(effect: RunEffect, reason: string): PlannedEffect[] {

@@ -20,6 +20,6 @@ export function buildCourier(parts: CourierParts): Courier {
     // A step checkpoint is a write the waiting completions can share.
     perform: rowPerformer(parts, completions.flush),
     followUps: parkFollowUps(parts.app, agentFollowUps(settings)),
-    closes: parkedStreamCloses((key, name) => outbox.stepResult(key, name)),
+    closes: parkedStreamCloses((key, name) => outbox.steps.read(key, name)),
   };
 }

@@ -126,7 +126,7 @@ async function settle(
         : settlement.reason;
     // Step checkpoints stay on a parked row: a replayed run resumes after its completed steps.
     // Its follow-ups are planned only if this is its first parking, inside the parking's transaction.
-    const followUps = outbox.park(
+    const followUps = outbox.parked.park(
       key,
       token,
       attempts,

@@ -10,7 +10,7 @@ import type { DeliverySettings } from "../settings";
 /** What the app plans once a row is finally parked, as rows to enqueue with the parking. */
 export type FollowUps = (effect: Effect, row: ClaimedRow, reason: string) => NewRow[];
 
-/** A row's step checkpoint by name (outbox.stepResult): a parked row keeps its steps. */
+/** A row's step checkpoint by name (outbox.steps.read): a parked row keeps its steps. */
 export type CheckpointOf = (key: string, name: string) => string | undefined;
 
 /**

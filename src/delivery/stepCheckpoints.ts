@@ -26,11 +26,11 @@ export function stepFor(
     const prior =
       noCheckpointsUntil !== undefined && Date.now() < noCheckpointsUntil
         ? recordedHere.get(name)
-        : outbox.stepResult(outboxKey, name);
+        : outbox.steps.read(outboxKey, name);
     if (prior !== undefined) return JSON.parse(prior) as T;
     const result = storable(name, await fn());
     // fn's awaits opened the input gate: another attempt may own the row by now.
-    const recorded = outbox.recordStep(outboxKey, name, token, result);
+    const recorded = outbox.steps.recordStep(outboxKey, name, token, result);
     afterStep?.();
     if (recorded === undefined) throw new LeaseLost(`lease on ${outboxKey} was taken over before step "${name}" was recorded`);
     recordedHere.set(name, recorded);

@@ -84,7 +84,7 @@ export class Stops {
     }
     const parked = this.outbox.parked.parkConversationRuns(conversation, user, inbound.dedupeKey, STOPPED_BY_USER, now);
     // In the parking's turn (one commit): each stopped run's open streams are closed from its checkpoints, named by Slack's event or not.
-    const checkpoint = (key: string, name: string) => this.outbox.stepResult(key, name);
+    const checkpoint = (key: string, name: string) => this.outbox.steps.read(key, name);
     const closes = parked.flatMap((key) => streamCloseRows(checkpoint, key, inbound.workspace, inbound.conversation?.channel));
     this.outbox.enqueue(
       closes.map((row) => ({ ...row, followUp: true })),

@@ -15,7 +15,7 @@ export function streamLedgerFor(
   afterWrite?: () => void,
 ): StreamLedger {
   return {
-    read: (name) => outbox.stepResult(key, name),
+    read: (name) => outbox.steps.read(key, name),
     write(name, json) {
       // The flush before this write opened the input gate: another attempt may own the row by now.
       const held = outbox.recordStreamCheckpoint(key, name, token, json, Date.now() + leaseMs);

@@ -12,6 +12,7 @@ import type {
   StatusAnswer,
   TokenAnswer,
 } from "../rpc/installations";
+import { InstallationLifecycle } from "./installationLifecycle";
 import { InstallationRecord, type StoredInstallation, summaryOf } from "./installationRecord";
 import { notifyShards } from "./notifyShards";
 import { installationIdOf } from "./oauthAccess";
@@ -29,11 +30,14 @@ function notServing(stored: StoredInstallation | null): Exclude<StatusAnswer, { 
 /**
  * One installation's role (OAuth mode), one SQLite Durable Object per installation — strongly
  * consistent and single-threaded, so a rotation is one atomic write and concurrent askers share
- * one refresh. Its summary is copied to the directory, and its changes are told to its shards.
+ * one refresh. Its summary is copied to the directory, and its changes are told to its shards;
+ * what Slack's lifecycle events do to it is installationLifecycle.ts.
  */
 export class Installation implements InstallationApi {
   readonly kind = "an installation";
   private readonly record: InstallationRecord;
+  /** Slack's lifecycle events and a rejected token, applied to this installation. */
+  private readonly lifecycle = new InstallationLifecycle(this);
   private cipher?: Promise<TokenCipher>;
   /** The refresh in flight: every asker awaits this one instead of starting its own. */
   private refreshing?: Promise<TokenAnswer | null>;
@@ -149,74 +153,20 @@ export class Installation implements InstallationApi {
     log("warn", "installation stopped", { installation: stored.summary.id, status, reason });
   }
 
-  /**
-   * An event from before the latest install is about the previous one (a late retry): ignored.
-   * Slack's event_time has whole seconds, so an event in the install's own second counts.
-   */
-  private isStale(stored: StoredInstallation, cause: LifecycleCause): boolean {
-    return cause.eventTime !== undefined && cause.eventTime < Math.floor(stored.summary.installedAt / 1000);
+  uninstall(cause: LifecycleCause): Promise<boolean> {
+    return this.lifecycle.uninstall(cause);
   }
 
-  async uninstall(cause: LifecycleCause): Promise<boolean> {
-    const stored = this.read();
-    if (!stored) return false;
-    if (stored.summary.status === "uninstalled") {
-      // Already applied; a retried effect repeats what followed the write, which may have failed.
-      await this.announce(stored.summary, { status: "uninstalled", reason: stored.summary.statusReason ?? cause.reason });
-      return false;
-    }
-    if (this.isStale(stored, cause)) {
-      // The shard that received it believed it at once; tell them all the installation stands.
-      log("info", "stale uninstall ignored", { installation: stored.summary.id, eventTime: cause.eventTime });
-      await notifyShards(this.env, stored.summary.id, { status: "installed" });
-      return false;
-    }
-    await this.tombstone(stored, "uninstalled", cause.reason, Date.now());
-    return true;
+  revokeTokens(revoked: { bot: string[]; users: string[] }, cause: LifecycleCause): Promise<boolean> {
+    return this.lifecycle.revokeTokens(revoked, cause);
   }
 
-  async revokeTokens(revoked: { bot: string[]; users: string[] }, cause: LifecycleCause): Promise<boolean> {
-    const stored = this.read();
-    if (!stored || this.isStale(stored, cause)) return false;
-    const { botUserId, userId, status } = stored.summary;
-    if (status !== "installed") {
-      if (botUserId !== null && revoked.bot.includes(botUserId))
-        await this.announce(stored.summary, { status, reason: stored.summary.statusReason ?? cause.reason });
-      return false;
-    }
-    if (botUserId !== null && revoked.bot.includes(botUserId)) {
-      await this.tombstone(stored, "revoked", cause.reason, Date.now());
-      return true;
-    }
-    if (userId !== null && revoked.users.includes(userId) && stored.userToken !== null) {
-      await this.commit({ ...stored, userToken: null, userRefreshToken: null });
-      log("info", "installing user's token revoked", { installation: stored.summary.id });
-      return true;
-    }
-    return false;
+  tokenRejected(botToken: string, code: string): Promise<boolean> {
+    return this.lifecycle.tokenRejected(botToken, code);
   }
 
-  async tokenRejected(botToken: string, code: string): Promise<boolean> {
-    const stored = this.read();
-    if (stored?.summary.status !== "installed" || !stored.botToken) return false;
-    // A token rotated or reinstalled since the call was made is not the one Slack refused.
-    if ((await (await this.sealer()).decrypt(stored.botToken)) !== botToken) return false;
-    const current = this.read();
-    if (current?.botToken !== stored.botToken) return false;
-    await this.tombstone(current, "revoked", `token rejected by Slack: ${code}`, Date.now());
-    return true;
-  }
-
-  async teamAccess(change: "granted" | "revoked", teamIds: string[]): Promise<void> {
-    const stored = this.read();
-    if (!stored) return;
-    const teams = new Set(stored.summary.teams);
-    for (const team of teamIds) {
-      if (change === "granted") teams.add(team);
-      else teams.delete(team);
-    }
-    await this.commit({ ...stored, summary: { ...stored.summary, teams: [...teams].sort(), updatedAt: Date.now() } });
-    log("info", `org access ${change}`, { installation: stored.summary.id, teams: teamIds.length });
+  teamAccess(change: "granted" | "revoked", teamIds: string[]): Promise<void> {
+    return this.lifecycle.teamAccess(change, teamIds);
   }
 
   summary(): InstallationSummary | null {

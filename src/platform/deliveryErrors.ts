@@ -2,30 +2,12 @@
  * The delivery errors (platform/errors.ts re-exports them): what an attempt's failure asks for its
  * outbox row, as its `disposition` — retried with backoff (`retry`), parked for an operator
  * (`park`), left alone because another attempt owns it (`lease_lost`), or put back without an
- * attempt counted (`postpone`) — and the settlement an attempt's error comes to.
+ * attempt counted (`postpone`). The settlement an attempt's error comes to is settlement.ts.
  */
 import { describeError } from "./log";
 
 /** What a DeliveryError asks for its outbox row (docs/design.md "Words"). */
 export type Disposition = "retry" | "park" | "lease_lost" | "postpone";
-
-/** An attempt's settlement: what it does to its outbox row — delivered, or a failure's disposition with its details. */
-export type Settlement =
-  | { disposition: "delivered" }
-  /** `maxAttempts` lowers the engine's MAX_ATTEMPTS for this failure (e.g. a bug in a handler). */
-  | {
-      disposition: "retry";
-      reason: string;
-      retryAfterMs?: number;
-      maxAttempts?: number;
-      retryUntil?: number;
-      retryAt?: number;
-    }
-  | { disposition: "park"; reason: string }
-  /** The attempt found its lease taken by another claimer (a step write was fenced out). */
-  | { disposition: "lease_lost" }
-  /** Not yet: the row waits until `until` without an attempt counted (pacing). */
-  | { disposition: "postpone"; until: number };
 
 /** An attempt that failed in a way we understand; `disposition` is what the outbox does next. */
 export abstract class DeliveryError extends Error {
@@ -207,33 +189,5 @@ export class RetryableError extends DeliveryError {
   constructor(message: string, options: { retryAfterMs?: number; cause?: unknown } = {}) {
     super(message, { cause: options.cause });
     this.retryAfterMs = options.retryAfterMs;
-  }
-}
-
-/**
- * The settlement of an attempt that threw `error`, read from the error's disposition. Anything
- * else is unexpected in our own code: retried, with its description as the reason.
- */
-export function settlementOf(error: unknown): Settlement {
-  if (!(error instanceof DeliveryError)) {
-    return { disposition: "retry", reason: describeError(error, true) };
-  }
-  const reason = error.message.slice(0, 500);
-  switch (error.disposition) {
-    case "lease_lost":
-      return { disposition: "lease_lost" };
-    case "postpone":
-      return { disposition: "postpone", until: error instanceof Paced ? error.until : Date.now() };
-    case "park":
-      return { disposition: "park", reason };
-    case "retry":
-      return {
-        disposition: "retry",
-        reason,
-        retryAfterMs: error.retryAfterMs,
-        maxAttempts: error.maxAttempts,
-        retryUntil: error.retryUntil,
-        retryAt: error.retryAt,
-      };
   }
 }

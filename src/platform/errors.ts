@@ -4,7 +4,8 @@
  * - at the edge, a `Rejection` carries the HTTP status Slack sees and whether Slack may retry;
  * - in delivery, a `DeliveryError` (deliveryErrors.ts, re-exported here) carries its
  *   `disposition`, what happens to the outbox row: retried with backoff (`retry`), parked for an
- *   operator (`park`), left alone because another attempt owns it (`lease_lost`), or postponed.
+ *   operator (`park`), left alone because another attempt owns it (`lease_lost`), or postponed;
+ *   the settlement an attempt comes to is read from it (settlement.ts, re-exported here).
  */
 
 // ── The edge: answers to Slack ────────────────────────────────────────────────────────────────
@@ -101,7 +102,7 @@ export class TokenUnreadable extends Error {
 
 // ── Delivery: what happens to an outbox row ──────────────────────────────────────────────────
 
-export type { Disposition, Settlement } from "./deliveryErrors";
+export type { Disposition } from "./deliveryErrors";
 export {
   DeliveryError,
   ExpiredHandle,
@@ -120,8 +121,9 @@ export {
   SlackApiError,
   SlackUnreachable,
   STOPPED_BY_USER,
-  settlementOf,
   TokenRefreshFailed,
   UndeliverableAlert,
   UnreadableEffect,
 } from "./deliveryErrors";
+export type { Settlement } from "./settlement";
+export { settlementOf } from "./settlement";

@@ -1,19 +1,24 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { OutboxStatus } from "../rpc/shard";
 import type { ClaimedRow, Lease, NewRow, StoredRow } from "./outboxRows";
+import { OutboxSteps } from "./outboxSteps";
 import { ParkedRows } from "./parkedRows";
 
 export type { ClaimedRow, Lease, NewRow } from "./outboxRows";
 
 /**
- * All SQL touching `outbox`: enqueue, claim, steps and the fenced settles here (every write after
- * a claim is fenced by the claim token), the dead-letter side in `parked` (parkedRows.ts).
+ * All SQL touching `outbox`: enqueue, claim, leases and the fenced settles here (every write after
+ * a claim is fenced by the claim token); a run's checkpoints in `steps` (outboxSteps.ts); the
+ * dead-letter side, parking included, in `parked` (parkedRows.ts).
  */
 export class Outbox {
+  readonly steps: OutboxSteps;
   readonly parked: ParkedRows;
 
   constructor(private readonly sql: MeteredSql) {
-    this.parked = new ParkedRows(sql);
+    this.steps = new OutboxSteps(sql);
+    // A parking's follow-ups are enqueued as any row is, in the parking's transaction.
+    this.parked = new ParkedRows(sql, (rows, now) => this.enqueue(rows, now, null));
   }
 
   /**
@@ -86,37 +91,9 @@ export class Outbox {
     );
   }
 
-  /** A completed step's result (JSON text) on a run's row, or undefined. */
-  stepResult(key: string, name: string): string | undefined {
-    const [row] = this.sql.all<{ result: string | null }>(
-      "SELECT steps -> ? AS result FROM outbox WHERE idempotency_key = ?",
-      `$."${name}"`,
-      key,
-    );
-    return row?.result ?? undefined;
-  }
-
   /**
-   * Stores a step's result (JSON text), fenced by the run's lease: only the attempt holding
-   * `token` may record. If an overlapping attempt recorded the step first, that result wins
-   * and is returned, so both continue from the same checkpoint. Undefined when fenced out.
-   */
-  recordStep(key: string, name: string, token: string, result: string): string | undefined {
-    const path = `$."${name}"`;
-    const recorded = this.sql.count(
-      `UPDATE outbox SET steps = json_set(steps, ?1, json(?2))
-        WHERE idempotency_key = ?3 AND claim_token = ?4 AND steps -> ?1 IS NULL RETURNING 1`,
-      path,
-      result,
-      key,
-      token,
-    );
-    return recorded === 1 ? result : this.stepResult(key, name);
-  }
-
-  /**
-   * A streamed reply's checkpoint (JSON text), replaced on each flush, fenced by the run's lease
-   * and extending it to `leaseUntil`: a stream may run longer than LEASE_MS. False when fenced out.
+   * A streamed reply's checkpoint (JSON text) in `steps`, replaced on each flush, fenced by the run's
+   * lease and extending it to `leaseUntil`: a stream may run longer than LEASE_MS. False when fenced out.
    */
   recordStreamCheckpoint(key: string, name: string, token: string, record: string, leaseUntil: number): boolean {
     return (
@@ -175,47 +152,6 @@ export class Outbox {
         token,
       ) === 1
     );
-  }
-
-  /**
-   * Fenced parking: the row joins the dead-letter queue with its error. The first time a row is
-   * parked, its `followUps` (planned by the app) are enqueued in the same transaction, due at once
-   * and born followed up (they have none of their own); a replayed row parking again plans none.
-   * `everyParking`'s rows (closing the streams a run left open) are enqueued at each parking.
-   * Returns the follow-up rows written, or null when fenced out.
-   */
-  park(
-    key: string,
-    token: string,
-    attempts: number,
-    error: string,
-    now: number,
-    followUps = (): NewRow[] => [],
-    everyParking = (): NewRow[] => [],
-  ): ClaimedRow[] | null {
-    return this.sql.transaction(() => {
-      // Read and written in one synchronous transaction: no other attempt can park this row in between.
-      const [held] = this.sql.all<{ followed_up_at: number | null }>(
-        "SELECT followed_up_at FROM outbox WHERE idempotency_key = ? AND claim_token = ?",
-        key,
-        token,
-      );
-      if (!held) return null;
-      this.sql.all(
-        `UPDATE outbox SET status = 'parked', attempts = ?1, last_error = ?2, parked_at = ?3, claim_token = NULL, claim_expires_at = NULL,
-          followed_up_at = coalesce(followed_up_at, ?3) WHERE idempotency_key = ?4`,
-        attempts,
-        error,
-        now,
-        key,
-      );
-      const first = held.followed_up_at === null ? followUps() : [];
-      return this.enqueue(
-        [...everyParking(), ...first].map((row) => ({ ...row, followUp: true })),
-        now,
-        null,
-      );
-    });
   }
 
   countsByStatus(): Record<OutboxStatus, number> {

@@ -30,7 +30,7 @@ export interface NewRow {
   rateKey: string | null;
   /** The effect `payload` serialises, when the caller has it (handed to the immediate attempt as is). */
   effect?: Effect;
-  /** A park follow-up (outbox.park): it gets no follow-ups of its own when it is parked. */
+  /** A park follow-up (outbox.parked.park): it gets no follow-ups of its own when it is parked. */
   followUp?: boolean;
 }
 

@@ -2,6 +2,7 @@ import type { Inbound } from "../inbound/types";
 import { userOf } from "../inbound/userOf";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { ParkedCursor, ParkedRow } from "../rpc/shard";
+import type { ClaimedRow, NewRow } from "./outboxRows";
 
 const PARKED = `SELECT idempotency_key, workspace, effect, attempts, last_error, created_at, parked_at FROM outbox
         WHERE status = 'parked'`;
@@ -9,9 +10,57 @@ const PARKED = `SELECT idempotency_key, workspace, effect, attempts, last_error,
 /** Which parked rows a list gives: the oldest first, or the newest at or before a cursor first. */
 export type ParkedOrder = "oldest first" | { newestBefore: ParkedCursor | null };
 
-/** The SQL of `outbox`'s dead-letter side: parking a workspace's waiting rows, listing, replaying and discarding parked ones. */
+/**
+ * The SQL of `outbox`'s dead-letter side: parking a claimed row (its follow-ups enqueued through
+ * `enqueue`, the outbox's), a workspace's waiting rows or a conversation's runs; listing,
+ * replaying and discarding parked ones.
+ */
 export class ParkedRows {
-  constructor(private readonly sql: MeteredSql) {}
+  constructor(
+    private readonly sql: MeteredSql,
+    private readonly enqueue: (rows: readonly NewRow[], now: number) => ClaimedRow[],
+  ) {}
+
+  /**
+   * Fenced parking of a claimed row, by the attempt holding `token`: the row joins the dead-letter
+   * queue with its error. The first time a row is parked, its `followUps` (planned by the app) are
+   * enqueued in the same transaction, due at once and born followed up (they have none of their
+   * own); a replayed row parking again plans none.
+   * `everyParking`'s rows (closing the streams a run left open) are enqueued at each parking.
+   * Returns the follow-up rows written, or null when fenced out.
+   */
+  park(
+    key: string,
+    token: string,
+    attempts: number,
+    error: string,
+    now: number,
+    followUps = (): NewRow[] => [],
+    everyParking = (): NewRow[] => [],
+  ): ClaimedRow[] | null {
+    return this.sql.transaction(() => {
+      // Read and written in one synchronous transaction: no other attempt can park this row in between.
+      const [held] = this.sql.all<{ followed_up_at: number | null }>(
+        "SELECT followed_up_at FROM outbox WHERE idempotency_key = ? AND claim_token = ?",
+        key,
+        token,
+      );
+      if (!held) return null;
+      this.sql.all(
+        `UPDATE outbox SET status = 'parked', attempts = ?1, last_error = ?2, parked_at = ?3, claim_token = NULL, claim_expires_at = NULL,
+          followed_up_at = coalesce(followed_up_at, ?3) WHERE idempotency_key = ?4`,
+        attempts,
+        error,
+        now,
+        key,
+      );
+      const first = held.followed_up_at === null ? followUps() : [];
+      return this.enqueue(
+        [...everyParking(), ...first].map((row) => ({ ...row, followUp: true })),
+        now,
+      );
+    });
+  }
 
   /**
    * Parks a workspace's waiting rows at once with `reason` (its installation is gone): rows not in

@@ -1,42 +1,17 @@
-import { signBody } from "../slack/verifySignature";
-
 /**
- * Builds deliveries exactly as Slack sends them (signed, with Slack's headers) for tests,
- * the benchmark and the demo. Uses only Web APIs, so it runs in workerd and in Node.
+ * Builds deliveries exactly as Slack sends them for tests, the benchmark and the demo: Slack's
+ * payloads here, signed with Slack's headers by signedDeliveries.ts (re-exported here). Uses only
+ * Web APIs, so it runs in workerd and in Node.
  */
 
-export interface SignOptions {
-  secret: string;
-  /** Seconds since the epoch; defaults to now. */
-  timestamp?: number;
-  retryNum?: number;
-  retryReason?: string;
-}
-
-export interface Delivery {
-  body: string;
-  headers: Record<string, string>;
-}
+export type { Delivery, SignOptions } from "./signedDeliveries";
+export { sign, signedEvent, signedForm, signedInteraction, toRequest } from "./signedDeliveries";
 
 let counter = 0;
 /** A unique id with Slack's shape, e.g. `Ev0001ABC…`. */
 export function slackId(prefix: string): string {
   counter += 1;
   return `${prefix}${Date.now().toString(36).toUpperCase()}${counter.toString(36).toUpperCase().padStart(4, "0")}${Math.random().toString(36).slice(2, 6).toUpperCase()}`;
-}
-
-export async function sign(body: string, contentType: string, options: SignOptions): Promise<Delivery> {
-  const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
-  const headers: Record<string, string> = {
-    "content-type": contentType,
-    "x-slack-request-timestamp": timestamp,
-    "x-slack-signature": await signBody(options.secret, timestamp, body),
-  };
-  if (options.retryNum !== undefined) {
-    headers["x-slack-retry-num"] = String(options.retryNum);
-    headers["x-slack-retry-reason"] = options.retryReason ?? "http_timeout";
-  }
-  return { body, headers };
 }
 
 export interface EventOptions {
@@ -127,10 +102,6 @@ export function appMention(options: MessageOptions & { threadTs?: string } = {})
   };
 }
 
-export async function signedEvent(envelope: Record<string, unknown>, options: SignOptions): Promise<Delivery> {
-  return sign(JSON.stringify(envelope), "application/json", options);
-}
-
 export function slashCommandFields(command: string, text: string, fields: Record<string, string> = {}): Record<string, string> {
   return {
     token: "unused-verification-token",
@@ -148,19 +119,6 @@ export function slashCommandFields(command: string, text: string, fields: Record
     trigger_id: slackId("13345224609."),
     ...fields,
   };
-}
-
-export async function signedForm(fields: Record<string, string>, options: SignOptions): Promise<Delivery> {
-  return sign(new URLSearchParams(fields).toString(), "application/x-www-form-urlencoded", options);
-}
-
-/** An interactivity delivery: the JSON payload form-encoded as `payload=`. */
-export async function signedInteraction(payload: Record<string, unknown>, options: SignOptions): Promise<Delivery> {
-  return signedForm({ payload: JSON.stringify(payload) }, options);
-}
-
-export function toRequest(url: string, delivery: Delivery): Request {
-  return new Request(url, { method: "POST", headers: delivery.headers, body: delivery.body });
 }
 
 /** A channel `message` event (the same message as an app_mention when it mentions the bot). */

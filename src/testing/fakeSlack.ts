@@ -1,4 +1,6 @@
+import { FakeCalls, type RecordedCall } from "./fakeCalls";
 import { type CallMatch, FakeFaults, type Fault, statusOf } from "./fakeFaults";
+import { readRequest } from "./fakeRequests";
 import { FakeAnswers, type FakeMessage } from "./fakeSlackAnswers";
 import { FakeOauth } from "./fakeSlackOauth";
 import { type FakeStreamLimits, FakeStreams } from "./fakeStreams";
@@ -11,6 +13,7 @@ import { FakeRateLimits, type PostLimit, SLACK_TIERS, type TierLimits } from "./
  * and an HTTP server on 127.0.0.1 alike. Imports nothing from `cloudflare:*`.
  */
 
+export type { RecordedCall } from "./fakeCalls";
 export type { CallMatch, Fault } from "./fakeFaults";
 export type { FakeMessage } from "./fakeSlackAnswers";
 
@@ -23,39 +26,13 @@ export interface FakeSlackOptions extends Partial<FakeStreamLimits> {
   enforceTiers?: boolean | TierLimits;
 }
 
-export interface RecordedCall {
-  method: string;
-  url: string;
-  /** The Authorization header as sent (`Bearer xoxb-…`), or null. */
-  token: string | null;
-  body: Record<string, unknown>;
-  at: number;
-  /** What the fake answered: "ok", a fault's description. */
-  outcome: string;
-  /** The HTTP status answered; 0 when none was (a hang, a dropped connection). */
-  status: number;
-  /** The request's content-type, as sent. */
-  contentType: string | null;
-}
-
 /** Where a FakeSlack answers unless told: a name that never resolves, so nothing leaves the test. */
 export const FAKE_SLACK_DEFAULT_ORIGIN = "http://fake-slack.invalid";
 
-/** A request body as Slack reads it: JSON, or a form whose JSON-looking values (`blocks`, `view`) are JSON. */
-function parseBody(text: string, contentType: string | null): Record<string, unknown> {
-  if (contentType?.includes("application/json")) return JSON.parse(text) as Record<string, unknown>;
-  const body: Record<string, unknown> = {};
-  for (const [key, value] of new URLSearchParams(text)) {
-    const looksJson = value.startsWith("{") || value.startsWith("[");
-    body[key] = looksJson ? JSON.parse(value) : value;
-  }
-  return body;
-}
-
 export class FakeSlack {
-  readonly calls: RecordedCall[] = [];
+  private readonly recorded = new FakeCalls();
+  readonly calls: RecordedCall[] = this.recorded.calls;
   private readonly faults = new FakeFaults();
-  private readonly waiters: Array<{ predicate: (call: RecordedCall) => boolean; resolve: (call: RecordedCall) => void }> = [];
   private readonly oauth = new FakeOauth();
   private readonly answers: FakeAnswers;
   private readonly streams: FakeStreams;
@@ -157,23 +134,12 @@ export class FakeSlack {
 
   /** Resolves with the first recorded call matching `predicate` (already made, or the next one). */
   waitForCall(predicate: (call: RecordedCall) => boolean = () => true): Promise<RecordedCall> {
-    const made = this.calls.find(predicate);
-    if (made) return Promise.resolve(made);
-    return new Promise((resolve) => this.waiters.push({ predicate, resolve }));
+    return this.recorded.waitForCall(predicate);
   }
 
   /** The first call of `method` matching `predicate`; rejects naming the calls seen after `timeoutMs`. */
   waitFor(method: string, predicate: (call: RecordedCall) => boolean = () => true, timeoutMs = 5_000): Promise<RecordedCall> {
-    const seen = this.waitForCall((call) => call.method === method && predicate(call));
-    let late!: (error: Error) => void;
-    const timeout = new Promise<never>((_, reject) => {
-      late = reject;
-    });
-    const timer = setTimeout(() => {
-      const made = this.calls.map((call) => call.method).join(", ") || "none";
-      late(new Error(`FakeSlack: no ${method} call within ${timeoutMs} ms (calls made: ${made})`));
-    }, timeoutMs);
-    return Promise.race([seen, timeout]).finally(() => clearTimeout(timer));
+    return this.recorded.waitFor(method, predicate, timeoutMs);
   }
 
   serves(url: string): boolean {
@@ -183,25 +149,15 @@ export class FakeSlack {
   async handle(request: Request, signal?: AbortSignal | null): Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname === "/oauth/v2/authorize") return this.oauth.consent(url);
-    // Web API methods under /api/, file uploads (files.uploadV2's second step) under /upload/,
-    // anything else is a response_url.
-    const method = url.pathname.startsWith("/api/")
-      ? url.pathname.slice(5)
-      : url.pathname.startsWith("/upload/")
-        ? "file_upload"
-        : "response_url";
-    // Bytes, decoded here: workerd warns when .text() reads a form body.
-    const text = new TextDecoder().decode(await request.arrayBuffer());
-    const body = method === "file_upload" ? { bytes: text } : parseBody(text, request.headers.get("content-type"));
-    const token = request.headers.get("authorization");
+    const { method, body, token, contentType } = await readRequest(request);
     const overLimit = this.limits.retryAfter(method, token ?? String(body.token ?? ""), body.channel, this.now());
     const fault: Fault | undefined =
       overLimit !== undefined ? { status: 429, retryAfter: overLimit } : this.faults.take(method, body);
-    this.record({
+    this.recorded.record({
       method,
       url: request.url,
       token,
-      contentType: request.headers.get("content-type"),
+      contentType,
       body,
       at: this.now(),
       outcome: fault ? JSON.stringify(fault) : "ok",
@@ -223,17 +179,6 @@ export class FakeSlack {
     if ("retryAfter" in fault && fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
     const error = fault.error ?? (status === 429 ? "ratelimited" : `http_${status}`);
     return new Response(JSON.stringify({ ok: false, error }), { status, headers });
-  }
-
-  private record(call: RecordedCall): void {
-    this.calls.push(call);
-    for (let i = this.waiters.length - 1; i >= 0; i--) {
-      const waiter = this.waiters[i]!;
-      if (waiter.predicate(call)) {
-        this.waiters.splice(i, 1);
-        waiter.resolve(call);
-      }
-    }
   }
 
   private success(method: string, body: Record<string, unknown>): Response {

@@ -1,6 +1,6 @@
 // `slack-durable-coordinator/testing`: the kit for testing an app built on the coordinator.
 // Plain Web APIs only (nothing from `cloudflare:*`), so it loads in workerd tests and in Node.
-export type { Delivery, SignOptions, ViewInputState } from "./deliveries";
+export type { ViewInputState } from "./deliveries";
 export { messageTs, slackId } from "./deliveries";
 export type { CallMatch, FakeMessage, FakeSlackOptions, Fault, RecordedCall } from "./fakeSlack";
 export { FakeSlack } from "./fakeSlack";
@@ -12,5 +12,6 @@ export type { TierLimits } from "./fakeTiers";
 export { SLACK_TIERS } from "./fakeTiers";
 export type { ShardAlarmOptions, ShardAlarmRunner } from "./shardAlarm";
 export { runShardAlarm, TestClock } from "./shardAlarm";
+export type { Delivery, SignOptions } from "./signedDeliveries";
 export type { SlackSimulatorOptions } from "./slackSimulator";
 export { SlackSimulator } from "./slackSimulator";

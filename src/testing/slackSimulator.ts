@@ -2,19 +2,14 @@ import {
   appMention,
   blockActions,
   channelMessage,
-  type Delivery,
   eventCallback,
   messageTs,
-  type SignOptions,
-  signedEvent,
-  signedForm,
-  signedInteraction,
   slackId,
   slashCommandFields,
-  toRequest,
   type ViewInputState,
   viewSubmission,
 } from "./deliveries";
+import { type Delivery, type SignOptions, signedEvent, signedForm, signedInteraction, toRequest } from "./signedDeliveries";
 
 /**
  * Signed deliveries as Slack sends them, as `Request`s for your Worker's `fetch`: Events API

@@ -33,7 +33,7 @@ export class ParkedError extends Error {
 
 /**
  * `app.error`'s follow-up of a parked run: a run of its own after the parking, retried and parked
- * like any run, once per parked row; a parked `app.error` run has no follow-up (outbox.park).
+ * like any run, once per parked row; a parked `app.error` run has no follow-up (outbox.parked.park).
  */
 export function errorFollowUps(effect: RunEffect, reason: string): PlannedEffect[] {
   const failure: RunFailure = { listener: effect.listener, reason };

@@ -1,9 +1,12 @@
 /**
  * The Bolt-style listener API: what each kind of listener receives (payload types after Slack's and
  * `@slack/types`), its arguments per phase (`ack`, `run`), how a registration matches a delivery,
- * the built-in filters, options loads acked at the edge, ack bodies, and `app.error`.
+ * the built-in filters, a delivery's plan over the registered listeners (`deliveryPlan.ts`),
+ * options loads acked at the edge, ack bodies, and `app.error`.
  */
 export { toAckBody } from "./ackBody";
+export type { Registered } from "./deliveryPlan";
+export { planOf } from "./deliveryPlan";
 export type { ErrorArgs, ErrorHandler } from "./errorHandler";
 export { ERROR_HANDLER, errorFollowUps, ParkedError, runErrorHandler } from "./errorHandler";
 export { ownBotUser } from "./filters";

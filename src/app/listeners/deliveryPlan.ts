@@ -1,0 +1,46 @@
+import type { Inbound } from "../../inbound/types";
+import type { AckBody, Plan, PlannedEffect, RunEffect } from "../contract";
+import { toAckBody } from "./ackBody";
+import { ignoredDelivery, listenerWants } from "./listenerFilters";
+import type { ListenerSpec } from "./listeners";
+import type { Match } from "./matchers";
+
+/** A listener as the app registered it: its name (one per app), its spec and its match. */
+export interface Registered {
+  name: string;
+  spec: ListenerSpec;
+  /** The listener's view of the delivery, or undefined when it does not match. */
+  match: Match;
+}
+
+/**
+ * A delivery's plan over the registered listeners (`SlackApp.plan`): ignored by the built-in
+ * filters or when no listener matches; else the first matching listener's ack body, and a run
+ * for each matching listener that runs.
+ */
+export function planOf(
+  inbound: Inbound,
+  listeners: readonly Registered[],
+  allowedChannels: ReadonlySet<string> | undefined,
+): Plan {
+  const ignored = ignoredDelivery(inbound, allowedChannels);
+  if (ignored) return { ignore: ignored };
+
+  const effects: PlannedEffect[] = [];
+  let ackBody: AckBody | undefined;
+  let matched = false;
+  // A run needs the parsed delivery, never the request as Slack sent it (relay mode's, which its relay row keeps).
+  const { raw: _request, ...delivery } = inbound;
+  for (const listener of listeners) {
+    const context = listener.match(inbound);
+    if (!context || !listenerWants(listener.spec, context)) continue;
+    matched = true;
+    const body = toAckBody(listener.spec.ack?.(context), inbound);
+    ackBody ??= body;
+    // A submission rejected with field errors stays open in Slack; there is nothing to run.
+    if (body?.response_action === "errors" || !listener.spec.run) continue;
+    const effect: RunEffect = { type: "run", listener: listener.name, inbound: delivery };
+    effects.push({ name: `run:${listener.name}`, effect, scope: listener.spec.dedupe === "fact" ? "fact" : "delivery" });
+  }
+  return matched ? { effects, ackBody } : { ignore: "no handler" };
+}

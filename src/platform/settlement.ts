@@ -1,0 +1,52 @@
+/**
+ * An attempt's settlement (docs/design.md "Words"; platform/errors.ts re-exports it): what it does
+ * to its outbox row, read from the disposition of the DeliveryError it threw (deliveryErrors.ts).
+ */
+import { DeliveryError, Paced } from "./deliveryErrors";
+import { describeError } from "./log";
+
+/** An attempt's settlement: what it does to its outbox row — delivered, or a failure's disposition with its details. */
+export type Settlement =
+  | { disposition: "delivered" }
+  /** `maxAttempts` lowers the engine's MAX_ATTEMPTS for this failure (e.g. a bug in a handler). */
+  | {
+      disposition: "retry";
+      reason: string;
+      retryAfterMs?: number;
+      maxAttempts?: number;
+      retryUntil?: number;
+      retryAt?: number;
+    }
+  | { disposition: "park"; reason: string }
+  /** The attempt found its lease taken by another claimer (a step write was fenced out). */
+  | { disposition: "lease_lost" }
+  /** Not yet: the row waits until `until` without an attempt counted (pacing). */
+  | { disposition: "postpone"; until: number };
+
+/**
+ * The settlement of an attempt that threw `error`, read from the error's disposition. Anything
+ * else is unexpected in our own code: retried, with its description as the reason.
+ */
+export function settlementOf(error: unknown): Settlement {
+  if (!(error instanceof DeliveryError)) {
+    return { disposition: "retry", reason: describeError(error, true) };
+  }
+  const reason = error.message.slice(0, 500);
+  switch (error.disposition) {
+    case "lease_lost":
+      return { disposition: "lease_lost" };
+    case "postpone":
+      return { disposition: "postpone", until: error instanceof Paced ? error.until : Date.now() };
+    case "park":
+      return { disposition: "park", reason };
+    case "retry":
+      return {
+        disposition: "retry",
+        reason,
+        retryAfterMs: error.retryAfterMs,
+        maxAttempts: error.maxAttempts,
+        retryUntil: error.retryUntil,
+        retryAt: error.retryAt,
+      };
+  }
+}
