@@ -3,7 +3,7 @@ import type { BenchContext } from "./benchContext";
 import { type RunResult, runAtRate } from "./runAtRate";
 
 export interface MaxSustained {
-  /** Highest offered rate with p99 < 500 ms and no non-2xx; null when even the lowest step failed. */
+  /** Highest offered rate sustained by the rule of sustained.ts (SUSTAINED_RULE); null when even the lowest step failed. */
   rate: number | null;
   /** True when the top of the ladder passed: the real ceiling is higher (often the generator's). */
   capped: boolean;

@@ -5,6 +5,7 @@ import { type LatencySummary, summarize } from "../report/latency";
 import { endProgress, showProgress } from "../report/progress";
 import { SIGNING_SECRET, type Subject, type SubjectName } from "../subjects";
 import type { BenchContext } from "./benchContext";
+import { backlogSeconds, isSustained } from "./sustained";
 
 export interface RunResult {
   subject: SubjectName;
@@ -33,7 +34,9 @@ export interface RunResult {
   runtimeCpuMsPerEvent: number | null;
   /** Its workerd crashed and Miniflare started a new one during the run (e.g. out of file descriptors). */
   runtimeRestarted: boolean;
-  /** p99 < 500 ms and every request answered 2xx. */
+  /** Replies still owed when the offered load ended, in seconds of traffic (scenarios/sustained.ts); null for a subject that sends none. */
+  backlogS: number | null;
+  /** Acks, replies and backlog within the rule of scenarios/sustained.ts (SUSTAINED_RULE). */
   sustained: boolean;
 }
 
@@ -139,6 +142,7 @@ export async function runAtRate(
   let delivery: LatencySummary | null = null;
   let completion: LatencySummary | null = null;
   let undelivered: number | null = null;
+  let backlogS: number | null = null;
   if (firstEffects) {
     const threads = effectsByThread(context.fake.calls);
     const firsts = firstEffects(context);
@@ -154,6 +158,7 @@ export async function runAtRate(
     delivery = summarize(toFirst);
     completion = summarize(toLast);
     undelivered = acked.length - toFirst.length;
+    backlogS = backlogSeconds(acked, (thread) => firsts.get(thread)?.receivedAt, options.rate);
   }
   context.fake.clear();
 
@@ -176,10 +181,11 @@ export async function runAtRate(
     generatorCpu: Math.round(generatorCpu * 100) / 100,
     runtimeCpuMsPerEvent: runtimeRestarted ? null : Math.round((runtimeCpuMs / Math.max(samples.length, 1)) * 100) / 100,
     runtimeRestarted,
-    sustained: non2xx === 0 && ack.p99 !== null && ack.p99 < 500,
+    backlogS,
+    sustained: isSustained({ non2xx, ack, delivery, backlogS }),
   };
   endProgress(
-    `${label}: ack p50 ${ack.p50} / p99 ${ack.p99} ms, ${non2xx} non-2xx${delivery ? `, ${subject.relays ? "relayed" : "reply"} p99 ${delivery.p99} ms after the ack` : ""}${result.sustained ? "" : "  (not sustained)"}${runtimeRestarted ? "  (workerd crashed and was restarted)" : ""}`,
+    `${label}: ack p50 ${ack.p50} / p99 ${ack.p99} ms, ${non2xx} non-2xx${delivery ? `, ${subject.relays ? "relayed" : "reply"} p99 ${delivery.p99} ms after the ack, ${backlogS} s of replies owed at the end` : ""}${result.sustained ? "" : "  (not sustained)"}${runtimeRestarted ? "  (workerd crashed and was restarted)" : ""}`,
   );
   return result;
 }
