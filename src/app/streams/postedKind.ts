@@ -13,11 +13,15 @@ import type { StreamSender } from "./streamSender";
  * durability is the stream's.
  */
 export class PostedKind implements MessageKind {
-  constructor(
-    private readonly client: SlackWebClient,
-    private readonly target: StreamTarget,
-    private readonly sender: StreamSender,
-  ) {}
+  constructor(private readonly sender: StreamSender) {}
+
+  private get client(): SlackWebClient {
+    return this.sender.client;
+  }
+
+  private get target(): StreamTarget {
+    return this.sender.target;
+  }
 
   /** Posts `text` in the thread (written ahead as a start: a lost one is looked for as a start is). */
   async start(text: string, chunks?: readonly unknown[]): Promise<string> {

@@ -9,6 +9,7 @@ import { DurableStreamer } from "./durableStreamer";
 import type { ChatStreamer, SayStreamOptions } from "./streamArguments";
 import { DEFAULT_STREAM_LIMITS, memoryLedger, streamCheckpointName, streamRecordOf } from "./streamCheckpoints";
 import { StreamMessages, type StreamTarget } from "./streamMessages";
+import { StreamSender } from "./streamSender";
 
 type Json = Record<string, unknown>;
 
@@ -64,7 +65,9 @@ export function runStreams(client: SlackWebClient, defaults: Partial<StreamTarge
       const name = streamCheckpointName(streamers.length);
       // Its channel is kept: a parked run's open messages are closed from its checkpoint alone (app/streams/streamClosing.ts).
       const record = { ...streamRecordOf(ledger.read(name)), channel };
-      const messages = new StreamMessages(client, { ...target, channel, thread_ts }, ledger, name, record, sleep);
+      const messages = new StreamMessages(
+        new StreamSender(client, { ...target, channel, thread_ts }, ledger, name, record, sleep),
+      );
       const streamer = new DurableStreamer(messages, limits, buffer_size);
       streamers.push(streamer);
       return streamer;

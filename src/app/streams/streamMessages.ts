@@ -1,16 +1,14 @@
 import { log } from "../../platform/log";
-import type { SlackWebClient } from "../../slack/client";
 import { NOT_STREAMING, refusedWith } from "../../slack/refusals";
-import type { StreamLedger } from "../contract";
 import { closeMessage, stopStreaming } from "./closeMessage";
 import { cutPlan } from "./cutPlan";
 import type { MessageKind } from "./messageKind";
 import { PostedKind } from "./postedKind";
 import type { ReplyRecord, ShownMessage } from "./replyRecord";
-import type { StreamedMessage, StreamRecord, StreamTarget } from "./streamCheckpoints";
+import type { StreamedMessage } from "./streamCheckpoints";
 import { StreamedKind } from "./streamedKind";
 import { recoverStream } from "./streamRecovery";
-import { StartsExhausted, StreamSender } from "./streamSender";
+import { StartsExhausted, type StreamSender } from "./streamSender";
 
 export type { StreamTarget } from "./streamCheckpoints";
 
@@ -22,27 +20,18 @@ export type { StreamTarget } from "./streamCheckpoints";
 export class StreamMessages {
   /** The reply's record: read here, changed only through its own methods. */
   readonly record: ReplyRecord;
-  private readonly sender: StreamSender;
   private readonly streamed: MessageKind;
   private readonly posted: MessageKind;
 
-  constructor(
-    private readonly client: SlackWebClient,
-    private readonly target: StreamTarget,
-    ledger: StreamLedger,
-    name: string,
-    record: StreamRecord,
-    sleep: (ms: number) => Promise<void>,
-  ) {
-    this.sender = new StreamSender(client, target, ledger, name, record, sleep);
-    this.record = this.sender.record;
-    this.streamed = new StreamedKind(client, target, this.sender);
-    this.posted = new PostedKind(client, target, this.sender);
+  constructor(private readonly sender: StreamSender) {
+    this.record = sender.record;
+    this.streamed = new StreamedKind(sender);
+    this.posted = new PostedKind(sender);
   }
 
   /** A retried run's first act: the call an earlier attempt left unconfirmed is recovered (streamRecovery.ts). */
   async recover(): Promise<void> {
-    await recoverStream(this.client, this.target, this.record, this.sender, (message) => this.closeByStop(message));
+    await recoverStream(this.sender.client, this.sender.target, this.record, this.sender, (message) => this.closeByStop(message));
   }
 
   /** Opens a new message in the thread with `text`: a stream, or a posted message when starts are exhausted. */

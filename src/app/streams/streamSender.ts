@@ -24,8 +24,9 @@ export class StreamSender {
   readonly record: ReplyRecord;
 
   constructor(
-    private readonly client: SlackWebClient,
-    private readonly target: StreamTarget,
+    /** The Web API client and where the reply goes: the kinds of message send their calls with them. */
+    readonly client: SlackWebClient,
+    readonly target: StreamTarget,
     ledger: StreamLedger,
     name: string,
     record: StreamRecord,

@@ -7,11 +7,15 @@ import { START_WAIT_BOUND_MS, type StreamSender } from "./streamSender";
 
 /** A message Slack streams: chat.startStream, chat.appendStream, chat.stopStream, each written ahead by the sender. */
 export class StreamedKind implements MessageKind {
-  constructor(
-    private readonly client: SlackWebClient,
-    private readonly target: StreamTarget,
-    private readonly sender: StreamSender,
-  ) {}
+  constructor(private readonly sender: StreamSender) {}
+
+  private get client(): SlackWebClient {
+    return this.sender.client;
+  }
+
+  private get target(): StreamTarget {
+    return this.sender.target;
+  }
 
   /** A start whose turn is further than START_WAIT_BOUND_MS is not sent: it throws StartsExhausted. */
   async start(text: string, chunks?: readonly unknown[]): Promise<string> {
