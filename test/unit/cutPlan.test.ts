@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { cutPlan } from "../../src/app/streams/cutPlan";
 import { ReplyRecord, type ShownMessage } from "../../src/app/streams/replyRecord";
-import { textHash } from "../../src/app/streams/sealedMessages";
 import { memoryLedger } from "../../src/app/streams/streamCheckpoints";
-
-const kept = (ts: string, text: string): ShownMessage => ({ ts, text, openedAt: 0, open: false });
-const sealed = (ts: string, text: string): ShownMessage => ({
-  ts,
-  text: "",
-  openedAt: 0,
-  open: false,
-  sealed: { chars: text.length, hash: textHash(text) },
-});
+import { kept, sealed } from "../support/shownMessages";
 
 /** The plan for `at`, done on a reply's record as StreamMessages.cut does it (without Slack): each message's text after it. */
 function cutTexts(messages: readonly ShownMessage[], at: number): string[] {

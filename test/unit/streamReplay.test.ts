@@ -1,17 +1,8 @@
 import type { AnyChunk } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import type { ShownMessage } from "../../src/app/streams/replyRecord";
-import { textHash } from "../../src/app/streams/sealedMessages";
 import { type ReplayState, replayFinish, replayFrom, replayText, type Shown, saidOf } from "../../src/app/streams/streamReplay";
+import { kept, sealed } from "../support/shownMessages";
 
-const kept = (ts: string, text: string): ShownMessage => ({ ts, text, openedAt: 0, open: false });
-const sealed = (ts: string, text: string): ShownMessage => ({
-  ts,
-  text: "",
-  openedAt: 0,
-  open: false,
-  sealed: { chars: text.length, hash: textHash(text) },
-});
 const chunk = (id: string): AnyChunk => ({ type: "task_update", id, title: id, status: "complete" }) as unknown as AnyChunk;
 
 /** Feeds a retried run's `texts` in turn, then its stop: each step, and the match at the end. */

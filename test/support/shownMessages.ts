@@ -1,0 +1,14 @@
+import type { ShownMessage } from "../../src/app/streams/replyRecord";
+import { textHash } from "../../src/app/streams/sealedMessages";
+
+/** A closed message of a reply whose text its checkpoint keeps. */
+export const kept = (ts: string, text: string): ShownMessage => ({ ts, text, openedAt: 0, open: false });
+
+/** A closed message of a reply sealed in its checkpoint: its length and hash, no text. */
+export const sealed = (ts: string, text: string): ShownMessage => ({
+  ts,
+  text: "",
+  openedAt: 0,
+  open: false,
+  sealed: { chars: text.length, hash: textHash(text) },
+});
