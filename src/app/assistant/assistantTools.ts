@@ -57,6 +57,8 @@ export function assistantTools(
   store: ThreadContextStore | undefined,
 ): AssistantTools {
   const thread = isObject(event.assistant_thread) ? event.assistant_thread : {};
+  // From the event, as parsing does, not read from inbound.conversation: a delivery recorded before
+  // a conversation carried its team has none there, and the saved contexts are kept per team.
   const conversation = eventConversation(inbound.teamId ?? inbound.workspace, event);
   const channel = conversation?.channel ?? optionalString(event.channel) ?? optionalString(thread.channel_id);
   const sent = channel && isObject(thread.context) ? (thread.context as AssistantThreadContext) : undefined;
