@@ -7,6 +7,7 @@ import { mapConcurrent } from "../platform/mapConcurrent";
 import { type RetryAfterMemory, workspaceRateKey } from "../platform/retryAfter";
 import type { ClaimedRow, Outbox } from "../recording/outbox";
 import type { DeliverySettings } from "../settings";
+import type { AttemptReport } from "./attemptPosts";
 import type { Completions } from "./completions";
 import type { FollowUps } from "./parkFollowUps";
 
@@ -20,7 +21,7 @@ export interface Courier {
   events: DeliveryEvents;
   shard: string;
   /** Performs one row's effect once (the shard binds app, client and steps); throws what went wrong. */
-  perform(effect: Effect, row: ClaimedRow, token: string): Promise<void>;
+  perform(effect: Effect, row: ClaimedRow, token: string, report?: AttemptReport): Promise<void>;
   /** What the app plans once a row is finally parked, recorded with the parking (parkFollowUps.ts). */
   followUps?: FollowUps;
   /** What closes the streams a run left open, recorded with each of its parkings, a replay's too (parkFollowUps.ts). */
@@ -50,18 +51,19 @@ async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Pro
 
   let settlement: Settlement;
   let effect: Effect | undefined;
+  const report: AttemptReport = { postsUncertainSince: () => null };
   try {
     // Inside the try: a payload that cannot be read back is parked as a counted attempt, not re-leased forever.
     const performed = row.effect ?? readEffect(row.payload);
     effect = performed;
-    await whileRenewingLease(courier, token, key, () => courier.perform(performed, row, token));
+    await whileRenewingLease(courier, token, key, () => courier.perform(performed, row, token, report));
     settlement = { disposition: "delivered" };
   } catch (error) {
     settlement = settlementOf(error);
   }
   // The await above opened the input gate: the row may have been re-leased meanwhile,
   // so every settle below is fenced by our token rather than trusting what we read.
-  events.emit(await settle(courier, token, row, settlement, effect));
+  events.emit(await settle(courier, token, row, settlement, effect, report.postsUncertainSince()));
 }
 
 /**
@@ -90,14 +92,16 @@ async function settle(
   row: ClaimedRow,
   settlement: Settlement,
   effect: Effect | undefined,
+  /** The attempt may have posted what its retry would post again: it looks first (attemptPosts.ts). */
+  postsUncertainSince: number | null,
 ): Promise<DeliveryEvent> {
   const { outbox, completions, delivery, retryAfters, shard } = courier;
   const key = row.idempotency_key;
   const now = Date.now();
   const attempts = row.attempts + 1;
 
-  if (settlement.disposition === "lease_lost") return fenced(courier, row, "step");
-  if (settlement.disposition === "postpone") return postpone(courier, token, row, settlement.until);
+  if (settlement.disposition === "lease_lost") return fenced(courier, row, settlement.at);
+  if (settlement.disposition === "postpone") return postpone(courier, token, row, settlement.until, postsUncertainSince);
   if (settlement.disposition === "delivered") {
     return (await completions.complete(key, token))
       ? { type: "delivered", shard, key, attempts, recordedAt: row.created_at }
@@ -134,6 +138,7 @@ async function settle(
       now,
       () => (effect && courier.followUps ? courier.followUps(effect, row, reason) : []),
       () => (effect && courier.closes ? courier.closes(effect, row, reason) : []),
+      postsUncertainSince,
     );
     if (followUps === null) return fenced(courier, row, "park");
     if (followUps.length > 0) courier.wakeAt(now);
@@ -141,14 +146,21 @@ async function settle(
   }
   if (settlement.retryAfterMs !== undefined && row.rate_key !== null)
     retryAfters.remember(workspaceRateKey(row.workspace, row.rate_key), now + settlement.retryAfterMs, now);
-  if (!outbox.retryLater(key, token, attempts, nextAttemptAt, settlement.reason)) return fenced(courier, row, "retry");
+  if (!outbox.retryLater(key, token, attempts, nextAttemptAt, settlement.reason, postsUncertainSince))
+    return fenced(courier, row, "retry");
   courier.wakeAt(nextAttemptAt);
   return { type: "retried", shard, key, attempts, reason: settlement.reason, nextAttemptAt };
 }
 
 /** Puts the row back until `until` without counting an attempt (its rate key is cooling down, or paced). */
-function postpone(courier: Courier, token: string, row: ClaimedRow, until: number): DeliveryEvent {
-  if (!courier.outbox.postpone(row.idempotency_key, token, until)) return fenced(courier, row, "postpone");
+function postpone(
+  courier: Courier,
+  token: string,
+  row: ClaimedRow,
+  until: number,
+  postsUncertainSince: number | null = null,
+): DeliveryEvent {
+  if (!courier.outbox.postpone(row.idempotency_key, token, until, postsUncertainSince)) return fenced(courier, row, "postpone");
   courier.wakeAt(until);
   return { type: "postponed", shard: courier.shard, key: row.idempotency_key, attempts: row.attempts, until };
 }

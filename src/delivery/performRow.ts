@@ -14,6 +14,7 @@ import { type CallOutcome, webApiDestination } from "../rpc/outcomes";
 import type { DeliverySettings } from "../settings";
 import { TOKEN_REJECTIONS } from "../slack/classifyAnswer";
 import { createSlackClient } from "../slack/client";
+import { AttemptPosts, type AttemptReport } from "./attemptPosts";
 import { stepFor } from "./stepCheckpoints";
 import type { Stops } from "./stops";
 import { streamLedgerFor } from "./streamLedger";
@@ -56,7 +57,7 @@ export function rowPerformer(
   /** Called in the turn a step checkpoint was written (other writes may share its commit). */
   afterStep?: () => void,
 ) {
-  return (effect: Effect, row: ClaimedRow, token: string): Promise<void> => {
+  return (effect: Effect, row: ClaimedRow, token: string, attempt?: AttemptReport): Promise<void> => {
     // The kind and its own dependencies, drawn once per shard: nothing kind-specific is built per row.
     const { kind, deps } = kinds(effect);
     const key = row.idempotency_key;
@@ -65,6 +66,17 @@ export function rowPerformer(
     // Throws RunStopped when a stop parked the row while this attempt waited in line.
     const stop = stops?.begin(effect, key);
     const sealedToken = sealedFunctionTokenOf(effect);
+    const posts = new AttemptPosts({
+      key,
+      token,
+      workspace: row.workspace,
+      holds: () => outbox.holds(key, token),
+      uncertainSince: row.posts_uncertain_since ?? null,
+      startedAt: Date.now(),
+      pageSize: settings.history.pageSize,
+      read: (method, body) => client.call(method, body),
+    });
+    if (attempt) attempt.postsUncertainSince = () => posts.postsUncertainSince();
     const client = createSlackClient({
       apiUrl: settings.apiUrl,
       timeoutMs: settings.delivery.timeoutMs,
@@ -75,8 +87,9 @@ export function rowPerformer(
         responseUrlUsesBefore: kind.attemptUsesResponseUrl ? row.attempts : 0,
       },
       observe: (method, ok, error) => observe(webApiDestination(row.workspace, method, ok, error)),
-      pacing: pacing && callPacing(pacing, row.workspace, key, settings.streamBurst),
+      pacing: pacing && callPacing(pacing, row.workspace, key, settings),
       stopped: stop?.signal,
+      posts,
       // A custom step's rows call Slack with the function's token (Bolt's attachFunctionToken).
       token: sealedToken
         ? () => openFunctionToken(env, sealedToken)
@@ -89,7 +102,7 @@ export function rowPerformer(
       effect,
       {
         client,
-        step: stepFor(outbox, key, token, row.noCheckpointsUntil, afterStep),
+        step: stepFor(outbox, key, token, row.noCheckpointsUntil, afterStep, posts),
         streams: streamLedgerFor(outbox, key, token, settings.delivery.leaseMs, afterStep),
         attempts: row.attempts,
         recordedAt: row.created_at,

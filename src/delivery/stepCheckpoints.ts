@@ -4,6 +4,14 @@ import type { Outbox } from "../recording/outbox";
 
 const STEP_NAME = /^[\w.:-]{1,100}$/;
 
+/** Who is told which step a run is in (attemptPosts.ts names a post by its step). */
+export interface StepScopes {
+  /** A step's function starts running; the function returned is called when it ends. */
+  enter(name: string): () => void;
+  /** A step's result is checkpointed: what it posted is known. */
+  recorded(name: string): void;
+}
+
 /**
  * The `step()` of one attempt of a run: a completed step's result is stored on the run's
  * outbox row, fenced by the attempt's lease, and returned instead of running it again.
@@ -14,6 +22,7 @@ export function stepFor(
   token: string,
   noCheckpointsUntil?: number,
   afterStep?: () => void,
+  scopes?: StepScopes,
 ): Step {
   /** Steps this attempt recorded: on a row that had none, the only checkpoints there can be. */
   const recordedHere = new Map<string, string>();
@@ -28,11 +37,19 @@ export function stepFor(
         ? recordedHere.get(name)
         : outbox.steps.read(outboxKey, name);
     if (prior !== undefined) return JSON.parse(prior) as T;
-    const result = storable(name, await fn());
+    const leave = scopes?.enter(name);
+    let value: T;
+    try {
+      value = await fn();
+    } finally {
+      leave?.();
+    }
+    const result = storable(name, value);
     // fn's awaits opened the input gate: another attempt may own the row by now.
     const recorded = outbox.steps.recordStep(outboxKey, name, token, result);
     afterStep?.();
     if (recorded === undefined) throw new LeaseLost(`lease on ${outboxKey} was taken over before step "${name}" was recorded`);
+    scopes?.recorded(name);
     recordedHere.set(name, recorded);
     return JSON.parse(recorded) as T;
   };

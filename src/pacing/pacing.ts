@@ -23,15 +23,24 @@ export interface CallPacing {
 /** The pacer that keeps `rateKey` (a workspace rate key) of `workspace`: a workspace's rate keys are spread over its shards. */
 export type KeeperOf = (workspace: string, rateKey: string) => PaceKeeper;
 
+/** The paces a deployment sets: SLACK_STREAM_BURST, SLACK_HISTORY_PER_MINUTE. */
+export interface PaceSettings {
+  streamBurst?: number;
+  history?: { perMinute: number };
+}
+
 /**
  * Pacing for one attempt of one row (the holder of its slots), under its workspace's rate keys;
- * `streamBurst` stream starts (and stops) may go at once (SLACK_STREAM_BURST). Every rate key has
- * one keeper, so a channel is paced as one however many shards post to it.
+ * `streamBurst` stream starts (and stops) may go at once, the history reads go at their
+ * `perMinute`. Every rate key has one keeper, so a channel is paced as one however many shards
+ * post to it.
  */
-export function callPacing(keeperOf: KeeperOf, workspace: string, holder: string, streamBurst?: number): CallPacing {
+export function callPacing(keeperOf: KeeperOf, workspace: string, holder: string, paces: PaceSettings = {}): CallPacing {
+  const paceOfCall = (method: string, body: Record<string, unknown>) =>
+    paceOf(method, body, paces.streamBurst, paces.history?.perMinute);
   return {
     async before(method, body) {
-      const paced = paceOf(method, body, streamBurst);
+      const paced = paceOfCall(method, body);
       if (!paced) return;
       const rateKey = workspaceRateKey(workspace, paced.rateKey);
       const keeper = keeperOf(workspace, rateKey);
@@ -43,7 +52,7 @@ export function callPacing(keeperOf: KeeperOf, workspace: string, holder: string
       await keeper.spend(rateKey, holder);
     },
     async rateLimited(method, body, until) {
-      const paced = paceOf(method, body, streamBurst);
+      const paced = paceOfCall(method, body);
       if (!paced) return;
       const rateKey = workspaceRateKey(workspace, paced.rateKey);
       return await keeperOf(workspace, rateKey).blockUntil(rateKey, until, holder);

@@ -87,17 +87,36 @@ export function callRateKey(method: string, body: Record<string, unknown>): stri
   return method === "chat.postMessage" && typeof body.channel === "string" ? `${method}:${body.channel}` : method;
 }
 
-/** A call's rate key and pace (stream starts and stops bursting by `streamBurst`), or null when it is not paced. */
+/**
+ * `conversations.history` / `conversations.replies`: Tier 3 (50 a minute) for apps in the Slack
+ * Marketplace and a customer's own internal apps, but 1 a minute (and at most 15 messages a page)
+ * for commercially distributed apps outside the Marketplace (new installs since 2025-05-29,
+ * existing ones since 2026-03-03). SLACK_HISTORY_PER_MINUTE says which applies; 1 unless told.
+ */
+export const HISTORY_READS: ReadonlySet<string> = new Set(["conversations.history", "conversations.replies"]);
+
+/** The history reads' pace at `perMinute`: never more than that in any minute, a fifth of it at once. */
+export function historyPace(perMinute: number): Pace {
+  return { perSecond: perMinute / 60, burst: Math.max(1, Math.floor(perMinute / 5)), perMinute };
+}
+
+/**
+ * A call's rate key and pace (stream starts and stops bursting by `streamBurst`; the history reads
+ * at `historyPerMinute`, Tier 3 when not told), or null when it is not paced.
+ */
 export function paceOf(
   method: string,
   body: Record<string, unknown>,
   streamBurst = STREAM_BURST,
+  historyPerMinute?: number,
 ): { rateKey: string; pace: Pace } | null {
   // chat.postMessage without a channel: Slack refuses the call anyway; it is not paced.
   if (method === "chat.postMessage")
     return typeof body.channel === "string" ? { rateKey: callRateKey(method, body), pace: POST_MESSAGE_PER_CHANNEL } : null;
   if (method === "chat.startStream" || method === "chat.stopStream")
     return { rateKey: method, pace: streamEndsPace(streamBurst) };
+  if (historyPerMinute !== undefined && HISTORY_READS.has(method))
+    return { rateKey: method, pace: historyPace(historyPerMinute) };
   const stream = STREAM_PACES[method];
   if (stream) return { rateKey: method, pace: stream };
   const n = METHOD_TIERS[method];

@@ -111,6 +111,13 @@ export class UnreadableEffect extends DeliveryError {
 export class LeaseLost extends DeliveryError {
   override name = "LeaseLost";
   readonly disposition = "lease_lost";
+  constructor(
+    message: string,
+    /** What the fence refused: a checkpoint (a step's, a stream's) or a post about to be sent. */
+    readonly fencedAt: "step" | "post" = "step",
+  ) {
+    super(message);
+  }
 }
 
 /** Relay mode: the backend said never again (`410`, or `x-slack-no-retry: 1`). Parked at once. */

@@ -19,8 +19,11 @@ export type DeliveryEvent =
   | (Settled & { type: "retried"; reason: string; nextAttemptAt: number })
   | (Settled & { type: "parked"; reason: string })
   | (Settled & { type: "postponed"; until: number })
-  /** A settle refused by the fence: the lease ran out mid-attempt and another claimer owns the row. */
-  | (Settled & { type: "fenceRejected"; step: "postpone" | "complete" | "retry" | "park" | "step" });
+  /**
+   * A settle refused by the fence: the lease ran out mid-attempt and another claimer owns the row.
+   * `step`: a checkpoint was refused; `post`: a post was not sent (the new owner looks for it first).
+   */
+  | (Settled & { type: "fenceRejected"; step: "postpone" | "complete" | "retry" | "park" | "step" | "post" });
 
 export type DeliveryListener = (event: DeliveryEvent) => void;
 

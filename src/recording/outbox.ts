@@ -32,8 +32,8 @@ export class Outbox {
     return rows.flatMap((row) =>
       this.sql
         .all<{ attempts: number }>(
-          `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at, followed_up_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at, followed_up_at, claimed_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (idempotency_key) DO NOTHING
        RETURNING attempts`,
           row.key,
@@ -46,6 +46,7 @@ export class Outbox {
           lease?.expiresAt ?? null,
           now,
           row.followUp ? now : null,
+          lease ? now : null,
         )
         .map(({ attempts }) => ({
           idempotency_key: row.key,
@@ -65,10 +66,15 @@ export class Outbox {
    * disjoint rows. Rows this token already holds stay eligible and sort first, so a retried
    * claim re-leases the same batch instead of drifting onto a second one. A lease ends only
    * by expiry or by a fenced settle, never in a `finally`.
+   * Taking over a lease that ran out unsettled marks the row's posts uncertain, from when that
+   * lease was taken: its attempt may have posted and died before it could say so (the claim is
+   * the write-ahead of every attempt, so this costs no write of its own).
    */
   claimBatch(token: string, now: number, leaseMs: number, limit: number): ClaimedRow[] {
     this.sql.all(
-      `UPDATE outbox SET claim_token = ?1, claim_expires_at = ?2
+      `UPDATE outbox SET claim_token = ?1, claim_expires_at = ?2, claimed_at = ?3,
+          posts_uncertain_since = CASE WHEN claim_token IS NOT NULL AND claim_token <> ?1
+            THEN coalesce(posts_uncertain_since, claimed_at, created_at) ELSE posts_uncertain_since END
         WHERE idempotency_key IN (
           SELECT idempotency_key FROM outbox
            WHERE status = 'pending' AND next_attempt_at <= ?3
@@ -85,7 +91,7 @@ export class Outbox {
 
   claimedBy(token: string): ClaimedRow[] {
     return this.sql.all<StoredRow>(
-      `SELECT idempotency_key, workspace, payload, rate_key, attempts, created_at FROM outbox
+      `SELECT idempotency_key, workspace, payload, rate_key, attempts, created_at, posts_uncertain_since FROM outbox
         WHERE claim_token = ? AND status = 'pending' ORDER BY next_attempt_at, idempotency_key`,
       token,
     );
@@ -126,28 +132,50 @@ export class Outbox {
     return this.sql.count("DELETE FROM outbox WHERE idempotency_key = ? AND claim_token = ? RETURNING 1", key, token) === 1;
   }
 
-  /** Fenced failure: counts the attempt and schedules the next one. */
-  retryLater(key: string, token: string, attempts: number, nextAttemptAt: number, error: string): boolean {
+  /** Whether `token` still holds the row's lease (read only): an attempt asks before it posts. */
+  holds(key: string, token: string): boolean {
+    return (
+      this.sql.all("SELECT 1 FROM outbox WHERE idempotency_key = ? AND claim_token = ? AND status = 'pending'", key, token)
+        .length === 1
+    );
+  }
+
+  /**
+   * Fenced failure: counts the attempt and schedules the next one. `postsUncertainSince`: the
+   * attempt sent a post it may have made (answered, or its answer lost) and the retry will repeat.
+   */
+  retryLater(
+    key: string,
+    token: string,
+    attempts: number,
+    nextAttemptAt: number,
+    error: string,
+    postsUncertainSince: number | null = null,
+  ): boolean {
     return (
       this.sql.count(
-        `UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, claim_token = NULL, claim_expires_at = NULL
+        `UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, claim_token = NULL, claim_expires_at = NULL,
+          posts_uncertain_since = coalesce(posts_uncertain_since, ?)
         WHERE idempotency_key = ? AND claim_token = ? RETURNING 1`,
         attempts,
         nextAttemptAt,
         error,
+        postsUncertainSince,
         key,
         token,
       ) === 1
     );
   }
 
-  /** Fenced postponement without an attempt (the row's rate key is cooling down, or paced). */
-  postpone(key: string, token: string, until: number): boolean {
+  /** Fenced postponement without an attempt (the row's rate key is cooling down, or paced); `postsUncertainSince` as retryLater's. */
+  postpone(key: string, token: string, until: number, postsUncertainSince: number | null = null): boolean {
     return (
       this.sql.count(
-        `UPDATE outbox SET next_attempt_at = ?, claim_token = NULL, claim_expires_at = NULL
+        `UPDATE outbox SET next_attempt_at = ?, claim_token = NULL, claim_expires_at = NULL,
+          posts_uncertain_since = coalesce(posts_uncertain_since, ?)
         WHERE idempotency_key = ? AND claim_token = ? RETURNING 1`,
         until,
+        postsUncertainSince,
         key,
         token,
       ) === 1

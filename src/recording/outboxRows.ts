@@ -9,6 +9,11 @@ export type ClaimedRow = {
   rate_key: string | null;
   attempts: number;
   created_at: number;
+  /**
+   * Since when the row's posts are uncertain (a post of an earlier attempt may be in Slack
+   * unbeknown to the row: migrations/0012_uncertain_posts.sql), or null: none can be.
+   */
+  posts_uncertain_since?: number | null;
   /** The effect itself, for a row its ingest just wrote: the immediate attempt parses nothing back. */
   effect?: Effect;
   /**

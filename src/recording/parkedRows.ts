@@ -27,6 +27,7 @@ export class ParkedRows {
    * enqueued in the same transaction, due at once and born followed up (they have none of their
    * own); a replayed row parking again plans none.
    * `everyParking`'s rows (closing the streams a run left open) are enqueued at each parking.
+   * `postsUncertainSince`, as the outbox's retryLater: a replay looks for the parked attempt's posts.
    * Returns the follow-up rows written, or null when fenced out.
    */
   park(
@@ -37,6 +38,7 @@ export class ParkedRows {
     now: number,
     followUps = (): NewRow[] => [],
     everyParking = (): NewRow[] => [],
+    postsUncertainSince: number | null = null,
   ): ClaimedRow[] | null {
     return this.sql.transaction(() => {
       // Read and written in one synchronous transaction: no other attempt can park this row in between.
@@ -48,11 +50,13 @@ export class ParkedRows {
       if (!held) return null;
       this.sql.all(
         `UPDATE outbox SET status = 'parked', attempts = ?1, last_error = ?2, parked_at = ?3, claim_token = NULL, claim_expires_at = NULL,
-          followed_up_at = coalesce(followed_up_at, ?3) WHERE idempotency_key = ?4`,
+          followed_up_at = coalesce(followed_up_at, ?3), posts_uncertain_since = coalesce(posts_uncertain_since, ?5)
+          WHERE idempotency_key = ?4`,
         attempts,
         error,
         now,
         key,
+        postsUncertainSince,
       );
       const first = held.followed_up_at === null ? followUps() : [];
       return this.enqueue(

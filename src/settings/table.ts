@@ -89,6 +89,16 @@ export const SETTINGS = {
     read: positive(5),
     doc: "with `SLACK_PACING`, how many streamed replies' `chat.startStream` (and `chat.stopStream`) calls may go at once per workspace before the rest are spread evenly at Tier 2 (one every 3 s, never more than 20 in a minute); replies arriving together past it are posted and updated in place ([Streamed answers](delivery.md#streamed-answers)). `1` spreads every start evenly; more than `20` counts as `20`",
   },
+  SLACK_HISTORY_PER_MINUTE: {
+    part: "delivery",
+    read: positive(1),
+    doc: "with `SLACK_PACING`, how many `conversations.history` / `conversations.replies` calls a workspace may make a minute — the reads that look for an uncertain post before it is posted again ([Uncertain posts](delivery.md#uncertain-posts)) and for a lost stream start. `1` is Slack's limit for commercially distributed apps outside the Slack Marketplace; apps in the Marketplace and a customer's own internal apps have Tier 3: set `50`",
+  },
+  SLACK_HISTORY_PAGE_SIZE: {
+    part: "delivery",
+    read: positive(15),
+    doc: "messages such a lookup asks for a page (`limit`): `15` is the most Slack gives commercially distributed apps outside the Marketplace; others may set up to `200`. A lookup reads up to 3 pages, a page after the first only when its turn is now",
+  },
   DELIVERY_TIMEOUT_MS: { part: "delivery", read: positive(10_000), doc: "timeout of one Slack call" },
   LEASE_MS: {
     part: "delivery",

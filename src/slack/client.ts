@@ -2,6 +2,7 @@ import type { CallPacing } from "../pacing/pacing";
 import { ForbiddenUrl, RunStopped, SlackApiError, SlackUnreachable } from "../platform/errors";
 import { classifyAnswer } from "./classifyAnswer";
 import { assertResponseUrlUsable, assertTriggerUsable, type HandleClock } from "./handles";
+import { NAMED_POSTS } from "./postIds";
 import { uploadFilesV2 } from "./uploadFilesV2";
 import { type CallResult, callWebApi, postFileBytes, postToResponseUrl } from "./webApi";
 import { type WebApiMethods, withWebApiMethods } from "./webApiMethods";
@@ -26,6 +27,18 @@ export interface ClientOptions {
   pacing?: CallPacing;
   /** A run's stop (agent_session_stopped): once aborted, every request is refused with RunStopped, unsent. */
   stopped?: AbortSignal;
+  /** Names each post of the attempt, and looks for it first when an earlier attempt may have made it (delivery/attemptPosts.ts). */
+  posts?: PostGuard;
+}
+
+/** What stands before every post of an attempt (`chat.postMessage`, see postIds.ts). */
+export interface PostGuard {
+  /**
+   * Sends `body` by `send`, named by the post's id, or answers as Slack answered the post an
+   * earlier attempt made. Called synchronously when the call is made, so the ids follow the
+   * handler's order of calls, not the order their answers come in.
+   */
+  post<T extends Answer>(method: string, body: Answer, send: (body: Answer) => Promise<T>): Promise<T>;
 }
 
 function originOf(url: string): string | undefined {
@@ -38,6 +51,9 @@ function originOf(url: string): string | undefined {
 
 /** The internal call sent despite a run's stop (see SlackClient[CLEAN_UP]). */
 export const CLEAN_UP = Symbol("cleanUp");
+
+/** A post its caller wrote ahead and recovers itself (a streamed reply's message): not named by the PostGuard. */
+export const WRITTEN_AHEAD = Symbol("writtenAhead");
 
 /** The client handlers get: `call`, `respond`, and every Web API method typed (`client.users.info(…)`). */
 export type SlackWebClient = SlackClient & WebApiMethods;
@@ -60,7 +76,19 @@ export class SlackClient {
 
   constructor(private readonly options: ClientOptions) {}
 
-  async call<T extends Answer = Answer>(method: string, body: Record<string, unknown>): Promise<T> {
+  call<T extends Answer = Answer>(method: string, body: Record<string, unknown>): Promise<T> {
+    // Not async: the guard names the post in the turn the handler made the call.
+    const { posts, stopped } = this.options;
+    if (posts && NAMED_POSTS.has(method)) {
+      // A stopped run's post is refused as any of its calls, before the guard asks for the lease.
+      if (stopped?.aborted) return Promise.reject(new RunStopped());
+      return posts.post<T>(method, body, (named) => this.send<T>(method, named, true));
+    }
+    return this.send<T>(method, body, true);
+  }
+
+  /** A call whose caller wrote it ahead and finds it again itself (a streamed reply's posted message). */
+  async [WRITTEN_AHEAD]<T extends Answer = Answer>(method: string, body: Record<string, unknown>): Promise<T> {
     return this.send<T>(method, body, true);
   }
 

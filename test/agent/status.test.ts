@@ -7,6 +7,7 @@ import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { eventDelivery } from "../support/inboundOf";
 import { latch } from "../support/latch";
+import { namedPost } from "../support/namedPost";
 import { workspaceShardIn } from "../support/shardIn";
 import { HANDLER_MAX_ATTEMPTS } from "../support/testBindings";
 import { useFakeSlack } from "../support/useFakeSlack";
@@ -159,7 +160,9 @@ describe("a run finally parked in an agent session", () => {
       slack()
         .callsTo("chat.postMessage")
         .map((call) => call.body),
-    ).toEqual([{ channel, thread_ts: ts, text: "Sorry, something went wrong and I could not finish this." }]);
+    ).toEqual([
+      { channel, thread_ts: ts, text: "Sorry, something went wrong and I could not finish this.", metadata: namedPost() },
+    ]);
     expect(sessionStatuses().at(-1)).toBe("active");
     expect(sessionStatuses().filter((status) => status === "processing")).toHaveLength(HANDLER_MAX_ATTEMPTS);
   });

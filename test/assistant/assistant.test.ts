@@ -11,6 +11,7 @@ import { appContextChangedAsDocumented, assistantThreadMessage, dmThread } from 
 import { controlClock, sweepUntilQuiet } from "../support/clock";
 import { deliver, newWorkspace, shardStub, signedBy, storedFor } from "../support/coordinator";
 import { eventDelivery } from "../support/inboundOf";
+import { namedPost } from "../support/namedPost";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();
@@ -120,7 +121,11 @@ describe("app.assistant", () => {
   it("agent view: app_home_opened on the Messages tab reaches messagesTabOpened; its prompts carry no thread_ts", async () => {
     const { channel } = assistantThread();
     await send(newWorkspace(), { type: "app_home_opened", user: USER, channel, tab: "messages" });
-    expect(await callOf("chat.postMessage", channel)).toEqual({ channel, text: "welcome to the Messages tab" });
+    expect(await callOf("chat.postMessage", channel)).toEqual({
+      channel,
+      text: "welcome to the Messages tab",
+      metadata: namedPost(),
+    });
     expect(await callOf("assistant.threads.setSuggestedPrompts", channel)).toEqual({
       channel_id: channel,
       prompts: [{ title: "Start", message: "hello" }],

@@ -265,7 +265,7 @@ describe("leases and fences", () => {
     expect(outcome).toEqual({ reclaimed: [key], stale: false, fresh: true });
   });
 
-  it("a stale attempt that finishes after its row was re-leased is fenced out and counted; the new owner delivers", async () => {
+  it("a stale attempt that begins after its row was re-leased posts nothing, and is fenced out and counted; the new owner delivers", async () => {
     const clock = controlClock();
     const team = newWorkspace();
     const stub = shardStub(team);
@@ -283,8 +283,8 @@ describe("leases and fences", () => {
     });
     expect(outcome).toEqual({ afterStale: { rejections: 1, owner: [key] }, delivered: 1 });
     expect(await outboxRows(stub)).toEqual([]);
-    // At-least-once, on purpose: both attempts reached Slack (README "Delivery guarantees").
-    expect(slack().callsTo("chat.postMessage")).toHaveLength(2);
+    // The stale attempt asked for its lease before posting (delivery/attemptPosts.ts): one post, the new owner's.
+    expect(slack().callsTo("chat.postMessage")).toHaveLength(1);
   });
 
   it("an attempt running longer than its lease renews it, so the sweep does not reclaim it mid-run", async () => {

@@ -35,7 +35,7 @@ describe("delivery events", () => {
       });
       const rows = courier.outbox.claimBatch("t1", Date.now(), LEASE_MS, 10);
       await deliverClaimed(courier, "t1", rows);
-      // A stale attempt settling a row it no longer holds is refused by the fence.
+      // A stale attempt of a row it no longer holds is refused by the fence before it posts.
       await deliverClaimed(
         courier,
         "stale",
@@ -57,7 +57,7 @@ describe("delivery events", () => {
       reason: "chat.postMessage: 500 http_500",
     });
     expect(byKey["Ev-seeded:c/parked"]).toMatchObject({ attempts: 1, reason: "chat.postMessage: 200 channel_not_found" });
-    expect(byKey["Ev-seeded:b/fenceRejected"]).toMatchObject({ step: "complete" });
+    expect(byKey["Ev-seeded:b/fenceRejected"]).toMatchObject({ step: "post" });
     expect(seen.alsoSeen.sort()).toEqual(seen.events.map((event) => event.type).sort());
   });
 

@@ -18,6 +18,7 @@ import {
   viewing,
 } from "../support/assistantPayloads";
 import { deliver, newWorkspace, shardStub, signedBy, storedFor } from "../support/coordinator";
+import { namedPost } from "../support/namedPost";
 import { outboxRows } from "../support/outboxRows";
 import { useFakeSlack } from "../support/useFakeSlack";
 
@@ -106,6 +107,7 @@ describe("the assistant view (assistant_view)", () => {
         channel: thread.channel,
         thread_ts: thread.threadTs,
         text: "Hi! I count, one number at a time. Ask me to “count to 30”.",
+        metadata: namedPost("greeting"),
       },
     ]);
     await expectAllDone(team);
@@ -149,7 +151,12 @@ describe("the assistant view (assistant_view)", () => {
     const thread = dmThread();
     await send(team, assistantThreadMessage(thread, "what is up"));
     const reply = await slack().waitFor("chat.postMessage");
-    expect(reply.body).toEqual({ channel: thread.channel, thread_ts: thread.threadTs, text: 'You said 3 words: "what is up".' });
+    expect(reply.body).toEqual({
+      channel: thread.channel,
+      thread_ts: thread.threadTs,
+      text: 'You said 3 words: "what is up".',
+      metadata: namedPost(),
+    });
     await expectAllDone(team);
   });
 
@@ -158,7 +165,12 @@ describe("the assistant view (assistant_view)", () => {
     const thread = dmThread();
     await send(team, assistantThreadFileShare(thread, "read this"));
     const reply = await slack().waitFor("chat.postMessage");
-    expect(reply.body).toEqual({ channel: thread.channel, thread_ts: thread.threadTs, text: 'You said 2 words: "read this".' });
+    expect(reply.body).toEqual({
+      channel: thread.channel,
+      thread_ts: thread.threadTs,
+      text: 'You said 2 words: "read this".',
+      metadata: namedPost(),
+    });
     await expectAllDone(team);
   });
 

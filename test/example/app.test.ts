@@ -13,6 +13,7 @@ import {
 } from "../../src/testing/deliveries";
 import { controlClock, sweepUntilQuiet } from "../support/clock";
 import { deliver, newWorkspace, shardStub, signedBy, storedFor } from "../support/coordinator";
+import { namedPost } from "../support/namedPost";
 import { outboxRows } from "../support/outboxRows";
 import { useFakeSlack } from "../support/useFakeSlack";
 
@@ -33,7 +34,12 @@ describe("app.event: a mention", () => {
     expect(response.status).toBe(200);
     const update = await slack().waitForCall((c) => c.method === "chat.update");
     const [placeholder] = slack().callsTo("chat.postMessage");
-    expect(placeholder!.body).toEqual({ channel: event.channel, thread_ts: event.ts, text: "Working on it…" });
+    expect(placeholder!.body).toEqual({
+      channel: event.channel,
+      thread_ts: event.ts,
+      text: "Working on it…",
+      metadata: namedPost("placeholder"),
+    });
     expect(update.body).toMatchObject({ channel: event.channel, text: 'You said 3 words: "what is up".' });
     expect(update.body.ts).toMatch(/^\d+\.\d+$/);
     expect(JSON.stringify(update.body.blocks)).toContain("answer_helpful");
@@ -181,7 +187,11 @@ describe("app.view", () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("");
     const thanks = await slack().waitForCall((c) => c.method === "chat.postMessage");
-    expect(thanks.body).toEqual({ channel: "U0000USER", text: "Thanks for your feedback: “More dark mode”" });
+    expect(thanks.body).toEqual({
+      channel: "U0000USER",
+      text: "Thanks for your feedback: “More dark mode”",
+      metadata: namedPost("thank"),
+    });
   });
 });
 

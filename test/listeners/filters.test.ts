@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { channelMessage, eventCallback, signedEvent } from "../../src/testing/deliveries";
 import { deliver, newWorkspace, signedBy, storedFor } from "../support/coordinator";
+import { namedPost } from "../support/namedPost";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();
@@ -29,7 +30,7 @@ describe("built-in filtering of the app's own messages", () => {
     );
     expect((await deliver(await signedEvent(joined, signedBy()))).status).toBe(200);
     const welcome = await slack().waitForCall((call) => call.method === "chat.postMessage");
-    expect(welcome.body).toEqual({ channel: "C0000NEW", text: `welcome <@${BOT}>` });
+    expect(welcome.body).toEqual({ channel: "C0000NEW", text: `welcome <@${BOT}>`, metadata: namedPost() });
   });
 
   it("someone else's message is answered", async () => {

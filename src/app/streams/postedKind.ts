@@ -1,4 +1,4 @@
-import type { SlackWebClient } from "../../slack/client";
+import { type SlackWebClient, WRITTEN_AHEAD } from "../../slack/client";
 import { closedContent, postedContent } from "./messageContent";
 import type { MessageKind } from "./messageKind";
 import type { ShownMessage } from "./replyRecord";
@@ -27,7 +27,8 @@ export class PostedKind implements MessageKind {
   async start(text: string, chunks?: readonly unknown[]): Promise<string> {
     const body = { channel: this.target.channel, thread_ts: this.target.thread_ts, ...postedContent(text) };
     const sent = { op: "post" as const, text, at: Date.now(), chunks: chunks?.length };
-    const { ts } = await this.sender.send(sent, () => this.client.call<{ ts: string }>("chat.postMessage", body));
+    // Written ahead by the sender, and found again by it: not named as the run's own posts are.
+    const { ts } = await this.sender.send(sent, () => this.client[WRITTEN_AHEAD]<{ ts: string }>("chat.postMessage", body));
     return ts;
   }
 

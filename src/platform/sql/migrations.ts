@@ -9,6 +9,7 @@ import parkFollowUps from "../../../migrations/0008_park_follow_ups.sql";
 import layoutRouting from "../../../migrations/0009_layout_routing.sql";
 import assistantThreads from "../../../migrations/0010_assistant_threads.sql";
 import threadContextOrder from "../../../migrations/0011_thread_context_order.sql";
+import uncertainPosts from "../../../migrations/0012_uncertain_posts.sql";
 
 export interface Migration {
   /** Monotonically increasing; an applied migration is never edited, only followed. */
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 9, name: "0009_layout_routing", sql: layoutRouting },
   { id: 10, name: "0010_assistant_threads", sql: assistantThreads },
   { id: 11, name: "0011_thread_context_order", sql: threadContextOrder },
+  { id: 12, name: "0012_uncertain_posts", sql: uncertainPosts },
 ];
 
 /**

@@ -1,0 +1,141 @@
+import { DeliveryError, LeaseLost, SlackApiError, SlackUnreachable } from "../platform/errors";
+import { describeError, log } from "../platform/log";
+import type { PostGuard } from "../slack/client";
+import { findPosted, type PostedMessages, readablePlace } from "../slack/postedMessages";
+import { withPostId } from "../slack/postIds";
+import type { StepScopes } from "./stepCheckpoints";
+
+type Answer = Record<string, unknown>;
+
+/** What the settle of an attempt learns of its posts (deliverClaimed.ts). */
+export interface AttemptReport {
+  /** This attempt's start when a post it sent may be in Slack and its retry would send it again; else null. */
+  postsUncertainSince(): number | null;
+}
+
+export interface AttemptPostsParts {
+  key: string;
+  token: string;
+  workspace: string;
+  /** Whether the attempt still holds the row's lease (asked before each post). */
+  holds(): boolean;
+  /** Since when the row's posts are uncertain, as its claim read it (null: no earlier attempt can have posted unbeknown). */
+  uncertainSince: number | null;
+  startedAt: number;
+  /** SLACK_HISTORY_PAGE_SIZE: messages a lookup asks for a page. */
+  pageSize: number;
+  /** Slack's reads, through the attempt's client (paced, classified). */
+  read(method: string, body: Answer): Promise<Answer>;
+}
+
+/** Workspaces already told their posts cannot be looked for (no history scope): told once per isolate. */
+const toldUnreadable = new Set<string>();
+
+/** An answer never learned: Slack may have applied the call (a timeout, a reset, a 5xx). */
+function outcomeUnknown(error: unknown): boolean {
+  return error instanceof SlackUnreachable || (error instanceof SlackApiError && error.status >= 500);
+}
+
+/**
+ * The posts of one attempt of one row: each `chat.postMessage` is named (the row's key, the step
+ * it is made in, its place among that step's posts) in its message metadata; when an earlier
+ * attempt may have posted unbeknown to the row, the post is first looked for in Slack by that
+ * name, and a post found is answered as Slack answered it, not sent again. Posts made while two
+ * steps run at once are not named (whose they are cannot be told), so they stay at-least-once.
+ */
+export class AttemptPosts implements PostGuard, StepScopes {
+  private readonly counts = new Map<string, number>();
+  private readonly running: string[] = [];
+  /** Scopes with a post that may be in Slack and that no checkpoint records. */
+  private readonly unrecorded = new Set<string>();
+  /** One lookup per conversation and attempt, shared by its posts. */
+  private readonly lookups = new Map<string, Promise<PostedMessages>>();
+
+  constructor(private readonly parts: AttemptPostsParts) {}
+
+  enter(name: string): () => void {
+    this.running.push(name);
+    return () => {
+      const at = this.running.lastIndexOf(name);
+      if (at >= 0) this.running.splice(at, 1);
+    };
+  }
+
+  recorded(name: string): void {
+    this.unrecorded.delete(name);
+  }
+
+  postsUncertainSince(): number | null {
+    return this.unrecorded.size > 0 ? this.parts.startedAt : null;
+  }
+
+  post<T extends Answer>(_method: string, body: Answer, send: (body: Answer) => Promise<T>): Promise<T> {
+    if (this.running.length > 1) return send(body);
+    const scope = this.running[0] ?? "";
+    const n = (this.counts.get(scope) ?? 0) + 1;
+    this.counts.set(scope, n);
+    return this.named(scope, `${this.parts.key}#${scope}#${n}`, body, send);
+  }
+
+  private async named<T extends Answer>(scope: string, id: string, body: Answer, send: (body: Answer) => Promise<T>): Promise<T> {
+    const named = withPostId(body, id);
+    if (this.parts.uncertainSince !== null) {
+      const found = await this.lookFor(named, id, this.parts.uncertainSince);
+      if (found) return found as T;
+    }
+    // A stale attempt posts nothing: the one that took the row over looks for this post first.
+    if (!this.parts.holds()) throw new LeaseLost(`lease on ${this.parts.key} was taken over before post ${id}`, "post");
+    try {
+      const answer = await send(named);
+      this.unrecorded.add(scope);
+      return answer;
+    } catch (error) {
+      if (outcomeUnknown(error)) this.unrecorded.add(scope);
+      throw error;
+    }
+  }
+
+  /** The answer of the post named `id` if Slack shows it, else undefined (post it). */
+  private async lookFor(body: Answer, id: string, since: number): Promise<Answer | undefined> {
+    const { key, workspace } = this.parts;
+    const place = readablePlace(body);
+    if (!place) return this.unreadable(`${String(body.channel)} is not a conversation id Slack's reads take`);
+    const where = `${place.channel} ${place.threadTs ?? ""}`;
+    let lookup = this.lookups.get(where);
+    if (!lookup) {
+      lookup = findPosted((method, read) => this.parts.read(method, read), place, since, this.parts.pageSize);
+      this.lookups.set(where, lookup);
+    }
+    let posted: PostedMessages;
+    try {
+      posted = await lookup;
+    } catch (error) {
+      this.lookups.delete(where);
+      // Refused for good (no history scope, not in the channel): posted as before, at least once.
+      if (error instanceof DeliveryError && error.disposition === "park") return this.unreadable(describeError(error));
+      // A turn to wait for, a 429, an unreachable Slack: the attempt fails and its retry looks again.
+      throw error;
+    }
+    const message = posted.byId.get(id);
+    if (message) {
+      log("info", "an uncertain post was found in Slack: not posted again", { key, post: id, ts: String(message.ts) });
+      return { ok: true, channel: place.channel, ts: message.ts, message };
+    }
+    if (!posted.complete)
+      log("warn", "an uncertain post was not found in the pages read: posted again", { key, post: id, workspace });
+    return undefined;
+  }
+
+  private unreadable(why: string): undefined {
+    const { workspace, key } = this.parts;
+    if (!toldUnreadable.has(workspace)) {
+      toldUnreadable.add(workspace);
+      log("warn", "an uncertain post could not be looked for, so it was posted again (at least once); told once per workspace", {
+        workspace,
+        key,
+        why,
+      });
+    }
+    return undefined;
+  }
+}
