@@ -11,6 +11,8 @@ export interface RecordedCall {
   outcome: string;
   /** The HTTP status answered; 0 when none was (a hang, a dropped connection). */
   status: number;
+  /** Whether Slack applied it (answered ok, or lost its answer after applying it). */
+  applied: boolean;
   /** The request's content-type, as sent. */
   contentType: string | null;
 }

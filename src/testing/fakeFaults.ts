@@ -8,7 +8,12 @@ export type Fault =
   /** Never answers; the caller's timeout must end it. */
   | { hang: true }
   /** The connection drops: fetch rejects. */
-  | { reset: true };
+  | { reset: true }
+  /**
+   * Slack applies the call, and its answer is lost: the connection drops (`reset`), it never
+   * comes (`hang`, until the caller gives up), or a proxy answers 500 in its place (`serverError`).
+   */
+  | { lostAnswer: "reset" | "hang" | "serverError" };
 
 export interface CallMatch {
   /** Web API method (`chat.postMessage`) or `response_url`. */
@@ -46,6 +51,12 @@ export class FakeFaults {
 /** The HTTP status a fault answers with; 0 when it answers nothing (a hang, a reset). */
 export function statusOf(fault: Fault | undefined): number {
   if (!fault) return 200;
+  if ("lostAnswer" in fault) return fault.lostAnswer === "serverError" ? 500 : 0;
   if ("hang" in fault || "reset" in fault) return 0;
   return "status" in fault ? fault.status : 200;
+}
+
+/** Whether Slack applied a call that met `fault`: none, or one whose answer alone was lost. */
+export function appliedUnder(fault: Fault | undefined): boolean {
+  return fault === undefined || "lostAnswer" in fault;
 }

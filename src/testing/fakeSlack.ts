@@ -1,5 +1,5 @@
 import { FakeCalls, type RecordedCall } from "./fakeCalls";
-import { type CallMatch, FakeFaults, type Fault, statusOf } from "./fakeFaults";
+import { appliedUnder, type CallMatch, FakeFaults, type Fault, statusOf } from "./fakeFaults";
 import { readRequest } from "./fakeRequests";
 import { FakeAnswers, type FakeMessage } from "./fakeSlackAnswers";
 import { FakeOauth } from "./fakeSlackOauth";
@@ -24,7 +24,12 @@ export interface FakeSlackOptions extends Partial<FakeStreamLimits> {
   now?: () => number;
   /** Slack's tiers (true: SLACK_TIERS and 1 post a second per channel), or these calls per minute. */
   enforceTiers?: boolean | TierLimits;
+  /** Whether the app's token may read conversations (the `*:history` scopes); true unless told. */
+  historyScopes?: boolean;
 }
+
+/** The methods that read what the app posted back (refused missing_scope without the history scopes). */
+const HISTORY_READS = new Set(["conversations.history", "conversations.replies"]);
 
 /** Where a FakeSlack answers unless told: a name that never resolves, so nothing leaves the test. */
 export const FAKE_SLACK_DEFAULT_ORIGIN = "http://fake-slack.invalid";
@@ -38,6 +43,7 @@ export class FakeSlack {
   private readonly streams: FakeStreams;
   private readonly limits = new FakeRateLimits();
   private readonly now: () => number;
+  private historyScopes: boolean;
 
   /** Where the fake is reachable: SLACK_API_URL is `${origin}/api/`, response_urls start with it. */
   readonly origin: string;
@@ -49,6 +55,7 @@ export class FakeSlack {
     this.now = given.now ?? (() => Date.now());
     this.streams = new FakeStreams(this.now, given);
     this.answers = new FakeAnswers(this.origin, this.streams, this.now);
+    this.historyScopes = given.historyScopes ?? true;
     if (given.enforceTiers) this.enforceTiers(given.enforceTiers === true ? SLACK_TIERS : given.enforceTiers);
   }
 
@@ -88,6 +95,18 @@ export class FakeSlack {
   /** Changes how long a stream stays open and how long its text may grow; open streams too. */
   setStreamLimits(limits: Partial<FakeStreamLimits>): this {
     this.streams.setLimits(limits);
+    return this;
+  }
+
+  /** Grants or withdraws the history scopes: without them, history reads are refused `missing_scope`. */
+  setHistoryScopes(granted: boolean): this {
+    this.historyScopes = granted;
+    return this;
+  }
+
+  /** Caps a history read's page (Slack caps apps outside the Marketplace at 15 messages). */
+  setHistoryPageLimit(limit: number): this {
+    this.answers.historyPageLimit = limit;
     return this;
   }
 
@@ -162,10 +181,16 @@ export class FakeSlack {
       at: this.now(),
       outcome: fault ? JSON.stringify(fault) : "ok",
       status: statusOf(fault),
+      applied: appliedUnder(fault),
     });
 
     if (!fault) return this.success(method, body);
-    if ("hang" in fault) {
+    if ("lostAnswer" in fault) {
+      await this.success(method, body).arrayBuffer();
+      if (fault.lostAnswer === "reset") throw new TypeError("Network connection lost.");
+      if (fault.lostAnswer === "serverError") return Response.json({ ok: false, error: "internal_error" }, { status: 500 });
+    }
+    if ("hang" in fault || "lostAnswer" in fault) {
       return new Promise<Response>((_, reject) => {
         const abort = () => reject(signal?.reason ?? new DOMException("aborted", "AbortError"));
         // The caller may have given up while the body was read: an abort already fired fires no event.
@@ -185,6 +210,13 @@ export class FakeSlack {
     if (method === "oauth.v2.access") return this.oauth.access(body);
     if (method === "response_url") return new Response("ok", { status: 200 });
     if (method === "file_upload") return new Response(`OK - ${String(body.bytes).length}`, { status: 200 });
+    if (HISTORY_READS.has(method) && !this.historyScopes) {
+      return Response.json({
+        ok: false,
+        error: "missing_scope",
+        needed: "channels:history,groups:history,im:history,mpim:history",
+      });
+    }
     return Response.json(this.answers.answer(method, body));
   }
 }

@@ -3,6 +3,7 @@
  * posts, the `view` for `views.*`, the channel's recorded `messages` for reads, streaming states
  * for `chat.*Stream` (see fakeStreams). A method it does not know is answered `{ ok: true }`.
  */
+import { readPage } from "./fakeHistory";
 import type { FakeStreams, MessageState } from "./fakeStreams";
 
 interface StoredMessage {
@@ -12,6 +13,8 @@ interface StoredMessage {
   blocks?: unknown;
   thread_ts?: string;
   bot_id: string;
+  /** Slack's message metadata (`event_type`, `event_payload`), as posted. */
+  metadata?: unknown;
 }
 
 /** A message as the fake holds it: what Slack's reads show, its text as Slack shows it, and its stream's state. */
@@ -25,6 +28,8 @@ export class FakeAnswers {
   private viewCounter = 0;
   /** Messages the app posted, per channel, oldest first: what conversations.history/replies read. */
   private readonly channels = new Map<string, StoredMessage[]>();
+  /** The most messages a history read answers a page (Slack: 15 for apps outside the Marketplace). */
+  historyPageLimit = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly origin: string,
@@ -64,7 +69,8 @@ export class FakeAnswers {
         const message = this.find(channel, String(body.ts));
         // Slack shows an update's markdown_text as its text, as it does a stream's.
         const text = body.markdown_text ?? body.text;
-        if (message) Object.assign(message, pick({ ...body, text }, "text", "blocks"));
+        if (message)
+          Object.assign(message, pick({ ...body, text, metadata: metadataOf(body.metadata) }, "text", "blocks", "metadata"));
         return { ok: true, channel, ts: body.ts, text, message: message ?? { text, ts: body.ts } };
       }
       case "chat.appendStream":
@@ -84,9 +90,9 @@ export class FakeAnswers {
       case "views.publish":
         return { ok: true, view: this.view(method, body) };
       case "conversations.history":
-        return { ok: true, messages: this.stored(channel).reverse(), has_more: false };
+        return readPage("history", this.stored(channel), body, this.historyPageLimit);
       case "conversations.replies":
-        return { ok: true, messages: this.thread(channel, String(body.ts)), has_more: false };
+        return readPage("replies", this.thread(channel, String(body.ts)), body, this.historyPageLimit);
       case "files.getUploadURLExternal":
         this.fileCounter++;
         return { ok: true, file_id: `F${this.fileCounter}`, upload_url: `${this.origin}/upload/F${this.fileCounter}` };
@@ -147,7 +153,7 @@ export class FakeAnswers {
       type: "message",
       ts: this.nextTs(channel),
       bot_id: "B0000FAKE",
-      ...pick(body, "text", "blocks"),
+      ...pick({ ...body, metadata: metadataOf(body.metadata) }, "text", "blocks", "metadata"),
     };
     if (typeof body.thread_ts === "string") message.thread_ts = body.thread_ts;
     const list = this.channels.get(channel) ?? [];
@@ -176,4 +182,14 @@ const SESSION_STATUSES = new Set(["active", "processing", "suspended", "closed"]
 
 function pick(body: Record<string, unknown>, ...keys: string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((key) => body[key] !== undefined).map((key) => [key, body[key]]));
+}
+
+/** Metadata as Slack stores it: the app may send it as an object or as its JSON. */
+function metadataOf(given: unknown): unknown {
+  if (typeof given !== "string") return given;
+  try {
+    return JSON.parse(given);
+  } catch {
+    return undefined;
+  }
 }

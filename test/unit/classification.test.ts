@@ -92,7 +92,9 @@ describe("what an error means for its outbox row (a property of its class)", () 
   });
 
   it("a lost lease stops the attempt without settling; anything unexpected is retried with its description", () => {
-    expect(settlementOf(new LeaseLost("taken over"))).toEqual({ disposition: "lease_lost" });
+    expect(settlementOf(new LeaseLost("taken over"))).toEqual({ disposition: "lease_lost", at: "step" });
+    // Where the attempt found the lease gone: at a post (before sending it) it sent nothing.
+    expect(settlementOf(new LeaseLost("taken over", "post"))).toEqual({ disposition: "lease_lost", at: "post" });
     expect(settlementOf(new RangeError("boom"))).toMatchObject({
       disposition: "retry",
       reason: expect.stringMatching(/^RangeError: boom/),

@@ -1,0 +1,201 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import type { MessageMetadata } from "@slack/types";
+import { describe, expect, it, vi } from "vitest";
+import { App } from "../../src/app/App";
+import { FakeSlack } from "../../src/testing/fakeSlack";
+import { controlClock } from "../support/clock";
+import { mentionIn } from "../support/inboundOf";
+import { recordPlanned, shardIn } from "../support/shardIn";
+import { FAKE_SLACK_ORIGIN, LEASE_MS } from "../support/testBindings";
+
+/**
+ * Uncertain posts (issue 29), case by case: where they are marked, a lookup that finds the post
+ * and one that does not, a lookup refused by its tier or paced at SLACK_HISTORY_PER_MINUTE, a
+ * workspace without the history scopes, the app's own metadata. Each drives one shard's real
+ * delivery loop against a fake Slack; the fault matrix (postFaultMatrix.test.ts) runs every fault
+ * at every call.
+ */
+
+const CHANNEL = "C0UNCERTAIN";
+const TEAM = "T0UNCERTAIN";
+
+/** A mention in thread `ts` answered by one reply in it, outside any step. */
+const replying = (metadata?: MessageMetadata) =>
+  new App().event("app_mention", async ({ event, say }) => {
+    await say({ text: `reply to ${String(event!.ts)}`, thread_ts: String(event!.ts), ...(metadata ? { metadata } : {}) });
+  });
+
+interface Run {
+  slack: FakeSlack;
+  rows: () => Promise<Array<Record<string, unknown>>>;
+}
+
+/** Records a mention per thread of `threads` in a fresh shard, and sweeps `sweeps` times, `stepMs` apart. */
+async function answer(
+  app: App,
+  threads: string[],
+  { slack = new FakeSlack(FAKE_SLACK_ORIGIN), settings = {}, sweeps = 8, stepMs = 30_000 } = {},
+): Promise<Run & { events: string[] }> {
+  const clock = controlClock();
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => slack.fetch(input as Request, init));
+  const stub = env.SHARD.get(env.SHARD.idFromName(`uncertain-${crypto.randomUUID()}`));
+  const events: string[] = [];
+  await runInDurableObject(stub, async (_, state) => {
+    const shard = shardIn(state, { name: `${TEAM}/0`, app, settings: { SLACK_PACING: "false", ...settings } });
+    shard.loop.events.subscribe((event) => events.push(`${event.type}${"step" in event ? ` ${event.step}` : ""}`));
+    for (const [i, ts] of threads.entries()) recordPlanned(shard.outbox, app, mentionIn(TEAM, CHANNEL, ts, `EvUncertain${i}`));
+    for (let i = 0; i < sweeps; i++) {
+      await shard.loop.sweep(Date.now());
+      if (shard.outbox.countsByStatus().pending === 0) break;
+      clock.advance(stepMs);
+    }
+  });
+  const rows = () =>
+    runInDurableObject(
+      stub,
+      (_, state) => state.storage.sql.exec("SELECT * FROM outbox").toArray() as Array<Record<string, unknown>>,
+    );
+  return { slack, rows, events };
+}
+
+const replies = (slack: FakeSlack, ts: string) =>
+  slack
+    .messagesIn(CHANNEL, ts)
+    .filter((m) => m.ts !== ts)
+    .map((m) => m.text);
+const THREAD = "1700000000.000100";
+
+describe("an uncertain post is looked for before it is posted again", () => {
+  it("an answer lost after Slack posted: the retry finds the post in the thread and posts nothing", async () => {
+    const slack = new FakeSlack(FAKE_SLACK_ORIGIN).fail({ method: "chat.postMessage" }, { lostAnswer: "reset" }, 1);
+    const run = await answer(replying(), [THREAD], { slack });
+    expect(replies(slack, THREAD)).toEqual([`reply to ${THREAD}`]);
+    expect(slack.callsTo("chat.postMessage")).toHaveLength(1);
+    expect(slack.callsTo("conversations.replies")).toHaveLength(1);
+    expect(slack.callsTo("conversations.replies")[0]!.body).toMatchObject({
+      channel: CHANNEL,
+      ts: THREAD,
+      include_all_metadata: "true",
+    });
+    expect(await run.rows()).toEqual([]);
+  });
+
+  it("a 500 before Slack posted: the retry looks, does not find it, and posts once", async () => {
+    const slack = new FakeSlack(FAKE_SLACK_ORIGIN).fail({ method: "chat.postMessage" }, { status: 500 }, 1);
+    await answer(replying(), [THREAD], { slack });
+    expect(replies(slack, THREAD)).toEqual([`reply to ${THREAD}`]);
+    expect(slack.callsTo("conversations.replies")).toHaveLength(1);
+    expect(slack.callsTo("chat.postMessage").map((call) => call.applied)).toEqual([false, true]);
+  });
+
+  it("a refusal Slack answered (channel_not_found, a 429) is certain: no lookup", async () => {
+    const slack = new FakeSlack(FAKE_SLACK_ORIGIN).fail({ method: "chat.postMessage" }, { status: 429, retryAfter: 1 }, 1);
+    await answer(replying(), [THREAD], { slack });
+    expect(replies(slack, THREAD)).toEqual([`reply to ${THREAD}`]);
+    expect(slack.callsTo("conversations.replies")).toHaveLength(0);
+  });
+
+  it("a lookup refused by its tier (429) waits for Retry-After, posting nothing meanwhile, then finds the post", async () => {
+    const slack = new FakeSlack(FAKE_SLACK_ORIGIN)
+      .fail({ method: "chat.postMessage" }, { lostAnswer: "serverError" }, 1)
+      .fail({ method: "conversations.replies" }, { status: 429, retryAfter: 120 }, 1);
+    await answer(replying(), [THREAD], { slack });
+    const [refused, looked] = slack.callsTo("conversations.replies");
+    expect(refused!.status).toBe(429);
+    expect(looked!.at - refused!.at).toBeGreaterThanOrEqual(120_000);
+    expect(slack.callsTo("chat.postMessage")).toHaveLength(1);
+    expect(replies(slack, THREAD)).toEqual([`reply to ${THREAD}`]);
+  });
+
+  it("paced at SLACK_HISTORY_PER_MINUTE=1: a second uncertain row waits a minute for its lookup, and posts nothing blindly", async () => {
+    const other = "1700000000.000200";
+    const slack = new FakeSlack(FAKE_SLACK_ORIGIN).fail({ method: "chat.postMessage" }, { lostAnswer: "hang" }, 2);
+    const run = await answer(replying(), [THREAD, other], {
+      slack,
+      settings: { SLACK_PACING: "true", SLACK_HISTORY_PER_MINUTE: "1" },
+      sweeps: 12,
+      stepMs: 20_000,
+    });
+    const lookups = slack.callsTo("conversations.replies");
+    expect(lookups).toHaveLength(2);
+    expect(lookups[1]!.at - lookups[0]!.at).toBeGreaterThanOrEqual(60_000);
+    expect(run.events).toContain("postponed");
+    expect(slack.callsTo("chat.postMessage")).toHaveLength(2);
+    expect([replies(slack, THREAD), replies(slack, other)]).toEqual([[`reply to ${THREAD}`], [`reply to ${other}`]]);
+  });
+
+  it("without the history scopes the post is sent again (at least once), told once per workspace", async () => {
+    const warn = vi.spyOn(console, "warn");
+    const other = "1700000000.000300";
+    const slack = new FakeSlack({ origin: FAKE_SLACK_ORIGIN, historyScopes: false }).fail(
+      { method: "chat.postMessage" },
+      { lostAnswer: "reset" },
+      2,
+    );
+    const team = `${TEAM}-noscope-${crypto.randomUUID().slice(0, 6)}`;
+    const app = replying();
+    const clock = controlClock();
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => slack.fetch(input as Request, init));
+    const stub = env.SHARD.get(env.SHARD.idFromName(`uncertain-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, async (_, state) => {
+      const shard = shardIn(state, { name: `${team}/0`, app, settings: { SLACK_PACING: "false" } });
+      for (const [i, ts] of [THREAD, other].entries())
+        recordPlanned(shard.outbox, app, mentionIn(team, CHANNEL, ts, `EvNoScope${i}`));
+      for (let i = 0; i < 6 && shard.outbox.countsByStatus().pending > 0; i++) {
+        await shard.loop.sweep(Date.now());
+        clock.advance(30_000);
+      }
+    });
+    expect(slack.callsTo("conversations.replies").map((call) => call.status)).toEqual([200, 200]);
+    expect([replies(slack, THREAD).length, replies(slack, other).length]).toEqual([2, 2]);
+    const told = warn.mock.calls.filter(([line]) => String(line).includes("could not be looked for"));
+    expect(told).toHaveLength(1);
+    expect(String(told[0]![0])).toContain(team);
+  });
+
+  it("the app's own metadata is kept beside the post's id, and the post is found by it", async () => {
+    const own = { event_type: "ticket_opened", event_payload: { ticket: "T-42" } };
+    const slack = new FakeSlack(FAKE_SLACK_ORIGIN).fail({ method: "chat.postMessage" }, { lostAnswer: "reset" }, 1);
+    await answer(replying(own), [THREAD], { slack });
+    const [message, ...more] = slack.messagesIn(CHANNEL, THREAD).filter((m) => m.ts !== THREAD);
+    expect(more).toEqual([]);
+    expect(message!.metadata).toMatchObject({ event_type: "ticket_opened", event_payload: { ticket: "T-42" } });
+  });
+});
+
+describe("where a row's posts become uncertain", () => {
+  it("a lease taken over unsettled marks the row from when that lease was taken; a settle after a lost answer, from its attempt's start", async () => {
+    const clock = controlClock();
+    const stub = env.SHARD.get(env.SHARD.idFromName(`uncertain-${crypto.randomUUID()}`));
+    const marks = await runInDurableObject(stub, async (_, state) => {
+      const { outbox } = shardIn(state, { app: replying() });
+      const app = replying();
+      recordPlanned(outbox, app, mentionIn(TEAM, CHANNEL, THREAD, "EvMark0"), {
+        token: "first",
+        expiresAt: Date.now() + LEASE_MS,
+      });
+      recordPlanned(outbox, app, mentionIn(TEAM, CHANNEL, "1700000000.000400", "EvMark1"));
+      const leasedAt = Date.now();
+      const since = () =>
+        outbox.claimedBy("taker").map((row) => [row.idempotency_key.split(":")[0], row.posts_uncertain_since ?? null]);
+      clock.advance(LEASE_MS + 1);
+      // The immediate attempt's lease ran out unsettled (it died); the other row was never leased.
+      outbox.claimBatch("taker", Date.now(), LEASE_MS, 10);
+      const afterTakeOver = since();
+      // Re-claiming what it holds is not a take-over; settling keeps the earliest mark.
+      outbox.claimBatch("taker", Date.now(), LEASE_MS, 10);
+      const again = since();
+      const key1 = outbox.claimedBy("taker").find((row) => row.idempotency_key.startsWith("EvMark1"))!.idempotency_key;
+      outbox.retryLater(key1, "taker", 1, Date.now(), "chat.postMessage: timeout", Date.now() - 5);
+      const settled = outbox.claimBatch("later", Date.now(), LEASE_MS, 10).find((row) => row.idempotency_key === key1);
+      return { leasedAt, afterTakeOver, again, settled: settled?.posts_uncertain_since, settledAt: Date.now() - 5 };
+    });
+    expect(marks.afterTakeOver).toEqual([
+      ["EvMark0", marks.leasedAt],
+      ["EvMark1", null],
+    ]);
+    expect(marks.again).toEqual(marks.afterTakeOver);
+    expect(marks.settled).toBe(marks.settledAt);
+  });
+});
