@@ -21,7 +21,14 @@ export interface ChaosPlan {
   seed: number;
 }
 
-const FAULTS: FaultRates = { serverError: 0.1, rateLimited: 0.05, retryAfterSeconds: 1, hang: 0.03, reset: 0.02 };
+const FAULTS: FaultRates = {
+  serverError: 0.1,
+  rateLimited: 0.05,
+  retryAfterSeconds: 1,
+  hang: 0.03,
+  reset: 0.02,
+  lostAnswer: 0.05,
+};
 
 /**
  * One event in ten streams 120 numbers, 10 ms apart (about 1.2 s, 452 characters): with the

@@ -10,6 +10,14 @@ export interface ChaosSummary {
   streams: StreamVerdict & { interruptedStarts: number };
 }
 
+/** What a chaos run must show: nothing lost, unfinished or posted twice, quiescent, streams whole. */
+export function chaosHeld(results: ChaosSummary): boolean {
+  const v = results.verdict;
+  return (
+    v.lostCount === 0 && v.unfinishedCount === 0 && v.duplicates.events === 0 && results.quiescent && streamsHeld(results.streams)
+  );
+}
+
 /** The human summary of a chaos run (the JSON file has everything). */
 export function printChaos(results: ChaosSummary): void {
   const v = results.verdict;
@@ -32,9 +40,12 @@ export function printChaos(results: ChaosSummary): void {
     `  LOST (acked, reply never delivered): ${v.lostCount}${v.lostCount ? `  e.g. ${JSON.stringify(v.lost.slice(0, 3))}` : ""}`,
   );
   console.log(`  unfinished (reply posted, never updated): ${v.unfinishedCount}`);
-  console.log(`  duplicates: ${v.duplicates.events} event(s) with ${v.duplicates.extraPosts} extra post(s)`);
+  console.log(
+    `  DUPLICATES (a reply posted twice into one thread): ${v.duplicates.events} event(s) with ${v.duplicates.extraPosts} extra post(s)`,
+  );
   for (const [cause, n] of Object.entries(v.duplicates.byCause)) console.log(`    ${n} × ${cause}`);
   console.log(`  repeated chat.update of one message (harmless): ${v.repeatedUpdates}`);
+  console.log(`  lookups of uncertain posts: ${v.lookups.made} history reads, ${v.lookups.answered} answered`);
   const s = results.streams;
   console.log(
     `  streamed requests ${s.events}: acked ${s.acked}, complete ${s.complete} (${s.messages} messages, ${s.chains} answers continued in more than one)`,
@@ -44,8 +55,8 @@ export function printChaos(results: ChaosSummary): void {
   );
   for (const failure of s.failures.slice(0, 3)) console.log(`    e.g. ${JSON.stringify(failure).slice(0, 400)}`);
   console.log(
-    v.lostCount === 0 && v.unfinishedCount === 0 && results.quiescent && streamsHeld(s)
-      ? "  PASS: every acked event's reply was delivered, every acked streamed request has its complete answer, none frozen"
+    chaosHeld(results)
+      ? "  PASS: every acked event's reply was delivered once, every acked streamed request has its complete answer, none frozen"
       : "  FAIL",
   );
 }

@@ -35,6 +35,8 @@ export interface ChaosVerdict {
   };
   /** chat.update repeated on the same message: idempotent by shape, so invisible to users. */
   repeatedUpdates: number;
+  /** History reads made to look for uncertain posts (conversations.replies / .history), and how many Slack answered. */
+  lookups: { made: number; answered: number };
   fakeCalls: { total: number; byOutcome: Record<string, number> };
 }
 
@@ -51,6 +53,7 @@ function causeOfDuplicate(
   if (outages.some((o) => o.killedAt > first.receivedAt - 1000 && o.killedAt < again.receivedAt)) {
     return "runtime killed after Slack performed the call, before the completion was recorded";
   }
+  if (first.outcome !== "ok") return `Slack posted it and its answer was lost (${first.outcome}), and the retry posted again`;
   if (notes.some((n) => n.msg.startsWith("fence rejected")))
     return "lease expired mid-call (the stale attempt's settle was fenced out)";
   const between = notes.filter(
@@ -97,8 +100,10 @@ export function verifyDelivery(
   outages: readonly Outage[],
   notable: readonly Notable[],
   leaseMs: number,
+  threadTsOf?: (channel: string, ts: string) => string | undefined,
 ): ChaosVerdict {
-  const threads = effectsByThread(calls);
+  const threads = effectsByThread(calls, threadTsOf);
+  const reads = calls.filter((call) => call.method === "conversations.replies" || call.method === "conversations.history");
   const notesOf = notesByEvent(notable);
   const appUpdates = calls.some((call) => call.method === "chat.update");
   const verdict: ChaosVerdict = {
@@ -112,6 +117,7 @@ export function verifyDelivery(
     unfinished: [],
     duplicates: { events: 0, extraPosts: 0, byCause: {}, examples: [] },
     repeatedUpdates: 0,
+    lookups: { made: reads.length, answered: reads.filter((call) => call.outcome === "ok").length },
     fakeCalls: { total: calls.length, byOutcome: {} },
   };
   for (const call of calls) verdict.fakeCalls.byOutcome[call.outcome] = (verdict.fakeCalls.byOutcome[call.outcome] ?? 0) + 1;

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { appliedUnder } from "../../src/testing/fakeFaults";
 import { FakeSlack, type FakeSlackOptions, type Fault } from "../../src/testing/fakeSlack";
 import { highResNow } from "../load/clock";
 
@@ -15,6 +16,8 @@ export interface ServedCall {
   text?: string;
   /** What the fake answered: "ok" or the fault played (see FakeSlack). */
   outcome: string;
+  /** Whether Slack would have performed it: answered ok, or its answer alone was lost. */
+  applied: boolean;
   /** performance.timeOrigin + performance.now(), comparable across this machine's processes. */
   receivedAt: number;
 }
@@ -139,9 +142,6 @@ export async function startFakeSlackServer(options: FakeSlackServerOptions = {})
     const fields = callFields(text);
     const { channel } = fields;
     const fault = options.faultFor?.({ method, channel });
-    // Scripted right before handle(), so this call takes it; were a concurrent call to take it
-    // instead, `outcome` below still records what each call was really answered.
-    if (fault) fake!.fail({ method, channel }, fault, 1);
     const hangUp = new AbortController();
     response.on("close", () => hangUp.abort());
     const cap = setTimeout(() => hangUp.abort(), options.maxHangMs ?? 30_000);
@@ -151,22 +151,30 @@ export async function startFakeSlackServer(options: FakeSlackServerOptions = {})
       const answer =
         method === "relay"
           ? backendAnswer(text)
-          : await fake!.handle(new Request(url, { method: "POST", headers, body: text }), hangUp.signal);
+          : await fake!.handle(new Request(url, { method: "POST", headers, body: text }), hangUp.signal, fault);
       const answerText = await answer.text();
       const alert = method === "alert" ? { text: (JSON.parse(text) as { text?: string }).text } : {};
+      const outcome = outcomeOf(answer.status, answerText);
       record({
         method,
         ...fields,
         ...alert,
         answerTs: answerTsOf(answerText),
-        outcome: outcomeOf(answer.status, answerText),
+        outcome,
+        applied: outcome === "ok" || (fault !== undefined && appliedUnder(fault)),
         receivedAt,
       });
       response.writeHead(answer.status, Object.fromEntries(answer.headers));
       response.end(answerText);
     } catch {
       // A scripted reset, or a hang the caller abandoned: drop the connection like a dead peer.
-      record({ method, ...fields, outcome: fault ? JSON.stringify(fault) : "reset", receivedAt });
+      record({
+        method,
+        ...fields,
+        outcome: fault ? JSON.stringify(fault) : "reset",
+        applied: appliedUnder(fault) && fault !== undefined,
+        receivedAt,
+      });
       request.socket.destroy();
     } finally {
       clearTimeout(cap);

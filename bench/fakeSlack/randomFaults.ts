@@ -13,6 +13,10 @@ export interface FaultRates {
   hang?: number;
   /** The connection drops. */
   reset?: number;
+  /** Slack applies the call and its answer is lost (dropped, never sent, or a 500): of `lostAnswerOf` calls only. */
+  lostAnswer?: number;
+  /** The methods whose answers may be lost (LOST_ANSWER_METHODS unless told). */
+  lostAnswerOf?: readonly string[];
   /** Retry-After of the 429s, in seconds (default 1). */
   retryAfterSeconds?: number;
 }
@@ -29,18 +33,41 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** Posts, updates and the reads that look for them: a lost answer of a stream call is the streams' own recovery. */
+export const LOST_ANSWER_METHODS: readonly string[] = [
+  "chat.postMessage",
+  "chat.update",
+  "conversations.replies",
+  "conversations.history",
+];
+
+const LOST: Array<Fault & { lostAnswer: unknown }> = [
+  { lostAnswer: "reset" },
+  { lostAnswer: "hang" },
+  { lostAnswer: "serverError" },
+];
+
 /** Returns a picker: for each call, a fault drawn at the given rates, or undefined (answer normally). */
-export function randomFaults(rates: FaultRates, random: () => number = Math.random): () => Fault | undefined {
-  const table: Array<[number, Fault]> = [
+export function randomFaults(
+  rates: FaultRates,
+  random: () => number = Math.random,
+): (call: { method: string }) => Fault | undefined {
+  const lostOf = new Set(rates.lostAnswerOf ?? LOST_ANSWER_METHODS);
+  const table: Array<[number, Fault | "lost"]> = [
     [rates.serverError ?? 0, { status: 500 }],
     [rates.rateLimited ?? 0, { status: 429, retryAfter: rates.retryAfterSeconds ?? 1 }],
     [rates.hang ?? 0, { hang: true }],
     [rates.reset ?? 0, { reset: true }],
+    [rates.lostAnswer ?? 0, "lost"],
   ];
-  return () => {
+  return (call) => {
     let draw = random();
     for (const [rate, fault] of table) {
-      if (draw < rate) return fault;
+      if (draw < rate) {
+        if (fault !== "lost") return fault;
+        // The same draw picks how the answer is lost, so the run stays one seeded sequence.
+        return lostOf.has(call.method) ? LOST[Math.floor((draw / rate) * LOST.length)] : undefined;
+      }
       draw -= rate;
     }
     return undefined;

@@ -31,6 +31,13 @@ export interface AttemptPostsParts {
 /** Workspaces already told their posts cannot be looked for (no history scope): told once per isolate. */
 const toldUnreadable = new Set<string>();
 
+/**
+ * Workspaces whose token lacks the history scopes, until when their lookups are not tried (each
+ * would spend a paced read on a refusal): a reinstall with the scopes is seen within this long.
+ */
+const missingScopeUntil = new Map<string, number>();
+export const MISSING_SCOPE_RECHECK_MS = 10 * 60_000;
+
 /** An answer never learned: Slack may have applied the call (a timeout, a reset, a 5xx). */
 function outcomeUnknown(error: unknown): boolean {
   return error instanceof SlackUnreachable || (error instanceof SlackApiError && error.status >= 500);
@@ -100,6 +107,7 @@ export class AttemptPosts implements PostGuard, StepScopes {
     const { key, workspace } = this.parts;
     const place = readablePlace(body);
     if (!place) return this.unreadable(`${String(body.channel)} is not a conversation id Slack's reads take`);
+    if ((missingScopeUntil.get(workspace) ?? 0) > Date.now()) return undefined;
     const where = `${place.channel} ${place.threadTs ?? ""}`;
     let lookup = this.lookups.get(where);
     if (!lookup) {
@@ -112,7 +120,11 @@ export class AttemptPosts implements PostGuard, StepScopes {
     } catch (error) {
       this.lookups.delete(where);
       // Refused for good (no history scope, not in the channel): posted as before, at least once.
-      if (error instanceof DeliveryError && error.disposition === "park") return this.unreadable(describeError(error));
+      if (error instanceof DeliveryError && error.disposition === "park") {
+        if (error instanceof SlackApiError && error.code === "missing_scope")
+          missingScopeUntil.set(workspace, Date.now() + MISSING_SCOPE_RECHECK_MS);
+        return this.unreadable(describeError(error));
+      }
       // A turn to wait for, a 429, an unreachable Slack: the attempt fails and its retry looks again.
       throw error;
     }

@@ -165,13 +165,14 @@ export class FakeSlack {
     return url.startsWith(`${this.origin}/`);
   }
 
-  async handle(request: Request, signal?: AbortSignal | null): Promise<Response> {
+  /** Answers `request`; `played`, when given, is this call's fault instead of a scripted one (a rate limit still comes first). */
+  async handle(request: Request, signal?: AbortSignal | null, played?: Fault): Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname === "/oauth/v2/authorize") return this.oauth.consent(url);
     const { method, body, token, contentType } = await readRequest(request);
     const overLimit = this.limits.retryAfter(method, token ?? String(body.token ?? ""), body.channel, this.now());
     const fault: Fault | undefined =
-      overLimit !== undefined ? { status: 429, retryAfter: overLimit } : this.faults.take(method, body);
+      overLimit !== undefined ? { status: 429, retryAfter: overLimit } : (played ?? this.faults.take(method, body));
     this.recorded.record({
       method,
       url: request.url,

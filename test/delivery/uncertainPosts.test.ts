@@ -125,30 +125,35 @@ describe("an uncertain post is looked for before it is posted again", () => {
     expect([replies(slack, THREAD), replies(slack, other)]).toEqual([[`reply to ${THREAD}`], [`reply to ${other}`]]);
   });
 
-  it("without the history scopes the post is sent again (at least once), told once per workspace", async () => {
+  it("without the history scopes the post is sent again (at least once), told once per workspace, and not looked for again for a while", async () => {
     const warn = vi.spyOn(console, "warn");
-    const other = "1700000000.000300";
-    const slack = new FakeSlack({ origin: FAKE_SLACK_ORIGIN, historyScopes: false }).fail(
-      { method: "chat.postMessage" },
-      { lostAnswer: "reset" },
-      2,
-    );
+    const threads = ["1700000000.000300", "1700000000.000310", "1700000000.000320"];
+    const slack = new FakeSlack({ origin: FAKE_SLACK_ORIGIN, historyScopes: false });
     const team = `${TEAM}-noscope-${crypto.randomUUID().slice(0, 6)}`;
     const app = replying();
     const clock = controlClock();
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => slack.fetch(input as Request, init));
     const stub = env.SHARD.get(env.SHARD.idFromName(`uncertain-${crypto.randomUUID()}`));
+    const readsAfter: number[] = [];
     await runInDurableObject(stub, async (_, state) => {
       const shard = shardIn(state, { name: `${team}/0`, app, settings: { SLACK_PACING: "false" } });
-      for (const [i, ts] of [THREAD, other].entries())
+      // One mention at a time: the first's lookup is refused; the second comes 5 minutes later, the third 11.
+      for (const [i, ts] of threads.entries()) {
+        slack.fail({ method: "chat.postMessage" }, { lostAnswer: "reset" }, 1);
         recordPlanned(shard.outbox, app, mentionIn(team, CHANNEL, ts, `EvNoScope${i}`));
-      for (let i = 0; i < 6 && shard.outbox.countsByStatus().pending > 0; i++) {
-        await shard.loop.sweep(Date.now());
-        clock.advance(30_000);
+        for (let sweep = 0; sweep < 6 && shard.outbox.countsByStatus().pending > 0; sweep++) {
+          await shard.loop.sweep(Date.now());
+          clock.advance(30_000);
+        }
+        readsAfter.push(slack.callsTo("conversations.replies").length);
+        clock.advance(i === 0 ? 5 * 60_000 : 6 * 60_000);
       }
     });
+    // A refused read tells the workspace lacks the scope: its next uncertain post spends no paced read
+    // on a refusal; ten minutes on, it looks again (a reinstall may have granted the scopes).
+    expect(readsAfter).toEqual([1, 1, 2]);
     expect(slack.callsTo("conversations.replies").map((call) => call.status)).toEqual([200, 200]);
-    expect([replies(slack, THREAD).length, replies(slack, other).length]).toEqual([2, 2]);
+    expect(threads.map((ts) => replies(slack, ts).length)).toEqual([2, 2, 2]);
     const told = warn.mock.calls.filter(([line]) => String(line).includes("could not be looked for"));
     expect(told).toHaveLength(1);
     expect(String(told[0]![0])).toContain(team);
