@@ -235,7 +235,15 @@ try {
   const cost = await finishCost();
   const costOAuth = await finishCostOAuth();
 
-  const targets = judgeTargets({ ladder: fixed, ours: maxSustained.coordinator!, cost, oauth: oauthOverhead, costOAuth });
+  const lookups = fake.historyReads();
+  const targets = judgeTargets({
+    ladder: fixed,
+    ours: maxSustained.coordinator!,
+    cost,
+    oauth: oauthOverhead,
+    costOAuth,
+    lookups,
+  });
   const results = {
     generatedAt: startedAt.toISOString(),
     durationS: Math.round((Date.now() - startedAt.getTime()) / 1000),
@@ -253,6 +261,7 @@ try {
     relayOverhead,
     relayUnsaturated,
     streams,
+    lookups,
     targets,
     runtimeLogs: {
       ...Object.fromEntries([...Object.values(subjects), ingestOnly, oauth, relay].map((s) => [s.name, s.logs])),

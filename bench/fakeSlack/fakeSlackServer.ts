@@ -26,6 +26,8 @@ export interface FakeSlackServer {
   fake: FakeSlack;
   origin: string;
   calls: ServedCall[];
+  /** History reads (conversations.replies / .history) since the server started, never cleared: lookups of uncertain posts. */
+  historyReads(): number;
   /** Forgets every call so far (between scenarios, to bound memory). */
   clear(): void;
   close(): Promise<void>;
@@ -121,7 +123,9 @@ function updateShowingMarkdown(path: string, text: string): string {
 export async function startFakeSlackServer(options: FakeSlackServerOptions = {}): Promise<FakeSlackServer> {
   const calls: ServedCall[] = [];
   let fake: FakeSlack | undefined;
+  let historyReads = 0;
   const record = (call: ServedCall) => {
+    if (call.method === "conversations.replies" || call.method === "conversations.history") historyReads++;
     calls.push(call);
     options.onCall?.(call);
   };
@@ -190,6 +194,7 @@ export async function startFakeSlackServer(options: FakeSlackServerOptions = {})
     fake,
     origin,
     calls,
+    historyReads: () => historyReads,
     clear: () => {
       calls.length = 0;
       fake!.calls.length = 0;

@@ -20,6 +20,8 @@ export function judgeTargets(input: {
   cost: RowsPerEvent | null;
   oauth: OAuthOverhead | null;
   costOAuth: RowsPerEvent | null;
+  /** History reads the fake Slack served over the whole run (no faults: none should be made). */
+  lookups: number;
 }): TargetVerdict[] {
   const ours = input.ladder.filter((r) => r.subject === "coordinator");
   const slackEdge = (rate: number) => input.ladder.find((r) => r.subject === "slack-edge" && r.rate === rate);
@@ -60,6 +62,11 @@ export function judgeTargets(input: {
       measured: !input.cost?.countersComplete
         ? "not measured (the shard's counters did not cover every event)"
         : `${input.cost.rowsPerEvent} rows/event in all: ${input.cost.eventPathRowsPerEvent ?? "?"} by each event's own statements + per-shard-minute constants${input.cost.pruned ? "" : " (receipts not yet pruned)"}`,
+    },
+    {
+      target: "no lookups of uncertain posts without faults (issue 29): 0 history reads",
+      met: input.lookups === 0,
+      measured: `${input.lookups} history reads over the whole run`,
     },
     ...sameWorkTargets(input.ladder),
     ...oauthTargets(input.oauth, input.cost, input.costOAuth),
