@@ -33,10 +33,13 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** Posts, updates and the reads that look for them: a lost answer of a stream call is the streams' own recovery. */
+/** The calls that change a message, and the reads that look for one: the calls whose lost answers a retry must survive. */
 export const LOST_ANSWER_METHODS: readonly string[] = [
   "chat.postMessage",
   "chat.update",
+  "chat.startStream",
+  "chat.appendStream",
+  "chat.stopStream",
   "conversations.replies",
   "conversations.history",
 ];

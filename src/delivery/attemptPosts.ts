@@ -1,8 +1,9 @@
-import { DeliveryError, LeaseLost, SlackApiError, SlackUnreachable } from "../platform/errors";
+import { DeliveryError, LeaseLost, SlackApiError } from "../platform/errors";
 import { describeError, log } from "../platform/log";
 import type { PostGuard } from "../slack/client";
 import { findPosted, type PostedMessages, readablePlace } from "../slack/postedMessages";
 import { withPostId } from "../slack/postIds";
+import { outcomeUnknown } from "../slack/refusals";
 import type { StepScopes } from "./stepCheckpoints";
 
 type Answer = Record<string, unknown>;
@@ -37,11 +38,6 @@ const toldUnreadable = new Set<string>();
  */
 const missingScopeUntil = new Map<string, number>();
 export const MISSING_SCOPE_RECHECK_MS = 10 * 60_000;
-
-/** An answer never learned: Slack may have applied the call (a timeout, a reset, a 5xx). */
-function outcomeUnknown(error: unknown): boolean {
-  return error instanceof SlackUnreachable || (error instanceof SlackApiError && error.status >= 500);
-}
 
 /**
  * The posts of one attempt of one row: each `chat.postMessage` is named (the row's key, the step

@@ -60,13 +60,17 @@ async function streamed(
 }
 
 /** Slack applies the first `method` call, and its answer never comes back (the connection drops). */
-function loseFirstAnswer(method: string): void {
+function loseFirstAnswer(method: string, as: "reset" | "500" = "reset"): void {
   const fake = slack();
   let calls = 0;
   vi.mocked(globalThis.fetch).mockImplementation(async (input, init) => {
     const request = new Request(input as Request, init);
     const answered = await fake.fetch(request);
-    if (request.url.endsWith(`/${method}`) && ++calls === 1) throw new TypeError("Network connection lost.");
+    if (request.url.endsWith(`/${method}`) && ++calls === 1) {
+      // A proxy's 500 in place of Slack's answer: not a refusal, the call may have been applied.
+      if (as === "500") return Response.json({ ok: false, error: "internal_error" }, { status: 500 });
+      throw new TypeError("Network connection lost.");
+    }
     return answered;
   });
 }
@@ -231,6 +235,23 @@ describe("sayStream", () => {
     const { threads } = await streamed(answer(text), { sweeps: 3 });
     expect(threads()).toMatchObject([{ text: text.join(""), streaming: false, state: "stopped" }]);
     expect(slack().callsTo("chat.startStream").length).toBe(1);
+  });
+
+  it("a start answered 500 after Slack opened it is found and continued: a 5xx is no refusal", async () => {
+    loseFirstAnswer("chat.startStream", "500");
+    const text = words(300);
+    const { threads } = await streamed(answer(text), { sweeps: 3 });
+    expect(threads()).toMatchObject([{ text: text.join(""), streaming: false, state: "stopped" }]);
+    expect(slack().callsTo("chat.startStream").length).toBe(1);
+  });
+
+  it("a flush answered 500 after Slack applied it is neither duplicated nor dropped", async () => {
+    loseFirstAnswer("chat.appendStream", "500");
+    const text = words(300);
+    const { threads } = await streamed(answer(text), { sweeps: 3 });
+    const messages = threads();
+    expect(messages.map((m) => m.text).join("")).toBe(text.join(""));
+    expect(messages.every((m) => !m.streaming)).toBe(true);
   });
 
   it("rotates to a new message in the thread before STREAM_MAX_CHARS, and on msg_too_long", async () => {

@@ -1,6 +1,5 @@
-import { SlackApiError } from "../../platform/errors";
 import { CLEAN_UP, type SlackWebClient } from "../../slack/client";
-import { GONE, refusedWith, turnOf } from "../../slack/refusals";
+import { GONE, refusedBySlack, refusedWith, turnOf } from "../../slack/refusals";
 import type { StreamLedger } from "../contract";
 import { closedContent } from "./messageContent";
 import { ReplyRecord, type ShownMessage } from "./replyRecord";
@@ -48,7 +47,8 @@ export class StreamSender {
       return answer;
     } catch (error) {
       // Refused by Slack, or a start too far from its turn (then posted instead): known not to show.
-      if (error instanceof SlackApiError || error instanceof StartsExhausted) this.record.save(undefined);
+      // A 5xx is not known: Slack may have applied the call before a proxy answered it.
+      if (refusedBySlack(error) || error instanceof StartsExhausted) this.record.save(undefined);
       throw error;
     }
   }
