@@ -159,6 +159,37 @@ describe("an uncertain post is looked for before it is posted again", () => {
     expect(String(told[0]![0])).toContain(team);
   });
 
+  it("a thread is read page by page (SLACK_HISTORY_PAGE_SIZE), up to 3 pages: posts past them are posted again, with a warning", async () => {
+    /** `posts` replies in the thread, outside any step; the first attempt then fails, so its retry looks for them all. */
+    const busy = async (posts: number) => {
+      const slack = new FakeSlack(FAKE_SLACK_ORIGIN);
+      const app = new App().event("app_mention", async ({ event, say, attempt }) => {
+        for (let i = 1; i <= posts; i++) await say({ text: `reply ${i}`, thread_ts: String(event!.ts) });
+        if (attempt === 1) throw new Error("the first attempt fails after its posts");
+      });
+      const warn = vi.spyOn(console, "warn");
+      await answer(app, [THREAD], { slack, settings: { SLACK_HISTORY_PAGE_SIZE: "2" } });
+      const notFound = warn.mock.calls.filter(([line]) => String(line).includes("not found in the pages read"));
+      warn.mockRestore();
+      return { shown: replies(slack, THREAD), reads: slack.callsTo("conversations.replies"), notFound: notFound.length };
+    };
+    const all = Array.from({ length: 7 }, (_, i) => `reply ${i + 1}`);
+    // Five posts fit three pages of two: every one is found, none posted again.
+    const fits = await busy(5);
+    expect(fits.reads.map((read) => [read.body.limit, read.body.cursor ?? null])).toEqual([
+      ["2", null],
+      ["2", "page:2"],
+      ["2", "page:4"],
+    ]);
+    expect(fits.shown).toEqual(all.slice(0, 5));
+    expect(fits.notFound).toBe(0);
+    // Seven do not: the seventh is past the third page, so it is posted again (at least once), and said so.
+    const past = await busy(7);
+    expect(past.reads).toHaveLength(3);
+    expect(past.shown).toEqual([...all, "reply 7"]);
+    expect(past.notFound).toBe(1);
+  });
+
   it("the app's own metadata is kept beside the post's id, and the post is found by it", async () => {
     const own = { event_type: "ticket_opened", event_payload: { ticket: "T-42" } };
     const slack = new FakeSlack(FAKE_SLACK_ORIGIN).fail({ method: "chat.postMessage" }, { lostAnswer: "reset" }, 1);
