@@ -39,7 +39,7 @@ app.action("sample_action_id", async ({ ack, client, body, logger }) => {
       },
     });
   } catch (error) {
-    logger.error(String(error));
+    logger.error(error);
   }
 });
 
@@ -48,7 +48,7 @@ app.command("/sample-command", async ({ ack, respond, logger }) => {
     await ack();
     await respond("Responding to the sample command!");
   } catch (error) {
-    logger.error(String(error));
+    logger.error(error);
   }
 });
 
@@ -64,7 +64,7 @@ app.event("app_home_opened", async ({ client, event, logger }) => {
       },
     });
   } catch (error) {
-    logger.error(String(error));
+    logger.error(error);
   }
 });
 
@@ -73,7 +73,7 @@ app.message(/^(hi|hello|hey).*/, async ({ context, say, logger }) => {
     const greeting = context.matches[0];
     await say(`${greeting}, how are you?`);
   } catch (error) {
-    logger.error(String(error));
+    logger.error(error);
   }
 });
 
@@ -110,7 +110,7 @@ app.shortcut("sample_shortcut_id", async ({ shortcut, ack, client, logger }) => 
       },
     });
   } catch (error) {
-    logger.error(String(error));
+    logger.error(error);
   }
 });
 
@@ -126,7 +126,7 @@ app.view("sample_view_id", async ({ ack, view, body, client, logger }) => {
       text: `<@${body.user.id}> submitted the following :sparkles: hopes and dreams :sparkles:: \n\n ${sampleInputValue}`,
     });
   } catch (error) {
-    logger.error(String(error));
+    logger.error(error);
   }
 });
 

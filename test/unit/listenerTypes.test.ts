@@ -58,7 +58,10 @@ describe("listener argument types", () => {
       expectTypeOf(context.matches[2]).toEqualTypeOf<string | undefined>();
       expectTypeOf(context.teamId).toEqualTypeOf<string | undefined>();
       expectTypeOf(context.retryNum).toEqualTypeOf<number | undefined>();
-      expectTypeOf(logger.info).parameter(0).toEqualTypeOf<string>();
+      // As Bolt's: an error alone, a message with fields, values of any kind.
+      expectTypeOf(logger.error).toBeCallableWith(new Error("boom"));
+      expectTypeOf(logger.info).toBeCallableWith("sent", { ts: "1.1" });
+      expectTypeOf(logger.warn).toBeCallableWith("retrying in", 3, "s");
       expectTypeOf(env).toEqualTypeOf<Record<string, unknown>>();
       expectTypeOf(ack).returns.toEqualTypeOf<Promise<void>>();
     });

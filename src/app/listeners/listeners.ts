@@ -1,4 +1,3 @@
-import type { LogFields } from "../../platform/log";
 import type { SlackWebClient } from "../../slack/client";
 import type { AckBody, RunTools, StatusUpdate, Step } from "../contract";
 import type { ChatStreamer, SayStreamOptions } from "../streams";
@@ -19,12 +18,16 @@ export interface RunContext {
   matches?: RegExpMatchArray;
 }
 
-/** Bolt's `logger`: the coordinator's JSON log lines, each with the delivery's keys. */
+/**
+ * Bolt's `logger`: the coordinator's JSON log lines, each with the delivery's keys. It takes what
+ * Bolt's takes — `logger.error(err)`, `logger.info("sent", { ts })`, `logger.warn("in", 3, "s")`:
+ * strings and numbers make the message, an object's fields the line's, an error is `error`.
+ */
 export interface RunLogger {
-  debug(msg: string, fields?: LogFields): void;
-  info(msg: string, fields?: LogFields): void;
-  warn(msg: string, fields?: LogFields): void;
-  error(msg: string, fields?: LogFields): void;
+  debug(...values: unknown[]): void;
+  info(...values: unknown[]): void;
+  warn(...values: unknown[]): void;
+  error(...values: unknown[]): void;
 }
 
 /**

@@ -2,8 +2,9 @@ import type { RunTools } from "../contract";
 import { functionCompletion } from "../functions";
 import type { ListenerContext, RunArgs } from "../listeners";
 import { noStreams, type SayStream } from "../streams";
-import { ackInRun, runContext, runLogger } from "./runContext";
+import { ackInRun, runContext } from "./runContext";
 import { runControls } from "./runControls";
+import { runLogger } from "./runLogger";
 import { sayAndRespond } from "./sayAndRespond";
 
 /**

@@ -1,20 +1,12 @@
 import type { Inbound } from "../../inbound/types";
 import { HandlerMisuse } from "../../platform/errors";
-import { type LogFields, log } from "../../platform/log";
 import type { AckBody } from "../contract";
-import type { RunContext, RunLogger } from "../listeners";
+import type { RunContext } from "../listeners";
 import { ownBotUser } from "../listeners";
 
 export function runContext(inbound: Inbound, matches: RegExpMatchArray | undefined): RunContext {
   const { teamId, enterpriseId, retryNum, retryReason } = inbound;
   return { teamId, enterpriseId, botUserId: ownBotUser(inbound), retryNum, retryReason, matches };
-}
-
-export function runLogger(keys: LogFields): RunLogger {
-  const line = (level: "info" | "warn" | "error") => (msg: string, fields?: LogFields) => log(level, msg, { ...fields, ...keys });
-  // log() has no debug level; a debug line keeps the same JSON shape.
-  const debug = (msg: string, fields?: LogFields) => console.debug(JSON.stringify({ level: "debug", msg, ...fields, ...keys }));
-  return { debug, info: line("info"), warn: line("warn"), error: line("error") };
 }
 
 /**
