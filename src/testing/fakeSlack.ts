@@ -1,5 +1,5 @@
 import { FakeCalls, type RecordedCall } from "./fakeCalls";
-import { appliedUnder, type CallMatch, FakeFaults, type Fault, statusOf } from "./fakeFaults";
+import { appliedUnder, type CallMatch, FakeFaults, type Fault, playFault, statusOf } from "./fakeFaults";
 import { readRequest } from "./fakeRequests";
 import { FakeAnswers, type FakeMessage } from "./fakeSlackAnswers";
 import { FakeOauth } from "./fakeSlackOauth";
@@ -31,6 +31,9 @@ export interface FakeSlackOptions extends Partial<FakeStreamLimits> {
 /** The methods that read what the app posted back (refused missing_scope without the history scopes). */
 const HISTORY_READS = new Set(["conversations.history", "conversations.replies"]);
 
+/** A method's answer scripted by `answerWith`: a JSON body, or one made from the call's body. */
+export type ScriptedAnswer = Record<string, unknown> | ((body: Record<string, unknown>) => Record<string, unknown>);
+
 /** Where a FakeSlack answers unless told: a name that never resolves, so nothing leaves the test. */
 export const FAKE_SLACK_DEFAULT_ORIGIN = "http://fake-slack.invalid";
 
@@ -44,6 +47,7 @@ export class FakeSlack {
   private readonly limits = new FakeRateLimits();
   private readonly now: () => number;
   private historyScopes: boolean;
+  private readonly scripted = new Map<string, ScriptedAnswer>();
 
   /** Where the fake is reachable: SLACK_API_URL is `${origin}/api/`, response_urls start with it. */
   readonly origin: string;
@@ -121,6 +125,16 @@ export class FakeSlack {
     return this;
   }
 
+  /**
+   * Answers every later call of `method` with `answer` (a body, or one made from the call's body)
+   * instead of the fake's own, until `answerWith(method)` takes it back; faults still come first.
+   */
+  answerWith(method: string, answer?: ScriptedAnswer): this {
+    if (answer === undefined) this.scripted.delete(method);
+    else this.scripted.set(method, answer);
+    return this;
+  }
+
   /** Answers the next call of `method` with `fault`. */
   failNext(method: string, fault: Fault): this {
     return this.fail({ method }, fault);
@@ -185,29 +199,12 @@ export class FakeSlack {
       applied: appliedUnder(fault),
     });
 
-    if (!fault) return this.success(method, body);
-    if ("lostAnswer" in fault) {
-      await this.success(method, body).arrayBuffer();
-      if (fault.lostAnswer === "reset") throw new TypeError("Network connection lost.");
-      if (fault.lostAnswer === "serverError") return Response.json({ ok: false, error: "internal_error" }, { status: 500 });
-    }
-    if ("hang" in fault || "lostAnswer" in fault) {
-      return new Promise<Response>((_, reject) => {
-        const abort = () => reject(signal?.reason ?? new DOMException("aborted", "AbortError"));
-        // The caller may have given up while the body was read: an abort already fired fires no event.
-        if (signal?.aborted) abort();
-        else signal?.addEventListener("abort", abort);
-      });
-    }
-    if ("reset" in fault) throw new TypeError("Network connection lost.");
-    const status = "status" in fault ? fault.status : 200;
-    const headers: Record<string, string> = { "content-type": "application/json" };
-    if ("retryAfter" in fault && fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
-    const error = fault.error ?? (status === 429 ? "ratelimited" : `http_${status}`);
-    return new Response(JSON.stringify({ ok: false, error }), { status, headers });
+    return fault ? playFault(fault, signal, () => this.success(method, body)) : this.success(method, body);
   }
 
   private success(method: string, body: Record<string, unknown>): Response {
+    const scripted = this.scripted.get(method);
+    if (scripted) return Response.json(typeof scripted === "function" ? scripted(body) : scripted);
     if (method === "oauth.v2.access") return this.oauth.access(body);
     if (method === "response_url") return new Response("ok", { status: 200 });
     if (method === "file_upload") return new Response(`OK - ${String(body.bytes).length}`, { status: 200 });

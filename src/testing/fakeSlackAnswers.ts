@@ -1,9 +1,11 @@
 /**
  * What the fake Slack answers a successful Web API call, per method, as Slack does: a `ts` for
  * posts, the `view` for `views.*`, the channel's recorded `messages` for reads, streaming states
- * for `chat.*Stream` (see fakeStreams). A method it does not know is answered `{ ok: true }`.
+ * for `chat.*Stream` (see fakeStreams). Any other Web API method is answered `{ ok: true }`, and
+ * a name that is none (fakeMethods) `unknown_method`, as Slack answers it.
  */
 import { readPage } from "./fakeHistory";
+import { isSlackMethod } from "./fakeMethods";
 import type { FakeStreams, MessageState } from "./fakeStreams";
 
 interface StoredMessage {
@@ -114,7 +116,7 @@ export class FakeAnswers {
       case "users.info":
         return { ok: true, user: { id: body.user, name: "tester", real_name: `Real ${String(body.user)}` } };
       default:
-        return { ok: true };
+        return isSlackMethod(method) ? { ok: true } : { ok: false, error: "unknown_method" };
     }
   }
 
