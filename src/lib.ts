@@ -103,7 +103,13 @@ export type {
   ViewStateValue,
 } from "./app/listeners";
 export { ownBotUser, ParkedError } from "./app/listeners";
-export type { ChatStreamer, SayStreamOptions, StreamAppendArguments, StreamStopArguments } from "./app/streams";
+export type {
+  ChatStreamer,
+  SayStreamOptions,
+  StreamAppendArguments,
+  StreamStopArguments,
+  TaskDisplayMode,
+} from "./app/streams";
 export type { Authorization, Authorize, WorkspaceRef } from "./auth/authorize";
 export { singleWorkspace } from "./auth/authorize";
 export type { CoordinatorOptions } from "./coordinator";

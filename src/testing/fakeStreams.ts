@@ -1,3 +1,5 @@
+import type { AnyChunk, MarkdownTextChunk } from "@slack/types";
+
 /**
  * Slack's streaming messages as a FakeSlack plays them: `chat.startStream` opens one in a
  * thread, `chat.appendStream` adds to its text, `chat.stopStream` closes it. Like Slack, the
@@ -31,8 +33,11 @@ export interface MessageState {
   /** `chat.appendStream` calls applied. */
   appends: number;
   /** Chunks other than `markdown_text` (task updates, plans, blocks), in the order sent. */
-  chunks: unknown[];
+  chunks: ShownChunk[];
 }
+
+/** A chunk a stream showed besides its text, typed as `@slack/types` types it (the fake keeps what was sent, unchecked). */
+export type ShownChunk = Exclude<AnyChunk, MarkdownTextChunk>;
 
 /** The stored message a stream writes to. */
 export interface StreamedMessage {
@@ -45,7 +50,7 @@ interface Stream {
   state: StreamState;
   startedAt: number;
   appends: number;
-  chunks: unknown[];
+  chunks: ShownChunk[];
 }
 
 type Answer = Record<string, unknown>;
@@ -130,13 +135,13 @@ function keyOf(channel: string, ts: string): string {
 }
 
 /** A call's text as Slack shows it (`markdown_text`, then the `markdown_text` chunks), and its other chunks. */
-function textOf(body: Record<string, unknown>): { text: string; chunks: unknown[] } {
+function textOf(body: Record<string, unknown>): { text: string; chunks: ShownChunk[] } {
   let text = typeof body.markdown_text === "string" ? body.markdown_text : "";
-  const chunks: unknown[] = [];
+  const chunks: ShownChunk[] = [];
   for (const chunk of Array.isArray(body.chunks) ? body.chunks : []) {
     const { type, text: part } = (chunk ?? {}) as { type?: unknown; text?: unknown };
     if (type === "markdown_text" && typeof part === "string") text += part;
-    else chunks.push(chunk);
+    else chunks.push(chunk as ShownChunk);
   }
   return { text, chunks };
 }

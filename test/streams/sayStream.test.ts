@@ -237,6 +237,26 @@ describe("sayStream", () => {
     expect(slack().callsTo("chat.startStream").length).toBe(1);
   });
 
+  it("task_display_mode reaches every chat.startStream of the reply, a chain's messages alike", async () => {
+    const text = words(300);
+    await streamed(
+      async ({ sayStream }) => {
+        const streamer = sayStream({ task_display_mode: "plan" });
+        for (const word of text) await streamer.append({ markdown_text: word });
+        await streamer.stop();
+      },
+      { sweeps: 1, vars: { STREAM_MAX_CHARS: "1000" } },
+    );
+    const starts = slack().callsTo("chat.startStream");
+    expect(starts.length).toBeGreaterThan(1);
+    expect(starts.map((call) => call.body.task_display_mode)).toEqual(starts.map(() => "plan"));
+    expect(
+      slack()
+        .callsTo("chat.appendStream")
+        .every((call) => call.body.task_display_mode === undefined),
+    ).toBe(true);
+  });
+
   it("a start answered 500 after Slack opened it is found and continued: a 5xx is no refusal", async () => {
     loseFirstAnswer("chat.startStream", "500");
     const text = words(300);

@@ -9,5 +9,11 @@ export type { CloseCalls, Closed } from "./closeMessage";
 export { closeMessage } from "./closeMessage";
 export type { SayStream } from "./runStreams";
 export { noStreams, withStreams } from "./runStreams";
-export type { ChatStreamer, SayStreamOptions, StreamAppendArguments, StreamStopArguments } from "./streamArguments";
+export type {
+  ChatStreamer,
+  SayStreamOptions,
+  StreamAppendArguments,
+  StreamStopArguments,
+  TaskDisplayMode,
+} from "./streamArguments";
 export { streamCloses } from "./streamClosing";

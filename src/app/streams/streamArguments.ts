@@ -10,7 +10,16 @@ export interface SayStreamOptions {
   recipient_team_id?: string;
   /** Characters gathered before they are sent (256, as Slack's SDKs); chunks are sent at once. */
   buffer_size?: number;
+  /**
+   * How Slack shows the reply's `task_update` chunks: `timeline` (each task in sequence, with its
+   * text) or `plan` (all tasks together, where the first one is). Sent with each message's
+   * `chat.startStream` (a chain's messages alike).
+   */
+  task_display_mode?: TaskDisplayMode;
 }
+
+/** `chat.startStream`'s `task_display_mode`, as Slack documents it. */
+export type TaskDisplayMode = "timeline" | "plan";
 
 export type StreamAppendArguments =
   | { markdown_text: string; chunks?: undefined }

@@ -1,4 +1,5 @@
 import type { StreamLedger, StreamLimits } from "../contract";
+import type { TaskDisplayMode } from "./streamArguments";
 
 /**
  * What a streamed reply's checkpoint holds, on its run's outbox row: the messages Slack shows
@@ -14,6 +15,8 @@ export interface StreamTarget {
   thread_ts: string;
   recipient_user_id?: string;
   recipient_team_id?: string;
+  /** Sent with every chat.startStream of the reply (none with its posts: they show no tasks). */
+  task_display_mode?: TaskDisplayMode;
 }
 
 /** One message of a reply: a reply longer or older than a stream allows is a chain of them in the thread. */
