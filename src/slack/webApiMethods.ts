@@ -1,3 +1,4 @@
+import type { Block, KnownBlock, View } from "@slack/types";
 import type { SlackAPIClient } from "slack-web-api-client";
 
 /**
@@ -7,7 +8,33 @@ import type { SlackAPIClient } from "slack-web-api-client";
  * keeps owning retries, timeouts and the classification of Slack's answers.
  * `files.uploadV2` is Slack's upload flow rather than one method; the client runs it (uploadFilesV2.ts).
  */
-export type WebApiMethods = Omit<SlackAPIClient, "call" | "retryHandlers">;
+export type WebApiMethods = AcceptingSlackTypes<Omit<SlackAPIClient, "call" | "retryHandlers">>;
+
+/**
+ * Block Kit as `@slack/types` types it (what Bolt, the package's payload types and most apps
+ * use), accepted wherever slack-web-api-client's own Block Kit types are: the two differ in
+ * details (a confirm dialog's `text` may be mrkdwn in one), so an app's `KnownBlock[]` or
+ * `ModalView` would not compile in `client.chat.postMessage` or `client.views.open` otherwise.
+ */
+type WithSlackTypes<A> = A extends object
+  ? "blocks" extends keyof A
+    ? "text" extends keyof A
+      ? // Slack needs `text` or `blocks` (text is then the notification's fallback), as Bolt's types say.
+        Omit<SlackTyped<A>, "text"> & { text?: A["text" & keyof A] }
+      : SlackTyped<A>
+    : SlackTyped<A>
+  : A;
+
+type SlackTyped<A> = {
+  [K in keyof A]: K extends "blocks" ? A[K] | (KnownBlock | Block)[] : K extends "view" ? A[K] | View : A[K];
+};
+
+/** Every method of the tree, its arguments WithSlackTypes; answers as they were. */
+type AcceptingSlackTypes<T> = T extends (...args: infer P) => infer R
+  ? (...args: { [I in keyof P]: WithSlackTypes<P[I]> }) => R
+  : T extends object
+    ? { [K in keyof T]: AcceptingSlackTypes<T[K]> }
+    : T;
 
 type Call = (method: string, body: Record<string, unknown>) => Promise<unknown>;
 

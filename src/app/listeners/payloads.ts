@@ -1,5 +1,6 @@
 import type {
   AllMessageEvents,
+  Block,
   GenericMessageEvent,
   KnownBlock,
   MessageAttachment,
@@ -190,7 +191,8 @@ export type OptionsAckBody = { options: PlainTextOption[] } | { option_groups: (
 /** What `say` posts: `chat.postMessage`'s arguments without `channel` (the delivery's own). */
 export interface SayArguments {
   text?: string;
-  blocks?: KnownBlock[];
+  /** Block Kit as `@slack/types` types it, as Bolt takes it. */
+  blocks?: (KnownBlock | Block)[];
   attachments?: MessageAttachment[];
   thread_ts?: string;
   reply_broadcast?: boolean;

@@ -1,4 +1,4 @@
-import type { AnyChunk, KnownBlock } from "@slack/types";
+import type { AnyChunk, Block, KnownBlock } from "@slack/types";
 
 /** What a listener's `sayStream()` takes and gives: Bolt's chat streamer's shapes (app/streams/durableStreamer.ts). */
 
@@ -29,7 +29,7 @@ export interface StreamStopArguments {
   markdown_text?: string;
   chunks?: AnyChunk[];
   /** Shown under the reply once it is stopped (feedback buttons, for instance). */
-  blocks?: KnownBlock[];
+  blocks?: (KnownBlock | Block)[];
 }
 
 /** Bolt's chat streamer, made durable: a retried run continues (or replaces) the same reply. */

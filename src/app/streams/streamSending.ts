@@ -1,4 +1,4 @@
-import type { AnyChunk, KnownBlock } from "@slack/types";
+import type { AnyChunk, Block, KnownBlock } from "@slack/types";
 import { log } from "../../platform/log";
 import { NOT_STREAMING, refusedWith } from "../../slack/refusals";
 import type { StreamLimits } from "../contract";
@@ -66,7 +66,7 @@ export class StreamSending {
   }
 
   /** The handler's stop on the open message, old or full as it may be: a stop adds no text, and no message opens for nothing. */
-  async stop(blocks: KnownBlock[] | undefined): Promise<void> {
+  async stop(blocks: (KnownBlock | Block)[] | undefined): Promise<void> {
     if (this.messages.record.finished) return;
     const open = this.messages.record.open;
     if (open) return await this.messages.stop(open, "", undefined, blocks);
