@@ -36,10 +36,12 @@ describe("a run's Bolt arguments", () => {
     expect(await posted()).toMatchObject({ text: "pong" });
   });
 
-  it("context has the team, the bot user and Slack's retry headers", async () => {
+  it("context has the team, the bot user, the acting user and Slack's retry headers", async () => {
     const team = newWorkspace();
     expect((await message(team, "context please", 1)).status).toBe(200);
-    expect(await posted()).toMatchObject({ text: `team=${team} enterprise=undefined bot=U0000BOT retry=1 http_timeout` });
+    expect(await posted()).toMatchObject({
+      text: `team=${team} enterprise=undefined bot=U0000BOT user=U0000USER retry=1 http_timeout`,
+    });
   });
 
   it("env holds the Worker's bindings", async () => {

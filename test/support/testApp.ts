@@ -98,8 +98,8 @@ testApp.message(/^count to (\d+)$/, async ({ context, say }) => {
 });
 
 testApp.message("context please", async ({ context, say }) => {
-  const { teamId, enterpriseId, botUserId, retryNum, retryReason } = context;
-  await say(`team=${teamId} enterprise=${enterpriseId} bot=${botUserId} retry=${retryNum} ${retryReason}`);
+  const { teamId, enterpriseId, botUserId, userId, retryNum, retryReason } = context;
+  await say(`team=${teamId} enterprise=${enterpriseId} bot=${botUserId} user=${userId} retry=${retryNum} ${retryReason}`);
 });
 
 testApp.message("env please", async ({ env, say }) => {

@@ -11,6 +11,11 @@ export interface RunContext {
   enterpriseId?: string;
   /** This app's bot user, from the envelope's `authorizations` (events only). */
   botUserId?: string;
+  /**
+   * The acting user, as Bolt sets it: an event's `user` (a `message_changed`'s edited message's
+   * author, an assistant thread's `user_id`), an interaction's `user.id`, a command's `user_id`.
+   */
+  userId?: string;
   /** `X-Slack-Retry-Num` of the request that was recorded (Slack's retry, not the run's attempt). */
   retryNum?: number;
   retryReason?: string;

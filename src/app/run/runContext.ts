@@ -1,4 +1,5 @@
 import type { Inbound } from "../../inbound/types";
+import { userOf } from "../../inbound/userOf";
 import { HandlerMisuse } from "../../platform/errors";
 import type { AckBody } from "../contract";
 import type { RunContext } from "../listeners";
@@ -6,7 +7,7 @@ import { ownBotUser } from "../listeners";
 
 export function runContext(inbound: Inbound, matches: RegExpMatchArray | undefined): RunContext {
   const { teamId, enterpriseId, retryNum, retryReason } = inbound;
-  return { teamId, enterpriseId, botUserId: ownBotUser(inbound), retryNum, retryReason, matches };
+  return { teamId, enterpriseId, botUserId: ownBotUser(inbound), userId: userOf(inbound), retryNum, retryReason, matches };
 }
 
 /**
