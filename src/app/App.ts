@@ -9,6 +9,7 @@ import {
   type CommandArgs,
   commandMatch,
   constraintOf,
+  type DeliveryFilters,
   describeMatcher,
   ERROR_HANDLER,
   type ErrorHandler,
@@ -45,6 +46,12 @@ type ParkContributor = NonNullable<SlackApp["parked"]>;
 export interface AppOptions {
   /** Only deliveries from these channel ids reach listeners; others are acked and ignored. */
   allowedChannels?: readonly string[];
+  /**
+   * Bolt's `ignoreSelf` (true): the app's own messages reach no listener. With false they do —
+   * as bots' messages, so only to listeners with `includeBots`, which must not answer their own
+   * answers (a `when` that skips them, say).
+   */
+  ignoreSelf?: boolean;
 }
 
 /** A listener as its overload typed it; `never` accepts every kind's listener. */
@@ -66,13 +73,16 @@ function asSpec(listener: AnyListener): ListenerSpec {
  */
 export class App implements SlackApp {
   private readonly listeners: Registered[] = [];
-  private readonly allowedChannels: ReadonlySet<string> | undefined;
+  private readonly filters: DeliveryFilters;
   /** Each kind's follow-ups of a parked run (app.error, a custom step's completeError). */
   private readonly parkContributors: ParkContributor[] = [];
   private errorHandler?: ErrorHandler;
 
   constructor(options: AppOptions = {}) {
-    this.allowedChannels = options.allowedChannels ? new Set(options.allowedChannels) : undefined;
+    this.filters = {
+      ...(options.allowedChannels ? { allowedChannels: new Set(options.allowedChannels) } : {}),
+      ignoreSelf: options.ignoreSelf ?? true,
+    };
     // A custom step whose run is finally parked tells Slack it failed: its workflow must not hang.
     this.onParked(functionParked);
   }
@@ -148,7 +158,7 @@ export class App implements SlackApp {
   }
 
   plan(inbound: Inbound): Plan {
-    return planOf(inbound, this.listeners, this.allowedChannels);
+    return planOf(inbound, this.listeners, this.filters);
   }
 
   parked(effect: RunEffect, reason: string): PlannedEffect[] {

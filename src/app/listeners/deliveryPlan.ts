@@ -1,7 +1,7 @@
 import type { Inbound } from "../../inbound/types";
 import type { AckBody, Plan, PlannedEffect, RunEffect } from "../contract";
 import { toAckBody } from "./ackBody";
-import { ignoredDelivery, listenerWants } from "./listenerFilters";
+import { type DeliveryFilters, ignoredDelivery, listenerWants } from "./listenerFilters";
 import type { ListenerSpec } from "./listeners";
 import type { Match } from "./matchers";
 
@@ -18,12 +18,8 @@ export interface Registered {
  * filters or when no listener matches; else the first matching listener's ack body, and a run
  * for each matching listener that runs.
  */
-export function planOf(
-  inbound: Inbound,
-  listeners: readonly Registered[],
-  allowedChannels: ReadonlySet<string> | undefined,
-): Plan {
-  const ignored = ignoredDelivery(inbound, allowedChannels);
+export function planOf(inbound: Inbound, listeners: readonly Registered[], filters: DeliveryFilters): Plan {
+  const ignored = ignoredDelivery(inbound, filters);
   if (ignored) return { ignore: ignored };
 
   const effects: PlannedEffect[] = [];

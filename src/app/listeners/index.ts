@@ -31,6 +31,7 @@ export type {
   ShortcutArgs,
   ViewArgs,
 } from "./listenerArgs";
+export type { DeliveryFilters } from "./listenerFilters";
 export { ignoredDelivery, listenerWants } from "./listenerFilters";
 export type { AckArgs, AckResult, Listener, ListenerSpec, Matcher, RunArgs, RunContext, RunLogger } from "./listeners";
 export { describeMatcher, matches } from "./listeners";
