@@ -33,13 +33,14 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** The calls that change a message, and the reads that look for one: the calls whose lost answers a retry must survive. */
+/**
+ * Posts, updates and the reads that look for them. Stream calls' answers are lost only when asked
+ * (`lostAnswerOf`): with them, a streamed answer's attempt (dozens of calls, each faulted) so
+ * rarely gets through that one may still be retrying when the short run's drain ends.
+ */
 export const LOST_ANSWER_METHODS: readonly string[] = [
   "chat.postMessage",
   "chat.update",
-  "chat.startStream",
-  "chat.appendStream",
-  "chat.stopStream",
   "conversations.replies",
   "conversations.history",
 ];
