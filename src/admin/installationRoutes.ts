@@ -4,7 +4,11 @@ import { directoryStub, installationStub } from "../rpc/installationStubs";
 import { oauthMode } from "../settings";
 
 function requireOAuth(env: CoordinatorEnv): void {
-  if (!oauthMode(env)) throw new Rejection(404, "no installations: single-workspace mode (SLACK_CLIENT_ID is not set)");
+  if (!oauthMode(env))
+    throw new Rejection(
+      404,
+      "no installations: single-workspace mode (SLACK_CLIENT_ID and SLACK_CLIENT_SECRET are not both set)",
+    );
 }
 
 /** GET /admin/installations and DELETE /admin/installations/{id}: summaries only, never a token. */

@@ -7,9 +7,10 @@ import type { SettingsEnv } from "./settingsEnv";
 type ModeEnv = SettingsEnv & { INSTALLATIONS?: unknown };
 
 /**
- * OAuth mode's settings, or null in single-workspace mode (neither SLACK_CLIENT_ID nor
- * SLACK_CLIENT_SECRET set). Strict: throws InvalidSetting when OAuth mode is on but cannot work
- * safely — half configured, no TOKEN_ENCRYPTION_KEY (tokens would be stored in plaintext), or no
+ * OAuth mode's settings, or null in single-workspace mode (SLACK_CLIENT_ID and
+ * SLACK_CLIENT_SECRET not both set; one alone is logged once, oauth.ts). Strict: throws
+ * InvalidSetting when OAuth mode is on but cannot work safely — no TOKEN_ENCRYPTION_KEY (tokens
+ * would be stored in plaintext), an unreadable OAuth setting, or no
  * INSTALLATIONS binding — so the edge refuses with a named configuration error instead of storing
  * a token it should not. The one place that decides the mode; `inOAuthMode` is its lenient reading.
  */
@@ -24,8 +25,9 @@ export function oauthMode(env: ModeEnv): OAuthSettings | null {
 }
 
 /**
- * Whether OAuth mode is asked for, for a shard that must not fail on it: a half-configured OAuth
- * setup counts as on (the edge refuses it, 500, named), so nothing is recorded as single-workspace.
+ * Whether OAuth mode is asked for, for a shard that must not fail on it: both SLACK_CLIENT_ID and
+ * SLACK_CLIENT_SECRET set with a setting OAuth mode cannot work without counts as on (the edge
+ * refuses it, 500, named), so nothing is recorded as single-workspace.
  */
 export function inOAuthMode(env: ModeEnv): boolean {
   try {

@@ -6,7 +6,7 @@ import { aesKey, flag, list, text, url } from "./read";
  */
 
 const OAUTH_CLIENT =
-  "both set: OAuth (multi-workspace) mode, tokens per installation ([Distribute your app](../guides/oauth.md)); one without the other is a configuration error";
+  "both set: OAuth (multi-workspace) mode, tokens per installation ([Distribute your app](../guides/oauth.md)); one without the other leaves OAuth mode off, logged once with the fix (single-workspace mode keeps working)";
 
 export const OAUTH_SETTINGS = {
   SLACK_CLIENT_ID: { part: "oauth", read: text(), doc: OAUTH_CLIENT },

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { deliver, deliverWithSettings, mentionDelivery, newWorkspace, storedFor } from "../support/coordinator";
 
 describe("settings in the Worker", () => {
@@ -20,5 +20,26 @@ describe("settings in the Worker", () => {
     expect(await response.text()).toBe("configuration error (see the Worker's log)");
     // And the Worker under its real settings is unaffected.
     expect((await deliver((await mentionDelivery(newWorkspace())).delivery)).status).toBe(200);
+  });
+
+  it("an app's own SLACK_CLIENT_ID without a secret leaves OAuth mode off: named once with the fix, events still acked", async () => {
+    const warnings = vi.spyOn(console, "warn");
+    for (let n = 0; n < 2; n++) {
+      const team = newWorkspace();
+      const response = await deliverWithSettings((await mentionDelivery(team)).delivery, { SLACK_CLIENT_ID: "1234.5678" });
+      expect(response.status).toBe(200);
+      expect(await storedFor(team)).toMatchObject({ receipts: 1 });
+    }
+    const told = warnings.mock.calls
+      .map(([line]) => JSON.parse(String(line)) as Record<string, unknown>)
+      .filter((line) => line.setting === "SLACK_CLIENT_SECRET");
+    expect(told).toEqual([
+      {
+        level: "warn",
+        msg: "SLACK_CLIENT_ID is set but SLACK_CLIENT_SECRET is not: OAuth mode is off, every workspace uses SLACK_BOT_TOKEN",
+        setting: "SLACK_CLIENT_SECRET",
+        fix: "to install in many workspaces set SLACK_CLIENT_SECRET and TOKEN_ENCRYPTION_KEY; if SLACK_CLIENT_ID is your app's own variable, remove it from the coordinator's env or rename it",
+      },
+    ]);
   });
 });
