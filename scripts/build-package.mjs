@@ -4,10 +4,12 @@
 //   itty-router are left to the consumer's bundler (wrangler), as a dependency is.
 // - dist/testing.js: the test kit, `slack-durable-coordinator/testing`, bundled from src/testing/index.ts.
 // - dist/types/: declarations from tsc (tsconfig.build.json), entries dist/types/lib.d.ts and testing/index.d.ts.
+// - dist/starter/: examples/consumer as committed (no node_modules, local state or lock file),
+//   what `npx slack-durable-coordinator init <dir>` (bin/coordinator.mjs) writes.
 // Bundling rather than emitting a file per module: the consumer gets one module to resolve,
 // and the .sql imports never reach them. esbuild is already what wrangler itself bundles with.
 import { execFileSync } from "node:child_process";
-import { rmSync, statSync } from "node:fs";
+import { cpSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { build } from "esbuild";
 import { textLoaders, textScripts } from "./textAssets.mjs";
@@ -39,7 +41,13 @@ execFileSync(join(root, "node_modules/.bin/tsc"), ["-p", "tsconfig.build.json"],
 rmSync(join(dist, "types/index.d.ts"), { force: true });
 rmSync(join(dist, "types/example"), { recursive: true, force: true });
 
+// The starter a user begins from: the example project that check:package installs and tests.
+cpSync(join(root, "examples/consumer"), join(dist, "starter"), {
+  recursive: true,
+  filter: (path) => !/[/\\](node_modules|\.wrangler|\.dev\.vars|package-lock\.json)$/.test(path),
+});
+
 const kib = (path) => `${(statSync(join(root, path)).size / 1024).toFixed(1)} KiB`;
 console.error(
-  `build: dist/index.js ${kib("dist/index.js")}, dist/testing.js ${kib("dist/testing.js")}, declarations in dist/types/ (entries lib.d.ts, testing/index.d.ts)`,
+  `build: dist/index.js ${kib("dist/index.js")}, dist/testing.js ${kib("dist/testing.js")}, declarations in dist/types/ (entries lib.d.ts, testing/index.d.ts), dist/starter/ (examples/consumer)`,
 );

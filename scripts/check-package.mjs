@@ -1,7 +1,7 @@
 // `npm run check:package`: proves the packed library works in a Worker of someone else's — the
 // example consumer project, examples/consumer/, that the docs' "Use it in your own Worker" walks
-// through. Packs this package (`npm pack`, which builds it), copies the project to a temporary
-// folder, installs the tarball in place of the registry release and the project's own
+// through. Packs this package (`npm pack`, which builds it), writes the project into a temporary
+// folder with the packed bin (`slack-durable-coordinator init`: the starter it ships), installs the tarball in place of the registry release and the project's own
 // devDependencies from the npm registry, and runs what its user would: `wrangler types --check`,
 // `npm run typecheck` (plus listener and Web API files that must, and must not, compile),
 // `npm test` (its test with the package's kit, in workerd) and a bundle as `wrangler deploy`
@@ -10,7 +10,7 @@
 // Last, the package's bin `slack-fake` must serve. Only the registry and loopback are reached;
 // bounded to 6 minutes.
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
@@ -67,6 +67,12 @@ function checkExampleAgainstRepository(own) {
   for (const [name, wanted] of Object.entries(own.devDependencies ?? {}))
     if (ours.devDependencies[name] !== wanted)
       fail(`examples/consumer wants ${name}@${wanted}, this repository is tested with ${ours.devDependencies[name] ?? "none"}`);
+  // The guide's install line for an existing project names these versions, so it works as written on Node 20.
+  const line = `npm install -D ${Object.entries(own.devDependencies)
+    .map(([name, wanted]) => `${name}@${wanted}`)
+    .join(" ")}`;
+  if (!readFileSync(join(root, "docs/guides/own-worker.md"), "utf8").includes(line))
+    fail(`docs/guides/own-worker.md must give the tested versions in one line: ${line}`);
   const dateOf = (file) => /^compatibility_date\s*=\s*"([^"]+)"/m.exec(readFileSync(file, "utf8"))?.[1];
   const date = dateOf(join(root, "wrangler.toml"));
   if (dateOf(join(example, "wrangler.toml")) !== date)
@@ -110,18 +116,22 @@ try {
     .map((f) => f.path)
     .filter(
       (p) =>
-        !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/fake-slack\.mjs|dist\/(index|testing)\.js(\.map)?|dist\/types\/.+\.d\.ts)$/.test(
+        !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/(fake-slack|coordinator)\.mjs|dist\/(index|testing)\.js(\.map)?|dist\/types\/.+\.d\.ts|dist\/starter\/.+)$/.test(
           p,
         ),
     );
   if (unexpected.length > 0) fail(`the tarball holds files a consumer does not need: ${unexpected.join(", ")}`);
 
-  // 2. The example project, as a user copies it, with the tarball in place of the registry release.
+  // 2. The example project as a user starts it: the packed bin's `init` writes the starter the
+  // tarball holds (examples/consumer), then the tarball stands in for the registry release.
+  const unpacked = join(work, "unpacked");
+  mkdirSync(unpacked);
+  run("tar", ["-xzf", join(work, packed.filename), "-C", unpacked], work);
   const project = join(work, "consumer");
-  cpSync(example, project, {
-    recursive: true,
-    filter: (path) => !/[/\\](node_modules|\.wrangler|\.dev\.vars|package-lock\.json)$/.test(path),
-  });
+  run("node", [join(unpacked, "package/bin/coordinator.mjs"), "init", project], work);
+  const initialized = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
+  if (JSON.stringify({ ...initialized, name: own.name }) !== JSON.stringify(own))
+    fail(`init wrote a package.json other than examples/consumer's: ${JSON.stringify(initialized)}`);
   writeFileSync(
     join(project, "package.json"),
     JSON.stringify(
@@ -165,7 +175,7 @@ console.log(JSON.stringify({ url: request.url, headers: Object.fromEntries(reque
 `,
   );
   step(
-    `copied examples/consumer; installing the tarball and its devDependencies from the registry (${Object.keys(own.devDependencies).join(", ")})…`,
+    `\`slack-durable-coordinator init\` wrote the starter (examples/consumer); installing the tarball and its devDependencies from the registry (${Object.keys(own.devDependencies).join(", ")})…`,
   );
   // Install scripts run: the node@22 dev dependency fetches its binary (from the registry) in one.
   run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], project, 240_000);
