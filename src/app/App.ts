@@ -1,7 +1,7 @@
 import type { Inbound } from "../inbound/types";
 import { ListenerGone } from "../platform/errors";
 import { type Assistant, type AssistantConfig, assistantListeners } from "./assistant";
-import type { Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from "./contract";
+import type { AckBody, OptionsLoadWorld, Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from "./contract";
 import { functionMatch, functionParked } from "./functions";
 import {
   type ActionArgs,
@@ -28,6 +28,7 @@ import {
   messageMatch,
   type OptionsConstraint,
   type OptionsListener,
+  optionsLoaderFor,
   optionsRegistration,
   planOf,
   type Registered,
@@ -37,7 +38,7 @@ import {
   type ViewArgs,
   viewMatch,
 } from "./listeners";
-import { runArgsOf } from "./run";
+import { loadOptionsWith, runArgsOf } from "./run";
 import { withStreams } from "./streams";
 
 /** Follow-ups of a parked run, planned purely (SlackApp.parked). */
@@ -137,7 +138,10 @@ export class App implements SlackApp {
     return this.register(`view:${describeMatcher(callback_id)}:${type}`, listener, viewMatch(callback_id, type));
   }
 
-  /** Options loads (`block_suggestion`) of an external select: `{ ack }` acks them, at the edge (app/listeners/optionsLoads.ts). */
+  /**
+   * Options loads (`block_suggestion`) of an external select, answered at the edge: `{ ack }` acks
+   * them purely; Bolt's `async ({ options, ack }) => …` may read first (app/listeners/optionsLoads.ts).
+   */
   options(constraint: OptionsConstraint, listener: OptionsListener): this {
     return this.register(...optionsRegistration(constraint, listener));
   }
@@ -159,6 +163,11 @@ export class App implements SlackApp {
 
   plan(inbound: Inbound): Plan {
     return planOf(inbound, this.listeners, this.filters);
+  }
+
+  loadOptions(inbound: Inbound, world: OptionsLoadWorld): Promise<AckBody | undefined> | undefined {
+    const loader = optionsLoaderFor(inbound, this.listeners, this.filters);
+    return loader && loadOptionsWith(loader, inbound, world);
   }
 
   parked(effect: RunEffect, reason: string): PlannedEffect[] {

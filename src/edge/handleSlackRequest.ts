@@ -15,6 +15,7 @@ import type { CoordinatorEnv } from "../rpc/env";
 import { edgeSettings, oauthMode, relayMode } from "../settings";
 import { assertFreshTimestamp, signatureBytes, verifySignature } from "../slack/verifySignature";
 import type { Verification } from "../watch/ackWindow";
+import { answerOptionsLoad } from "./answerOptionsLoad";
 
 const lenientDecoder = new TextDecoder();
 // ignoreBOM: a leading BOM stays in the text, so the text encodes back to the same bytes.
@@ -54,7 +55,7 @@ async function receive(
   arrivedAt: number,
   ctx: Pick<ExecutionContext, "waitUntil">,
 ): Promise<Response> {
-  const { signingSecrets } = edgeSettings(env);
+  const { signingSecrets, ackBudgetMs } = edgeSettings(env);
   // OAuth mode that cannot work safely (no TOKEN_ENCRYPTION_KEY, …) is refused before anything else.
   oauthMode(env);
   const relay = relayMode(env);
@@ -96,7 +97,9 @@ async function receive(
   }
 
   const { inbound } = parsed;
-  // An options load the app acks with its options alone is acked here: nothing to record, no shard to wait for.
+  // An options load is answered here, read first or acked purely: nothing to record, no shard to wait for.
+  const loaded = await answerOptionsLoad(app, inbound, env as unknown as Record<string, unknown>, arrivedAt + ackBudgetMs, facts);
+  if (loaded) return Response.json(loaded);
   const options = optionsLoadAck(app, inbound);
   if (options) {
     facts.outcome = "options";

@@ -19,5 +19,15 @@ export type {
 export { outboxKeyOf } from "./outboxKey";
 export type { StreamLedger, StreamLimits, StreamTools } from "./streamTools";
 export type { AssistantThreadContext, ContextSave, ThreadContextStore } from "./threadContexts";
-export type { AckBody, Plan, PlannedEffect, RunControls, RunTools, SlackApp, StatusUpdate, Step } from "./types";
+export type {
+  AckBody,
+  OptionsLoadWorld,
+  Plan,
+  PlannedEffect,
+  RunControls,
+  RunTools,
+  SlackApp,
+  StatusUpdate,
+  Step,
+} from "./types";
 export { withOwnEffects } from "./withOwnEffects";

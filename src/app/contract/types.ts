@@ -75,4 +75,16 @@ export interface SlackApp {
    * name, delivered at least once; planned once per row, never for a follow-up. Pure, no I/O.
    */
   parked?(effect: RunEffect, reason: string): PlannedEffect[];
+  /**
+   * An options load whose listener reads before it acks (Bolt's `async ({ ack }) => …`): its
+   * answer, at the edge, nothing recorded — undefined at once when no such listener takes it
+   * (then `plan` does), else what the listener acked (undefined: it returned without acking).
+   */
+  loadOptions?(inbound: Inbound, world: OptionsLoadWorld): Promise<AckBody | undefined> | undefined;
+}
+
+/** What an options load's listener may use at the edge: the Worker's env, and a signal aborted when the answer is due. */
+export interface OptionsLoadWorld {
+  env: Record<string, unknown>;
+  signal: AbortSignal;
 }

@@ -28,6 +28,7 @@ export function withOwnEffects(app: SlackApp, own: OwnEffects): SlackApp {
       },
       run: app.run?.bind(app),
       parked: app.parked?.bind(app),
+      loadOptions: app.loadOptions?.bind(app),
     };
     byApp.set(app, served);
   }

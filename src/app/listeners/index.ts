@@ -37,8 +37,15 @@ export type { AckArgs, AckResult, Listener, ListenerSpec, Matcher, RunArgs, RunC
 export { describeMatcher, matches } from "./listeners";
 export type { Match } from "./matchers";
 export { actionMatch, commandMatch, constraintOf, eventMatch, messageMatch, shortcutMatch, viewMatch } from "./matchers";
-export type { OptionsConstraint, OptionsListener } from "./optionsLoads";
-export { optionsLoadAck, optionsRegistration } from "./optionsLoads";
+export type {
+  MatchedLoader,
+  OptionsAcker,
+  OptionsConstraint,
+  OptionsListener,
+  OptionsLoadArgs,
+  OptionsLoader,
+} from "./optionsLoads";
+export { optionsLoadAck, optionsLoaderFor, optionsRegistration } from "./optionsLoads";
 export type {
   BlockActionsBody,
   BlockElementAction,

@@ -1,7 +1,10 @@
 /**
  * A listener's run: the one factory of its arguments (`runArgsOf`: Bolt's helpers, `say`,
  * `respond`, `context`, `logger`, `sayStream`, `complete` / `fail`) and its controls (the thread's
- * status kept alive, its agent session, the stop button's `signal`) around each attempt.
+ * status kept alive, its agent session, the stop button's `signal`) around each attempt; and an
+ * options load's listener that reads before it acks, run at the edge with Bolt's arguments (`optionsLoad.ts`).
  */
+
+export { loadOptionsWith } from "./optionsLoad";
 export { runArgsOf } from "./runArgs";
 export { withRunControls } from "./runControls";
