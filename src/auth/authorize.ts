@@ -10,6 +10,11 @@ export interface WorkspaceRef {
 export interface Authorization {
   botToken: string;
   /**
+   * The installing user's token, when the install granted user scopes (OAuth mode): a run's
+   * `context.userToken`, as Bolt's. Calls made with it (`client.search.messages({ token })`) act as that user.
+   */
+  userToken?: string;
+  /**
    * Called when Slack rejects this token (`invalid_auth`, `token_revoked`, `account_inactive`,
    * `not_authed`) — the effect itself is parked either way. OAuth mode marks the installation
    * revoked, so its other effects park at once instead of each trying the dead token.

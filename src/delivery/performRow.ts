@@ -63,6 +63,15 @@ export function rowPerformer(
     const key = row.idempotency_key;
     const observe = (outcome: CallOutcome) => report(outcome, key);
     let authorization: Authorization | undefined;
+    // One authorize per attempt, whoever asks first: the client's first call or the run's userToken.
+    let authorizing: Promise<Authorization> | undefined;
+    const authorized = () => {
+      authorizing ??= Promise.resolve(authorize({ workspace: row.workspace }, env)).then((answer) => {
+        authorization = answer;
+        return answer;
+      });
+      return authorizing;
+    };
     // Throws RunStopped when a stop parked the row while this attempt waited in line.
     const stop = stops?.begin(effect, key);
     const sealedToken = sealedFunctionTokenOf(effect);
@@ -91,12 +100,7 @@ export function rowPerformer(
       stopped: stop?.signal,
       posts,
       // A custom step's rows call Slack with the function's token (Bolt's attachFunctionToken).
-      token: sealedToken
-        ? () => openFunctionToken(env, sealedToken)
-        : async () => {
-            authorization = await authorize({ workspace: row.workspace }, env);
-            return authorization.botToken;
-          },
+      token: sealedToken ? () => openFunctionToken(env, sealedToken) : async () => (await authorized()).botToken,
     });
     const performed = kind.perform(
       effect,
@@ -109,6 +113,8 @@ export function rowPerformer(
         key,
         observe,
         stopped: stop?.signal,
+        // A custom step's rows act with the function's token: no installing user's token there.
+        userToken: sealedToken ? async () => undefined : async () => (await authorized()).userToken,
       },
       deps,
     );
@@ -117,7 +123,8 @@ export function rowPerformer(
     performed.then(end, end);
     return performed.catch(async (error: unknown) => {
       // Slack refused the token itself: say so to whoever issued it, then fail as usual (parked).
-      if (error instanceof SlackApiError && error.code !== undefined && TOKEN_REJECTIONS.has(error.code)) {
+      // (Not a token the handler passed itself, such as context.userToken: the bot's is still good.)
+      if (error instanceof SlackApiError && error.code !== undefined && TOKEN_REJECTIONS.has(error.code) && !error.callerToken) {
         try {
           await authorization?.onRejected?.(error.code);
         } catch (problem) {

@@ -39,6 +39,8 @@ export interface EffectContext {
   streams?: StreamLedger;
   /** Aborted when the user stops the row's conversation (agent_session_stopped); the client then refuses to call. */
   stopped?: AbortSignal;
+  /** The installing user's token for the row's workspace, when its install granted user scopes (a run's `context.userToken`). */
+  userToken?: () => Promise<string | undefined>;
 }
 
 /**

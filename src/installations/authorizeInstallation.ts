@@ -7,7 +7,7 @@ import { oauthMode } from "../settings";
 import { installationCache } from "./installationCache";
 
 /**
- * OAuth mode: the bot token of the workspace's installation, from the isolate's cache or the
+ * OAuth mode: the bot token (and the installing user's) of the workspace's installation, from the isolate's cache or the
  * installation store (which refreshes a rotating token first). No installation, or one that was
  * uninstalled or revoked: NotInstalled, parked at once. A refresh that failed for now: retried.
  */
@@ -17,6 +17,7 @@ export async function fromInstallations(ref: WorkspaceRef, env: CoordinatorEnv):
     case "installed":
       return {
         botToken: answer.botToken,
+        ...(answer.userToken ? { userToken: answer.userToken } : {}),
         // Slack says the installation is gone: the store marks it revoked (if this is still its token).
         onRejected: async (code) => {
           await installationStub(env, ref.workspace).tokenRejected(answer.botToken, code);

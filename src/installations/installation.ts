@@ -13,11 +13,10 @@ import type {
   TokenAnswer,
 } from "../rpc/installations";
 import { InstallationLifecycle } from "./installationLifecycle";
-import { InstallationRecord, type StoredInstallation, summaryOf } from "./installationRecord";
+import { expiryOf, InstallationRecord, type StoredInstallation, servedExpiry, summaryOf } from "./installationRecord";
 import { notifyShards } from "./notifyShards";
 import { installationIdOf } from "./oauthAccess";
-import { TOKEN_REFRESH_MARGIN_MS } from "./refreshMargin";
-import { refreshTokens } from "./tokenRefresh";
+import { refreshDue, refreshTokens } from "./tokenRefresh";
 
 /** Why an installation serves no token: never installed, or tombstoned (uninstalled, revoked). */
 function notServing(stored: StoredInstallation | null): Exclude<StatusAnswer, { status: "installed" }> {
@@ -105,7 +104,8 @@ export class Installation implements InstallationApi {
     const now = Date.now();
     const previous = this.read();
     const summary = summaryOf(id, access, previous?.summary, now);
-    await this.commit({ summary, ...sealed, botExpiresAt: summary.tokenExpiresAt }, { status: "installed" });
+    const userExpiresAt = sealed.userToken ? expiryOf(user?.expires_in, now) : null;
+    await this.commit({ summary, ...sealed, botExpiresAt: summary.tokenExpiresAt, userExpiresAt }, { status: "installed" });
     log("info", previous ? "installation updated" : "installation stored", {
       installation: id,
       enterprise: summary.isEnterpriseInstall,
@@ -117,15 +117,18 @@ export class Installation implements InstallationApi {
   status(): StatusAnswer {
     const stored = this.read();
     return stored?.botToken && stored.summary.status === "installed"
-      ? { status: "installed", expiresAt: stored.botExpiresAt }
+      ? { status: "installed", expiresAt: servedExpiry(stored) }
       : notServing(stored);
   }
 
+  /**
+   * The bot token, and the installing user's when user scopes were granted; a token within the
+   * refresh margin of its expiry is refreshed first (one refresh at a time, both tokens in it).
+   */
   async token({ refresh = true }: { refresh?: boolean } = {}): Promise<TokenAnswer> {
     const stored = this.read();
     if (!stored?.botToken || stored.summary.status !== "installed") return notServing(stored);
-    const expiresAt = stored.botExpiresAt;
-    if (refresh && stored.botRefreshToken && expiresAt !== null && expiresAt - Date.now() <= TOKEN_REFRESH_MARGIN_MS) {
+    if (refresh && refreshDue(stored, Date.now())) {
       // Single flight: the first asker starts the refresh; everyone arriving meanwhile awaits it.
       this.refreshing ??= refreshTokens(this, stored).finally(() => {
         this.refreshing = undefined;
@@ -134,7 +137,15 @@ export class Installation implements InstallationApi {
       if (failed) return failed;
       return this.token({ refresh: false });
     }
-    return { status: "installed", botToken: await (await this.sealer()).decrypt(stored.botToken), expiresAt };
+    const cipher = await this.sealer();
+    // A user token past its expiry (its refresh failed for now) is not served: the bot's still is.
+    const userUsable = stored.userToken !== null && (stored.userExpiresAt === null || stored.userExpiresAt > Date.now());
+    return {
+      status: "installed",
+      botToken: await cipher.decrypt(stored.botToken),
+      ...(userUsable ? { userToken: await cipher.decrypt(stored.userToken as string) } : {}),
+      expiresAt: servedExpiry(stored),
+    };
   }
 
   /** Deletes the tokens, keeps a tombstone, and tells the shards (which park what waits). */
@@ -147,6 +158,7 @@ export class Installation implements InstallationApi {
         botExpiresAt: null,
         userToken: null,
         userRefreshToken: null,
+        userExpiresAt: null,
       },
       { status, reason },
     );

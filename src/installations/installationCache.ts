@@ -4,7 +4,7 @@ import { TOKEN_REFRESH_MARGIN_MS } from "./refreshMargin";
 
 /** What a shard knows of an installation: installed (with its token once a delivery asked), or not and why. */
 export type Known =
-  | { status: "installed"; botToken?: string; expiresAt: number | null }
+  | { status: "installed"; botToken?: string; userToken?: string; expiresAt: number | null }
   | { status: "absent" | "uninstalled" | "revoked"; reason: string };
 
 /**
@@ -83,8 +83,10 @@ export class InstallationCache {
   /** The token, asking the store (`token()`, which refreshes first if needed) when the cache cannot say. */
   async token(id: string, now: number, lookup: Lookup<TokenAnswer>): Promise<TokenAnswer> {
     const known = this.peek(id, now, "token", lookup);
-    if (known?.status === "installed" && known.botToken !== undefined)
-      return { status: "installed", botToken: known.botToken, expiresAt: known.expiresAt };
+    if (known?.status === "installed" && known.botToken !== undefined) {
+      const { botToken, userToken, expiresAt } = known;
+      return { status: "installed", botToken, ...(userToken ? { userToken } : {}), expiresAt };
+    }
     if (known && known.status !== "installed") return known;
     return (await this.ask(id, "token", lookup)) as TokenAnswer;
   }
@@ -119,7 +121,8 @@ export class InstallationCache {
     const previous = this.entries.get(id)?.known;
     if (answer.status === "installed" && !("botToken" in answer) && previous?.status === "installed") {
       const sameToken = previous.expiresAt === answer.expiresAt;
-      this.set(id, { ...answer, botToken: sameToken ? previous.botToken : undefined }, Date.now());
+      const tokens = sameToken ? { botToken: previous.botToken, userToken: previous.userToken } : {};
+      this.set(id, { ...answer, ...tokens }, Date.now());
       return;
     }
     this.set(id, answer, Date.now());

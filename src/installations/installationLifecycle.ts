@@ -63,7 +63,7 @@ export class InstallationLifecycle {
       return true;
     }
     if (userId !== null && revoked.users.includes(userId) && stored.userToken !== null) {
-      await this.store.commit({ ...stored, userToken: null, userRefreshToken: null });
+      await this.store.commit({ ...stored, userToken: null, userRefreshToken: null, userExpiresAt: null });
       log("info", "installing user's token revoked", { installation: stored.summary.id });
       return true;
     }

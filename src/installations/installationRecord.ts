@@ -9,6 +9,7 @@ export interface StoredInstallation {
   botExpiresAt: number | null;
   userToken: string | null;
   userRefreshToken: string | null;
+  userExpiresAt: number | null;
 }
 
 type Row = {
@@ -18,6 +19,7 @@ type Row = {
   bot_expires_at: number | null;
   user_token: string | null;
   user_refresh_token: string | null;
+  user_expires_at: number | null;
 };
 
 /** The single row of an installation's object. Every change is one statement: tokens rotate atomically. */
@@ -26,7 +28,7 @@ export class InstallationRecord {
 
   read(): StoredInstallation | null {
     const [row] = this.sql.all<Row>(
-      "SELECT summary, bot_token, bot_refresh_token, bot_expires_at, user_token, user_refresh_token FROM installation LIMIT 1",
+      "SELECT summary, bot_token, bot_refresh_token, bot_expires_at, user_token, user_refresh_token, user_expires_at FROM installation LIMIT 1",
     );
     if (!row) return null;
     return {
@@ -36,15 +38,16 @@ export class InstallationRecord {
       botExpiresAt: row.bot_expires_at,
       userToken: row.user_token,
       userRefreshToken: row.user_refresh_token,
+      userExpiresAt: row.user_expires_at,
     };
   }
 
   write(stored: StoredInstallation): void {
     this.sql.count(
-      `INSERT INTO installation (id, summary, bot_token, bot_refresh_token, bot_expires_at, user_token, user_refresh_token)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+      `INSERT INTO installation (id, summary, bot_token, bot_refresh_token, bot_expires_at, user_token, user_refresh_token, user_expires_at)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
         ON CONFLICT (id) DO UPDATE SET summary = ?2, bot_token = ?3, bot_refresh_token = ?4, bot_expires_at = ?5,
-          user_token = ?6, user_refresh_token = ?7
+          user_token = ?6, user_refresh_token = ?7, user_expires_at = ?8
         RETURNING 1`,
       stored.summary.id,
       JSON.stringify(stored.summary),
@@ -53,6 +56,7 @@ export class InstallationRecord {
       stored.botExpiresAt,
       stored.userToken,
       stored.userRefreshToken,
+      stored.userExpiresAt,
     );
   }
 
@@ -62,6 +66,16 @@ export class InstallationRecord {
 }
 
 const scopesOf = (scope: string | undefined) => (scope ? scope.split(",").filter(Boolean) : []);
+
+/**
+ * When the tokens an installation serves stop being usable: the earlier of the bot token's and the
+ * installing user's token's expiry (null: neither expires). Shards' caches keep a token answer no
+ * later than the refresh margin before it, so both tokens are refreshed before either is used late.
+ */
+export function servedExpiry(stored: StoredInstallation): number | null {
+  const expiries = [stored.botExpiresAt, stored.userToken ? stored.userExpiresAt : null].filter((at) => at !== null);
+  return expiries.length > 0 ? Math.min(...expiries) : null;
+}
 
 /** When a token with `expires_in` seconds of life runs out. */
 export const expiryOf = (expiresIn: number | undefined, now: number) =>

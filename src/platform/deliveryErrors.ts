@@ -28,6 +28,8 @@ export abstract class DeliveryError extends Error {
 /** A Web API or response_url answer that is not a success; `disposition` comes from classifying it. */
 export class SlackApiError extends DeliveryError {
   override name = "SlackApiError";
+  /** The call was made with a token its caller passed (`token:`), not the workspace's bot token. */
+  callerToken = false;
   constructor(
     readonly method: string,
     readonly status: number,

@@ -53,7 +53,14 @@ export interface InstallationSummary {
 
 /** What a shard is told when it asks for an installation's bot token. */
 export type TokenAnswer =
-  | { status: "installed"; botToken: string; expiresAt: number | null }
+  | {
+      status: "installed";
+      botToken: string;
+      /** The installing user's token, when user scopes were granted (a run's `context.userToken`). */
+      userToken?: string;
+      /** The earlier of the two tokens' expiries (ms since the epoch); null when neither expires. */
+      expiresAt: number | null;
+    }
   /** No usable installation: never installed ("absent"), uninstalled or revoked. Permanent until a reinstall. */
   | { status: "absent" | "uninstalled" | "revoked"; reason: string }
   /** The token needs a refresh that failed for now (Slack unreachable, 5xx): ask again later. */
@@ -81,7 +88,7 @@ export interface InstallationApi {
   /** Stores (or updates in place) the installation an `oauth.v2.access` answer describes. */
   save(access: OAuthAccess): Promise<InstallationSummary>;
   /**
-   * The current bot token, refreshed first when it is about to expire (one refresh at a time) —
+   * The current bot token (and the installing user's), refreshed first when it is about to expire (one refresh at a time) —
    * unless `refresh: false` (the ack path only asks whether the workspace is installed).
    */
   token(options?: { refresh?: boolean }): Promise<TokenAnswer>;

@@ -106,18 +106,26 @@ export class SlackClient {
     if (method === "files.uploadV2") return (await uploadFilesV2(this, body as never)) as T;
     const { handles } = this.options;
     if (method === "views.open" && handles && typeof body.trigger_id === "string") assertTriggerUsable(handles, Date.now());
-    this.token ??= Promise.resolve(this.options.token());
-    const token = await this.token;
+    // Bolt's `token:` argument (a user's token, `context.userToken`) is the call's credential, not a field of its body.
+    const { token: given, ...rest } = body;
+    const callerToken = typeof given === "string" && given !== "";
+    const sent = callerToken ? rest : body;
+    const token = callerToken ? (given as string) : await (this.token ??= Promise.resolve(this.options.token()));
     const { pacing } = this.options;
-    await pacing?.before(method, body);
-    const result = await this.answer(
-      method,
-      (signal) => callWebApi({ apiUrl: this.options.apiUrl, authorization: `Bearer ${token}`, method, body, signal }),
-      // A 429 under a paced rate key: the attempt is retried exactly at its kept turn, so the order holds.
-      (retryAfterMs) => pacing?.rateLimited(method, body, Date.now() + retryAfterMs),
-      stoppable,
-    );
-    return (result.body ?? {}) as T;
+    await pacing?.before(method, sent);
+    try {
+      const result = await this.answer(
+        method,
+        (signal) => callWebApi({ apiUrl: this.options.apiUrl, authorization: `Bearer ${token}`, method, body: sent, signal }),
+        // A 429 under a paced rate key: the attempt is retried exactly at its kept turn, so the order holds.
+        (retryAfterMs) => pacing?.rateLimited(method, sent, Date.now() + retryAfterMs),
+        stoppable,
+      );
+      return (result.body ?? {}) as T;
+    } catch (error) {
+      if (callerToken && error instanceof SlackApiError) error.callerToken = true;
+      throw error;
+    }
   }
 
   /** POSTs a file's bytes to an `upload_url` Slack gave (files.uploadV2), classified like any call. */

@@ -5,15 +5,17 @@
 export class FakeOauth {
   /** Codes Slack would redeem (each once), and live refresh tokens. */
   private readonly codes = new Map<string, Record<string, unknown>>();
-  private readonly refreshTokens = new Map<string, { id: string }>();
+  private readonly refreshTokens = new Map<string, { id: string; holder: "bot" | "user" }>();
   private rotation = 0;
 
   issueCode(code: string, access: Record<string, unknown>): void {
     this.codes.set(code, access);
-    if (typeof access.refresh_token === "string") {
-      const owner = (access.team ?? access.enterprise) as { id?: string } | null | undefined;
-      this.refreshTokens.set(access.refresh_token, { id: String(owner?.id ?? "") });
-    }
+    const owner = (access.team ?? access.enterprise) as { id?: string } | null | undefined;
+    const id = String(owner?.id ?? "");
+    if (typeof access.refresh_token === "string") this.refreshTokens.set(access.refresh_token, { id, holder: "bot" });
+    // The installing user's token rotates too, with its own refresh token.
+    const user = access.authed_user as { refresh_token?: unknown } | undefined;
+    if (typeof user?.refresh_token === "string") this.refreshTokens.set(user.refresh_token, { id, holder: "user" });
   }
 
   /** Slack's authorize page: issues a code for team T0LOCAL and redirects back with it and the state. */
@@ -47,12 +49,12 @@ export class FakeOauth {
       // Slack's rotation: the refresh token is spent, a new pair replaces it.
       this.refreshTokens.delete(String(body.refresh_token));
       this.rotation++;
-      const refreshToken = `xoxe-1-${live.id}-r${this.rotation}`;
+      const refreshToken = `xoxe-1-${live.id}-${live.holder === "user" ? "user-" : ""}r${this.rotation}`;
       this.refreshTokens.set(refreshToken, live);
       return Response.json({
         ok: true,
-        token_type: "bot",
-        access_token: `xoxe.xoxb-${live.id}-r${this.rotation}`,
+        token_type: live.holder,
+        access_token: `xoxe.${live.holder === "user" ? "xoxp" : "xoxb"}-${live.id}-r${this.rotation}`,
         refresh_token: refreshToken,
         // Slack's rotated tokens live 12 hours, whatever the install's first one had left.
         expires_in: 43_200,

@@ -29,6 +29,8 @@ export interface InstallOptions {
   expiresIn?: number;
   botUserId?: string;
   userToken?: boolean;
+  /** Token rotation of the installing user's token: it lives this many seconds, with a refresh token. */
+  userExpiresIn?: number;
 }
 
 /** The answer Slack's oauth.v2.access gives for an install. */
@@ -39,7 +41,10 @@ export function accessAnswer(options: InstallOptions): Record<string, unknown> {
     authed_user: {
       id: "UINSTALLER",
       scope: options.userToken ? "search:read" : "",
-      ...(options.userToken ? { access_token: `xoxp-${id}-user` } : {}),
+      ...(options.userToken ? { access_token: options.userExpiresIn ? `xoxe.xoxp-${id}-user` : `xoxp-${id}-user` } : {}),
+      ...(options.userToken && options.userExpiresIn
+        ? { refresh_token: `xoxe-1-${id}-user`, expires_in: options.userExpiresIn, token_type: "user" }
+        : {}),
     },
     scope: "app_mentions:read,chat:write",
     token_type: "bot",

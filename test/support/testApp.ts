@@ -13,6 +13,7 @@ import { RetryableError } from "../../src/platform/errors";
  * - `/report TEXT` uploads TEXT as a file to the command's channel (`files.uploadV2`);
  * - `/later TEXT` fails its first 5 attempts before it answers TEXT on the response_url;
  * - `team_access_granted` (workspaces added to an org install) is listened to, doing nothing.
+ * - "search for Q" searches Q as the installing user (`context.userToken`, OAuth mode), or says it has no user token;
  * - misuse no retry can cure: `team_join` calls say() (no channel), `app_home_opened` calls
  *   respond() (no response_url), `/badstep` names a step "fetch user" (a space), `/bigstep`
  *   returns a BigInt from its step;
@@ -52,6 +53,13 @@ testApp.event("team_access_granted", async () => {});
 
 testApp.message("ping", async ({ say }) => {
   await say("pong");
+});
+
+testApp.message(/^search for (.+)$/, async ({ context, client, say }) => {
+  if (!context.userToken) return void (await say("no user token"));
+  const query = context.matches![1]!;
+  const found = await client.search.messages({ token: context.userToken, query, sort: "timestamp", sort_dir: "desc" });
+  await say(`searched as the installing user: ${found.ok}`);
 });
 
 testApp.command("/whois", async ({ command, client, respond }) => {

@@ -58,6 +58,8 @@ export interface RunTools {
   threadContexts?: ThreadContextStore;
   /** The run's stop `signal` and `setStatus`, for its arguments. */
   controls?: RunControls;
+  /** The installing user's token, when the workspace's install granted user scopes: `context.userToken`. */
+  userToken?: string;
 }
 
 /**

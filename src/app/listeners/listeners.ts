@@ -16,6 +16,12 @@ export interface RunContext {
    * author, an assistant thread's `user_id`), an interaction's `user.id`, a command's `user_id`.
    */
   userId?: string;
+  /**
+   * The installing user's token (OAuth mode, an install that granted user scopes): pass it as
+   * `token` to act as that user (`client.search.messages({ token: context.userToken, query })`).
+   * Sealed at rest and rotated like the bot's token; undefined in single-workspace mode.
+   */
+  userToken?: string;
   /** `X-Slack-Retry-Num` of the request that was recorded (Slack's retry, not the run's attempt). */
   retryNum?: number;
   retryReason?: string;

@@ -14,7 +14,7 @@ import { sayAndRespond } from "./sayAndRespond";
 export function runArgsOf(name: string, matched: ListenerContext, tools: RunTools, sayStream: SayStream = noStreams): RunArgs {
   const { client, step, attempt, env = {} } = tools;
   const { inbound } = matched;
-  const context = runContext(inbound, matched.context?.matches);
+  const context = runContext(inbound, matched.context?.matches, tools.userToken);
   const logger = runLogger({ dedupe_key: inbound.dedupeKey, key: tools.key, listener: name });
   const helpers = { ack: ackInRun, ...sayAndRespond(inbound, client), ...functionCompletion(inbound, client, step) };
   return { ...matched, client, step, attempt, context, logger, env, sayStream, ...helpers, ...runControls(tools) };

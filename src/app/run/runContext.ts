@@ -5,9 +5,10 @@ import type { AckBody } from "../contract";
 import type { RunContext } from "../listeners";
 import { ownBotUser } from "../listeners";
 
-export function runContext(inbound: Inbound, matches: RegExpMatchArray | undefined): RunContext {
+export function runContext(inbound: Inbound, matches: RegExpMatchArray | undefined, userToken?: string): RunContext {
   const { teamId, enterpriseId, retryNum, retryReason } = inbound;
-  return { teamId, enterpriseId, botUserId: ownBotUser(inbound), userId: userOf(inbound), retryNum, retryReason, matches };
+  const botUserId = ownBotUser(inbound);
+  return { teamId, enterpriseId, botUserId, userId: userOf(inbound), userToken, retryNum, retryReason, matches };
 }
 
 /**
