@@ -15,7 +15,7 @@ export interface PostedMessages {
   complete: boolean;
 }
 
-/** How far before an attempt began its post may carry its ts (the clocks of shard and Slack differ). */
+/** How far before an attempt began a post or stream start may carry its ts (the clocks of shard and Slack differ). */
 export const CLOCK_SLACK_MS = 10_000;
 
 /** Pages one lookup reads at most; each is a paced call, and pages after the first go only if their turn is now. */

@@ -1,6 +1,8 @@
 import { DeliveryError } from "../../platform/errors";
 import { describeError, log } from "../../platform/log";
 import type { SlackWebClient } from "../../slack/client";
+// How far before its checkpoint a lost start's message may carry its ts: the one clock allowance of every lookup.
+import { CLOCK_SLACK_MS } from "../../slack/postedMessages";
 import type { StreamedMessage, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
 
 interface ThreadMessage {
@@ -8,9 +10,6 @@ interface ThreadMessage {
   bot_id?: string;
   text?: string;
 }
-
-/** How far before its checkpoint a lost start's message may carry its ts (clocks of shard and Slack differ). */
-const CLOCK_SLACK_MS = 10_000;
 
 /**
  * A text's words as Slack's reads may show them: `&`, `<`, `>` unescaped, then letters and digits
