@@ -12,6 +12,9 @@
  * Everything else under src/ is internal and may change between versions.
  */
 // Slack's own payload and Block Kit types, for annotating helpers outside a listener.
+
+// All of them as Bolt's `types` namespace: `types.ContextActionsBlock`, `types.ModalView`.
+export type * as types from "@slack/types";
 export type {
   AllMessageEvents,
   AppMentionEvent,
@@ -67,6 +70,7 @@ export type {
   BlockActionsBody,
   BlockElementAction,
   BlockSuggestionBody,
+  ChatStreamArguments,
   CommandArgs,
   ErrorArgs,
   ErrorHandler,
@@ -95,6 +99,7 @@ export type {
   OptionsLoader,
   RespondArguments,
   RunArgs,
+  RunClient,
   RunContext,
   RunLogger,
   SayArguments,

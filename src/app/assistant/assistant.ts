@@ -20,7 +20,10 @@ type WithTools<E, T> = Omit<RunArgs<EventArgs<E>>, "say"> & T;
 
 export type AssistantThreadStartedArgs = WithTools<AssistantThreadStartedEvent, AssistantTools>;
 export type AssistantThreadContextChangedArgs = WithTools<AssistantThreadContextChangedEvent, AssistantTools>;
-export type AssistantUserMessageArgs = WithTools<AssistantUserMessageEvent, AssistantTools>;
+/** Bolt's `message` is there too: the same event as `event`, as in any message listener. */
+export type AssistantUserMessageArgs = WithTools<AssistantUserMessageEvent, AssistantTools> & {
+  message: AssistantUserMessageEvent;
+};
 export type AgentMessagesTabOpenedArgs = WithTools<AppHomeOpenedEvent & { tab: "messages" }, AgentViewTools>;
 export type AgentAppContextChangedArgs = WithTools<AppContextChangedEvent, AgentViewTools>;
 
@@ -61,7 +64,14 @@ export interface AssistantListener {
 function eventMatching(test: (event: Record<string, unknown>, inbound: Inbound) => boolean): Match {
   return (inbound) => {
     const event = eventOf(inbound);
-    return event && test(event, inbound) ? ({ inbound, body: inbound.payload, event } satisfies ListenerContext) : undefined;
+    if (!event || !test(event, inbound)) return undefined;
+    // A message reaches its handler as Bolt's message listeners get it: as `message` too.
+    return {
+      inbound,
+      body: inbound.payload,
+      event,
+      ...(event.type === "message" ? { message: event } : {}),
+    } satisfies ListenerContext;
   };
 }
 

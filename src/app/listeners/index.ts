@@ -33,7 +33,18 @@ export type {
 } from "./listenerArgs";
 export type { DeliveryFilters } from "./listenerFilters";
 export { ignoredDelivery, listenerWants } from "./listenerFilters";
-export type { AckArgs, AckResult, Listener, ListenerSpec, Matcher, RunArgs, RunContext, RunLogger } from "./listeners";
+export type {
+  AckArgs,
+  AckResult,
+  ChatStreamArguments,
+  Listener,
+  ListenerSpec,
+  Matcher,
+  RunArgs,
+  RunClient,
+  RunContext,
+  RunLogger,
+} from "./listeners";
 export { describeMatcher, matches } from "./listeners";
 export type { Match } from "./matchers";
 export { actionMatch, commandMatch, constraintOf, eventMatch, messageMatch, shortcutMatch, viewMatch } from "./matchers";

@@ -54,9 +54,15 @@ type FunctionTools<C> = [C] extends [FunctionArgs]
 /** Arguments of `ack`: synchronous, pure, inside the ingest transaction. No I/O. */
 export type AckArgs<C = ListenerContext> = C;
 
+/** `client.chatStream(args)`'s arguments, as Bolt 5's: where to stream, and the streamer's options. */
+export type ChatStreamArguments = SayStreamOptions & { channel: string; thread_ts: string };
+
+/** A run's Web API client: every method, and Bolt 5's `chatStream` (the durable `sayStream`, app/run/chatStream.ts). */
+export type RunClient = SlackWebClient & { chatStream(args: ChatStreamArguments): ChatStreamer };
+
 /** Arguments of `run`: durable, after the ack, retried by the outbox. */
 export type RunArgs<C = ListenerContext> = C & {
-  client: SlackWebClient;
+  client: RunClient;
   /**
    * Checkpoint: `fn` runs until it succeeds once; its result is stored in the shard and a
    * retried run gets the stored result back without running `fn` again. Results must be JSON.

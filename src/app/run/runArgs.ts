@@ -2,6 +2,7 @@ import type { RunTools } from "../contract";
 import { functionCompletion } from "../functions";
 import type { ListenerContext, RunArgs } from "../listeners";
 import { noStreams, type SayStream } from "../streams";
+import { runClientOf } from "./chatStream";
 import { ackInRun, runContext } from "./runContext";
 import { runControls } from "./runControls";
 import { runLogger } from "./runLogger";
@@ -17,5 +18,6 @@ export function runArgsOf(name: string, matched: ListenerContext, tools: RunTool
   const context = runContext(inbound, matched.context?.matches, tools.userToken);
   const logger = runLogger({ dedupe_key: inbound.dedupeKey, key: tools.key, listener: name });
   const helpers = { ack: ackInRun, ...sayAndRespond(inbound, client), ...functionCompletion(inbound, client, step) };
-  return { ...matched, client, step, attempt, context, logger, env, sayStream, ...helpers, ...runControls(tools) };
+  const runClient = runClientOf(client, sayStream);
+  return { ...matched, client: runClient, step, attempt, context, logger, env, sayStream, ...helpers, ...runControls(tools) };
 }

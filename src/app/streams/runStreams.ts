@@ -56,7 +56,8 @@ export function runStreams(client: SlackWebClient, defaults: Partial<StreamTarge
   return {
     sayStream(options: SayStreamOptions = {}): ChatStreamer {
       const { buffer_size, ...given } = options;
-      const target = { ...defaults, ...given };
+      // An option passed as undefined (`recipient_team_id: event.team` of an event without it) keeps its default.
+      const target = { ...defaults, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) };
       const { channel, thread_ts } = target;
       if (!channel || !thread_ts)
         throw new HandlerMisuse(

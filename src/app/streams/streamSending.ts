@@ -40,7 +40,8 @@ export class StreamSending {
       const piece = rest.slice(0, pieceLength(open?.text ?? "", rest, this.maxChars - (open?.text.length ?? 0), inBlock));
       // Cut: this message is full; the rest goes on in a new one (none opens before its piece is known).
       full = piece.length < rest.length;
-      if (piece === "") continue;
+      // No text to send: the chunks alone (a task's progress, a plan's title) still go, unless the message is full.
+      if (piece === "" && (full || chunks.length === 0)) continue;
       const withChunks = !full && chunks.length > 0 ? chunks : undefined;
       try {
         if (open) await this.messages.append(open, piece, withChunks);
