@@ -2,6 +2,8 @@ import type { AnyChunk } from "@slack/types";
 import { HandlerMisuse } from "../../platform/errors";
 import { log } from "../../platform/log";
 import type { StreamLimits } from "../contract";
+import type { ModelStream, PipedReply, PipeOptions } from "./modelParts";
+import { pipeModel } from "./pipeModel";
 import { ReplyCaps } from "./replyCaps";
 import type { ChatStreamer, StreamAppendArguments, StreamStopArguments } from "./streamArguments";
 import { DEFAULT_STREAM_LIMITS } from "./streamCheckpoints";
@@ -40,6 +42,8 @@ export class DurableStreamer implements ChatStreamer {
     private readonly messages: StreamMessages,
     given: StreamLimits,
     private readonly bufferSize = BUFFER_SIZE,
+    /** The run's stop `signal`: a model piped in is read no further once it aborts. */
+    private readonly signal?: AbortSignal,
   ) {
     const limits = { ...DEFAULT_STREAM_LIMITS, ...given };
     this.sending = new StreamSending(messages, limits);
@@ -74,6 +78,12 @@ export class DurableStreamer implements ChatStreamer {
     if (first || this.buffer.length >= this.bufferSize || this.chunks.length > 0) this.flushSoon();
     // A handler far ahead of Slack waits for the flush in flight rather than gathering without bound.
     if (this.buffer.length >= this.sending.maxChars) await this.sent();
+  }
+
+  /** The AI SDK's `streamText` result into this reply: its text, its tool calls as tasks (app/streams/pipeModel.ts). */
+  pipe(result: ModelStream, options: PipeOptions = {}): Promise<PipedReply> {
+    this.usable("pipe");
+    return pipeModel(this, result, options, this.signal);
   }
 
   async stop(args: StreamStopArguments = {}): Promise<void> {

@@ -48,7 +48,12 @@ export function streamTargetOf(inbound: Inbound, channel: string | undefined): P
 }
 
 /** A run's streams: `sayStream` for its arguments, `finish` once its listener has returned, `leaveOpen` once it threw. */
-export function runStreams(client: SlackWebClient, defaults: Partial<StreamTarget>, tools: StreamTools = {}) {
+export function runStreams(
+  client: SlackWebClient,
+  defaults: Partial<StreamTarget>,
+  tools: StreamTools = {},
+  signal?: AbortSignal,
+) {
   const ledger = tools.ledger ?? memoryLedger();
   const limits = tools.limits ?? DEFAULT_STREAM_LIMITS;
   const sleep = tools.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
@@ -68,7 +73,7 @@ export function runStreams(client: SlackWebClient, defaults: Partial<StreamTarge
       const messages = new StreamMessages(
         new StreamSender(client, { ...target, channel, thread_ts }, ledger, name, record, sleep),
       );
-      const streamer = new DurableStreamer(messages, limits, buffer_size);
+      const streamer = new DurableStreamer(messages, limits, buffer_size, signal);
       streamers.push(streamer);
       return streamer;
     },
@@ -91,10 +96,10 @@ export function runStreams(client: SlackWebClient, defaults: Partial<StreamTarge
  */
 export async function withStreams(
   inbound: Inbound,
-  tools: { client: SlackWebClient; streams?: StreamTools },
+  tools: { client: SlackWebClient; streams?: StreamTools; controls?: { signal: AbortSignal } },
   run: (sayStream: SayStream) => void | Promise<void>,
 ): Promise<void> {
-  const streams = runStreams(tools.client, streamTargetOf(inbound, channelOf(inbound)), tools.streams);
+  const streams = runStreams(tools.client, streamTargetOf(inbound, channelOf(inbound)), tools.streams, tools.controls?.signal);
   try {
     await run(streams.sayStream);
     await streams.finish();
