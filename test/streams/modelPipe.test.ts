@@ -272,8 +272,9 @@ describe("a piped answer is durable as any stream", () => {
     const opened = clean.slack.calls.findIndex((call) => JSON.stringify(call.body).includes('"in_progress"'));
     const completed = clean.slack.calls.findIndex((call) => JSON.stringify(call.body).includes('"complete"'));
     const after = clean.calls.findIndex((method, n) => n > completed && method === "chat.appendStream");
-    expect(0 < opened && opened < completed && completed < after).toBe(true);
-    for (const died of [opened, completed, after]) {
+    // (The tool answers at once: its two updates may share a call.)
+    expect(0 < opened && opened <= completed && completed < after).toBe(true);
+    for (const died of new Set([opened, completed, after])) {
       const run = await runAnswer(searching, { at: died, fault: "died" });
       vi.restoreAllMocks();
       const why = `died at call ${died}`;

@@ -30,6 +30,8 @@ export class DurableStreamer implements ChatStreamer {
   private flushQueued = false;
   /** A flush was asked for: the first text goes out at once, later text in flushes of `buffer_size`. */
   private flushedOnce = false;
+  /** A flush took text: chunks alone (a task's update before any text) do not count as the first text. */
+  private textFlushed = false;
   private stopped = false;
   /** How far this run's text matched what an earlier attempt's messages show (streamReplay.ts). */
   private replay: ReplayState;
@@ -74,7 +76,7 @@ export class DurableStreamer implements ChatStreamer {
     await this.recovered;
     if (this.messages.record.finished) return;
     this.take(args.markdown_text ?? "", args.chunks ?? []);
-    const first = !this.flushedOnce && this.buffer !== "";
+    const first = !this.textFlushed && this.buffer !== "";
     if (first || this.buffer.length >= this.bufferSize || this.chunks.length > 0) this.flushSoon();
     // A handler far ahead of Slack waits for the flush in flight rather than gathering without bound.
     if (this.buffer.length >= this.sending.maxChars) await this.sent();
@@ -156,6 +158,7 @@ export class DurableStreamer implements ChatStreamer {
 
   private flushSoon(): void {
     this.flushedOnce = true;
+    if (this.buffer !== "") this.textFlushed = true;
     if (this.flushQueued) return;
     this.flushQueued = true;
     this.work = this.enqueue(async () => {

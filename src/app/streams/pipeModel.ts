@@ -36,9 +36,9 @@ interface OpenTask {
  * appended; a tool call opens a `task_update` chunk (`in_progress`) that its result completes
  * (or its error marks `error`), with the sources the model streamed meanwhile and those of its
  * output. A task's id is its place among the reply's tool calls, not the model's call id, so a
- * retried run's tasks are the same tasks (a provider makes new call ids on each request). Each
- * task update is sent before the next part is read, so the thread shows text and tasks in the
- * order the model made them. Sources outside any task end the text as links. When `signal`
+ * retried run's tasks are the same tasks (a provider makes new call ids on each request). Text
+ * after a task's update waits until the update is sent, so the thread shows text and tasks in the
+ * order the model made them (a tool that answers at once has both its updates in one call). Sources outside any task end the text as links. When `signal`
  * aborts (the stop button), reading ends at once and the stream is cancelled; an `error` part
  * throws its error, as the run's failure (retried like any).
  */
@@ -52,16 +52,21 @@ export async function pipeModel(
   const loose: URLSourceElement[] = [];
   let placed = 0;
   let text = "";
+  // A task's update not yet sent: text after it waits for it, as text gathered with chunks goes before them.
+  let tasksUnsent = false;
   const sendTask = async (task: OpenTask) => {
     await target.append({ chunks: [{ ...task.chunk }] });
-    await target.sent();
+    tasksUnsent = true;
   };
   for await (const part of readUntilAborted(partsOf(result), signal)) {
     switch (part.type) {
       case "text-delta": {
         const delta = (part as ModelTextDelta).text;
         text += delta;
-        if (delta !== "") await target.append({ markdown_text: delta });
+        if (delta === "") break;
+        if (tasksUnsent) await target.sent();
+        tasksUnsent = false;
+        await target.append({ markdown_text: delta });
         break;
       }
       case "tool-call": {
