@@ -10,7 +10,7 @@
 // Last, the package's bin `slack-fake` must serve. Only the registry and loopback are reached;
 // bounded to 6 minutes.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
@@ -121,6 +121,15 @@ try {
         ),
     );
   if (unexpected.length > 0) fail(`the tarball holds files a consumer does not need: ${unexpected.join(", ")}`);
+  // The AI SDK is an optional peer: `sayStream().pipe()` reads its results structurally, so neither
+  // the bundles nor the declarations may import it (an app without `ai` must load and compile).
+  const declarations = readdirSync(join(root, "dist/types"), { recursive: true }).filter((f) => f.endsWith(".d.ts"));
+  for (const file of ["dist/index.js", "dist/testing.js", ...declarations.map((f) => `dist/types/${f}`)]) {
+    const text = readFileSync(join(root, file), "utf8");
+    if (/\bfrom\s*["'](ai|ai\/[^"']*|@ai-sdk\/[^"']*)["']|import\(\s*["'](ai|@ai-sdk\/[^"']*)["']/.test(text))
+      fail(`${file} imports the AI SDK, an optional peer dependency`);
+  }
+  step("the bundles and declarations import nothing of the AI SDK (an optional peer)");
 
   // 2. The example project as a user starts it: the packed bin's `init` writes the starter the
   // tarball holds (examples/consumer), then the tarball stands in for the registry release.

@@ -114,11 +114,21 @@ export type {
 export { ownBotUser, ParkedError } from "./app/listeners";
 export type {
   ChatStreamer,
+  ModelSource,
+  ModelStream,
+  ModelStreamPart,
+  ModelToolCall,
+  ModelToolOutcome,
+  PipedReply,
+  PipeOptions,
   SayStreamOptions,
   StreamAppendArguments,
   StreamStopArguments,
   TaskDisplayMode,
+  TaskOutput,
+  TaskText,
 } from "./app/streams";
+export { ModelAborted } from "./app/streams";
 export type { Authorization, Authorize, WorkspaceRef } from "./auth/authorize";
 export { singleWorkspace } from "./auth/authorize";
 export type { CoordinatorOptions } from "./coordinator";

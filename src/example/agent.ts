@@ -1,5 +1,6 @@
+import { isStepCount, jsonSchema, streamText, tool } from "ai";
 import { type App, Assistant, type KnownBlock, type RunArgs } from "../lib";
-import { COUNTING_INTERVAL_MS, countingModel } from "./countingModel";
+import { demoModel } from "./demoModel";
 import { wordCountReply } from "./wordCount";
 
 /** The most the agent counts to: 500 numbers take 25 seconds at the model's pace. */
@@ -27,14 +28,24 @@ const FEEDBACK: KnownBlock[] = [
 ];
 
 /** What the reply needs of a run: a channel mention's and an assistant thread's runs both have it. */
-type ReplyArgs = Pick<RunArgs, "sayStream" | "setStatus" | "signal" | "env">;
+type ReplyArgs = Pick<RunArgs, "sayStream" | "setStatus" | "signal" | "env" | "logger">;
+
+/** The model's one tool: it checks the count asked for (the model then writes the numbers). */
+const count = tool({
+  description: "Checks a count the user asked for before it is written out",
+  inputSchema: jsonSchema<{ to: number }>({ type: "object", properties: { to: { type: "number" } }, required: ["to"] }),
+  execute: async ({ to }) => ({ to, ok: to >= 1 && to <= COUNT_LIMIT }),
+});
 
 /**
  * Replies to "count to N" in the thread with a stream alone (no placeholder): a status while the
- * model works, the tokens as they come, then feedback buttons. The stop button aborts `signal`,
- * which ends the model's generation; the coordinator closes the stream and sets the session `active`.
+ * model works, its `count` tool call as a task, the tokens as they come, then feedback buttons.
+ * The model is an AI SDK model (demoModel.ts) piped into the reply; the stop button aborts
+ * `signal`, which ends the model's generation; the coordinator closes the stream and sets the
+ * session `active`.
  */
-export async function countingReply({ sayStream, setStatus, signal, env }: ReplyArgs, n: number): Promise<void> {
+export async function countingReply(args: ReplyArgs, n: number): Promise<void> {
+  const { sayStream, setStatus, signal, env, logger } = args;
   if (n < 1 || n > COUNT_LIMIT) {
     await sayStream().stop({ markdown_text: `I count from 1 to ${COUNT_LIMIT}, one number at a time.` });
     return;
@@ -42,8 +53,17 @@ export async function countingReply({ sayStream, setStatus, signal, env }: Reply
   await setStatus({ status: "is counting…", loading_messages: [`Counting to ${n}…`] });
   // About one flush a second at the model's pace: the user sees it grow, well within Slack's append tier.
   const stream = sayStream({ buffer_size: 64 });
-  const intervalMs = Number(env.DEMO_COUNT_INTERVAL_MS ?? COUNTING_INTERVAL_MS);
-  for await (const token of countingModel(n, { intervalMs, signal })) await stream.append({ markdown_text: token });
+  const result = streamText({
+    model: demoModel(env, logger),
+    system:
+      "Count as asked: check the count with the count tool, then write the numbers separated by single spaces, nothing else.",
+    prompt: `count to ${n}`,
+    tools: { count },
+    stopWhen: isStepCount(2),
+    // The stop button aborts the run's signal: the model's request ends with it.
+    abortSignal: signal,
+  });
+  await stream.pipe(result, { task: () => ({ title: `Counting to ${n}` }) });
   await stream.stop({ blocks: FEEDBACK });
 }
 

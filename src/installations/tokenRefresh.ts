@@ -65,7 +65,7 @@ async function refreshOne(store: RefreshingStore, stored: StoredInstallation, ho
   const now = Date.now();
   const current = store.read();
   const stillSpent = holder === "bot" ? current?.botRefreshToken : current?.userRefreshToken;
-  if (!current || current.summary.status !== "installed" || stillSpent !== spent) return null;
+  if (current?.summary.status !== "installed" || stillSpent !== spent) return null;
   if (outcome.ok) {
     if (!sealed) {
       log("error", "token refresh answered without tokens", { installation: id, holder });

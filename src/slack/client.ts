@@ -110,9 +110,14 @@ export class SlackClient {
     const { token: given, ...rest } = body;
     const callerToken = typeof given === "string" && given !== "";
     const sent = callerToken ? rest : body;
-    const token = callerToken ? (given as string) : await (this.token ??= Promise.resolve(this.options.token()));
-    const { pacing } = this.options;
-    await pacing?.before(method, sent);
+    if (!callerToken) this.token ??= Promise.resolve(this.options.token());
+    const token = callerToken ? (given as string) : await this.token;
+    const { pacing, stopped } = this.options;
+    // A stop ends a paced wait at once: the call is refused then (answer() below), not after Slack's pace.
+    const paced = pacing?.before(method, sent);
+    // A wait left for a stop may still fail later: nobody is waiting for it then.
+    paced?.catch(() => {});
+    await (stoppable && stopped && paced ? Promise.race([paced, abortOf(stopped)]) : paced);
     try {
       const result = await this.answer(
         method,
@@ -184,4 +189,12 @@ export class SlackClient {
     const turn = result.retryAfterMs === undefined ? undefined : await rateLimited?.(result.retryAfterMs);
     throw new SlackApiError(method, result.status, result.error, answerClass, result.retryAfterMs, turn);
   }
+}
+
+/** Resolves once `signal` aborts (at once if it has). */
+function abortOf(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
 }

@@ -48,16 +48,16 @@ async function runLetGo(team: string, withinMs: number) {
 }
 
 /**
- * Waits until the shard's run has checkpointed its stream's first flush: a stop then meets it
- * between two flushes, where only its signal can end the model's work early.
+ * Waits until the shard's run has checkpointed its stream's first text: a stop then meets it
+ * mid-answer, where only its signal can end the model's work early.
  */
 async function firstFlushCheckpointed(state: DurableObjectState): Promise<void> {
   const query = `SELECT steps ->> '$."stream #0"' AS checkpoint FROM outbox WHERE effect = 'run'`;
   for (let tries = 0; tries < 300; tries++) {
     const [row] = state.storage.sql.exec<{ checkpoint: string | null }>(query).toArray();
     const record = row?.checkpoint ? (JSON.parse(row.checkpoint) as StreamRecord) : undefined;
-    // Its ts recorded and no call written ahead: Slack's answer to the first flush is checkpointed.
-    if (record && record.messages.length > 0 && !record.unconfirmed) return;
+    // Its first text recorded: Slack's answer to the first text's flush is checkpointed (the count's task went before it).
+    if (record?.messages.some((message) => message.text !== "")) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error("the run never checkpointed its first flush");
@@ -148,7 +148,8 @@ describe("the demo agent: count to N", () => {
     const event = appMention({ text: "<@U0000BOT> count to 500", threadTs });
     const channel = String(event.channel);
     await send(team, event);
-    await slack().waitFor("chat.startStream");
+    // The stream opens with the count's task; the numbers follow.
+    await slack().waitFor("chat.appendStream", (call) => typeof call.body.markdown_text === "string");
     const [streaming] = slack().messagesIn(channel, threadTs);
     expect(streaming!.streaming).toBe(true);
 

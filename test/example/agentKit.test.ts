@@ -24,6 +24,11 @@ describe("the demo agent, tested with the public kit", () => {
     // The message as Slack shows it: everything the stream appended, and the blocks of its stop.
     const [answer] = slack.messagesIn("C0AGENT", thread_ts);
     expect(answer).toMatchObject({ text: "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20", streaming: false });
+    // The model's tool call, shown as a task: in progress, then complete.
+    expect(answer?.chunks).toMatchObject([
+      { type: "task_update", title: "Counting to 20", status: "in_progress" },
+      { type: "task_update", title: "Counting to 20", status: "complete" },
+    ]);
     expect(answer?.blocks).toMatchObject([{ type: "context_actions", elements: [{ type: "feedback_buttons" }] }]);
   });
 
@@ -31,7 +36,8 @@ describe("the demo agent, tested with the public kit", () => {
     const thread_ts = "1700000000.000200";
     const mention = await simulate.appMention({ channel: "C0STOP", thread_ts, text: "<@U0000BOT> count to 500" });
     expect((await exports.default.fetch(mention)).status).toBe(200);
-    await slack.waitFor("chat.startStream");
+    // The stream opens with the count's task ("Counting to 500"); the numbers follow.
+    await slack.waitFor("chat.appendStream", (call) => typeof call.body.markdown_text === "string");
     const [streaming] = slack.messagesIn("C0STOP", thread_ts);
     const stop = await simulate.event("agent_session_stopped", {
       channel: "C0STOP",

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { countingModel } from "../../src/example/countingModel";
 import type { MessageState } from "../../src/testing/fakeStreams";
 import { FAKE_SLACK_ORIGIN } from "../support/testBindings";
 import { type MentionHandler, timedMention } from "../support/timedStream";
@@ -17,12 +16,20 @@ const counted = (n: number) => Array.from({ length: n }, (_, i) => String(i + 1)
 const thread = () => slack().messagesIn(CHANNEL, THREAD);
 const drops = { STREAM_SLACK_DROP_MS: "1000" };
 
+/** The demo model's answer to "count to n" as its tokens, "1", " 2" … one every 50 ms. */
+async function* countingTokens(n: number): AsyncGenerator<string> {
+  for (let i = 1; i <= n; i++) {
+    if (i > 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    yield i === 1 ? "1" : ` ${i}`;
+  }
+}
+
 /** The demo's answer to "count to n": a token every 50 ms, flushed every `buffer` characters, then `beforeStop` ms and the stop with feedback buttons. */
 const countTo =
   (n: number, beforeStop = 0, buffer = 64): MentionHandler =>
   async ({ sayStream }) => {
     const stream = sayStream({ buffer_size: buffer });
-    for await (const token of countingModel(n, { intervalMs: 50 })) await stream.append({ markdown_text: token });
+    for await (const token of countingTokens(n)) await stream.append({ markdown_text: token });
     await new Promise((resolve) => setTimeout(resolve, beforeStop));
     await stream.stop({ blocks: FEEDBACK as never });
   };
@@ -66,7 +73,7 @@ describe("a stream stopped in Slack", () => {
     await timedMention(
       async ({ sayStream }) => {
         const stream = sayStream({ buffer_size: 64 });
-        for await (const token of countingModel(200, { intervalMs: 50 })) {
+        for await (const token of countingTokens(200)) {
           if (!stopped && token === " 40") {
             stopped = stream.ts;
             await slack().fetch(

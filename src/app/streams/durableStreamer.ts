@@ -2,6 +2,8 @@ import type { AnyChunk } from "@slack/types";
 import { HandlerMisuse } from "../../platform/errors";
 import { log } from "../../platform/log";
 import type { StreamLimits } from "../contract";
+import type { ModelStream, PipedReply, PipeOptions } from "./modelParts";
+import { pipeModel } from "./pipeModel";
 import { ReplyCaps } from "./replyCaps";
 import type { ChatStreamer, StreamAppendArguments, StreamStopArguments } from "./streamArguments";
 import { DEFAULT_STREAM_LIMITS } from "./streamCheckpoints";
@@ -28,6 +30,8 @@ export class DurableStreamer implements ChatStreamer {
   private flushQueued = false;
   /** A flush was asked for: the first text goes out at once, later text in flushes of `buffer_size`. */
   private flushedOnce = false;
+  /** A flush took text: chunks alone (a task's update before any text) do not count as the first text. */
+  private textFlushed = false;
   private stopped = false;
   /** How far this run's text matched what an earlier attempt's messages show (streamReplay.ts). */
   private replay: ReplayState;
@@ -40,6 +44,8 @@ export class DurableStreamer implements ChatStreamer {
     private readonly messages: StreamMessages,
     given: StreamLimits,
     private readonly bufferSize = BUFFER_SIZE,
+    /** The run's stop `signal`: a model piped in is read no further once it aborts. */
+    private readonly signal?: AbortSignal,
   ) {
     const limits = { ...DEFAULT_STREAM_LIMITS, ...given };
     this.sending = new StreamSending(messages, limits);
@@ -70,10 +76,16 @@ export class DurableStreamer implements ChatStreamer {
     await this.recovered;
     if (this.messages.record.finished) return;
     this.take(args.markdown_text ?? "", args.chunks ?? []);
-    const first = !this.flushedOnce && this.buffer !== "";
+    const first = !this.textFlushed && this.buffer !== "";
     if (first || this.buffer.length >= this.bufferSize || this.chunks.length > 0) this.flushSoon();
     // A handler far ahead of Slack waits for the flush in flight rather than gathering without bound.
     if (this.buffer.length >= this.sending.maxChars) await this.sent();
+  }
+
+  /** The AI SDK's `streamText` result into this reply: its text, its tool calls as tasks (app/streams/pipeModel.ts). */
+  pipe(result: ModelStream, options: PipeOptions = {}): Promise<PipedReply> {
+    this.usable("pipe");
+    return pipeModel(this, result, options, this.signal);
   }
 
   async stop(args: StreamStopArguments = {}): Promise<void> {
@@ -146,6 +158,7 @@ export class DurableStreamer implements ChatStreamer {
 
   private flushSoon(): void {
     this.flushedOnce = true;
+    if (this.buffer !== "") this.textFlushed = true;
     if (this.flushQueued) return;
     this.flushQueued = true;
     this.work = this.enqueue(async () => {

@@ -48,10 +48,17 @@ export function streamTargetOf(inbound: Inbound, channel: string | undefined): P
 }
 
 /** A run's streams: `sayStream` for its arguments, `finish` once its listener has returned, `leaveOpen` once it threw. */
-export function runStreams(client: SlackWebClient, defaults: Partial<StreamTarget>, tools: StreamTools = {}) {
+export function runStreams(
+  client: SlackWebClient,
+  defaults: Partial<StreamTarget>,
+  tools: StreamTools = {},
+  signal?: AbortSignal,
+) {
   const ledger = tools.ledger ?? memoryLedger();
   const limits = tools.limits ?? DEFAULT_STREAM_LIMITS;
-  const sleep = tools.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const wait = tools.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  // A stopped run waits for no turn: its next call is refused at once, so the attempt ends now, not after Slack's pace.
+  const sleep = (ms: number) => (signal ? Promise.race([wait(ms), abortedOf(signal)]) : wait(ms));
   const streamers: DurableStreamer[] = [];
   return {
     sayStream(options: SayStreamOptions = {}): ChatStreamer {
@@ -69,7 +76,7 @@ export function runStreams(client: SlackWebClient, defaults: Partial<StreamTarge
       const messages = new StreamMessages(
         new StreamSender(client, { ...target, channel, thread_ts }, ledger, name, record, sleep),
       );
-      const streamer = new DurableStreamer(messages, limits, buffer_size);
+      const streamer = new DurableStreamer(messages, limits, buffer_size, signal);
       streamers.push(streamer);
       return streamer;
     },
@@ -92,10 +99,10 @@ export function runStreams(client: SlackWebClient, defaults: Partial<StreamTarge
  */
 export async function withStreams(
   inbound: Inbound,
-  tools: { client: SlackWebClient; streams?: StreamTools },
+  tools: { client: SlackWebClient; streams?: StreamTools; controls?: { signal: AbortSignal } },
   run: (sayStream: SayStream) => void | Promise<void>,
 ): Promise<void> {
-  const streams = runStreams(tools.client, streamTargetOf(inbound, channelOf(inbound)), tools.streams);
+  const streams = runStreams(tools.client, streamTargetOf(inbound, channelOf(inbound)), tools.streams, tools.controls?.signal);
   try {
     await run(streams.sayStream);
     await streams.finish();
@@ -103,4 +110,12 @@ export async function withStreams(
     await streams.leaveOpen();
     throw error;
   }
+}
+
+/** Resolves once `signal` aborts (at once if it has). */
+function abortedOf(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
 }

@@ -1,4 +1,5 @@
 import type { AnyChunk, Block, KnownBlock } from "@slack/types";
+import type { ModelStream, PipedReply, PipeOptions } from "./modelParts";
 
 /** What a listener's `sayStream()` takes and gives: Bolt's chat streamer's shapes (app/streams/durableStreamer.ts). */
 
@@ -36,6 +37,14 @@ export interface StreamStopArguments {
 export interface ChatStreamer {
   append(args: StreamAppendArguments): Promise<void>;
   stop(args?: StreamStopArguments): Promise<void>;
+  /**
+   * Appends the AI SDK's `streamText(…)` result (v7) as it streams: its text, and each tool call
+   * as a `task_update` chunk, `in_progress` then `complete` or `error`, with its sources. Resolves
+   * once the model's stream ended (the reply stays open for more, or `stop()`); throws the
+   * model's error. Pass the run's `signal` to `streamText` as `abortSignal`: the stop button
+   * then ends the generation itself.
+   */
+  pipe(result: ModelStream, options?: PipeOptions): Promise<PipedReply>;
   /** The message being streamed (the latest of the reply's messages), once Slack gave its ts. */
   readonly ts: string | undefined;
 }

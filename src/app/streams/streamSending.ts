@@ -40,9 +40,9 @@ export class StreamSending {
       const piece = rest.slice(0, pieceLength(open?.text ?? "", rest, this.maxChars - (open?.text.length ?? 0), inBlock));
       // Cut: this message is full; the rest goes on in a new one (none opens before its piece is known).
       full = piece.length < rest.length;
-      // No text to send: the chunks alone (a task's progress, a plan's title) still go, unless the message is full.
-      if (piece === "" && (full || chunks.length === 0)) continue;
       const withChunks = !full && chunks.length > 0 ? chunks : undefined;
+      // Nothing fits here: the next message takes it. Chunks alone (a task's update) are sent as they are.
+      if (piece === "" && !withChunks) continue;
       try {
         if (open) await this.messages.append(open, piece, withChunks);
         this.live = (open ?? (await this.messages.start(piece, withChunks))).ts;
