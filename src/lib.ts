@@ -104,6 +104,17 @@ export type {
 } from "./app/listeners";
 export { ownBotUser, ParkedError } from "./app/listeners";
 export type {
+  AppManifest,
+  AppManifestDeclaration,
+  AssistantDeclaration,
+  CommandDeclaration,
+  FunctionDeclaration,
+  FunctionParameter,
+  FunctionParameters,
+  ManifestOptions,
+  ShortcutDeclaration,
+} from "./app/manifest";
+export type {
   ChatStreamer,
   SayStreamOptions,
   StreamAppendArguments,

@@ -1,5 +1,6 @@
 import type { Inbound } from "../../inbound/types";
 import type { SlackWebClient } from "../../slack/client";
+import type { AppManifest, ManifestOptions } from "../manifest";
 import type { Effect, RunEffect } from "./effects";
 import type { StreamTools } from "./streamTools";
 import type { ThreadContextStore } from "./threadContexts";
@@ -75,4 +76,8 @@ export interface SlackApp {
    * name, delivered at least once; planned once per row, never for a follow-up. Pure, no I/O.
    */
   parked?(effect: RunEffect, reason: string): PlannedEffect[];
+  /** The Slack app manifest the app's registrations need (`GET /admin/manifest`, the `manifest` command). */
+  manifest?(options: ManifestOptions): AppManifest;
+  /** The registered listeners a given manifest leaves unreachable (named once at start: `createCoordinator({ manifest })`). */
+  unsubscribed?(manifest: AppManifest): string[];
 }
