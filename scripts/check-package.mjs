@@ -7,7 +7,7 @@
 // `npm test` (its test with the package's kit, in workerd) and a bundle as `wrangler deploy`
 // makes. The bundle then runs in workerd (Miniflare) and gets an app_mention signed by the packed
 // SlackSimulator in Node: acked 200, its reply must reach a fake Slack Web API on 127.0.0.1.
-// Last, the package's bin `slack-fake` must serve. Only the registry and loopback are reached;
+// Last, the package's bins: `slack-fake` must serve, `slack-durable-coordinator manifest` must print the project's manifest. Only the registry and loopback are reached;
 // bounded to 6 minutes.
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -110,7 +110,7 @@ try {
     .map((f) => f.path)
     .filter(
       (p) =>
-        !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/fake-slack\.mjs|dist\/(index|testing)\.js(\.map)?|dist\/types\/.+\.d\.ts)$/.test(
+        !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/(fake-slack|coordinator-cli|localWorker)\.mjs|dist\/(index|testing)\.js(\.map)?|dist\/types\/.+\.d\.ts)$/.test(
           p,
         ),
     );
@@ -235,6 +235,17 @@ console.log(JSON.stringify({ url: request.url, headers: Object.fromEntries(reque
   step(`its reply reached the fake Web API: chat.postMessage ${JSON.stringify(reply.body)}`);
   await checkFakeSlackBin(project);
   step("its bin `slack-fake` serves the test kit's FakeSlack on 127.0.0.1: chat.postMessage answered with a ts");
+  // The manifest command runs the project's own Worker under its wrangler dev (127.0.0.1) and stops it.
+  const cli = join(project, "node_modules/.bin/slack-durable-coordinator");
+  const manifest = JSON.parse(run(cli, ["manifest", "--url", "https://consumer.example.com"], project));
+  const events = manifest.settings?.event_subscriptions;
+  if (
+    events?.request_url !== "https://consumer.example.com/slack/events" ||
+    !events.bot_events.includes("app_mention") ||
+    manifest.features?.slash_commands?.[0]?.command !== "/hello"
+  )
+    fail(`unexpected manifest: ${JSON.stringify(manifest)}`);
+  step(`its bin \`slack-durable-coordinator manifest\` prints the project's manifest: ${events.bot_events.join(", ")}`);
   step("PASS");
 } catch (error) {
   console.error(`check:package: FAIL: ${error instanceof CheckFailed ? error.message : (error.stack ?? error)}`);
