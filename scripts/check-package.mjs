@@ -7,7 +7,7 @@
 // `npm test` (its test with the package's kit, in workerd) and a bundle as `wrangler deploy`
 // makes. The bundle then runs in workerd (Miniflare) and gets an app_mention signed by the packed
 // SlackSimulator in Node: acked 200, its reply must reach a fake Slack Web API on 127.0.0.1.
-// Last, the package's bin `slack-fake` must serve. Only the registry and loopback are reached;
+// Last, the package's bins: `slack-fake` must serve, `slack-durable-coordinator manifest` must print the project's manifest. Only the registry and loopback are reached;
 // bounded to 6 minutes.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -116,7 +116,7 @@ try {
     .map((f) => f.path)
     .filter(
       (p) =>
-        !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/(fake-slack|coordinator)\.mjs|dist\/(index|testing)\.js(\.map)?|dist\/types\/.+\.d\.ts|dist\/starter\/.+)$/.test(
+        !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/(fake-slack|coordinator-cli|localWorker|initProject)\.mjs|dist\/(index|testing)\.js(\.map)?|dist\/types\/.+\.d\.ts|dist\/starter\/.+)$/.test(
           p,
         ),
     );
@@ -137,7 +137,7 @@ try {
   mkdirSync(unpacked);
   run("tar", ["-xzf", join(work, packed.filename), "-C", unpacked], work);
   const project = join(work, "consumer");
-  run("node", [join(unpacked, "package/bin/coordinator.mjs"), "init", project], work);
+  run("node", [join(unpacked, "package/bin/coordinator-cli.mjs"), "init", project], work);
   const initialized = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
   if (JSON.stringify({ ...initialized, name: own.name }) !== JSON.stringify(own))
     fail(`init wrote a package.json other than examples/consumer's: ${JSON.stringify(initialized)}`);
@@ -254,6 +254,17 @@ console.log(JSON.stringify({ url: request.url, headers: Object.fromEntries(reque
   step(`its reply reached the fake Web API: chat.postMessage ${JSON.stringify(reply.body)}`);
   await checkFakeSlackBin(project);
   step("its bin `slack-fake` serves the test kit's FakeSlack on 127.0.0.1: chat.postMessage answered with a ts");
+  // The manifest command runs the project's own Worker under its wrangler dev (127.0.0.1) and stops it.
+  const cli = join(project, "node_modules/.bin/slack-durable-coordinator");
+  const manifest = JSON.parse(run(cli, ["manifest", "--url", "https://consumer.example.com"], project));
+  const events = manifest.settings?.event_subscriptions;
+  if (
+    events?.request_url !== "https://consumer.example.com/slack/events" ||
+    !events.bot_events.includes("app_mention") ||
+    manifest.features?.slash_commands?.[0]?.command !== "/hello"
+  )
+    fail(`unexpected manifest: ${JSON.stringify(manifest)}`);
+  step(`its bin \`slack-durable-coordinator manifest\` prints the project's manifest: ${events.bot_events.join(", ")}`);
   step("PASS");
 } catch (error) {
   console.error(`check:package: FAIL: ${error instanceof CheckFailed ? error.message : (error.stack ?? error)}`);

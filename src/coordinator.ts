@@ -1,8 +1,10 @@
 import type { SlackApp } from "./app/contract";
+import type { AppManifest } from "./app/manifest";
 import type { Authorize } from "./auth/authorize";
 import { buildRouter } from "./edge/router";
 import { byMode } from "./installations/authorizeInstallation";
 import { Installations } from "./installations/Installations";
+import { log } from "./platform/log";
 import type { CoordinatorEnv } from "./rpc/env";
 import { defineShard } from "./shard/Shard";
 
@@ -15,6 +17,26 @@ export interface CoordinatorOptions {
    * else single-workspace mode, SLACK_BOT_TOKEN for every workspace.
    */
   authorize?: Authorize<CoordinatorEnv>;
+  /**
+   * The app's Slack manifest as deployed (e.g. `import manifest from "./manifest.json"`): at start
+   * (an isolate's first request) one log line names every listener it does not subscribe to.
+   */
+  manifest?: AppManifest;
+}
+
+/** Names, once, the listeners `manifest` leaves unreachable: Slack would silently never call them. */
+function manifestCheck(app: SlackApp, manifest: AppManifest | undefined): () => void {
+  let checked = manifest === undefined || !app.unsubscribed;
+  return () => {
+    if (checked) return;
+    checked = true;
+    const listeners = app.unsubscribed!(manifest!);
+    if (listeners.length > 0)
+      log("warn", "the app's manifest does not subscribe to these listeners: Slack never calls them", {
+        listeners: listeners.join(", "),
+        fix: "add their events, commands, shortcuts or steps to the manifest (npx slack-durable-coordinator manifest --url …)",
+      });
+  };
 }
 
 /**
@@ -22,11 +44,15 @@ export interface CoordinatorOptions {
  * Worker's entry module under the names wrangler.toml binds: `Shard` always, `Installations`
  * for OAuth mode (docs/guides/oauth.md).
  */
-export function createCoordinator({ app, authorize = byMode }: CoordinatorOptions) {
+export function createCoordinator({ app, authorize = byMode, manifest }: CoordinatorOptions) {
   const router = buildRouter(app);
+  const checkManifest = manifestCheck(app, manifest);
   return {
     worker: {
-      fetch: (request, env, ctx) => router.fetch(request, env, ctx),
+      fetch: (request, env, ctx) => {
+        checkManifest();
+        return router.fetch(request, env, ctx);
+      },
     } satisfies ExportedHandler<CoordinatorEnv>,
     Shard: defineShard(app, authorize),
     Installations,

@@ -113,6 +113,17 @@ export type {
 } from "./app/listeners";
 export { ownBotUser, ParkedError } from "./app/listeners";
 export type {
+  AppManifest,
+  AppManifestDeclaration,
+  AssistantDeclaration,
+  CommandDeclaration,
+  FunctionDeclaration,
+  FunctionParameter,
+  FunctionParameters,
+  ManifestOptions,
+  ShortcutDeclaration,
+} from "./app/manifest";
+export type {
   ChatStreamer,
   ModelSource,
   ModelStream,

@@ -1,4 +1,5 @@
 import { type IRequest, Router } from "itty-router";
+import type { SlackApp } from "../app/contract";
 import { InvalidSetting, Rejection } from "../platform/errors";
 import { describeError, log } from "../platform/log";
 import type { CoordinatorEnv } from "../rpc/env";
@@ -9,6 +10,7 @@ import { authorizeAdmin } from "./authorizeAdmin";
 import { bucketRoutes } from "./bucketRoutes";
 import { fleetParked } from "./fleetParked";
 import { installationRoutes } from "./installationRoutes";
+import { manifestRoute } from "./manifestRoute";
 import { overview } from "./overviewRoute";
 
 type AdminRequest = IRequest & { params: { workspace: string; bucket: string; key?: string; id?: string } };
@@ -63,9 +65,10 @@ function shardOperations(
 /**
  * The operations API (docs/guides/operations.md "Operations API"): a shard's counts, its dead-letter queue,
  * replay and discard — a workspace shard at `/admin/shards/{workspace}/{bucket}`, the watch
- * (whose outbox holds the alerts) at `/admin/watch` — the guard's window, and installations.
+ * (whose outbox holds the alerts) at `/admin/watch` — the guard's window, installations, and the
+ * app's manifest (`/admin/manifest`).
  */
-export function adminRoutes() {
+export function adminRoutes(app: SlackApp) {
   const router = Router<AdminRequest, [CoordinatorEnv, ExecutionContext]>({
     base: "/admin",
     before: [
@@ -106,6 +109,7 @@ export function adminRoutes() {
     .get("/api/parked", fleetParked.list)
     .post("/api/parked/replay", fleetParked.replay)
     .post("/api/parked/discard", fleetParked.discard)
+    .get("/manifest", manifestRoute(app))
     .get("/installations", installationRoutes.list)
     .delete("/installations/:id", (request, env) => installationRoutes.remove(segment(request.params.id, "installation id"), env))
     .all("*", () => new Response("not found", { status: 404 }));

@@ -38,6 +38,7 @@ import {
   type ViewArgs,
   viewMatch,
 } from "./listeners";
+import * as slackManifest from "./manifest";
 import { loadOptionsWith, runArgsOf } from "./run";
 import { withStreams } from "./streams";
 
@@ -47,12 +48,10 @@ type ParkContributor = NonNullable<SlackApp["parked"]>;
 export interface AppOptions {
   /** Only deliveries from these channel ids reach listeners; others are acked and ignored. */
   allowedChannels?: readonly string[];
-  /**
-   * Bolt's `ignoreSelf` (true): the app's own messages reach no listener. With false they do —
-   * as bots' messages, so only to listeners with `includeBots`, which must not answer their own
-   * answers (a `when` that skips them, say).
-   */
+  /** Bolt's `ignoreSelf` (true); false: the app's own messages reach `includeBots` listeners, which must not answer their own answers. */
   ignoreSelf?: boolean;
+  /** The app's part of its Slack manifest (`app.manifest()`): its name, and the scopes its handlers' own calls need. */
+  manifest?: slackManifest.AppManifestDeclaration;
 }
 
 /** A listener as its overload typed it; `never` accepts every kind's listener. */
@@ -74,6 +73,9 @@ function asSpec(listener: AnyListener): ListenerSpec {
  */
 export class App implements SlackApp {
   private readonly listeners: Registered[] = [];
+  /** What each listener needs of the app's manifest, by its name. */
+  private readonly needs: slackManifest.NamedNeeds[] = [];
+  private readonly declared: slackManifest.AppManifestDeclaration;
   private readonly filters: DeliveryFilters;
   /** Each kind's follow-ups of a parked run (app.error, a custom step's completeError). */
   private readonly parkContributors: ParkContributor[] = [];
@@ -84,6 +86,7 @@ export class App implements SlackApp {
       ...(options.allowedChannels ? { allowedChannels: new Set(options.allowedChannels) } : {}),
       ignoreSelf: options.ignoreSelf ?? true,
     };
+    this.declared = options.manifest ?? {};
     // A custom step whose run is finally parked tells Slack it failed: its workflow must not hang.
     this.onParked(functionParked);
   }
@@ -96,7 +99,7 @@ export class App implements SlackApp {
   event<T extends EventType>(type: T | readonly T[], listener: Listener<EventArgs<EventOf<T>>>): this;
   event(type: string | readonly string[], listener: AnyListener): this {
     const types = typeof type === "string" ? [type] : type;
-    return this.register(`event:${types.join("+")}`, listener, eventMatch(types));
+    return this.register(`event:${types.join("+")}`, listener, eventMatch(types), slackManifest.eventNeeds(types));
   }
 
   /**
@@ -114,18 +117,24 @@ export class App implements SlackApp {
       maybeListener === undefined && !(typeof patternOrListener === "string" || patternOrListener instanceof RegExp)
         ? [undefined, patternOrListener as AnyListener]
         : [patternOrListener as Matcher | undefined, maybeListener!];
-    return this.register(`message:${describeMatcher(pattern)}`, listener, messageMatch(pattern));
+    const needs = slackManifest.eventNeeds(["message"]);
+    return this.register(`message:${describeMatcher(pattern)}`, listener, messageMatch(pattern), needs);
   }
 
-  /** A slash command, e.g. `"/echo"`. */
-  command(name: Matcher, listener: Listener<CommandArgs>): this {
-    return this.register(`command:${describeMatcher(name)}`, listener, commandMatch(name));
+  /** A slash command, e.g. `"/echo"`; its manifest entry (`description`, `usage_hint`) may be declared first. */
+  command(name: Matcher, listener: Listener<CommandArgs>): this;
+  command(name: Matcher, declaration: slackManifest.CommandDeclaration, listener: Listener<CommandArgs>): this;
+  command(name: Matcher, first: unknown, second?: AnyListener): this {
+    const [declaration, listener] = slackManifest.declarationAnd<slackManifest.CommandDeclaration, AnyListener>(first, second);
+    const needs = slackManifest.commandNeeds(name, declaration);
+    return this.register(`command:${describeMatcher(name)}`, listener, commandMatch(name), needs);
   }
 
   /** block_actions whose action matches `action_id` (or `{ action_id, block_id }`). */
   action(constraint: Matcher | { action_id?: Matcher; block_id?: Matcher }, listener: Listener<ActionArgs>): this {
     const constraints = constraintOf<"action_id" | "block_id">(constraint, "action_id");
-    return this.register(`action:${describeMatcher(constraints.action_id)}`, listener, actionMatch(constraints));
+    const name = `action:${describeMatcher(constraints.action_id)}`;
+    return this.register(name, listener, actionMatch(constraints), { interactivity: true });
   }
 
   /** view_submission (default) or view_closed of views with this `callback_id`. */
@@ -135,7 +144,8 @@ export class App implements SlackApp {
   ): this {
     const { callback_id, type = "view_submission" } =
       typeof constraint === "object" && !(constraint instanceof RegExp) ? constraint : { callback_id: constraint };
-    return this.register(`view:${describeMatcher(callback_id)}:${type}`, listener, viewMatch(callback_id, type));
+    const name = `view:${describeMatcher(callback_id)}:${type}`;
+    return this.register(name, listener, viewMatch(callback_id, type), { interactivity: true });
   }
 
   /**
@@ -143,22 +153,46 @@ export class App implements SlackApp {
    * them purely; Bolt's `async ({ options, ack }) => …` may read first (app/listeners/optionsLoads.ts).
    */
   options(constraint: OptionsConstraint, listener: OptionsListener): this {
-    return this.register(...optionsRegistration(constraint, listener));
+    return this.register(...optionsRegistration(constraint, listener), { options: true });
   }
 
-  /** Global shortcuts and message shortcuts (`message_action`) with this `callback_id`. */
-  shortcut(callbackId: Matcher, listener: Listener<ShortcutArgs>): this {
-    return this.register(`shortcut:${describeMatcher(callbackId)}`, listener, shortcutMatch(callbackId));
+  /** Global and message shortcuts (`message_action`) with this `callback_id`; its manifest entry may be declared first. */
+  shortcut(callbackId: Matcher, listener: Listener<ShortcutArgs>): this;
+  shortcut(callbackId: Matcher, declaration: slackManifest.ShortcutDeclaration, listener: Listener<ShortcutArgs>): this;
+  shortcut(callbackId: Matcher, first: unknown, second?: AnyListener): this {
+    const [declaration, listener] = slackManifest.declarationAnd<slackManifest.ShortcutDeclaration, AnyListener>(first, second);
+    const needs = slackManifest.shortcutNeeds(callbackId, declaration);
+    return this.register(`shortcut:${describeMatcher(callbackId)}`, listener, shortcutMatch(callbackId), needs);
   }
 
   /** Bolt's Assistant or its config: each handler a durable run in the assistant thread (app/assistant/assistant.ts). */
-  assistant(assistant: AssistantConfig | Assistant): this {
-    return assistantListeners(assistant).reduce((app, { name, spec, match }) => app.register(name, spec, match), this);
+  assistant(assistant: AssistantConfig | Assistant, declaration?: slackManifest.AssistantDeclaration): this {
+    return assistantListeners(assistant).reduce(
+      (app, { name, spec, match }) => app.register(name, spec, match, slackManifest.assistantNeeds(name, declaration)),
+      this,
+    );
   }
 
-  /** A custom workflow step: `function_executed` of the app's function `callbackId`; its run gets `inputs`, `complete`, `fail`. */
-  function(callbackId: Matcher, listener: Listener<FunctionArgs>): this {
-    return this.register(`function:${describeMatcher(callbackId)}`, listener, functionMatch(callbackId));
+  /**
+   * A custom workflow step: `function_executed` of the app's function `callbackId`; its run gets
+   * `inputs`, `complete`, `fail`. Its manifest entry (`title`, `input_parameters`, …) may be declared before the listener.
+   */
+  function(callbackId: Matcher, listener: Listener<FunctionArgs>): this;
+  function(callbackId: Matcher, declaration: slackManifest.FunctionDeclaration, listener: Listener<FunctionArgs>): this;
+  function(callbackId: Matcher, first: unknown, second?: AnyListener): this {
+    const [declaration, listener] = slackManifest.declarationAnd<slackManifest.FunctionDeclaration, AnyListener>(first, second);
+    const needs = slackManifest.functionNeeds(callbackId, declaration);
+    return this.register(`function:${describeMatcher(callbackId)}`, listener, functionMatch(callbackId), needs);
+  }
+
+  /** The Slack app manifest these registrations need, for a Worker at `options.url` (app/manifest/appManifest.ts). */
+  manifest(options: slackManifest.ManifestOptions): slackManifest.AppManifest {
+    return slackManifest.appManifest(this.needs, this.declared, options);
+  }
+
+  /** The registered listeners `manifest` (the app's as deployed) leaves unreachable: Slack would never call them. */
+  unsubscribed(manifest: slackManifest.AppManifest): string[] {
+    return slackManifest.unsubscribedListeners(this.needs, manifest);
   }
 
   plan(inbound: Inbound): Plan {
@@ -198,12 +232,18 @@ export class App implements SlackApp {
     await withStreams(inbound, tools, (sayStream) => run(runArgsOf(listener.name, context, tools, sayStream), tools));
   }
 
-  private register(defaultName: string, listener: AnyListener, match: Registered["match"]): this {
+  private register(
+    defaultName: string,
+    listener: AnyListener,
+    match: Registered["match"],
+    needs: slackManifest.ListenerNeeds = {},
+  ): this {
     const spec = asSpec(listener);
     let name = spec.name ?? defaultName;
     if (!spec.name) for (let n = 2; this.listeners.some((l) => l.name === name); n++) name = `${defaultName}#${n}`;
     if (this.listeners.some((l) => l.name === name)) throw new Error(`listener name "${name}" is already taken`);
     this.listeners.push({ name, spec, match });
+    this.needs.push({ name, needs });
     return this;
   }
 }

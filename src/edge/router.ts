@@ -9,7 +9,7 @@ import { handleSlackRequest } from "./handleSlackRequest";
 /** The Worker's routes (docs/reference/endpoints.md). Every Slack surface shares one handler, as in Bolt. */
 export function buildRouter(app: SlackApp) {
   const slack = (request: Request, env: CoordinatorEnv, ctx: ExecutionContext) => handleSlackRequest(request, env, app, ctx);
-  const admin = adminRoutes();
+  const admin = adminRoutes(app);
   return (
     Router<Request, [CoordinatorEnv, ExecutionContext]>({
       catch: () => new Response("internal error", { status: 500 }),

@@ -97,6 +97,8 @@ export function addAgent(app: App): App {
           else await countingReply(args, n);
         },
       }),
+      // The agent view's words in the manifest: what the agent does, and the prompts it offers.
+      { description: "Counts to N, one number at a time, streamed", suggested_prompts: PROMPTS },
     )
     .action("answer_feedback", async ({ action, body, client }) => {
       // Only the user who clicked sees the thanks, in the reply's thread.

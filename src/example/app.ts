@@ -13,7 +13,12 @@ import { wordCountReply } from "./wordCount";
  * - `/feedback` opens a modal whose submission is validated in `ack` and processed in `run`;
  * - the custom workflow step `count_words` completes with the word count of its `text` input.
  */
-export const exampleApp = addAgent(new App());
+export const exampleApp = addAgent(
+  new App({
+    // Its part of the manifest (`npx slack-durable-coordinator manifest --url …`): the rest comes from the listeners.
+    manifest: { name: "Durable demo", description: "Counts, one number at a time — durably, on Cloudflare." },
+  }),
+);
 
 exampleApp.event(["app_mention", "message"], {
   // A mention in a channel where the app also reads messages arrives twice — as app_mention
@@ -55,7 +60,7 @@ exampleApp.event(["app_mention", "message"], {
   },
 });
 
-exampleApp.command("/echo", async ({ command, respond }) => {
+exampleApp.command("/echo", { description: "Answers your text back", usage_hint: "TEXT" }, async ({ command, respond }) => {
   await respond({ response_type: "ephemeral", text: command.text });
 });
 
@@ -69,31 +74,35 @@ exampleApp.action("answer_helpful", async ({ body, client }) => {
   });
 });
 
-exampleApp.command("/feedback", {
-  ack: () => "Opening the feedback form…",
-  async run({ command, client, step }) {
-    // trigger_id lives 3 seconds: views.open gets only this attempt's chance (docs/reference/app-api.md "Expiring handles").
-    await step("open", () =>
-      client.views.open({
-        trigger_id: command.trigger_id,
-        view: {
-          type: "modal",
-          callback_id: "feedback_modal",
-          title: { type: "plain_text", text: "Feedback" },
-          submit: { type: "plain_text", text: "Send" },
-          blocks: [
-            {
-              type: "input",
-              block_id: "feedback",
-              label: { type: "plain_text", text: "What should we improve?" },
-              element: { type: "plain_text_input", action_id: "text", multiline: true },
-            },
-          ],
-        },
-      }),
-    );
+exampleApp.command(
+  "/feedback",
+  { description: "Tell us what to improve" },
+  {
+    ack: () => "Opening the feedback form…",
+    async run({ command, client, step }) {
+      // trigger_id lives 3 seconds: views.open gets only this attempt's chance (docs/reference/app-api.md "Expiring handles").
+      await step("open", () =>
+        client.views.open({
+          trigger_id: command.trigger_id,
+          view: {
+            type: "modal",
+            callback_id: "feedback_modal",
+            title: { type: "plain_text", text: "Feedback" },
+            submit: { type: "plain_text", text: "Send" },
+            blocks: [
+              {
+                type: "input",
+                block_id: "feedback",
+                label: { type: "plain_text", text: "What should we improve?" },
+                element: { type: "plain_text_input", action_id: "text", multiline: true },
+              },
+            ],
+          },
+        }),
+      );
+    },
   },
-});
+);
 
 function feedbackText(view: ViewOutput): string {
   return view.state.values.feedback?.text?.value?.trim() ?? "";
@@ -113,7 +122,17 @@ exampleApp.view("feedback_modal", {
 });
 
 // A custom workflow step: a function with this callback_id in the app's manifest, with a `text`
-// input and a `summary` output. complete() is sent once, with the step's own token.
-exampleApp.function("count_words", async ({ inputs, complete }) => {
+// input and a `summary` output, declared here for it. complete() is sent once, with the step's own token.
+const COUNT_WORDS = {
+  title: "Count words",
+  description: "Counts the words of a text",
+  input_parameters: {
+    properties: { text: { type: "string", title: "Text", description: "The text to count" } },
+    required: ["text"],
+  },
+  output_parameters: { properties: { summary: { type: "string", title: "Summary" } }, required: ["summary"] },
+};
+
+exampleApp.function("count_words", COUNT_WORDS, async ({ inputs, complete }) => {
   await complete({ outputs: { summary: wordCountReply(String(inputs.text ?? "")) } });
 });

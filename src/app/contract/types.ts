@@ -1,5 +1,6 @@
 import type { Inbound } from "../../inbound/types";
 import type { SlackWebClient } from "../../slack/client";
+import type { AppManifest, ManifestOptions } from "../manifest";
 import type { Effect, RunEffect } from "./effects";
 import type { StreamTools } from "./streamTools";
 import type { ThreadContextStore } from "./threadContexts";
@@ -83,6 +84,10 @@ export interface SlackApp {
    * (then `plan` does), else what the listener acked (undefined: it returned without acking).
    */
   loadOptions?(inbound: Inbound, world: OptionsLoadWorld): Promise<AckBody | undefined> | undefined;
+  /** The Slack app manifest the app's registrations need (`GET /admin/manifest`, the `manifest` command). */
+  manifest?(options: ManifestOptions): AppManifest;
+  /** The registered listeners a given manifest leaves unreachable (named once at start: `createCoordinator({ manifest })`). */
+  unsubscribed?(manifest: AppManifest): string[];
 }
 
 /** What an options load's listener may use at the edge: the Worker's env, and a signal aborted when the answer is due. */

@@ -1,0 +1,23 @@
+/**
+ * The Slack app manifest made from the registrations: what each listener needs of it
+ * (`ListenerNeeds`, declared beside `app.command`, `app.shortcut`, `app.function`, `app.assistant`),
+ * which scopes events and the coordinator's own calls need (`scopes.ts`, data), the manifest
+ * itself (`appManifest`, pure), and the listeners a given manifest leaves unreachable.
+ */
+export { appManifest, slackUrls } from "./appManifest";
+export { assistantNeeds, commandNeeds, declarationAnd, eventNeeds, functionNeeds, shortcutNeeds } from "./listenerNeeds";
+export type {
+  AppManifest,
+  AppManifestDeclaration,
+  AssistantDeclaration,
+  CommandDeclaration,
+  FunctionDeclaration,
+  FunctionParameter,
+  FunctionParameters,
+  ListenerNeeds,
+  ManifestOptions,
+  NamedNeeds,
+  ShortcutDeclaration,
+} from "./manifestTypes";
+export { MESSAGE_EVENTS } from "./scopes";
+export { unsubscribedListeners } from "./unsubscribed";

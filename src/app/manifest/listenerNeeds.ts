@@ -1,0 +1,51 @@
+import type {
+  AssistantDeclaration,
+  CommandDeclaration,
+  FunctionDeclaration,
+  ListenerNeeds,
+  ShortcutDeclaration,
+} from "./manifestTypes";
+import { MESSAGE_EVENTS } from "./scopes";
+
+/** A constraint the manifest can name: a string. A RegExp matches what only the app's own manifest can list. */
+type Constraint = string | RegExp | undefined;
+
+/** The bot events of an Events API type: `message` is one per conversation kind, the others their own name. */
+export function eventNeeds(types: readonly string[]): ListenerNeeds {
+  return { events: types.flatMap((type) => (type === "message" ? MESSAGE_EVENTS : [type])) };
+}
+
+export function commandNeeds(name: Constraint, declaration: CommandDeclaration = {}): ListenerNeeds {
+  return typeof name === "string" ? { command: { command: name, ...declaration } } : {};
+}
+
+export function shortcutNeeds(callbackId: Constraint, declaration: ShortcutDeclaration = {}): ListenerNeeds {
+  return typeof callbackId === "string" ? { shortcut: { callback_id: callbackId, ...declaration } } : { interactivity: true };
+}
+
+export function functionNeeds(callbackId: Constraint, declaration?: FunctionDeclaration): ListenerNeeds {
+  return {
+    events: ["function_executed"],
+    ...(typeof callbackId === "string" ? { function: { callback_id: callbackId, ...declaration } } : {}),
+  };
+}
+
+/** The bot event each of `app.assistant`'s handlers is called for. */
+const ASSISTANT_EVENTS: Record<string, string> = {
+  "assistant:threadStarted": "assistant_thread_started",
+  "assistant:threadContextChanged": "assistant_thread_context_changed",
+  "assistant:userMessage": "message.im",
+  "assistant:messagesTabOpened": "app_home_opened",
+  "assistant:appContextChanged": "app_context_changed",
+};
+
+/** What one of `app.assistant`'s listeners (by its name) needs: its event, and the view. */
+export function assistantNeeds(listener: string, declaration: AssistantDeclaration = {}): ListenerNeeds {
+  const event = ASSISTANT_EVENTS[listener];
+  return { ...(event ? { events: [event] } : {}), assistant: declaration };
+}
+
+/** Registrations that take an optional declaration before the listener: `(constraint, declaration?, listener)`. */
+export function declarationAnd<D, L>(first: unknown, second: L | undefined): [D | undefined, L] {
+  return second === undefined ? [undefined, first as L] : [first as D, second];
+}

@@ -1,0 +1,50 @@
+/**
+ * Which bot scopes Slack asks for what, as data (Slack's reference: each event's and method's
+ * "Required scopes", docs.slack.dev/reference). An event or method not listed needs none here;
+ * what a handler calls itself is declared beside the app (`new App({ manifest: { scopes } })`).
+ */
+
+/** The bot events a `message` listener needs: one per conversation kind. */
+export const MESSAGE_EVENTS = ["message.channels", "message.groups", "message.im", "message.mpim"] as const;
+
+/** Bot scopes of each bot event (Slack's events reference, "Required scopes"). */
+export const EVENT_SCOPES: Readonly<Record<string, readonly string[]>> = {
+  app_mention: ["app_mentions:read"],
+  "message.channels": ["channels:history"],
+  "message.groups": ["groups:history"],
+  "message.im": ["im:history"],
+  "message.mpim": ["mpim:history"],
+  reaction_added: ["reactions:read"],
+  reaction_removed: ["reactions:read"],
+  pin_added: ["pins:read"],
+  pin_removed: ["pins:read"],
+  channel_created: ["channels:read"],
+  channel_rename: ["channels:read"],
+  channel_archive: ["channels:read"],
+  member_joined_channel: ["channels:read", "groups:read"],
+  member_left_channel: ["channels:read", "groups:read"],
+  team_join: ["users:read"],
+  user_change: ["users:read"],
+  emoji_changed: ["emoji:read"],
+  file_shared: ["files:read"],
+  link_shared: ["links:read"],
+};
+
+/** A slash command's and a shortcut's scope. */
+export const COMMANDS_SCOPE = "commands";
+
+/**
+ * What the coordinator itself calls for every app: `say`, `respond`'s fallbacks, streams
+ * (`chat.startStream` / `appendStream` / `stopStream`), `chat.update` of a closed message and
+ * `setStatus` (`assistant.threads.setStatus`) need `chat:write`; an attempt that may already have
+ * posted looks for its post in the conversation (`conversations.replies` / `history`), which needs
+ * the conversation kind's history scope — without it that post may be sent twice.
+ */
+export const COORDINATOR_SCOPES = ["chat:write", "channels:history", "groups:history", "im:history", "mpim:history"] as const;
+
+/** `app.assistant`: the agent or assistant view, suggested prompts and thread titles need `assistant:write`. */
+export const ASSISTANT_SCOPES = ["assistant:write"] as const;
+
+/** Events the coordinator plans for itself: the stop button under the agent view, an installation's lifecycle in OAuth mode. */
+export const AGENT_VIEW_EVENTS = ["agent_session_stopped"] as const;
+export const OAUTH_EVENTS = ["app_uninstalled", "tokens_revoked"] as const;
