@@ -56,8 +56,8 @@ export default defineConfig({
         // running in workerd on 127.0.0.1 — a Node test, not one inside workerd.
         test: { name: "browser", include: ["test/browser/*.test.ts"], environment: "node", testTimeout: 120_000 },
       },
-      // Bolt's getting-started app and starter template, ported (test/ports/): each its own Worker.
-      ...["gettingStarted", "starterTemplate"].map((port) => ({
+      // Slack's Bolt samples, ported (test/ports/): each its own Worker.
+      ...["gettingStarted", "starterTemplate", "supportAgent"].map((port) => ({
         plugins: [workerUnderTest(`./test/ports/${port}.ts`)],
         test: { name: `port:${port}`, include: [`test/ports/${port}.test.ts`], ...shared },
       })),
