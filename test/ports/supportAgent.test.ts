@@ -132,7 +132,6 @@ describe("the ported support agent", () => {
       },
     });
 
-    slack.answerWith("conversations.open", { ok: true, channel: { id: "D0ISSUE" } });
     const values = {
       category_block: {
         category_select: {
@@ -146,22 +145,29 @@ describe("the ported support agent", () => {
     const posted = await slack.waitFor("chat.postMessage");
     expect(slack.callsTo("conversations.open")[0].body).toMatchObject({ users: "U0000USER" });
     expect(posted.body).toMatchObject({
-      channel: "D0ISSUE",
+      channel: "D0000USER", // the fake's DM with U0000USER, as conversations.open answered
       text: "*Category:* Network Issues\n*Description:* the office wifi keeps dropping",
       metadata: { event_type: "issue_submission", event_payload: { user_id: "U0000USER" } },
     });
     await waitUntilSettled({ shard: env.SHARD, workspace: team });
 
     // Slack delivers the app's own post as a message event in the DM: the message listener answers it.
-    const [issue] = slack.messagesIn("D0ISSUE");
-    const own = { channel: "D0ISSUE", channel_type: "im", user: "U0000BOT", bot_id: "B0000BOT", ts: issue.ts, text: issue.text };
+    const [issue] = slack.messagesIn("D0000USER");
+    const own = {
+      channel: "D0000USER",
+      channel_type: "im",
+      user: "U0000BOT",
+      bot_id: "B0000BOT",
+      ts: issue.ts,
+      text: issue.text,
+    };
     expect(await send(simulate.message({ ...own, metadata: posted.body.metadata }))).toBe(200);
-    const text = await answerIn("D0ISSUE", issue.ts);
+    const text = await answerIn("D0000USER", issue.ts);
     expect(text).toContain("**Office Wi-Fi Connection Guide** (KB-1003)");
     expect(slack.callsTo("reactions.add").map((call) => call.body.name)).toEqual(["eyes", "wrench"]);
 
     // Its own answer, delivered back the same way, is a bot's message without the issue's metadata: not answered.
-    const [, answer] = slack.messagesIn("D0ISSUE");
+    const [, answer] = slack.messagesIn("D0000USER");
     expect(await send(simulate.message({ ...own, ts: answer.ts, text: answer.text }))).toBe(200);
     await waitUntilSettled({ shard: env.SHARD, workspace: team });
     expect(slack.callsTo("chat.startStream")).toHaveLength(1);
