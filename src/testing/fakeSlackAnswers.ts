@@ -1,7 +1,7 @@
 /**
  * What the fake Slack answers a successful Web API call, per method, as Slack does: a `ts` for
  * posts, the `view` for `views.*`, the channel's recorded `messages` for reads, streaming states
- * for `chat.*Stream` (see fakeStreams). Any other Web API method is answered `{ ok: true }`, and
+ * for `chat.*Stream` (see fakeStreams), a DM for `conversations.open`. Any other Web API method is answered `{ ok: true }`, and
  * a name that is none (fakeMethods) `unknown_method`, as Slack answers it.
  */
 import { readPage } from "./fakeHistory";
@@ -113,6 +113,8 @@ export class FakeAnswers {
         };
       case "agents.sessions.setStatus":
         return this.sessionStatus(body);
+      case "conversations.open":
+        return openedConversation(body);
       case "users.info":
         return { ok: true, user: { id: body.user, name: "tester", real_name: `Real ${String(body.user)}` } };
       default:
@@ -194,4 +196,27 @@ function metadataOf(given: unknown): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * conversations.open as Slack answers it: the conversation named by `channel`, else the DM of one
+ * user (or the group DM of up to 8) in `users` — the same id each time for the same people.
+ */
+function openedConversation(body: Record<string, unknown>): Record<string, unknown> {
+  if (typeof body.channel === "string" && body.channel !== "") return { ok: true, channel: { id: body.channel } };
+  const users = String(body.users ?? "")
+    .split(",")
+    .map((user) => user.trim())
+    .filter((user) => user !== "");
+  const [only, ...others] = users;
+  if (only === undefined) return { ok: false, error: "users_list_not_supplied" };
+  if (users.length > 8) return { ok: false, error: "too_many_users" };
+  const id =
+    others.length === 0
+      ? `D${only.slice(1)}`
+      : `G${users
+          .map((user) => user.slice(1))
+          .sort()
+          .join("")}`;
+  return { ok: true, channel: { id } };
 }

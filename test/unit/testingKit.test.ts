@@ -54,6 +54,21 @@ describe("FakeSlack", () => {
     expect((await answer(slack, "views.publish", { user_id: "U1", view: { blocks: [] } })).view.type).toBe("home");
   });
 
+  it("answers conversations.open with the DM's channel, the same one each time, as a DM posted to then reads back", async () => {
+    const slack = new FakeSlack();
+    const dm = await answer(slack, "conversations.open", { users: "U0ALICE" });
+    expect(dm).toEqual({ ok: true, channel: { id: expect.stringMatching(/^D/) } });
+    expect(await answer(slack, "conversations.open", { users: "U0ALICE" })).toEqual(dm);
+    expect((await answer(slack, "conversations.open", { users: "U0BOB" })).channel.id).not.toBe(dm.channel.id);
+    const group = await answer(slack, "conversations.open", { users: "U0BOB,U0ALICE" });
+    expect(group.channel.id).toMatch(/^G/);
+    expect(await answer(slack, "conversations.open", { users: "U0ALICE,U0BOB" })).toEqual(group);
+    expect(await answer(slack, "conversations.open", { channel: dm.channel.id })).toEqual(dm);
+    expect(await answer(slack, "conversations.open", {})).toEqual({ ok: false, error: "users_list_not_supplied" });
+    await answer(slack, "chat.postMessage", { channel: dm.channel.id, text: "hi" });
+    expect(slack.messagesIn(dm.channel.id)).toMatchObject([{ text: "hi" }]);
+  });
+
   it("answers agents.sessions.setStatus as Slack documents it: one of its four statuses, for a thread", async () => {
     const slack = new FakeSlack();
     const thread = { channel_id: "D1", thread_ts: "1.000100" };

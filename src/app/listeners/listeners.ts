@@ -108,7 +108,7 @@ export interface ListenerSpec<C = ListenerContext> {
   subtypes?: readonly string[] | "all";
   /** An extra, pure condition on the delivery (e.g. "only messages that mention the bot"). */
   when?: (args: AckArgs<C>) => boolean;
-  /** Also receive messages posted by other bots. Messages from this app's own bot user never reach listeners. */
+  /** Also receive messages posted by other bots; this app's own, too, with `new App({ ignoreSelf: false })` (never otherwise). */
   includeBots?: boolean;
 }
 
