@@ -57,7 +57,7 @@ export default defineConfig({
         test: { name: "browser", include: ["test/browser/*.test.ts"], environment: "node", testTimeout: 120_000 },
       },
       // Slack's samples, ported (test/ports/): each its own Worker.
-      ...["gettingStarted", "starterTemplate", "assistantTemplate", "supportAgent"].map((port) => ({
+      ...["gettingStarted", "starterTemplate", "assistantTemplate", "customStepTemplate", "supportAgent"].map((port) => ({
         plugins: [workerUnderTest(`./test/ports/${port}.ts`)],
         test: { name: `port:${port}`, include: [`test/ports/${port}.test.ts`], ...shared },
       })),

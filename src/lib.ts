@@ -67,6 +67,7 @@ export type {
   AckArgs,
   AckResult,
   ActionArgs,
+  BlockAction,
   BlockActionsBody,
   BlockElementAction,
   BlockSuggestionBody,

@@ -6,6 +6,7 @@ import { functionMatch, functionParked } from "./functions";
 import {
   type ActionArgs,
   actionMatch,
+  type BlockAction,
   type CommandArgs,
   commandMatch,
   constraintOf,
@@ -67,9 +68,8 @@ function asSpec(listener: AnyListener): ListenerSpec {
 }
 
 /**
- * Bolt-style listeners with a durability guarantee Bolt does not have: `ack` is given inside
- * the ingest transaction, `run` happens after the ack from the outbox — retried with backoff,
- * resumable through `step()` checkpoints. Compose it with `createCoordinator({ app })`.
+ * Bolt-style listeners with a durability guarantee Bolt does not have: `ack` is given inside the ingest transaction,
+ * `run` happens after the ack from the outbox — retried, resumable through `step()`. Compose it with `createCoordinator({ app })`.
  */
 export class App implements SlackApp {
   private readonly listeners: Registered[] = [];
@@ -130,8 +130,8 @@ export class App implements SlackApp {
     return this.register(`command:${describeMatcher(name)}`, listener, commandMatch(name), needs);
   }
 
-  /** block_actions whose action matches `action_id` (or `{ action_id, block_id }`). */
-  action(constraint: Matcher | { action_id?: Matcher; block_id?: Matcher }, listener: Listener<ActionArgs>): this {
+  /** block_actions whose action matches `action_id` (or `{ action_id, block_id }`); `app.action<BlockAction>` as Bolt's. */
+  action<B extends BlockAction = BlockAction>(constraint: OptionsConstraint, listener: Listener<ActionArgs & { body: B }>): this {
     const constraints = constraintOf<"action_id" | "block_id">(constraint, "action_id");
     const name = `action:${describeMatcher(constraints.action_id)}`;
     return this.register(name, listener, actionMatch(constraints), { interactivity: true });

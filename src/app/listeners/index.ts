@@ -58,6 +58,7 @@ export type {
 } from "./optionsLoads";
 export { optionsLoadAck, optionsLoaderFor, optionsRegistration } from "./optionsLoads";
 export type {
+  BlockAction,
   BlockActionsBody,
   BlockElementAction,
   BlockSuggestionBody,

@@ -15,7 +15,7 @@ import {
 import { constraintOf, type Match } from "./matchers";
 import type { OptionsAckBody } from "./payloads";
 
-/** Which options loads a listener acks: an external select's `action_id`, or `{ action_id, block_id }`. */
+/** Which element's actions or options loads a listener takes: its `action_id`, or `{ action_id, block_id }`. */
 export type OptionsConstraint = Matcher | { action_id?: Matcher; block_id?: Matcher };
 
 /**

@@ -118,6 +118,9 @@ export interface BlockElementAction extends Omit<ViewStateValue, "value"> {
   value?: string;
 }
 
+/** Bolt's name for a block_actions payload (`app.action<BlockAction>(…)`). */
+export type BlockAction = BlockActionsBody;
+
 /** A block_actions payload: a button clicked, a select changed, in a message or a view. */
 export interface BlockActionsBody {
   type: "block_actions";
