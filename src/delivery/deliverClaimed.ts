@@ -160,9 +160,12 @@ function postpone(
   until: number,
   postsUncertainSince: number | null = null,
 ): DeliveryEvent {
-  if (!courier.outbox.postpone(row.idempotency_key, token, until, postsUncertainSince)) return fenced(courier, row, "postpone");
-  courier.wakeAt(until);
-  return { type: "postponed", shard: courier.shard, key: row.idempotency_key, attempts: row.attempts, until };
+  // A click answered the run's wait while this attempt was suspending it (its ingest could not wake
+  // a leased row): due now. Read in the same turn as the postpone, so no click falls in between.
+  const due = courier.outbox.waits.answeredFor(row.idempotency_key) ? Date.now() : until;
+  if (!courier.outbox.postpone(row.idempotency_key, token, due, postsUncertainSince)) return fenced(courier, row, "postpone");
+  courier.wakeAt(due);
+  return { type: "postponed", shard: courier.shard, key: row.idempotency_key, attempts: row.attempts, until: due };
 }
 
 function fenced(

@@ -22,6 +22,7 @@ import { logDeliveryEvents } from "./logDeliveryEvents";
 import { keeperOf } from "./paceKeeping";
 import { Stops } from "./stops";
 import { deliverLeased, sweep } from "./sweep";
+import { WaitClicks } from "./waitClicks";
 
 /** Above this many rows in immediate attempts, new rows wait for one (acks stay fast under load). */
 export const IMMEDIATE_IN_FLIGHT_MAX = 64;
@@ -68,6 +69,8 @@ export class DeliveryLoop {
   readonly ready: ReadyDelivery | null = null;
   /** The stop button: a recorded stop parks its conversation's runs and aborts those running (stops.ts). */
   readonly stops: Stops;
+  /** Clicks on durable waits' questions: each answers its wait, or is told it ended (waitClicks.ts). */
+  readonly waitClicks: WaitClicks;
   private readonly paused: unknown;
 
   constructor(private readonly inputs: DeliveryLoopInputs) {
@@ -76,6 +79,9 @@ export class DeliveryLoop {
     wakeUps.register(() => outbox.nextWakeAt());
     const wakeAt = (at: number) => wakeUps.arm(at);
     this.stops = new Stops(outbox, shard, wakeAt);
+    this.waitClicks = new WaitClicks(outbox, shard, wakeAt);
+    // Waits a day past their deadline are pruned by the alarm.
+    wakeUps.register(() => outbox.waits.nextPruneAt());
     // Logging is one subscriber of the delivery events; counters are another.
     this.events = new DeliveryEvents()
       .subscribe(countInto(this.counters))

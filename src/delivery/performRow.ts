@@ -18,6 +18,7 @@ import { AttemptPosts, type AttemptReport } from "./attemptPosts";
 import { stepFor } from "./stepCheckpoints";
 import type { Stops } from "./stops";
 import { streamLedgerFor } from "./streamLedger";
+import { waitLedgerFor } from "./waitLedger";
 
 /**
  * What a shard's courier is made of, once per shard, and all that performing a row needs
@@ -53,7 +54,7 @@ export interface CourierParts {
  * handles, and `step()` fenced by the attempt's lease.
  */
 export function rowPerformer(
-  { authorize, env, settings, outbox, kinds, observe: report = () => {}, pacing, stops }: CourierParts,
+  { shard, authorize, env, settings, outbox, kinds, observe: report = () => {}, pacing, stops }: CourierParts,
   /** Called in the turn a step checkpoint was written (other writes may share its commit). */
   afterStep?: () => void,
 ) {
@@ -108,6 +109,7 @@ export function rowPerformer(
         client,
         step: stepFor(outbox, key, token, row.noCheckpointsUntil, afterStep, posts),
         streams: streamLedgerFor(outbox, key, token, settings.delivery.leaseMs, afterStep),
+        waits: waitLedgerFor(outbox, key, shard),
         attempts: row.attempts,
         recordedAt: row.created_at,
         key,

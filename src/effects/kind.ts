@@ -1,4 +1,4 @@
-import type { Effect, SlackApp, Step, StreamLedger, ThreadContextStore } from "../app/contract";
+import type { Effect, SlackApp, Step, StreamLedger, ThreadContextStore, WaitLedger } from "../app/contract";
 import type { BackendResponses } from "../relay/backendResponses";
 import type { CoordinatorEnv } from "../rpc/env";
 import type { ObserveCall } from "../rpc/outcomes";
@@ -37,6 +37,8 @@ export interface EffectContext {
   observe: ObserveCall;
   /** A run's stream checkpoints on its row, fenced by this attempt's lease (which each one extends). */
   streams?: StreamLedger;
+  /** A run's durable waits for a person (`waitForAction`), in the shard's `waits` table. */
+  waits?: WaitLedger;
   /** Aborted when the user stops the row's conversation (agent_session_stopped); the client then refuses to call. */
   stopped?: AbortSignal;
   /** The installing user's token for the row's workspace, when its install granted user scopes (a run's `context.userToken`). */

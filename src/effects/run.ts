@@ -43,14 +43,14 @@ export const run: EffectKind<RunEffect, RunDeps> = {
     agentSessions: settings.agent.sessions,
     ...runSettings(env),
   }),
-  async perform(effect, { client, step, attempts, key, streams: ledger, stopped, userToken: userTokenOf }, deps) {
+  async perform(effect, { client, step, attempts, key, streams: ledger, waits, stopped, userToken: userTokenOf }, deps) {
     const { app, env, handlerMaxAttempts, threadContexts, streamLimits, agentSessions } = deps;
     if (!app.run) throw new ListenerGone("the app cannot run listeners");
     try {
       const streams = { ledger, limits: streamLimits };
       // A workspace that cannot be authorized now fails at the run's first call, as before: here it has no user token.
       const userToken = await userTokenOf?.().catch(() => undefined);
-      const tools = { client, step, attempt: attempts + 1, env, key, threadContexts, streams, userToken };
+      const tools = { client, step, attempt: attempts + 1, env, key, threadContexts, streams, userToken, waits };
       const runApp = app.run.bind(app);
       // Its session, status and stop button around the run (app/run/runStatus.ts); app.error's run works for no user.
       const around = { stopped, agentSessions: agentSessions && !effect.failure };

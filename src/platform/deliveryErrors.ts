@@ -42,18 +42,55 @@ export class SlackApiError extends DeliveryError {
   }
 }
 
+/** Not yet: the row waits until `until`, no attempt counted, no lease or isolate held meanwhile. */
+export abstract class Postponed extends DeliveryError {
+  readonly disposition = "postpone";
+  abstract readonly until: number;
+}
+
 /**
  * A Web API call whose turn under its rate key (src/pacing/) is further away than an attempt
  * waits: the row is postponed to `until`, its slot kept, no attempt counted.
  */
-export class Paced extends DeliveryError {
+export class Paced extends Postponed {
   override name = "Paced";
-  readonly disposition = "postpone";
   constructor(
     readonly rateKey: string,
     readonly until: number,
   ) {
     super(`paced: ${rateKey} until ${new Date(until).toISOString()}`);
+  }
+}
+
+/**
+ * A run suspended by itself (app/waits/): it goes on from the top at `until` — or sooner, when a
+ * person answers what it waits for — its steps kept. `forPerson`: it waits for a person's click.
+ */
+export abstract class RunSuspended extends Postponed {
+  abstract readonly forPerson: boolean;
+}
+
+/** A run's durable `sleep(name, ms)` / `sleepUntil(name, at)`. */
+export class RunSleeping extends RunSuspended {
+  override name = "RunSleeping";
+  readonly forPerson = false;
+  constructor(
+    readonly sleep: string,
+    readonly until: number,
+  ) {
+    super(`sleeping (${sleep}) until ${new Date(until).toISOString()}`);
+  }
+}
+
+/** A run's durable `waitForAction(name, …)`: woken by a click on its question's buttons, or at its timeout. */
+export class RunWaiting extends RunSuspended {
+  override name = "RunWaiting";
+  readonly forPerson = true;
+  constructor(
+    readonly wait: string,
+    readonly until: number,
+  ) {
+    super(`waiting for a person (${wait}) until ${new Date(until).toISOString()}`);
   }
 }
 

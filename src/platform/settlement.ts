@@ -2,7 +2,7 @@
  * An attempt's settlement (docs/design.md "Words"; platform/errors.ts re-exports it): what it does
  * to its outbox row, read from the disposition of the DeliveryError it threw (deliveryErrors.ts).
  */
-import { DeliveryError, LeaseLost, Paced } from "./deliveryErrors";
+import { DeliveryError, LeaseLost, Postponed } from "./deliveryErrors";
 import { describeError } from "./log";
 
 /** An attempt's settlement: what it does to its outbox row — delivered, or a failure's disposition with its details. */
@@ -20,7 +20,7 @@ export type Settlement =
   | { disposition: "park"; reason: string }
   /** The attempt found its lease taken by another claimer (a checkpoint, or a post about to be sent, was fenced out). */
   | { disposition: "lease_lost"; at: "step" | "post" }
-  /** Not yet: the row waits until `until` without an attempt counted (pacing). */
+  /** Not yet: the row waits until `until` without an attempt counted (pacing, a run's sleep). */
   | { disposition: "postpone"; until: number };
 
 /**
@@ -36,7 +36,7 @@ export function settlementOf(error: unknown): Settlement {
     case "lease_lost":
       return { disposition: "lease_lost", at: error instanceof LeaseLost ? error.fencedAt : "step" };
     case "postpone":
-      return { disposition: "postpone", until: error instanceof Paced ? error.until : Date.now() };
+      return { disposition: "postpone", until: error instanceof Postponed ? error.until : Date.now() };
     case "park":
       return { disposition: "park", reason };
     case "retry":

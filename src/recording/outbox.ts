@@ -3,20 +3,24 @@ import type { OutboxStatus } from "../rpc/shard";
 import type { ClaimedRow, Lease, NewRow, StoredRow } from "./outboxRows";
 import { OutboxSteps } from "./outboxSteps";
 import { ParkedRows } from "./parkedRows";
+import { Waits } from "./waits";
 
 export type { ClaimedRow, Lease, NewRow } from "./outboxRows";
 
 /**
  * All SQL touching `outbox`: enqueue, claim, leases and the fenced settles here (every write after
  * a claim is fenced by the claim token); a run's checkpoints in `steps` (outboxSteps.ts); the
- * dead-letter side, parking included, in `parked` (parkedRows.ts).
+ * dead-letter side, parking included, in `parked` (parkedRows.ts); a run's durable waits for a
+ * person in `waits` (waits.ts).
  */
 export class Outbox {
   readonly steps: OutboxSteps;
   readonly parked: ParkedRows;
+  readonly waits: Waits;
 
   constructor(private readonly sql: MeteredSql) {
     this.steps = new OutboxSteps(sql);
+    this.waits = new Waits(sql);
     // A parking's follow-ups are enqueued as any row is, in the parking's transaction.
     this.parked = new ParkedRows(sql, (rows, now) => this.enqueue(rows, now, null));
   }
@@ -178,6 +182,18 @@ export class Outbox {
         postsUncertainSince,
         key,
         token,
+      ) === 1
+    );
+  }
+
+  /** A suspended run whose wait was answered is due now (a row in an attempt is left to its settle: deliverClaimed.ts). */
+  wake(key: string, now: number): boolean {
+    return (
+      this.sql.count(
+        `UPDATE outbox SET next_attempt_at = ?1 WHERE idempotency_key = ?2 AND status = 'pending'
+          AND claim_token IS NULL AND next_attempt_at > ?1 RETURNING 1`,
+        now,
+        key,
       ) === 1
     );
   }

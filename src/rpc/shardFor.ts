@@ -1,5 +1,6 @@
 import { conversationStartedAt } from "../inbound/conversation";
 import type { Inbound } from "../inbound/types";
+import { waitClickOf } from "../inbound/waitClicks";
 import { fmix32, fnv1a32 } from "../platform/hashing";
 import { type BucketLayout, layoutAt } from "./bucketLayouts";
 
@@ -38,9 +39,12 @@ export function shardFor(workspace: string, routingKey: string, buckets: number,
  * replies, its stop and the clicks in it meet in one shard however the count changes later. A
  * root's conversation key is its fact key, so a thread begun under message routing continues in
  * its root's shard. Pure: every retry of a delivery gets the same name, and what was routed by
- * message before a layout routing by conversation took effect is routed as it was.
+ * message before a layout routing by conversation took effect is routed as it was. A click on a
+ * durable wait's question goes to the shard that holds the wait, which its buttons name.
  */
 export function shardOf(inbound: Inbound, layouts: readonly BucketLayout[], now: number, fallback: number): string {
+  const click = waitClickOf(inbound);
+  if (click) return shardName(inbound.workspace, click.bucket);
   const layout = layoutAt(layouts, inbound.routedAt ?? now, fallback);
   const { conversation } = inbound;
   if (layout.routing !== "conversation" || !conversation) {

@@ -102,6 +102,8 @@ export class Recording {
     this.accepted++;
     // In the same turn as the ingest, so its writes share the commit: a stop parks its conversation's runs.
     delivery.stops.recorded(inbound, now);
+    // Likewise a click on a durable wait's question answers the wait.
+    delivery.waitClicks.recorded(inbound, now);
     // Armed only once the transaction has succeeded, so the alarm mirror never believes in a
     // rolled-back alarm; with no await in between, the alarm write commits with the rows.
     // The sweep is the contract: if the immediate attempt dies with this instance, the

@@ -2,7 +2,7 @@
  * The contract between the engine and an app: what an app plans (`SlackApp`, `Plan`,
  * `PlannedEffect`) and the effects as the outbox stores them, their idempotency keys, and what the
  * shard hands a run (`RunTools`: client, `step`, stream ledger and limits, thread contexts,
- * controls). Lower folders (recording, delivery, effects, …) import the app only from here.
+ * controls, the ledger of its durable waits). Lower folders (recording, delivery, effects, …) import the app only from here.
  */
 export type {
   AlertEffect,
@@ -30,4 +30,5 @@ export type {
   StatusUpdate,
   Step,
 } from "./types";
+export type { WaitAnswer, WaitLedger, WaitRecord } from "./waitTools";
 export { withOwnEffects } from "./withOwnEffects";

@@ -4,6 +4,7 @@ import type { AppManifest, ManifestOptions } from "../manifest";
 import type { Effect, RunEffect } from "./effects";
 import type { StreamTools } from "./streamTools";
 import type { ThreadContextStore } from "./threadContexts";
+import type { WaitLedger } from "./waitTools";
 
 export type { Effect, ResponseUrlEffect, RunEffect, RunFailure, SlackApiEffect } from "./effects";
 
@@ -61,6 +62,8 @@ export interface RunTools {
   controls?: RunControls;
   /** The installing user's token, when the workspace's install granted user scopes: `context.userToken`. */
   userToken?: string;
+  /** Where the run's durable waits for a person are kept (`waitForAction`). */
+  waits?: WaitLedger;
 }
 
 /**

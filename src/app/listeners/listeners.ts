@@ -1,6 +1,7 @@
 import type { SlackWebClient } from "../../slack/client";
 import type { AckBody, RunTools, StatusUpdate, Step } from "../contract";
 import type { ChatStreamer, SayStreamOptions } from "../streams";
+import type { DurableTimers, DurableWaits } from "../waits";
 import type { FunctionCompletion, FunctionInputs } from "./functionPayloads";
 import type { ActionArgs, FunctionArgs, ListenerContext, ViewArgs } from "./listenerArgs";
 import type { RespondArguments, SayArguments } from "./payloads";
@@ -91,7 +92,9 @@ export type RunArgs<C = ListenerContext> = C & {
   env: Record<string, unknown>;
   /** For Bolt code: `ack()` does nothing (Slack was acked when the delivery was recorded); `ack(body)` is refused. */
   ack(body?: AckBody | string): Promise<void>;
-} & FunctionTools<C>;
+} & DurableTimers &
+  DurableWaits &
+  FunctionTools<C>;
 
 // biome-ignore lint/suspicious/noConfusingVoidType: an `ack` that returns nothing is the common case, and must type-check as such.
 export type AckResult = AckBody | string | void;

@@ -1,7 +1,7 @@
 /**
  * A listener's run: the one factory of its arguments (`runArgsOf`: Bolt's helpers, `say`,
  * `respond`, `context`, `logger`, `sayStream`, `complete` / `fail`, the client with Bolt 5's
- * `chatStream` in `chatStream.ts`) and its controls (the thread's
+ * `chatStream` in `chatStream.ts`; `sleep` and `waitForAction` from waits/) and its controls (the thread's
  * status kept alive, its agent session, the stop button's `signal`) around each attempt; and an
  * options load's listener that reads before it acks, run at the edge with Bolt's arguments (`optionsLoad.ts`).
  */

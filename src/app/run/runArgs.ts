@@ -2,6 +2,7 @@ import type { RunTools } from "../contract";
 import { functionCompletion } from "../functions";
 import type { ListenerContext, RunArgs } from "../listeners";
 import { noStreams, type SayStream } from "../streams";
+import { durableTimers, durableWaits } from "../waits";
 import { runClientOf } from "./chatStream";
 import { ackInRun, runContext } from "./runContext";
 import { runControls } from "./runControls";
@@ -19,5 +20,18 @@ export function runArgsOf(name: string, matched: ListenerContext, tools: RunTool
   const logger = runLogger({ dedupe_key: inbound.dedupeKey, key: tools.key, listener: name });
   const helpers = { ack: ackInRun, ...sayAndRespond(inbound, client), ...functionCompletion(inbound, client, step) };
   const runClient = runClientOf(client, sayStream);
-  return { ...matched, client: runClient, step, attempt, context, logger, env, sayStream, ...helpers, ...runControls(tools) };
+  const suspensions = { ...durableTimers(step), ...durableWaits(inbound, client, step, tools.waits) };
+  return {
+    ...matched,
+    client: runClient,
+    step,
+    attempt,
+    context,
+    logger,
+    env,
+    sayStream,
+    ...suspensions,
+    ...helpers,
+    ...runControls(tools),
+  };
 }

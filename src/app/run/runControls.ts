@@ -1,5 +1,5 @@
 import type { Inbound } from "../../inbound/types";
-import { HandlerMisuse, RunStopped } from "../../platform/errors";
+import { HandlerMisuse, RunStopped, RunSuspended } from "../../platform/errors";
 import type { SlackWebClient } from "../../slack/client";
 import type { RunControls } from "../contract";
 import { RunStatus } from "./runStatus";
@@ -15,7 +15,8 @@ export const runControls = (tools: { controls?: RunControls }): RunControls => t
 
 /**
  * Performs a run with its controls: its session marked while it works, its status kept alive and
- * then cleared. Stopped (`stopped` aborted), it ends as RunStopped whatever it did — its row
+ * then cleared — also while it is suspended, its session then `suspended` when it waits for a
+ * person and `active` when it sleeps. Stopped (`stopped` aborted), it ends as RunStopped whatever it did — its row
  * stays parked "stopped by user" — and sends nothing more.
  */
 export async function withRunControls(
@@ -35,6 +36,8 @@ export async function withRunControls(
     await status.finish();
   } catch (error) {
     if (signal.aborted) throw new RunStopped();
+    // Suspended (a sleep, a wait for a person): its thread shows no work going on meanwhile.
+    if (error instanceof RunSuspended) await status.suspend(error.forPerson);
     throw error;
   } finally {
     cancelKeepAlive();

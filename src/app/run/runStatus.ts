@@ -54,7 +54,19 @@ export class RunStatus {
   };
 
   /** The run returned: its status is cleared and its session is `active` again (best effort: the run's work is done). */
-  async finish(): Promise<void> {
+  finish(): Promise<void> {
+    return this.settle("active");
+  }
+
+  /**
+   * The run suspended itself: its status is cleared, and its session is `suspended` while it waits
+   * for a person (Slack's state for an agent waiting on its user), `active` while it sleeps.
+   */
+  suspend(forPerson: boolean): Promise<void> {
+    return this.settle(forPerson ? "suspended" : "active");
+  }
+
+  private async settle(session: "active" | "suspended"): Promise<void> {
     this.cancelKeepAlive();
     const conversation = this.conversation;
     try {
@@ -64,9 +76,9 @@ export class RunStatus {
           thread_ts: conversation.threadTs,
           status: "",
         });
-      if (this.agentSession) await this.session("active");
+      if (this.agentSession) await this.session(session);
     } catch (error) {
-      log("warn", "a finished run's status was not cleared", { channel: conversation?.channel, error: describeError(error) });
+      log("warn", "a run's status was not cleared", { channel: conversation?.channel, error: describeError(error) });
     }
   }
 
@@ -88,7 +100,7 @@ export class RunStatus {
     }, STATUS_KEEPALIVE_MS);
   }
 
-  private async session(status: "processing" | "active"): Promise<void> {
+  private async session(status: "processing" | "active" | "suspended"): Promise<void> {
     const conversation = this.conversation!;
     await this.client.call("agents.sessions.setStatus", {
       channel_id: conversation.channel,

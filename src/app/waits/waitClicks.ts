@@ -1,0 +1,29 @@
+import type { Inbound } from "../../inbound/types";
+import { waitClickOf } from "../../inbound/waitClicks";
+import type { Plan, SlackApp } from "../contract";
+
+/** What a click on an ended wait (answered, timed out, stopped) is told, ephemerally. */
+export const WAIT_ENDED_TEXT = "This question has ended: your click changes nothing.";
+
+const served = new WeakMap<SlackApp, SlackApp>();
+
+/**
+ * `app` with clicks on durable waits' questions taken by the waits: recorded with no effect of
+ * their own (the shard answers the wait in the click's own turn: delivery/waitClicks.ts), and
+ * never handed to the app's `app.action` listeners. Pure, like any plan; one wrapper per app.
+ */
+export function withWaitClicks(app: SlackApp): SlackApp {
+  let wrapped = served.get(app);
+  if (!wrapped) {
+    wrapped = {
+      plan: (inbound: Inbound): Plan => (waitClickOf(inbound) ? { effects: [] } : app.plan(inbound)),
+      run: app.run?.bind(app),
+      parked: app.parked?.bind(app),
+      loadOptions: app.loadOptions?.bind(app),
+      manifest: app.manifest?.bind(app),
+      unsubscribed: app.unsubscribed?.bind(app),
+    };
+    served.set(app, wrapped);
+  }
+  return wrapped;
+}

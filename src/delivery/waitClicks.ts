@@ -1,0 +1,51 @@
+import { WAIT_ENDED_TEXT } from "../app/waits";
+import type { Inbound } from "../inbound/types";
+import { waitClickOf } from "../inbound/waitClicks";
+import { log } from "../platform/log";
+import type { Outbox } from "../recording/outbox";
+import { newRow } from "../recording/outboxRows";
+
+/**
+ * Clicks on durable waits' questions, in the turn of the click's own ingest (so the answer commits
+ * with its receipt): a click on an open wait of this shard, from that wait's own question, answers
+ * it and makes its suspended run due at once; any other — the wait answered already, timed out,
+ * its run stopped or parked, or a click naming a wait it was never shown — answers nothing, and
+ * the clicking user is told so in an ephemeral message.
+ */
+export class WaitClicks {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly shard: string,
+    private readonly wakeAt: (at: number) => void,
+  ) {}
+
+  /** A delivery was recorded (accepted): a wait's click answers its wait, or is told it ended. */
+  recorded(inbound: Inbound, now: number): void {
+    const click = waitClickOf(inbound);
+    if (!click) return;
+    const answer = { actionId: click.actionId, value: click.value, user: click.user, at: now };
+    const verdict = this.outbox.waits.answer(click.waitId, click, answer, now);
+    const logged = { shard: this.shard, dedupeKey: inbound.dedupeKey, wait: click.waitId };
+    if (verdict.answered) {
+      // A run in an attempt now is not woken here: its settle sees the answer (deliverClaimed.ts).
+      if (this.outbox.wake(verdict.runKey, now)) this.wakeAt(now);
+      log("info", "wait answered", { ...logged, key: verdict.runKey });
+      return;
+    }
+    log("info", "a click on a wait that is not open answered nothing", { ...logged, why: verdict.why });
+    if (!click.user || !click.channel) return;
+    const thread = click.threadTs ? { thread_ts: click.threadTs } : {};
+    const told = {
+      type: "slack.api" as const,
+      method: "chat.postEphemeral",
+      body: { channel: click.channel, user: click.user, ...thread, text: WAIT_ENDED_TEXT },
+    };
+    this.outbox.enqueue([newRow(`${inbound.dedupeKey}:wait:ended`, inbound.workspace, told)], now, null);
+    this.wakeAt(now);
+  }
+
+  /** The alarm's part: waits a day past their deadline are deleted. */
+  prune(now: number): void {
+    this.outbox.waits.prune(now);
+  }
+}

@@ -1,0 +1,20 @@
+import type { WaitLedger } from "../app/contract";
+import { waitBlockId } from "../inbound/waitClicks";
+import type { Outbox } from "../recording/outbox";
+
+/**
+ * The durable waits of one run (`waitForAction`), in the shard's `waits` table. Their buttons name
+ * this shard's bucket (the last part of its name), where every click on them is routed.
+ */
+export function waitLedgerFor(outbox: Outbox, key: string, shard: string): WaitLedger {
+  const bucket = Number(shard.slice(shard.lastIndexOf("/") + 1)) || 0;
+  return {
+    open(name, channel, deadline) {
+      const wait = outbox.waits.open(key, name, channel, deadline, Date.now());
+      return { ...wait, blockId: waitBlockId(bucket, wait.waitId) };
+    },
+    posted: (waitId, messageTs) => outbox.waits.posted(waitId, messageTs),
+    close: (waitId) => outbox.waits.close(waitId),
+    timeOut: (waitId) => outbox.waits.timeOut(waitId, Date.now()),
+  };
+}
