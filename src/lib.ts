@@ -62,6 +62,7 @@ export type {
   StatusUpdate,
   Step,
   ThreadContextStore,
+  WaitAnswer,
 } from "./app/contract";
 export type {
   AckArgs,
@@ -141,6 +142,8 @@ export type {
   TaskText,
 } from "./app/streams";
 export { ModelAborted } from "./app/streams";
+// Durable waits and timers: a run's `sleep`, `sleepUntil` and `waitForAction`.
+export type { DurableTimers, DurableWaits, WaitButton, WaitOutcome, WaitQuestion } from "./app/waits";
 export type { Authorization, Authorize, WorkspaceRef } from "./auth/authorize";
 export { singleWorkspace } from "./auth/authorize";
 export type { CoordinatorOptions } from "./coordinator";

@@ -1,10 +1,15 @@
 import { isStepCount, jsonSchema, streamText, tool } from "ai";
 import { type App, Assistant, type KnownBlock, type RunArgs } from "../lib";
 import { demoModel } from "./demoModel";
+import { reminderRequest, remindLater } from "./reminders";
 import { wordCountReply } from "./wordCount";
 
-/** The most the agent counts to: 500 numbers take 25 seconds at the model's pace. */
+/** The most the agent counts to without asking: 500 numbers take 25 seconds at the model's pace. */
 export const COUNT_LIMIT = 500;
+/** The most it counts to at all, once the user said yes to its question. */
+export const CONFIRMED_COUNT_LIMIT = 2000;
+/** How long the question waits for a click, unless DEMO_CONFIRM_TIMEOUT_MS says (ms). */
+export const CONFIRM_TIMEOUT_MS = 600_000;
 
 /** N of "count to N" in a message's text, or undefined when it asks something else. */
 export function countRequest(text: string | undefined): number | undefined {
@@ -28,13 +33,13 @@ const FEEDBACK: KnownBlock[] = [
 ];
 
 /** What the reply needs of a run: a channel mention's and an assistant thread's runs both have it. */
-type ReplyArgs = Pick<RunArgs, "sayStream" | "setStatus" | "signal" | "env" | "logger">;
+type ReplyArgs = Pick<RunArgs, "sayStream" | "setStatus" | "signal" | "env" | "logger" | "waitForAction">;
 
 /** The model's one tool: it checks the count asked for (the model then writes the numbers). */
 const count = tool({
   description: "Checks a count the user asked for before it is written out",
   inputSchema: jsonSchema<{ to: number }>({ type: "object", properties: { to: { type: "number" } }, required: ["to"] }),
-  execute: async ({ to }) => ({ to, ok: to >= 1 && to <= COUNT_LIMIT }),
+  execute: async ({ to }) => ({ to, ok: to >= 1 && to <= CONFIRMED_COUNT_LIMIT }),
 });
 
 /**
@@ -46,10 +51,11 @@ const count = tool({
  */
 export async function countingReply(args: ReplyArgs, n: number): Promise<void> {
   const { sayStream, setStatus, signal, env, logger } = args;
-  if (n < 1 || n > COUNT_LIMIT) {
-    await sayStream().stop({ markdown_text: `I count from 1 to ${COUNT_LIMIT}, one number at a time.` });
+  if (n < 1 || n > CONFIRMED_COUNT_LIMIT) {
+    await sayStream().stop({ markdown_text: `I count from 1 to ${CONFIRMED_COUNT_LIMIT}, one number at a time.` });
     return;
   }
+  if (n > COUNT_LIMIT && !(await confirmed(args, n))) return;
   await setStatus({ status: "is counting…", loading_messages: [`Counting to ${n}…`] });
   // About one flush a second at the model's pace: the user sees it grow, well within Slack's append tier.
   const stream = sayStream({ buffer_size: 64 });
@@ -65,6 +71,27 @@ export async function countingReply(args: ReplyArgs, n: number): Promise<void> {
   });
   await stream.pipe(result, { task: () => ({ title: `Counting to ${n}` }) });
   await stream.stop({ blocks: FEEDBACK });
+}
+
+/**
+ * Over COUNT_LIMIT the agent asks first, with two buttons, and waits for the click durably (no
+ * isolate held, across deploys and restarts) up to DEMO_CONFIRM_TIMEOUT_MS: yes counts; no, or
+ * no answer in time, is one short message. The stop button cancels the question.
+ */
+async function confirmed(args: ReplyArgs, n: number): Promise<boolean> {
+  const timeoutMs = Number(args.env.DEMO_CONFIRM_TIMEOUT_MS ?? CONFIRM_TIMEOUT_MS) || CONFIRM_TIMEOUT_MS;
+  const answer = await args.waitForAction("count_confirm", {
+    text: `Counting to ${n} takes ${Math.ceil(n / 20)} seconds. Shall I?`,
+    buttons: [
+      { text: "Yes, count", value: "yes", action_id: "count_confirm", style: "primary" },
+      { text: "No", value: "no", action_id: "count_confirm" },
+    ],
+    timeoutMs,
+  });
+  if (!answer.timedOut && answer.value === "yes") return true;
+  const why = answer.timedOut ? "No answer, so I did not count." : "All right, I will not count.";
+  await args.sayStream().stop({ markdown_text: why });
+  return false;
 }
 
 /** What the demo offers to ask, over a new thread (assistant view) or atop its Messages tab (agent view). */
@@ -92,9 +119,12 @@ export function addAgent(app: App): App {
           await setSuggestedPrompts({ title: "I count, one number at a time", prompts: PROMPTS });
         },
         async userMessage(args) {
-          const n = countRequest(args.event.text);
-          if (n === undefined) await args.say(wordCountReply(args.event.text ?? ""));
-          else await countingReply(args, n);
+          const { event } = args;
+          const n = countRequest(event.text);
+          const reminder = reminderRequest(event.text);
+          if (n !== undefined) await countingReply(args, n);
+          else if (reminder) await remindLater(args, event.thread_ts ?? event.ts, reminder);
+          else await args.say(wordCountReply(event.text ?? ""));
         },
       }),
       // The agent view's words in the manifest: what the agent does, and the prompts it offers.

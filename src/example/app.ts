@@ -1,6 +1,7 @@
 // The demo uses only the library's public entry, as an app in its own Worker would.
 import { App, ownBotUser, type ViewOutput } from "../lib";
 import { addAgent, countingReply, countRequest } from "./agent";
+import { reminderRequest, remindLater } from "./reminders";
 import { wordCountReply } from "./wordCount";
 
 /**
@@ -8,6 +9,8 @@ import { wordCountReply } from "./wordCount";
  * - a mention gets a placeholder reply in its thread at once, then the word count in place;
  * - "count to N", mentioned in a channel or written in the app's DM, is replied to by a stand-in
  *   model as an agent would reply: streamed, with a status, a stop button and feedback (agent.ts);
+ *   over 500 it asks first, with buttons, and waits for the click durably;
+ * - "remind me in S seconds to X" sleeps durably, then reminds in the thread (reminders.ts);
  * - `/echo TEXT` answers TEXT on the command's response_url;
  * - the reply carries a button that updates its message when clicked;
  * - `/feedback` opens a modal whose submission is validated in `ack` and processed in `run`;
@@ -34,6 +37,8 @@ exampleApp.event(["app_mention", "message"], {
     if (count !== undefined) return countingReply(args, count);
     const { channel } = event;
     const thread_ts = event.thread_ts ?? event.ts;
+    const reminder = reminderRequest(event.text);
+    if (reminder) return remindLater(args, thread_ts, reminder);
     // Each step runs once: a retried run reuses the placeholder's ts and updates it instead
     // of posting a second placeholder. (`say` posts in the event's channel and answers its ts.)
     const placeholder = await step("placeholder", () => say({ text: "Working on it…", thread_ts }));
