@@ -10,6 +10,7 @@ import layoutRouting from "../../../migrations/0009_layout_routing.sql";
 import assistantThreads from "../../../migrations/0010_assistant_threads.sql";
 import threadContextOrder from "../../../migrations/0011_thread_context_order.sql";
 import uncertainPosts from "../../../migrations/0012_uncertain_posts.sql";
+import turns from "../../../migrations/0013_turns.sql";
 
 export interface Migration {
   /** Monotonically increasing; an applied migration is never edited, only followed. */
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 10, name: "0010_assistant_threads", sql: assistantThreads },
   { id: 11, name: "0011_thread_context_order", sql: threadContextOrder },
   { id: 12, name: "0012_uncertain_posts", sql: uncertainPosts },
+  { id: 13, name: "0013_turns", sql: turns },
 ];
 
 /**
