@@ -1,5 +1,5 @@
 import type { Inbound } from "../../inbound/types";
-import { HandlerMisuse, RunStopped } from "../../platform/errors";
+import { HandlerMisuse, stoppedBy } from "../../platform/errors";
 import type { SlackWebClient } from "../../slack/client";
 import type { RunControls } from "../contract";
 import { RunStatus } from "./runStatus";
@@ -31,10 +31,10 @@ export async function withRunControls(
   try {
     await status.begin();
     await perform({ signal, setStatus: status.set });
-    if (signal.aborted) throw new RunStopped();
+    if (signal.aborted) throw stoppedBy(signal);
     await status.finish();
   } catch (error) {
-    if (signal.aborted) throw new RunStopped();
+    if (signal.aborted) throw stoppedBy(signal);
     throw error;
   } finally {
     cancelKeepAlive();
