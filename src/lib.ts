@@ -107,6 +107,7 @@ export type {
   ShortcutArgs,
   ShortcutBody,
   SlashCommand,
+  TurnPolicy,
   ViewArgs,
   ViewBody,
   ViewOutput,
