@@ -1,12 +1,17 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
-import type { EventOf, Matched, MessageArgs, RunArgs } from "../../src/app/listeners";
+import type { AssistantUserMessageArgs } from "../../src/app/assistant";
+import type { EventOf, Matched, MessageArgs, RunArgs, TurnPolicy } from "../../src/app/listeners";
 import type { Inbound } from "../../src/inbound/types";
 import { HandlerMisuse } from "../../src/platform/errors";
+import { MeteredSql } from "../../src/platform/sql/meteredSql";
+import { applyMigrations } from "../../src/platform/sql/migrations";
+import { Outbox } from "../../src/recording/outbox";
+import { newRow } from "../../src/recording/outboxRows";
 import type { RecordedCall } from "../../src/testing";
 import { blockActions, channelMessage, messageTs } from "../../src/testing/deliveries";
-import { agentSessionStopped, USER } from "../support/assistantPayloads";
+import { agentSessionStopped, assistantThreadMessage, dmThread, USER } from "../support/assistantPayloads";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { eventDelivery, inboundOf } from "../support/inboundOf";
@@ -359,6 +364,61 @@ describe("one turn at a time per thread", () => {
     });
   });
 
+  /**
+   * Two user messages in one assistant thread, the first answer held until `release` opens: where
+   * the second answer's first stream call falls, in calls made before the first answer's release.
+   */
+  async function assistantTurns(turns: TurnPolicy | undefined) {
+    controlClock();
+    const team = newWorkspace();
+    const dm = dmThread();
+    const firstStreaming = latch();
+    const release = latch();
+    const userMessage = async ({ sayStream, event }: AssistantUserMessageArgs) => {
+      const name = String(event.text);
+      const stream = sayStream();
+      await stream.append({ markdown_text: `answer of ${name}: part 1` });
+      if (name === "one") {
+        firstStreaming.open();
+        await release.opened;
+      }
+      await stream.append({ markdown_text: ", part 2" });
+      await stream.stop();
+    };
+    const app = new App().assistant({ threadStarted: async () => {}, userMessage, ...(turns ? { turns } : {}) });
+    const first = eventDelivery(team, assistantThreadMessage(dm, "one"));
+    const second = eventDelivery(team, assistantThreadMessage(dm, "two"));
+    const startsBeforeRelease = await runInDurableObject(shardStub(team), async (_, state) => {
+      const shard = await workspaceShardIn(state, { app, settings });
+      const firstDone = settledOf(shard.delivery.events, first.dedupeKey);
+      const secondDone = settledOf(shard.delivery.events, second.dedupeKey);
+      await shard.recording.ingest(first);
+      await firstStreaming.opened;
+      await shard.recording.ingest(second);
+      await quietFor(200);
+      const starts = slack().callsTo("chat.startStream").length;
+      release.open();
+      expect([await firstDone, await secondDone]).toEqual(["delivered", "delivered"]);
+      return starts;
+    });
+    const texts = slack()
+      .messagesIn(dm.channel, dm.threadTs)
+      .map((message) => message.text);
+    return { startsBeforeRelease, texts };
+  }
+
+  it("an assistant's userMessage runs are turns: queued in their thread by default", async () => {
+    const { startsBeforeRelease, texts } = await assistantTurns(undefined);
+    expect(startsBeforeRelease).toBe(1);
+    expect(texts).toEqual([answerOf("one"), answerOf("two")]);
+  });
+
+  it("app.assistant({ turns: 'parallel' }) answers the second message while the first still streams", async () => {
+    const { startsBeforeRelease, texts } = await assistantTurns("parallel");
+    expect(startsBeforeRelease).toBe(2);
+    expect([...texts].sort()).toEqual([answerOf("one"), answerOf("two")]);
+  });
+
   it("two threads are not serialised against each other", async () => {
     controlClock();
     const team = newWorkspace();
@@ -384,5 +444,44 @@ describe("one turn at a time per thread", () => {
       release.open();
       expect(await oneDone).toBe("delivered");
     });
+  });
+});
+
+describe("what turns cost (rows written, as Durable Objects bill them)", () => {
+  it("a row that is no turn writes what it did; a turn adds its one index row; waiting is read, not written", async () => {
+    const team = newWorkspace();
+    const cost = await runInDurableObject(shardStub(team), async (_, state) => {
+      applyMigrations(state.storage);
+      const sql = new MeteredSql(state.storage.sql, state.storage);
+      const outbox = new Outbox(sql);
+      const now = Date.now();
+      const effect = { type: "slack.api" as const, method: "chat.postMessage", body: { channel: "C1", text: "hi" } };
+      const written = (write: () => unknown) => {
+        const before = sql.rowsWritten;
+        write();
+        return sql.rowsWritten - before;
+      };
+      const lease = (token: string) => ({ token, expiresAt: now + LEASE_MS });
+      const turn = (seq: number) => ({ conversation: `${team}:C1:1.000001`, seq });
+      return {
+        leasesEnd: now + LEASE_MS,
+        plain: written(() => outbox.enqueue([newRow("plain", team, effect)], now, lease("a"))),
+        first: written(() => outbox.enqueue([{ ...newRow("first", team, effect), turn: turn(1) }], now, lease("b"))),
+        waiting: outbox.enqueue([{ ...newRow("second", team, effect), turn: turn(2) }], now, lease("c")),
+        claimedWhileHeld: outbox.claimBatch("d", now, LEASE_MS, 10).map((row) => row.idempotency_key),
+        nextWakeAt: outbox.nextWakeAt(),
+        completed: outbox.complete("first", "b"),
+        claimedOnceFree: outbox.claimBatch("e", now, LEASE_MS, 10, turn(1).conversation).map((row) => row.idempotency_key),
+      };
+    });
+    expect(cost.plain).toBe(1);
+    expect(cost.first).toBe(2);
+    // Written unleased: its ingest's immediate attempt does not get it, and neither does a claim while the first holds the thread.
+    expect(cost.waiting).toMatchObject([{ idempotency_key: "second", waitsForTurn: true }]);
+    expect(cost.claimedWhileHeld).toEqual([]);
+    // The alarm is armed for the leases of the two leased rows, not for the waiting one (due now).
+    expect(cost.nextWakeAt).toBe(cost.leasesEnd);
+    expect(cost.completed).toBe(true);
+    expect(cost.claimedOnceFree).toEqual(["second"]);
   });
 });
