@@ -108,6 +108,7 @@ export type {
   ShortcutArgs,
   ShortcutBody,
   SlashCommand,
+  TurnPolicy,
   ViewArgs,
   ViewBody,
   ViewOutput,

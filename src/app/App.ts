@@ -5,12 +5,12 @@ import type { AckBody, OptionsLoadWorld, Plan, PlannedEffect, RunEffect, RunTool
 import { functionMatch, functionParked } from "./functions";
 import {
   type ActionArgs,
+  type AppOptions,
   actionMatch,
   type BlockAction,
   type CommandArgs,
   commandMatch,
   constraintOf,
-  type DeliveryFilters,
   describeMatcher,
   ERROR_HANDLER,
   type ErrorHandler,
@@ -31,7 +31,9 @@ import {
   type OptionsListener,
   optionsLoaderFor,
   optionsRegistration,
+  type PlanOptions,
   planOf,
+  planOptionsOf,
   type Registered,
   runErrorHandler,
   type ShortcutArgs,
@@ -46,14 +48,7 @@ import { withStreams } from "./streams";
 /** Follow-ups of a parked run, planned purely (SlackApp.parked). */
 type ParkContributor = NonNullable<SlackApp["parked"]>;
 
-export interface AppOptions {
-  /** Only deliveries from these channel ids reach listeners; others are acked and ignored. */
-  allowedChannels?: readonly string[];
-  /** Bolt's `ignoreSelf` (true); false: the app's own messages reach `includeBots` listeners, which must not answer their own answers. */
-  ignoreSelf?: boolean;
-  /** The app's part of its Slack manifest (`app.manifest()`): its name, and the scopes its handlers' own calls need. */
-  manifest?: slackManifest.AppManifestDeclaration;
-}
+export type { AppOptions };
 
 /** A listener as its overload typed it; `never` accepts every kind's listener. */
 type AnyListener = Listener<never>;
@@ -76,16 +71,13 @@ export class App implements SlackApp {
   /** What each listener needs of the app's manifest, by its name. */
   private readonly needs: slackManifest.NamedNeeds[] = [];
   private readonly declared: slackManifest.AppManifestDeclaration;
-  private readonly filters: DeliveryFilters;
+  private readonly filters: PlanOptions;
   /** Each kind's follow-ups of a parked run (app.error, a custom step's completeError). */
   private readonly parkContributors: ParkContributor[] = [];
   private errorHandler?: ErrorHandler;
 
   constructor(options: AppOptions = {}) {
-    this.filters = {
-      ...(options.allowedChannels ? { allowedChannels: new Set(options.allowedChannels) } : {}),
-      ignoreSelf: options.ignoreSelf ?? true,
-    };
+    this.filters = planOptionsOf(options);
     this.declared = options.manifest ?? {};
     // A custom step whose run is finally parked tells Slack it failed: its workflow must not hang.
     this.onParked(functionParked);

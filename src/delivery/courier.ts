@@ -15,6 +15,7 @@ export function buildCourier(parts: CourierParts): Courier {
     completions,
     events,
     wakeAt,
+    turnEnded: parts.turnEnded,
     delivery: settings.delivery,
     retryAfters: new RetryAfterMemory(),
     // A step checkpoint is a write the waiting completions can share.

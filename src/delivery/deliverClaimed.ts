@@ -28,6 +28,8 @@ export interface Courier {
   closes?: FollowUps;
   /** Called with the time a row becomes due again, so the shard can move its alarm earlier. */
   wakeAt(at: number): void;
+  /** A turn ended (delivered or parked): its conversation's next turn may begin (deliveryLoop.ts). */
+  turnEnded?(conversation: string): void;
 }
 
 /**
@@ -63,7 +65,10 @@ async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Pro
   }
   // The await above opened the input gate: the row may have been re-leased meanwhile,
   // so every settle below is fenced by our token rather than trusting what we read.
-  events.emit(await settle(courier, token, row, settlement, effect, report.postsUncertainSince()));
+  const settled = await settle(courier, token, row, settlement, effect, report.postsUncertainSince());
+  events.emit(settled);
+  // A turn that ended no longer holds its thread (recording/outboxTurns.ts): the next one goes now, not at the next alarm.
+  if (row.turn && (settled.type === "delivered" || settled.type === "parked")) courier.turnEnded?.(row.turn);
 }
 
 /**

@@ -78,7 +78,7 @@ export class DeliveryLoop {
     // Due rows, and leases running out (the sweep reclaims them).
     wakeUps.register(() => outbox.nextWakeAt());
     const wakeAt = (at: number) => wakeUps.arm(at);
-    this.stops = new Stops(outbox, shard, wakeAt);
+    this.stops = new Stops(outbox, shard, wakeAt, (conversation) => this.turnsMayGo(conversation));
     this.waitClicks = new WaitClicks(outbox, shard, wakeAt);
     // Waits a day past their deadline are pruned by the alarm.
     wakeUps.register(() => outbox.waits.nextPruneAt());
@@ -113,6 +113,7 @@ export class DeliveryLoop {
       kinds,
       backendResponses: this.backendResponses,
       stops: this.stops,
+      turnEnded: (conversation: string) => this.turnsMayGo(conversation),
       observe: reports && ((outcome, key) => reports.observe(outcome, key)),
       pacing: settings.pacing ? keeperOf(env.SHARD, shard, settings.shardBuckets, inputs.pace) : undefined,
     });
@@ -156,6 +157,32 @@ export class DeliveryLoop {
       result.awaitsBackend = true;
     }
     ready.immediate.offer(lease, leased, result.awaitsBackend === true);
+  }
+
+  /**
+   * A turn of `conversation` ended or was parked, so its thread may be free: the turns it held back
+   * that are due now are claimed (one statement, the sweep's own rule: recording/outboxTurns.ts) and
+   * attempted at once. Rows it cannot take now (the line of immediate attempts is long) are the sweep's.
+   */
+  turnsMayGo(conversation: string): void {
+    const ready = this.ready;
+    const now = Date.now();
+    const lease = this.leaseFor(now);
+    if (!ready || !lease) {
+      this.inputs.wakeUps.arm(now);
+      return;
+    }
+    const rows = this.inputs.outbox.claimBatch(
+      lease.token,
+      now,
+      ready.settings.delivery.leaseMs,
+      ready.settings.delivery.batchSize,
+      conversation,
+    );
+    if (rows.length === 0) return;
+    // The sweep is the contract: if this instance dies, the alarm reclaims them once the lease runs out.
+    this.inputs.wakeUps.arm(lease.expiresAt);
+    ready.immediate.offer(lease, rows);
   }
 
   /** The alarm's part: claims and delivers due rows (or says again why it cannot). */

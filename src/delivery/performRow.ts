@@ -46,6 +46,8 @@ export interface CourierParts {
   pacing?: KeeperOf;
   /** The stop button's part: each attempt's signal, aborted when its conversation is stopped (stops.ts). */
   stops?: Stops;
+  /** A turn ended: its conversation's next turn may begin (Courier.turnEnded). */
+  turnEnded?(conversation: string): void;
 }
 
 /**

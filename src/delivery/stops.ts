@@ -2,12 +2,12 @@ import type { Effect } from "../app/contract";
 import type { Inbound } from "../inbound/types";
 import { userOf } from "../inbound/userOf";
 import { BoundedMap } from "../platform/boundedMap";
-import { RunStopped, STOPPED_BY_USER } from "../platform/errors";
+import { INTERRUPTED, RunStopped, STOPPED_BY_USER } from "../platform/errors";
 import { log } from "../platform/log";
 import type { Outbox } from "../recording/outbox";
 import { streamCloseRows } from "./parkFollowUps";
 
-/** Keys a stop parked while their attempt was already lined up in this isolate (claimed, not begun). */
+/** Keys a stop or an interrupt parked while their attempt was already lined up in this isolate (claimed, not begun). */
 const STOPPED_KEYS_MAX = 10_000;
 
 /** What one attempt of a row holds while it runs: the signal a stop aborts, and its end. */
@@ -42,13 +42,16 @@ interface Running {
 export class Stops {
   /** Attempts running now, by conversation: a stop aborts each of its user's. */
   private readonly running = new Map<string, Set<Running>>();
-  private readonly stoppedKeys = new BoundedMap<string, true>(STOPPED_KEYS_MAX);
+  /** Each such key's stop: what its attempt throws if it would begin (a user's stop, or an interrupt). */
+  private readonly stoppedKeys = new BoundedMap<string, RunStopped>(STOPPED_KEYS_MAX);
 
   constructor(
     private readonly outbox: Outbox,
     private readonly shard: string,
     /** Moves the shard's alarm earlier: the stopped runs' streams are closed at once. */
     private readonly wakeAt: (at: number) => void = () => {},
+    /** A conversation's turns that were waiting may begin: the ones parked here no longer hold its thread. */
+    private readonly released: (conversation: string) => void = () => {},
   ) {}
 
   /**
@@ -58,7 +61,8 @@ export class Stops {
   begin(effect: Effect, key: string): AttemptStop {
     const controller = new AbortController();
     const conversation = conversationOf(effect);
-    if (this.stoppedKeys.delete(key)) throw new RunStopped();
+    const stopped = this.stoppedKeys.get(key);
+    if (stopped && this.stoppedKeys.delete(key)) throw stopped;
     if (conversation === undefined) return { signal: controller.signal, end() {} };
     const runs = this.running.get(conversation) ?? new Set();
     this.running.set(conversation, runs);
@@ -83,7 +87,43 @@ export class Stops {
       return;
     }
     const parked = this.outbox.parked.parkConversationRuns(conversation, user, inbound.dedupeKey, STOPPED_BY_USER, now);
-    // In the parking's turn (one commit): each stopped run's open streams are closed from its checkpoints, named by Slack's event or not.
+    const aborted = this.stop(inbound, conversation, parked, (run) => run.user === user, new RunStopped(), now);
+    log("info", "conversation stopped", { shard: this.shard, conversation, user, parked: parked.length, aborted });
+  }
+
+  /**
+   * A new turn interrupted the turns of its conversation that `parked` names (`turns: "interrupt"`,
+   * parked by its ingest: recording/outboxTurns.ts): stopped as the stop button stops them, for
+   * whichever user, each with the reason "interrupted by a newer message".
+   */
+  interrupted(inbound: Inbound, parked: readonly string[], now: number): void {
+    const conversation = inbound.conversation?.key;
+    if (conversation === undefined || parked.length === 0) return;
+    const keys = new Set(parked);
+    const aborted = this.stop(inbound, conversation, parked, (run) => keys.has(run.key), new RunStopped(INTERRUPTED), now);
+    log("info", "turn interrupted", {
+      shard: this.shard,
+      conversation,
+      dedupeKey: inbound.dedupeKey,
+      parked: parked.length,
+      aborted,
+    });
+  }
+
+  /**
+   * The runs `parked` (in this turn, one commit) stopped: their open streams closed from their
+   * checkpoints, named by Slack's event or not; those lined up here never begin; those running
+   * (`which` of the conversation's) aborted with `stop`; the conversation's waiting turns may begin.
+   * Returns how many were aborted.
+   */
+  private stop(
+    inbound: Inbound,
+    conversation: string,
+    parked: readonly string[],
+    which: (run: Running) => boolean,
+    stop: RunStopped,
+    now: number,
+  ): number {
     const checkpoint = (key: string, name: string) => this.outbox.steps.read(key, name);
     const closes = parked.flatMap((key) => streamCloseRows(checkpoint, key, inbound.workspace, inbound.conversation?.channel));
     this.outbox.enqueue(
@@ -93,13 +133,14 @@ export class Stops {
     );
     if (closes.length > 0) this.wakeAt(now);
     // Remembered before aborting: a run lined up behind an aborted one must not begin in between.
-    for (const key of parked) this.stoppedKeys.set(key, true, now);
-    const runs = [...(this.running.get(conversation) ?? [])].filter((run) => run.user === user);
+    for (const key of parked) this.stoppedKeys.set(key, stop, now);
+    const runs = [...(this.running.get(conversation) ?? [])].filter(which);
     for (const { key, controller } of runs) {
       // Begun already: its own attempt settles it parked; a later attempt (a replay) may begin.
       this.stoppedKeys.delete(key);
-      controller.abort(new RunStopped());
+      controller.abort(stop);
     }
-    log("info", "conversation stopped", { shard: this.shard, conversation, user, parked: parked.length, aborted: runs.length });
+    if (parked.length > 0) this.released(conversation);
+    return runs.length;
   }
 }

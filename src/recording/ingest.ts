@@ -1,6 +1,7 @@
 import type { PlannedEffect, SlackApp } from "../app/contract";
 import { outboxKeyOf } from "../app/contract";
 import type { Inbound } from "../inbound/types";
+import { INTERRUPTED } from "../platform/errors";
 import type { IngestResult } from "../rpc/shard";
 import type { ClaimedRow, Lease, Outbox } from "./outbox";
 import { newRow } from "./outboxRows";
@@ -15,7 +16,10 @@ export interface IngestStores {
 /**
  * Records one delivery: its receipt and outbox rows in ONE transaction, so either all of it is
  * stored or none. New rows are leased to `lease` (the immediate attempt) as they are written,
- * or left unleased for the sweep when `lease` is null. Returns the verdict and the new rows.
+ * or left unleased for the sweep when `lease` is null. Returns the verdict, the new rows leased
+ * and, when its turn interrupts (`turns: "interrupt"`), the keys of the turns it parked.
+ * A delivery's runs that are turns (PlannedEffect.turn) take its place in their conversation,
+ * after every turn recorded before it (recording/outboxTurns.ts).
  */
 export function ingestDelivery(
   stores: IngestStores,
@@ -23,9 +27,9 @@ export function ingestDelivery(
   inbound: Inbound,
   now: number,
   lease: Lease | null,
-): { result: IngestResult; leased: ClaimedRow[] } {
+): { result: IngestResult; leased: ClaimedRow[]; interrupted: string[] } {
   const plan = app.plan(inbound);
-  if ("ignore" in plan) return { result: { verdict: "ignored", enqueued: 0 }, leased: [] };
+  if ("ignore" in plan) return { result: { verdict: "ignored", enqueued: 0 }, leased: [], interrupted: [] };
 
   const { storage, receipts, outbox } = stores;
   const factScoped = (planned: PlannedEffect) => planned.scope === "fact" && inbound.factKey !== undefined;
@@ -33,6 +37,7 @@ export function ingestDelivery(
   // dedupe record too: a retry of this event finds it exactly as a twin event does.
   const byFactOnly = plan.effects.length > 0 && plan.ackBody === undefined && plan.effects.every(factScoped);
   let leased: ClaimedRow[] = [];
+  let interrupted: string[] = [];
   receipts.prepare(now);
   const result = storage.transactionSync((): IngestResult => {
     if (!byFactOnly && !receipts.recordFirst(inbound, plan.ackBody, now)) {
@@ -43,12 +48,22 @@ export function ingestDelivery(
       (planned) => !factScoped(planned) || receipts.recordFirstFact(outboxKeyOf(inbound, planned), inbound, now),
     );
     if (byFactOnly && effects.length === 0) return { verdict: "duplicate", enqueued: 0 };
-    leased = outbox.enqueue(
-      effects.map((planned) => newRow(outboxKeyOf(inbound, planned), inbound.workspace, planned.effect)),
+    // One delivery's turns share one conversation (the delivery's) and one place in it.
+    const conversation = effects.find((planned) => planned.turn)?.turn?.conversation;
+    const seq = conversation === undefined ? 0 : outbox.turns.next(conversation);
+    // Before the enqueue: the turns it interrupts no longer hold the thread, so its own turn is leased at once.
+    if (conversation !== undefined && effects.some((planned) => planned.turn?.policy === "interrupt"))
+      interrupted = outbox.turns.interrupt(conversation, seq, INTERRUPTED, now);
+    const rows = outbox.enqueue(
+      effects.map((planned) => ({
+        ...newRow(outboxKeyOf(inbound, planned), inbound.workspace, planned.effect),
+        ...(planned.turn ? { turn: { conversation: planned.turn.conversation, seq } } : {}),
+      })),
       now,
       lease,
     );
-    return { verdict: "accepted", ackBody: plan.ackBody, enqueued: leased.length };
+    leased = rows.filter((row) => !row.waitsForTurn);
+    return { verdict: "accepted", ackBody: plan.ackBody, enqueued: rows.length };
   });
-  return { result, leased };
+  return { result, leased, interrupted };
 }

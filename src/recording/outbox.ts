@@ -2,6 +2,7 @@ import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { OutboxStatus } from "../rpc/shard";
 import type { ClaimedRow, Lease, NewRow, StoredRow } from "./outboxRows";
 import { OutboxSteps } from "./outboxSteps";
+import { OutboxTurns, waitsForTurn } from "./outboxTurns";
 import { ParkedRows } from "./parkedRows";
 import { Waits } from "./waits";
 
@@ -11,16 +12,19 @@ export type { ClaimedRow, Lease, NewRow } from "./outboxRows";
  * All SQL touching `outbox`: enqueue, claim, leases and the fenced settles here (every write after
  * a claim is fenced by the claim token); a run's checkpoints in `steps` (outboxSteps.ts); the
  * dead-letter side, parking included, in `parked` (parkedRows.ts); a run's durable waits for a
- * person in `waits` (waits.ts).
+ * person in `waits` (waits.ts); one turn at a time per conversation in `turns` (outboxTurns.ts:
+ * the rule of who holds a thread).
  */
 export class Outbox {
   readonly steps: OutboxSteps;
   readonly parked: ParkedRows;
   readonly waits: Waits;
+  readonly turns: OutboxTurns;
 
   constructor(private readonly sql: MeteredSql) {
     this.steps = new OutboxSteps(sql);
     this.waits = new Waits(sql);
+    this.turns = new OutboxTurns(sql);
     // A parking's follow-ups are enqueued as any row is, in the parking's transaction.
     this.parked = new ParkedRows(sql, (rows, now) => this.enqueue(rows, now, null));
   }
@@ -31,13 +35,18 @@ export class Outbox {
    * The idempotency key (dedupe key + effect name) makes a repeated enqueue a no-op.
    * Returns the rows that were new, as the immediate attempt needs them: built from what was
    * written (RETURNING only says which were new), with the effect object itself — no read-back.
+   * A turn that must wait for an earlier one of its conversation is written unleased (`waitsForTurn`):
+   * the immediate attempt must not run it; the end of the turn before it lets it go.
    */
   enqueue(rows: readonly NewRow[], now: number, lease: Lease | null): ClaimedRow[] {
-    return rows.flatMap((row) =>
-      this.sql
+    return rows.flatMap((row) => {
+      // Read in the enqueue's own synchronous turn: nothing can settle the earlier turn in between.
+      const waits = row.turn !== undefined && this.turns.waits(row.turn);
+      const leased = waits ? null : lease;
+      return this.sql
         .all<{ attempts: number }>(
-          `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at, followed_up_at, claimed_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at, followed_up_at, claimed_at, turn, turn_seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (idempotency_key) DO NOTHING
        RETURNING attempts`,
           row.key,
@@ -46,11 +55,13 @@ export class Outbox {
           row.payload,
           row.rateKey,
           now,
-          lease?.token ?? null,
-          lease?.expiresAt ?? null,
+          leased?.token ?? null,
+          leased?.expiresAt ?? null,
           now,
           row.followUp ? now : null,
-          lease ? now : null,
+          leased ? now : null,
+          row.turn?.conversation ?? null,
+          row.turn?.seq ?? null,
         )
         .map(({ attempts }) => ({
           idempotency_key: row.key,
@@ -59,10 +70,12 @@ export class Outbox {
           rate_key: row.rateKey,
           attempts,
           created_at: now,
+          turn: row.turn?.conversation ?? null,
+          ...(waits ? { waitsForTurn: true } : {}),
           effect: row.effect,
-          noCheckpointsUntil: lease?.expiresAt,
-        })),
-    );
+          noCheckpointsUntil: leased?.expiresAt,
+        }));
+    });
   }
 
   /**
@@ -73,29 +86,33 @@ export class Outbox {
    * Taking over a lease that ran out unsettled marks the row's posts uncertain, from when that
    * lease was taken: its attempt may have posted and died before it could say so (the claim is
    * the write-ahead of every attempt, so this costs no write of its own).
+   * A turn waits while an earlier turn of its conversation holds the thread (outboxTurns.ts), in
+   * this same statement. `turn`: only that conversation's rows (its next turn, once one ended).
    */
-  claimBatch(token: string, now: number, leaseMs: number, limit: number): ClaimedRow[] {
+  claimBatch(token: string, now: number, leaseMs: number, limit: number, turn: string | null = null): ClaimedRow[] {
     this.sql.all(
       `UPDATE outbox SET claim_token = ?1, claim_expires_at = ?2, claimed_at = ?3,
           posts_uncertain_since = CASE WHEN claim_token IS NOT NULL AND claim_token <> ?1
             THEN coalesce(posts_uncertain_since, claimed_at, created_at) ELSE posts_uncertain_since END
         WHERE idempotency_key IN (
-          SELECT idempotency_key FROM outbox
+          SELECT idempotency_key FROM outbox AS candidate
            WHERE status = 'pending' AND next_attempt_at <= ?3
              AND (claim_token IS NULL OR claim_expires_at <= ?3 OR claim_token = ?1)
+             AND (?5 IS NULL OR turn = ?5) AND NOT ${waitsForTurn("candidate")}
            ORDER BY claim_token IS ?1 DESC, next_attempt_at, idempotency_key
            LIMIT ?4)`,
       token,
       now + leaseMs,
       now,
       limit,
+      turn,
     );
     return this.claimedBy(token);
   }
 
   claimedBy(token: string): ClaimedRow[] {
     return this.sql.all<StoredRow>(
-      `SELECT idempotency_key, workspace, payload, rate_key, attempts, created_at, posts_uncertain_since FROM outbox
+      `SELECT idempotency_key, workspace, payload, rate_key, attempts, created_at, posts_uncertain_since, turn FROM outbox
         WHERE claim_token = ? AND status = 'pending' ORDER BY next_attempt_at, idempotency_key`,
       token,
     );
@@ -208,10 +225,15 @@ export class Outbox {
     return counts;
   }
 
-  /** Earliest time a pending row needs attention: when it is due, or when its lease runs out. */
+  /**
+   * Earliest time a pending row needs attention: when it is due, or when its lease runs out. A turn
+   * waiting for its thread needs none: the end of the turn before it lets it go (or that turn's own
+   * lease running out brings the sweep).
+   */
   nextWakeAt(): number | null {
     return this.sql.one<{ at: number | null }>(
-      "SELECT min(max(next_attempt_at, coalesce(claim_expires_at, 0))) AS at FROM outbox WHERE status = 'pending'",
+      `SELECT min(max(next_attempt_at, coalesce(claim_expires_at, 0))) AS at FROM outbox AS candidate
+        WHERE status = 'pending' AND NOT ${waitsForTurn("candidate")}`,
     ).at;
   }
 }

@@ -1,5 +1,6 @@
 import type { Effect } from "../app/contract";
 import { rateKeyOf } from "../effects/registry";
+import type { TurnOfRow } from "./outboxTurns";
 
 /** A row as the delivery loop sees it. */
 export type ClaimedRow = {
@@ -14,6 +15,10 @@ export type ClaimedRow = {
    * unbeknown to the row: migrations/0012_uncertain_posts.sql), or null: none can be.
    */
   posts_uncertain_since?: number | null;
+  /** A turn's conversation (migrations/0014_turns.sql): when it settles, the conversation's next turn may begin. */
+  turn?: string | null;
+  /** Written unleased: an earlier turn of its conversation holds the thread (recording/outboxTurns.ts). */
+  waitsForTurn?: boolean;
   /** The effect itself, for a row its ingest just wrote: the immediate attempt parses nothing back. */
   effect?: Effect;
   /**
@@ -24,7 +29,7 @@ export type ClaimedRow = {
 };
 
 /** A row as stored (the effect as its JSON only). */
-export type StoredRow = Omit<ClaimedRow, "effect">;
+export type StoredRow = Omit<ClaimedRow, "effect" | "waitsForTurn">;
 
 /** A row to enqueue: its idempotency key, workspace, effect (type and JSON) and rate key. */
 export interface NewRow {
@@ -37,6 +42,8 @@ export interface NewRow {
   effect?: Effect;
   /** A park follow-up (outbox.parked.park): it gets no follow-ups of its own when it is parked. */
   followUp?: boolean;
+  /** A turn: its conversation and place there (one turn at a time per conversation: outboxTurns.ts). */
+  turn?: TurnOfRow;
 }
 
 /** A lease on freshly enqueued rows, so their first attempt needs no separate claim write. */

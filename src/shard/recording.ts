@@ -94,14 +94,16 @@ export class Recording {
     // attempts in flight they wait for one in memory, still leased (immediateAttempts.ts).
     // Only when that line is long too are they written unleased, for the sweep.
     const lease = delivery.leaseFor(now);
-    const { result, leased } = ingestDelivery(this.stores, this.parts.app, inbound, now, lease);
+    const { result, leased, interrupted } = ingestDelivery(this.stores, this.parts.app, inbound, now, lease);
     // Delivered rows waiting to be deleted share this turn's commit (completions.ts).
     delivery.ready?.courier.completions.flush();
     metrics.recorded(result.verdict, inbound.receivedAt, now);
     if (result.verdict !== "accepted") return result;
     this.accepted++;
-    // In the same turn as the ingest, so its writes share the commit: a stop parks its conversation's runs.
+    // In the same turn as the ingest, so its writes share the commit: a stop parks its conversation's runs,
+    // a turn that interrupts stops those its ingest parked — before its own attempt begins below.
     delivery.stops.recorded(inbound, now);
+    delivery.stops.interrupted(inbound, interrupted, now);
     // Likewise a click on a durable wait's question answers the wait.
     delivery.waitClicks.recorded(inbound, now);
     // Armed only once the transaction has succeeded, so the alarm mirror never believes in a

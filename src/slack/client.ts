@@ -1,5 +1,5 @@
 import type { CallPacing } from "../pacing/pacing";
-import { ForbiddenUrl, RunStopped, SlackApiError, SlackUnreachable } from "../platform/errors";
+import { ForbiddenUrl, SlackApiError, SlackUnreachable, stoppedBy } from "../platform/errors";
 import { classifyAnswer } from "./classifyAnswer";
 import { assertResponseUrlUsable, assertTriggerUsable, type HandleClock } from "./handles";
 import { NAMED_POSTS } from "./postIds";
@@ -81,7 +81,7 @@ export class SlackClient {
     const { posts, stopped } = this.options;
     if (posts && NAMED_POSTS.has(method)) {
       // A stopped run's post is refused as any of its calls, before the guard asks for the lease.
-      if (stopped?.aborted) return Promise.reject(new RunStopped());
+      if (stopped?.aborted) return Promise.reject(stoppedBy(stopped));
       return posts.post<T>(method, body, (named) => this.send<T>(method, named, true));
     }
     return this.send<T>(method, body, true);
@@ -162,7 +162,7 @@ export class SlackClient {
     stoppable = true,
   ): Promise<CallResult> {
     // Checked here, after the token and any paced wait: a stop meanwhile sends nothing more.
-    if (stoppable && this.options.stopped?.aborted) throw new RunStopped();
+    if (stoppable && this.options.stopped?.aborted) throw stoppedBy(this.options.stopped);
     const signal = AbortSignal.timeout(this.options.timeoutMs);
     const { observe } = this.options;
     let result: CallResult;

@@ -36,7 +36,9 @@ describe("a stop is the clicking user's (agent_session_stopped names its user)",
     const streaming: Record<string, ReturnType<typeof latch<void>>> = { [ANN]: latch(), [BOB]: latch() };
     const bobMayFinish = latch();
     const aborted: string[] = [];
-    const app = new App().message("think", async ({ event, signal, sayStream }) => {
+    // Both runs stream in the thread at once, as they do with turns: "parallel" (by default Bob's would
+    // wait for Ann's to end: test/agent/turns.test.ts).
+    const app = new App({ turns: "parallel" }).message("think", async ({ event, signal, sayStream }) => {
       const user = String(event.user);
       signal.addEventListener("abort", () => {
         aborted.push(user);

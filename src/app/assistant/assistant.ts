@@ -9,7 +9,7 @@ import type {
 import { eventOf } from "../../inbound/eventOf";
 import type { Inbound } from "../../inbound/types";
 import type { RunTools } from "../contract";
-import type { EventArgs, ListenerContext, ListenerSpec, Match, RunArgs } from "../listeners";
+import type { EventArgs, ListenerContext, ListenerSpec, Match, RunArgs, TurnPolicy } from "../listeners";
 import { type AgentViewTools, type AssistantTools, assistantTools } from "./assistantTools";
 
 /** A user's message in an assistant thread, or (agent view) the root of a new one. */
@@ -44,6 +44,8 @@ export interface AssistantConfig {
   messagesTabOpened?: Handler<AgentMessagesTabOpenedArgs>;
   /** Agent view: `app_context_changed`, what the user is viewing now (`event.context.entities`). */
   appContextChanged?: Handler<AgentAppContextChangedArgs>;
+  /** A user's message while the thread's previous one is still answered: `queue`, `interrupt` or `parallel` (default: the app's, `queue`). */
+  turns?: TurnPolicy;
 }
 
 /** Bolt's `new Assistant({ … })`, for `app.assistant(assistant)`: the configuration, checked. */
@@ -91,7 +93,7 @@ function asRun(handler: Handler<never>): NonNullable<ListenerSpec["run"]> {
 export function assistantListeners(assistant: AssistantConfig | Assistant): AssistantListener[] {
   const config = assistant instanceof Assistant ? assistant.config : new Assistant(assistant).config;
   const saveContext: Handler<AssistantThreadContextChangedArgs> = ({ saveThreadContext }) => saveThreadContext();
-  const handlers: [keyof AssistantConfig, Handler<never> | undefined, Match][] = [
+  const handlers: [Exclude<keyof AssistantConfig, "turns">, Handler<never> | undefined, Match][] = [
     ["threadStarted", config.threadStarted, eventMatching((e) => e.type === "assistant_thread_started")],
     [
       "threadContextChanged",
@@ -103,6 +105,8 @@ export function assistantListeners(assistant: AssistantConfig | Assistant): Assi
     ["appContextChanged", config.appContextChanged, eventMatching((e) => e.type === "app_context_changed")],
   ];
   return handlers.flatMap(([handler, run, match]) =>
-    run ? [{ name: `assistant:${handler}`, spec: { run: asRun(run), subtypes: ["file_share"] }, match }] : [],
+    run
+      ? [{ name: `assistant:${handler}`, spec: { run: asRun(run), subtypes: ["file_share"], turns: config.turns }, match }]
+      : [],
   );
 }

@@ -17,6 +17,12 @@ export interface PlannedEffect {
    * ts), so the same message arriving as both `message` and `app_mention` runs once.
    */
   scope?: "delivery" | "fact";
+  /**
+   * A turn (a run answering a user's message in a conversation): runs one at a time in its
+   * conversation, in arrival order (`queue`), or stops the turn running there first (`interrupt`).
+   * Absent: not a turn, never held back (`parallel`, and every other effect).
+   */
+  turn?: { conversation: string; policy: "queue" | "interrupt" };
 }
 
 /** The synchronous body Slack allows in the ack (a command's ephemeral text, a view's response_action). */

@@ -1,9 +1,11 @@
 import type { Inbound } from "../../inbound/types";
 import type { AckBody, Plan, PlannedEffect, RunEffect } from "../contract";
 import { toAckBody } from "./ackBody";
-import { type DeliveryFilters, ignoredDelivery, listenerWants } from "./listenerFilters";
+import type { PlanOptions } from "./appOptions";
+import { ignoredDelivery, listenerWants } from "./listenerFilters";
 import type { ListenerSpec } from "./listeners";
 import type { Match } from "./matchers";
+import { turnOf } from "./turns";
 
 /** A listener as the app registered it: its name (one per app), its spec and its match. */
 export interface Registered {
@@ -16,10 +18,11 @@ export interface Registered {
 /**
  * A delivery's plan over the registered listeners (`SlackApp.plan`): ignored by the built-in
  * filters or when no listener matches; else the first matching listener's ack body, and a run
- * for each matching listener that runs.
+ * for each matching listener that runs — a turn of its conversation when it answers a person's
+ * message there under the listener's (or the app's) turn policy (turns.ts).
  */
-export function planOf(inbound: Inbound, listeners: readonly Registered[], filters: DeliveryFilters): Plan {
-  const ignored = ignoredDelivery(inbound, filters);
+export function planOf(inbound: Inbound, listeners: readonly Registered[], options: PlanOptions): Plan {
+  const ignored = ignoredDelivery(inbound, options);
   if (ignored) return { ignore: ignored };
 
   const effects: PlannedEffect[] = [];
@@ -36,7 +39,9 @@ export function planOf(inbound: Inbound, listeners: readonly Registered[], filte
     // A submission rejected with field errors stays open in Slack; there is nothing to run.
     if (body?.response_action === "errors" || !listener.spec.run) continue;
     const effect: RunEffect = { type: "run", listener: listener.name, inbound: delivery };
-    effects.push({ name: `run:${listener.name}`, effect, scope: listener.spec.dedupe === "fact" ? "fact" : "delivery" });
+    const turn = turnOf(inbound, listener.spec.turns ?? options.turns);
+    const scope = listener.spec.dedupe === "fact" ? "fact" : "delivery";
+    effects.push({ name: `run:${listener.name}`, effect, scope, ...(turn ? { turn } : {}) });
   }
   return matched ? { effects, ackBody } : { ignore: "no handler" };
 }

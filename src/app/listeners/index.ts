@@ -1,10 +1,13 @@
 /**
  * The Bolt-style listener API: what each kind of listener receives (payload types after Slack's and
  * `@slack/types`), its arguments per phase (`ack`, `run`), how a registration matches a delivery,
- * the built-in filters, a delivery's plan over the registered listeners (`deliveryPlan.ts`),
+ * the built-in filters and the app's options (`appOptions.ts`), a delivery's plan over the registered
+ * listeners (`deliveryPlan.ts`) and which of its runs are turns of a conversation (`turns.ts`),
  * options loads acked at the edge, ack bodies, and `app.error`.
  */
 export { toAckBody } from "./ackBody";
+export type { AppOptions, PlanOptions } from "./appOptions";
+export { planOptionsOf } from "./appOptions";
 export type { Registered } from "./deliveryPlan";
 export { planOf } from "./deliveryPlan";
 export type { ErrorArgs, ErrorHandler } from "./errorHandler";
@@ -75,3 +78,4 @@ export type {
   ViewOutput,
   ViewStateValue,
 } from "./payloads";
+export type { TurnPolicy } from "./turns";

@@ -5,6 +5,7 @@ import type { DurableTimers, DurableWaits } from "../waits";
 import type { FunctionCompletion, FunctionInputs } from "./functionPayloads";
 import type { ActionArgs, FunctionArgs, ListenerContext, ViewArgs } from "./listenerArgs";
 import type { RespondArguments, SayArguments } from "./payloads";
+import type { TurnPolicy } from "./turns";
 
 /** Bolt's `context` in a run: who the delivery is for, Slack's retry headers, a message pattern's match. */
 export interface RunContext {
@@ -113,6 +114,11 @@ export interface ListenerSpec<C = ListenerContext> {
   when?: (args: AckArgs<C>) => boolean;
   /** Also receive messages posted by other bots; this app's own, too, with `new App({ ignoreSelf: false })` (never otherwise). */
   includeBots?: boolean;
+  /**
+   * A person's message in a thread while an earlier one's run still answers there: `queue` (the
+   * app's default unless `new App({ turns })`) waits for it to finish, `interrupt` stops it, `parallel` runs at once.
+   */
+  turns?: TurnPolicy;
 }
 
 /** A listener is its `run` alone, or a spec with `ack`, `run` and options. */

@@ -1,5 +1,5 @@
 import type { Inbound } from "../../inbound/types";
-import { HandlerMisuse, RunStopped, RunSuspended } from "../../platform/errors";
+import { HandlerMisuse, RunSuspended, stoppedBy } from "../../platform/errors";
 import type { SlackWebClient } from "../../slack/client";
 import type { RunControls } from "../contract";
 import { RunStatus } from "./runStatus";
@@ -32,10 +32,10 @@ export async function withRunControls(
   try {
     await status.begin();
     await perform({ signal, setStatus: status.set });
-    if (signal.aborted) throw new RunStopped();
+    if (signal.aborted) throw stoppedBy(signal);
     await status.finish();
   } catch (error) {
-    if (signal.aborted) throw new RunStopped();
+    if (signal.aborted) throw stoppedBy(signal);
     // Suspended (a sleep, a wait for a person): its thread shows no work going on meanwhile.
     if (error instanceof RunSuspended) await status.suspend(error.forPerson);
     throw error;

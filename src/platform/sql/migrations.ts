@@ -11,6 +11,7 @@ import assistantThreads from "../../../migrations/0010_assistant_threads.sql";
 import threadContextOrder from "../../../migrations/0011_thread_context_order.sql";
 import uncertainPosts from "../../../migrations/0012_uncertain_posts.sql";
 import waits from "../../../migrations/0013_waits.sql";
+import turns from "../../../migrations/0014_turns.sql";
 
 export interface Migration {
   /** Monotonically increasing; an applied migration is never edited, only followed. */
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 11, name: "0011_thread_context_order", sql: threadContextOrder },
   { id: 12, name: "0012_uncertain_posts", sql: uncertainPosts },
   { id: 13, name: "0013_waits", sql: waits },
+  { id: 14, name: "0014_turns", sql: turns },
 ];
 
 /**

@@ -1,0 +1,29 @@
+import type { AppManifestDeclaration } from "../manifest";
+import type { DeliveryFilters } from "./listenerFilters";
+import type { TurnPolicy } from "./turns";
+
+export interface AppOptions {
+  /** Only deliveries from these channel ids reach listeners; others are acked and ignored. */
+  allowedChannels?: readonly string[];
+  /** Bolt's `ignoreSelf` (true); false: the app's own messages reach `includeBots` listeners, which must not answer their own answers. */
+  ignoreSelf?: boolean;
+  /** The app's part of its Slack manifest (`app.manifest()`): its name, and the scopes its handlers' own calls need. */
+  manifest?: AppManifestDeclaration;
+  /**
+   * A second message in a thread while the first one's run still answers: `queue` (default) runs
+   * it once the first has finished, `interrupt` stops the first, `parallel` runs both at once.
+   * A listener's own `turns` (or `app.assistant({ turns })`) overrides it.
+   */
+  turns?: TurnPolicy;
+}
+
+/** What planning a delivery takes of the app's options: the built-in filters and the default turn policy. */
+export type PlanOptions = DeliveryFilters & { turns: TurnPolicy };
+
+export function planOptionsOf(options: AppOptions): PlanOptions {
+  return {
+    ...(options.allowedChannels ? { allowedChannels: new Set(options.allowedChannels) } : {}),
+    ignoreSelf: options.ignoreSelf ?? true,
+    turns: options.turns ?? "queue",
+  };
+}

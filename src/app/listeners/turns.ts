@@ -1,0 +1,26 @@
+import { isObject } from "../../inbound/fields";
+import type { Inbound } from "../../inbound/types";
+import type { PlannedEffect } from "../contract";
+
+/**
+ * What a second message in a thread does while the first one's run is still answering (Bolt's
+ * chat frameworks' lock per thread): `queue` (default) runs it once the first turn has finished,
+ * `interrupt` stops the first turn (as the stop button does) and runs it, `parallel` runs both at once.
+ */
+export type TurnPolicy = "queue" | "interrupt" | "parallel";
+
+/** Message subtypes that are still a person's message (a file shared with it, a reply also sent to the channel). */
+const PERSONS_SUBTYPES = new Set([undefined, "file_share", "thread_broadcast"]);
+
+/**
+ * The turn a listener's run of `inbound` is under `policy`: only a person's message or mention
+ * (`message`, `app_mention`; an assistant's userMessage is a message) in a conversation is one.
+ * Clicks, the stop button, feedback, options loads, edits and bots' messages never are.
+ */
+export function turnOf(inbound: Inbound, policy: TurnPolicy): PlannedEffect["turn"] {
+  if (policy === "parallel" || !inbound.conversation) return undefined;
+  if (inbound.type !== "message" && inbound.type !== "app_mention") return undefined;
+  const event = isObject(inbound.payload.event) ? inbound.payload.event : undefined;
+  if (!event || event.bot_id !== undefined || !PERSONS_SUBTYPES.has(event.subtype as string | undefined)) return undefined;
+  return { conversation: inbound.conversation.key, policy };
+}
