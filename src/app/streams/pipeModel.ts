@@ -132,8 +132,10 @@ const linksOf = (sources: URLSourceElement[]): string =>
 
 /**
  * The parts of `parts` until `signal` aborts: a read in flight is not waited for (a model may not
- * answer again), the stream is cancelled (`return()`, which reaches the model's request), and the
- * signal's reason is thrown.
+ * answer again), the stream is cancelled (`return()`, which ends this read of it), and the
+ * signal's reason is thrown. Cancelling does not abort the model's request: only the run's
+ * `signal`, passed to `streamText` as `abortSignal` by the listener, reaches it
+ * (test/streams/modelPipe.test.ts, "the stop button ends the model's generation").
  */
 async function* readUntilAborted(
   parts: AsyncIterable<ModelStreamPart>,
@@ -160,7 +162,7 @@ async function* readUntilAborted(
     }
   } finally {
     signal?.removeEventListener("abort", abort);
-    // Ended early (aborted, or a part threw): the model's stream is cancelled, not left running.
+    // Ended early (aborted, or a part threw): the stream is cancelled, not left half-read (the model's request ends only with its abortSignal).
     if (!done) void Promise.resolve(iterator.return?.()).catch(() => {});
   }
 }
