@@ -124,6 +124,7 @@ try {
     compression: plan.compression,
     random,
     streams: plan.streams,
+    sleeps: plan.sleeps,
     onProgress: (sofar) =>
       console.log(
         `${clock()} ${sofar.length} events sent, ${sofar.filter((e) => e.result?.acked).length} acked, ${fake.calls.length} fake Slack calls`,
@@ -151,6 +152,13 @@ try {
     Number(CHAOS_SETTINGS.LEASE_MS),
     (channel, ts) => fake.fake.message(channel, ts)?.thread_ts,
   );
+  const sleptIds = new Set(plain.filter((event) => event.sleeps).map((event) => event.eventId));
+  const sleeps = {
+    events: sleptIds.size,
+    acked: plain.filter((event) => event.sleeps && event.result?.acked).length,
+    lost: verdict.lost.filter((event) => sleptIds.has(event.eventId)).length,
+    unfinished: verdict.unfinished.filter((event) => sleptIds.has(event.eventId)).length,
+  };
   const streams = verifyStreams(events, (channel, thread) => fake.fake.messagesIn(channel, thread), fake.calls);
   const interruptedStarts = coordinator.notable.filter((note) =>
     note.msg.startsWith("a stream's interrupted start was not found"),
@@ -178,6 +186,7 @@ try {
       unfinishedCount: verdict.unfinished.length,
     },
     streams: { ...streams, interruptedStarts },
+    sleeps,
     notableLogLines: coordinator.notable.length,
   };
   printChaos(results);

@@ -1,5 +1,5 @@
 import type { FaultRates } from "../fakeSlack/randomFaults";
-import type { StreamShare } from "./slackTraffic";
+import type { SleepShare, StreamShare } from "./slackTraffic";
 
 /** How hard and how long `npm run chaos` shakes the coordinator. */
 export interface ChaosPlan {
@@ -14,6 +14,8 @@ export interface ChaosPlan {
   faults: FaultRates;
   /** The share of events answered by a stream (sayStream), and how long each streams. */
   streams: StreamShare;
+  /** The share of plain answers that sleep durably between their placeholder and their answer (kills land mid-sleep). */
+  sleeps: SleepShare;
   /** After the load, the longest wait for quiescence (no pending outbox rows, all retries done). */
   quiesceMs: number;
   /** The whole run stops (exit 1) past this. */
@@ -37,6 +39,9 @@ const FAULTS: FaultRates = {
  */
 const STREAMS: StreamShare = { every: 10, n: 120, pauseMs: 10 };
 
+/** One plain answer in seven sleeps 2 s between its placeholder and its answer: suspended runs meet the kills. */
+const SLEEPS: SleepShare = { every: 7, ms: 2000 };
+
 /**
  * The fake Slack drops a stream 4 s after its start: a stream the coordinator rotates (at
  * STREAM_MAX_OPEN_MS, 3 s) never meets it, but one a kill interrupted usually has, when its retry comes.
@@ -53,6 +58,7 @@ export const SHORT_CHAOS: ChaosPlan = {
   compression: 10,
   faults: FAULTS,
   streams: STREAMS,
+  sleeps: SLEEPS,
   quiesceMs: 80_000,
   deadlineMs: 175_000,
   seed: 5,
@@ -70,6 +76,7 @@ export const FULL_CHAOS: ChaosPlan = {
   compression: 5,
   faults: FAULTS,
   streams: STREAMS,
+  sleeps: SLEEPS,
   quiesceMs: 180_000,
   deadlineMs: 10 * 60_000,
   seed: 5,

@@ -8,6 +8,8 @@ export interface ChaosSummary {
   outbox: { pending: number; parked: number };
   verdict: ChaosVerdict & { lostCount: number; unfinishedCount: number };
   streams: StreamVerdict & { interruptedStarts: number };
+  /** Plain answers that slept durably between placeholder and answer: how many, acked, and of those lost or unfinished. */
+  sleeps: { events: number; acked: number; lost: number; unfinished: number };
 }
 
 /** What a chaos run must show: nothing lost, unfinished or posted twice, quiescent, streams whole. */
@@ -40,6 +42,10 @@ export function printChaos(results: ChaosSummary): void {
     `  LOST (acked, reply never delivered): ${v.lostCount}${v.lostCount ? `  e.g. ${JSON.stringify(v.lost.slice(0, 3))}` : ""}`,
   );
   console.log(`  unfinished (reply posted, never updated): ${v.unfinishedCount}`);
+  const z = results.sleeps;
+  console.log(
+    `  durable sleeps (placeholder, sleep, answer) ${z.events}: acked ${z.acked}, of which lost ${z.lost}, unfinished ${z.unfinished} (counted above too)`,
+  );
   console.log(
     `  DUPLICATES (a reply posted twice into one thread): ${v.duplicates.events} event(s) with ${v.duplicates.extraPosts} extra post(s)`,
   );

@@ -1,5 +1,5 @@
 import { appMention, eventCallback } from "../../src/testing/deliveries";
-import { countedTo, countRequest } from "../effects/countedAnswer";
+import { countedTo, countRequest, sleepRequest } from "../effects/countedAnswer";
 import { threadOf } from "../load/mentions";
 import { deliverLikeSlack, type SlackDeliveryResult } from "./slackRetries";
 
@@ -10,6 +10,8 @@ export interface TrafficEvent {
   thread: string;
   /** A streamed request's complete answer, as its thread must read back; none for a plain mention. */
   expected?: string;
+  /** A plain mention whose answer comes after a durable sleep. */
+  sleeps?: boolean;
   result?: SlackDeliveryResult;
 }
 
@@ -18,6 +20,12 @@ export interface StreamShare {
   every: number;
   n: number;
   pauseMs: number;
+}
+
+/** Every `every`-th plain mention sleeps durably `ms` between its placeholder and its answer. */
+export interface SleepShare {
+  every: number;
+  ms: number;
 }
 
 export interface TrafficOptions {
@@ -31,6 +39,7 @@ export interface TrafficOptions {
   /** Seeded randomness for the retries' ±20 % jitter, so events that failed together do not retry in lockstep. */
   random: () => number;
   streams?: StreamShare;
+  sleeps?: SleepShare;
   onProgress?: (events: readonly TrafficEvent[]) => void;
 }
 
@@ -55,13 +64,17 @@ export async function runSlackTraffic(options: TrafficOptions): Promise<TrafficE
     const channel = `C${workspace}${i % CHANNELS}`;
     const streams = options.streams;
     const streamed = streams !== undefined && i % streams.every === streams.every - 1;
-    const mention = appMention({ channel, ...(streamed ? { text: countRequest(streams.n, streams.pauseMs) } : {}) });
+    const sleeps = options.sleeps;
+    const sleeping = !streamed && sleeps !== undefined && i % sleeps.every === 0;
+    const text = streamed ? countRequest(streams.n, streams.pauseMs) : sleeping ? sleepRequest(sleeps.ms) : undefined;
+    const mention = appMention({ channel, ...(text ? { text } : {}) });
     const envelope = eventCallback(mention, { teamId: workspace });
     const event: TrafficEvent = {
       eventId: String(envelope.event_id),
       workspace,
       thread: threadOf(channel, String(mention.ts)),
       ...(streamed ? { expected: countedTo(streams.n) } : {}),
+      ...(sleeping ? { sleeps: true } : {}),
     };
     events.push(event);
     deliveries.push(

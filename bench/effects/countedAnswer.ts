@@ -12,3 +12,10 @@ export function countRequest(n: number, pauseMs: number): string {
 export function countedTo(n: number): string {
   return Array.from({ length: n }, (_, i) => String(i + 1)).join(" ");
 }
+
+/** "answer after MS": the bench app's plain answer, its placeholder then its update with a durable sleep of MS between them. */
+export const SLEEP_REQUEST = /answer after (\d+)/;
+
+export function sleepRequest(ms: number): string {
+  return `<@U0000BOT> answer after ${ms}`;
+}

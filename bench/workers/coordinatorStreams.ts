@@ -1,21 +1,24 @@
 import { App, createCoordinator } from "product:src/lib.ts";
-import { COUNT_REQUEST } from "../effects/countedAnswer";
+import { COUNT_REQUEST, SLEEP_REQUEST } from "../effects/countedAnswer";
 
 // The coordinator with the bench's own streaming app (`npm run chaos`, the bench's stream
 // scenarios): "<@bot> count to N every P" streams "1 2 … N" with sayStream(), one number per
 // append and P ms between them; any other mention gets the example's placeholder, then the answer
-// in place, so chaos can mix both. Deterministic, so a read-back can compare the exact text.
+// in place ("answer after MS": a durable sleep of MS between them), so chaos can mix them all. Deterministic, so a read-back can compare the exact text.
 
 const app = new App();
 
 app.event("app_mention", {
   // As the example app: a mention is answered once per message (fact dedupe).
   dedupe: "fact",
-  async run({ event, say, sayStream, client, step, attempt }) {
+  async run({ event, say, sayStream, client, step, attempt, sleep }) {
     const thread_ts = event.thread_ts ?? event.ts;
     const asked = COUNT_REQUEST.exec(event.text ?? "");
     if (!asked) {
       const placeholder = await step("placeholder", () => say({ text: "Working on it…", thread_ts }));
+      // The run suspends here (no lease, isolate or slot held) and goes on from its checkpoint.
+      const sleepMs = SLEEP_REQUEST.exec(event.text ?? "");
+      if (sleepMs) await sleep("before-answer", Number(sleepMs[1]));
       await client.chat.update({ channel: event.channel, ts: placeholder.ts, text: `Answered ${event.ts}` });
       return;
     }
