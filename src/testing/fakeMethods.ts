@@ -80,7 +80,7 @@ export const TREE_METHODS: readonly string[] = [
 ].flatMap((line) => line.split(" "));
 
 /** Methods Slack documents that slack-web-api-client's tree does not have yet. */
-export const NEWER_METHODS: readonly string[] = ["agents.sessions.setStatus"];
+export const NEWER_METHODS: readonly string[] = ["agents.sessions.rename", "agents.sessions.setStatus"];
 
 const KNOWN = new Set([...TREE_METHODS, ...NEWER_METHODS]);
 

@@ -113,6 +113,8 @@ export class FakeAnswers {
         };
       case "agents.sessions.setStatus":
         return this.sessionStatus(body);
+      case "agents.sessions.rename":
+        return sessionRenamed(body);
       case "conversations.open":
         return openedConversation(body);
       case "users.info":
@@ -179,6 +181,17 @@ export class FakeAnswers {
         : `V${String(this.viewCounter).padStart(8, "0")}`;
     return { id, hash: `${this.viewCounter}.fake`, ...(method === "views.publish" ? { type: "home" } : {}), ...given };
   }
+}
+
+/**
+ * `agents.sessions.rename` as Slack documents it: a thread's session named by its `channel_id` and
+ * `thread_ts`, and a `title` of 1 to 200 characters.
+ */
+function sessionRenamed(body: Record<string, unknown>): Record<string, unknown> {
+  const { title, channel_id, thread_ts } = body;
+  if (typeof channel_id !== "string" || typeof thread_ts !== "string") return { ok: false, error: "invalid_arguments" };
+  if (typeof title !== "string" || title.length < 1 || title.length > 200) return { ok: false, error: "invalid_arguments" };
+  return { ok: true };
 }
 
 /** The lifecycle statuses `agents.sessions.setStatus` accepts. */

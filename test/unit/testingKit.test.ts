@@ -81,6 +81,25 @@ describe("FakeSlack", () => {
     expect(await answer(slack, "agents.sessions.setStatus", { channel_id: "D1", status: "active" })).toMatchObject({ ok: false });
   });
 
+  it("answers agents.sessions.rename as Slack documents it: a thread's session, a title of 1 to 200 characters", async () => {
+    const slack = new FakeSlack();
+    const thread = { channel_id: "D1", thread_ts: "1.000100" };
+    const refused = { ok: false, error: "invalid_arguments" };
+    expect(await answer(slack, "agents.sessions.rename", { ...thread, title: "Counting to 30" })).toEqual({ ok: true });
+    expect(await answer(slack, "agents.sessions.rename", { ...thread, title: "x" })).toEqual({ ok: true });
+    expect(await answer(slack, "agents.sessions.rename", { ...thread, title: "x".repeat(200) })).toEqual({ ok: true });
+    expect(await answer(slack, "agents.sessions.rename", { ...thread, title: "x".repeat(201) })).toEqual(refused);
+    expect(await answer(slack, "agents.sessions.rename", { ...thread, title: "" })).toEqual(refused);
+    expect(await answer(slack, "agents.sessions.rename", thread)).toEqual(refused);
+    expect(await answer(slack, "agents.sessions.rename", { channel_id: "D1", title: "no thread" })).toEqual(refused);
+    expect(await answer(slack, "agents.sessions.rename", { thread_ts: "1.000100", title: "no channel" })).toEqual(refused);
+    // A name Slack does not have is still answered as Slack answers it.
+    expect(await answer(slack, "agents.sessions.retitle", { ...thread, title: "t" })).toEqual({
+      ok: false,
+      error: "unknown_method",
+    });
+  });
+
   it("streams: startStream opens, appendStream accumulates, stopStream closes; appending after it is an error", async () => {
     const slack = new FakeSlack();
     const { ts } = await answer(slack, "chat.startStream", {
