@@ -101,7 +101,8 @@ describe("a run's status", () => {
         .callsTo("agents.sessions.setStatus")
         .map((call) => call.body),
     ).toEqual([
-      { channel_id: channel, thread_ts: ts, status: "processing" },
+      // The user whose message started the turn initiates the session (Slack uses it when this call creates it).
+      { channel_id: channel, thread_ts: ts, status: "processing", initiator_user_id: "U0000USER" },
       { channel_id: channel, thread_ts: ts, status: "active" },
     ]);
   });

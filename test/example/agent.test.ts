@@ -83,7 +83,7 @@ async function expectCountedTo20(channel: string, threadTs: string) {
   expect(status!.body).toMatchObject({ channel_id: channel, thread_ts: threadTs, status: "is counting…" });
   const sessions = slack().callsTo("agents.sessions.setStatus");
   expect(sessions.map((call) => call.body)).toEqual([
-    { channel_id: channel, thread_ts: threadTs, status: "processing" },
+    { channel_id: channel, thread_ts: threadTs, status: "processing", initiator_user_id: "U0000USER" },
     { channel_id: channel, thread_ts: threadTs, status: "active" },
   ]);
 }
@@ -119,7 +119,7 @@ describe("the demo agent: count to N", () => {
       "assistant.threads.setStatus",
       "agents.sessions.setStatus",
     ]);
-    expect(calls[0]!.body).toEqual({ ...thread, status: "processing" });
+    expect(calls[0]!.body).toEqual({ ...thread, status: "processing", initiator_user_id: "U0000USER" });
     expect(calls[5]!.body).toEqual({ ...thread, status: "active" });
     // The whole stream, its appends included, happens while the session is processing.
     const methods = slack().calls.map((call) => call.method);

@@ -66,7 +66,8 @@ async function expectCountStreamed(channel: string, threadTs: string, n: number)
     ["assistant.threads.setStatus", ""],
     ["agents.sessions.setStatus", "active"],
   ]);
-  expect(calls[0]!.body).toEqual({ ...place, status: "processing" });
+  // The user whose message started the turn initiates the session.
+  expect(calls[0]!.body).toEqual({ ...place, status: "processing", initiator_user_id: USER });
   expect(calls[1]!.body).toMatchObject(place);
   expect(calls[2]!.body).toMatchObject({ channel, thread_ts: threadTs, recipient_user_id: USER });
   expect(calls[5]!.body).toEqual({ ...place, status: "active" });

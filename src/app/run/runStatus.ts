@@ -1,4 +1,5 @@
 import type { Conversation, Inbound } from "../../inbound/types";
+import { userOf } from "../../inbound/userOf";
 import { HandlerMisuse } from "../../platform/errors";
 import { describeError, log } from "../../platform/log";
 import type { SlackWebClient } from "../../slack/client";
@@ -12,13 +13,17 @@ export const STATUS_KEEPALIVE_MS = 100_000;
  * A run's status in its thread, kept alive: `set` is `assistant.threads.setStatus` (channel_id,
  * thread_ts), sent again every STATUS_KEEPALIVE_MS while the run works, and cleared when it
  * finishes. In an agent conversation (AGENT_SESSIONS, a user's message in a thread) the run
- * marks its session `processing` when it begins and `active` when it finishes. A run that throws
- * is retried and keeps both; one finally parked has them ended by its park follow-ups.
+ * marks its session `processing` when it begins — naming the user whose message started the turn
+ * (`initiator_user_id`, which Slack uses when that call creates the session) — and `active` when
+ * it finishes. A run that throws is retried and keeps both; one finally parked has them ended by
+ * its park follow-ups.
  */
 export class RunStatus {
   /** The thread its status and agent session belong to. */
   private readonly conversation: Conversation | undefined;
   private readonly agentSession: boolean;
+  /** Whose message started the turn: the session's initiator, when the run's first call creates it. */
+  private readonly initiator: string | undefined;
   private shown: Record<string, unknown> | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
 
@@ -29,11 +34,13 @@ export class RunStatus {
   ) {
     this.conversation = inbound.conversation;
     this.agentSession = agentSessions && agentConversationOf(inbound) !== undefined;
+    this.initiator = userOf(inbound);
   }
 
   /** The run begins: its agent session shows it working (and offers the stop button). */
   async begin(): Promise<void> {
-    if (this.agentSession) await this.session("processing");
+    if (this.agentSession)
+      await this.session("processing", this.initiator === undefined ? {} : { initiator_user_id: this.initiator });
   }
 
   /** `setStatus(status)` in a run's arguments. */
@@ -100,12 +107,13 @@ export class RunStatus {
     }, STATUS_KEEPALIVE_MS);
   }
 
-  private async session(status: "processing" | "active" | "suspended"): Promise<void> {
+  private async session(status: "processing" | "active" | "suspended", creating: Record<string, string> = {}): Promise<void> {
     const conversation = this.conversation!;
     await this.client.call("agents.sessions.setStatus", {
       channel_id: conversation.channel,
       thread_ts: conversation.threadTs,
       status,
+      ...creating,
     });
   }
 }
