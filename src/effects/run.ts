@@ -50,7 +50,7 @@ export const run: EffectKind<RunEffect, RunDeps> = {
       const streams = { ledger, limits: streamLimits };
       // A workspace that cannot be authorized now fails at the run's first call, as before: here it has no user token.
       const userToken = await userTokenOf?.().catch(() => undefined);
-      const tools = { client, step, attempt: attempts + 1, env, key, threadContexts, streams, userToken, waits };
+      const tools = { client, step, attempt: attempts + 1, env, key, threadContexts, streams, userToken, waits, agentSessions };
       const runApp = app.run.bind(app);
       // Its session, status and stop button around the run (app/run/runStatus.ts); app.error's run works for no user.
       const around = { stopped, agentSessions: agentSessions && !effect.failure };

@@ -84,7 +84,7 @@ const isUserMessageInDm = (event: Record<string, unknown>) =>
 /** A handler as a listener's run: every run's arguments, its `say` bound to the thread, and the assistant's tools. */
 function asRun(handler: Handler<never>): NonNullable<ListenerSpec["run"]> {
   return (args: RunArgs, tools?: RunTools) => {
-    const own = assistantTools(args.inbound, args.event ?? {}, args.client, tools?.threadContexts);
+    const own = assistantTools(args.inbound, args.event ?? {}, args.client, tools);
     return (handler as Handler<RunArgs>)({ ...args, ...own });
   };
 }

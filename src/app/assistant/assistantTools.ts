@@ -3,7 +3,7 @@ import { isObject, optionalString } from "../../inbound/fields";
 import type { Inbound } from "../../inbound/types";
 import { HandlerMisuse } from "../../platform/errors";
 import type { SlackWebClient } from "../../slack/client";
-import type { AssistantThreadContext, ThreadContextStore } from "../contract";
+import type { AssistantThreadContext, RunTools } from "../contract";
 import type { SayArguments } from "../listeners";
 import { eventTimeOf } from "./threadContext";
 
@@ -22,7 +22,11 @@ export interface AssistantTools {
   say(message: string | SayArguments): Promise<{ ts: string; channel: string }>;
   /** `assistant.threads.setSuggestedPrompts`: up to four prompts, with an optional title over them. */
   setSuggestedPrompts(params: { prompts: AssistantPrompt[]; title?: string }): Promise<void>;
-  /** `assistant.threads.setTitle`: the thread's title in the user's history. */
+  /**
+   * The thread's title in the user's history: `assistant.threads.setTitle` under the assistant view;
+   * under the agent view (AGENT_SESSIONS) `agents.sessions.rename` of the thread's session, cut to
+   * Slack's 200 characters.
+   */
   setTitle(title: string): Promise<void>;
   /** The thread's saved context (see saveThreadContext), else the one this event carries, else `{}`. */
   getThreadContext(): Promise<AssistantThreadContext>;
@@ -34,6 +38,16 @@ export interface AssistantTools {
 export type AgentViewTools = Pick<AssistantTools, "say" | "setSuggestedPrompts">;
 
 const asMessage = (message: string | SayArguments) => (typeof message === "string" ? { text: message } : { ...message });
+
+/** Slack's most for a session's title (`agents.sessions.rename`: 1–200 characters). */
+const SESSION_TITLE_MAX = 200;
+
+/** A title cut to SESSION_TITLE_MAX UTF-16 units, never between a surrogate pair's halves (so at most as many code points too). */
+function sessionTitle(title: string): string {
+  if (title.length <= SESSION_TITLE_MAX) return title;
+  const cut = title.slice(0, SESSION_TITLE_MAX);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
 
 function misuse(what: string, inbound: Inbound): never {
   throw new HandlerMisuse(`${what} needs an assistant thread, and this ${inbound.type} event has none`);
@@ -48,14 +62,16 @@ function misuse(what: string, inbound: Inbound): never {
  * `store` under its conversation, ordered by the event's time: saving again is harmless, so a
  * retried run may save twice, and an older event's retry never saves over a newer event's context.
  * A tool used where the event has no thread, or no channel (Slack's own `app_context_changed`
- * example), is HandlerMisuse, parked at once; the handler itself always runs.
+ * example), is HandlerMisuse, parked at once; the handler itself always runs. Under the agent
+ * view (`tools.agentSessions`) the thread is an agent session, and its title is the session's.
  */
 export function assistantTools(
   inbound: Inbound,
   event: Record<string, unknown>,
   client: SlackWebClient,
-  store: ThreadContextStore | undefined,
+  tools: Pick<RunTools, "threadContexts" | "agentSessions"> = {},
 ): AssistantTools {
+  const store = tools.threadContexts;
   const thread = isObject(event.assistant_thread) ? event.assistant_thread : {};
   // From the event, as parsing does, not read from inbound.conversation: a delivery recorded before
   // a conversation carried its team has none there, and the saved contexts are kept per team.
@@ -86,7 +102,10 @@ export function assistantTools(
     },
     setTitle: async (title) => {
       if (threadTs === undefined) misuse("setTitle()", inbound);
-      await api("setTitle()", "assistant.threads.setTitle", { thread_ts: threadTs, title });
+      // The agent view's thread is a session: Slack's assistant.threads.setTitle is the older view's.
+      if (tools.agentSessions)
+        await api("setTitle()", "agents.sessions.rename", { thread_ts: threadTs, title: sessionTitle(title) });
+      else await api("setTitle()", "assistant.threads.setTitle", { thread_ts: threadTs, title });
     },
     getThreadContext: async () => (conversation && store?.get(conversation)) ?? sent ?? {},
     saveThreadContext: async (context = sent) => {

@@ -64,6 +64,8 @@ export interface RunTools {
   streams?: StreamTools;
   /** The shard's store of assistant threads' contexts (`getThreadContext` / `saveThreadContext`). */
   threadContexts?: ThreadContextStore;
+  /** AGENT_SESSIONS: the app is an agent (Slack's agent view), its threads agent sessions (an assistant's `setTitle` renames the session). */
+  agentSessions?: boolean;
   /** The run's stop `signal` and `setStatus`, for its arguments. */
   controls?: RunControls;
   /** The installing user's token, when the workspace's install granted user scopes: `context.userToken`. */
