@@ -131,7 +131,7 @@ export const SETTINGS = {
   AGENT_SESSIONS: {
     part: "delivery",
     read: flag(false),
-    doc: "the app is declared an agent in its Slack settings: a run of a user's message (`message`, `app_mention`) marks the thread's agent session `processing` while it works and `active` once it returns, and a parked one moves it back to `active` ([Agent sessions and the stop button](app-api.md#agent-sessions-and-the-stop-button))",
+    doc: "the app is declared an agent in its Slack settings: a run of a user's message (`message`, `app_mention`) marks the thread's agent session `processing` while it works and `active` once it returns, and a parked one moves it back to `active`; an assistant's `setTitle` renames the session (`agents.sessions.rename`) ([Agent sessions and the stop button](app-api.md#agent-sessions-and-the-stop-button))",
   },
   RUN_PARKED_TEXT: {
     part: "delivery",

@@ -2,7 +2,7 @@
  * The contract between the engine and an app: what an app plans (`SlackApp`, `Plan`,
  * `PlannedEffect`) and the effects as the outbox stores them, their idempotency keys, and what the
  * shard hands a run (`RunTools`: client, `step`, stream ledger and limits, thread contexts,
- * controls, the ledger of its durable waits). Lower folders (recording, delivery, effects, …) import the app only from here.
+ * controls, the ledger of its durable waits, whether the app is an agent). Lower folders (recording, delivery, effects, …) import the app only from here.
  */
 export type {
   AlertEffect,

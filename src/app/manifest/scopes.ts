@@ -42,7 +42,10 @@ export const COMMANDS_SCOPE = "commands";
  */
 export const COORDINATOR_SCOPES = ["chat:write", "channels:history", "groups:history", "im:history", "mpim:history"] as const;
 
-/** `app.assistant`: the agent or assistant view, suggested prompts and thread titles need `assistant:write`. */
+/**
+ * `app.assistant`: the agent or assistant view, suggested prompts and thread titles
+ * (`assistant.threads.setTitle`; under the agent view `agents.sessions.rename`) need `assistant:write`.
+ */
 export const ASSISTANT_SCOPES = ["assistant:write"] as const;
 
 /** Events the coordinator plans for itself: the stop button under the agent view, an installation's lifecycle in OAuth mode. */
