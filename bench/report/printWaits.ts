@@ -2,7 +2,7 @@ import type { CycleRows, WaitFigures } from "../scenarios/waits";
 import type { LatencySummary } from "./latency";
 import { formatTable } from "./table";
 
-const indent = (text: string) => text.replace(/^/gm, "  ");
+const indent = (text: string) => text.replace(/^/gm, "  ").replace(/ +$/gm, "");
 const cells = (s: LatencySummary) => [s.count, s.p50, s.p99, s.max];
 
 function cycleTable(rows: CycleRows): string {

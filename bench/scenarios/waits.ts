@@ -62,8 +62,9 @@ export interface StatementRows {
 export interface CycleRows {
   kind: string;
   cycles: number;
-  /** (rows written + alarms set) per cycle, from the shard's own counters. */
+  /** (rows written + alarms set) per cycle: the tally's statements (per-minute tables apart) and the shard's alarms. */
   rowsPerCycle: number;
+  /** The shard's own counters over the cycles (alarms may include the metrics minute's). */
   rowsWritten: number;
   alarmsSet: number;
   /** The same per SQL statement (the metered build's tally), per-minute tables (metrics, registry, guard) apart. */
@@ -304,12 +305,15 @@ async function countRows(
   const round = (n: number) => Math.round(n * 100) / 100;
   const rowsWritten = after.counters.rowsWritten - before.counters.rowsWritten;
   const alarmsSet = after.counters.alarmsSet - before.counters.alarmsSet;
-  const perMinute = tally.filter((cost) => PER_MINUTE_TABLES.test(cost.statement));
-  const perMinuteRows = perMinute.reduce((sum, cost) => sum + cost.rowsWritten, 0);
+  const sum = (costs: StatementRows[]) => costs.reduce((total, cost) => total + cost.rowsWritten, 0);
+  const perMinuteRows = sum(tally.filter((cost) => PER_MINUTE_TABLES.test(cost.statement)));
+  // The tally is the isolate's (the shard and the watch, whose registry is a per-minute table); the
+  // shard's counters are the fallback when the build has no per-statement meter.
+  const ownRows = tally.length > 0 ? sum(tally) - perMinuteRows : rowsWritten;
   return {
     kind,
     cycles,
-    rowsPerCycle: round((rowsWritten + alarmsSet - perMinuteRows) / cycles),
+    rowsPerCycle: round((ownRows + alarmsSet) / cycles),
     rowsWritten,
     alarmsSet,
     perStatement: tally
