@@ -1,4 +1,5 @@
-import type { CycleRows, WaitFigures } from "../scenarios/waits";
+import type { CycleRows } from "../scenarios/waitRows";
+import type { WaitFigures } from "../scenarios/waits";
 import type { LatencySummary } from "./latency";
 import { formatTable } from "./table";
 

@@ -1,8 +1,19 @@
-import { appMention, blockActions, eventCallback, messageTs, signedEvent, signedInteraction } from "../../src/testing/deliveries";
-import { type FakeSlackServer, type ServedCall, startFakeSlackServer } from "../fakeSlack/fakeSlackServer";
-import { highResNow } from "../load/clock";
+import { type FakeSlackServer, startFakeSlackServer } from "../fakeSlack/fakeSlackServer";
 import { type LatencySummary, summarize } from "../report/latency";
-import { ADMIN_TOKEN, SIGNING_SECRET, type Subject, startSubject } from "../subjects";
+import { type Subject, startSubject } from "../subjects";
+import { measureRows, shardStats, type WaitRows } from "./waitRows";
+import {
+  callsIn,
+  click,
+  demoSettings,
+  firstCall,
+  type Mentioned,
+  mention,
+  questionIn,
+  sessionStatuses,
+  sleep,
+  until,
+} from "./waitTraffic";
 
 /** What the durable-waits scenario offers (issue 30, point 7). */
 export interface WaitPlan {
@@ -53,27 +64,6 @@ export interface AnswerSet {
   toStop: LatencySummary;
 }
 
-export interface StatementRows {
-  statement: string;
-  calls: number;
-  rowsWritten: number;
-}
-
-export interface CycleRows {
-  kind: string;
-  cycles: number;
-  /** (rows written + alarms set) per cycle: the tally's statements (per-minute tables apart) and the shard's alarms. */
-  rowsPerCycle: number;
-  /** The shard's own counters over the cycles (alarms may include the metrics minute's). */
-  rowsWritten: number;
-  alarmsSet: number;
-  /** The same per SQL statement (the metered build's tally), per-minute tables (metrics, registry, guard) apart. */
-  perStatement: Array<StatementRows & { perCycle: number }>;
-  perMinuteRows: number;
-  /** Rows the statements on the `waits` table wrote, per cycle. */
-  waitsTableRows: number;
-}
-
 export interface WaitFigures {
   plan: WaitPlan;
   idle: AnswerSet;
@@ -97,95 +87,9 @@ export interface WaitFigures {
     /** The "Reminder: X" post at the fake − (the mention's ack + S s), ms. */
     lateness: LatencySummary;
   };
-  rows: {
-    question: CycleRows;
-    questionless: CycleRows;
-    sleep: CycleRows;
-    sleepless: CycleRows;
-    /** question − questionless, sleep − sleepless (rows per cycle, counters). */
-    waitCosts: number;
-    sleepCosts: number;
-  } | null;
+  rows: WaitRows | null;
   coordinatorLogErrors: string[];
   wallS: number;
-}
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-const threadKey = (channel: string, threadTs: string) => `${channel}|${threadTs}`;
-const CHANNEL = "CWAITS";
-/** The per-minute tables whatever the traffic (metrics, the watch's registry, the guard's tallies): not a cycle's own. */
-const PER_MINUTE_TABLES = /\b(metric_minutes|shard_registry|answer_counts|guard_state)\b/;
-const WAIT_BLOCK = /^durable_wait:/;
-
-/** Settings as `npm start` serves the demo (AGENT_SESSIONS=true), with a fast model. */
-function demoSettings(plan: WaitPlan): Record<string, string> {
-  return { AGENT_SESSIONS: "true", DEMO_COUNT_INTERVAL_MS: String(plan.countIntervalMs), DEMO_CONFIRM_TIMEOUT_MS: "600000" };
-}
-
-interface Mentioned {
-  thread: string;
-  threadTs: string;
-  sentAt: number;
-  ackedAt: number | null;
-}
-
-async function mention(subject: Subject, team: string, text: string): Promise<Mentioned> {
-  const event = appMention({ channel: CHANNEL, text: `<@U0000BOT> ${text}` });
-  const threadTs = String(event.ts);
-  const delivery = await signedEvent(eventCallback(event, { teamId: team }), { secret: SIGNING_SECRET });
-  const sentAt = highResNow();
-  let ackedAt: number | null = null;
-  try {
-    const response = await fetch(new URL("/slack/events", subject.runtime.url), {
-      method: "POST",
-      headers: delivery.headers,
-      body: delivery.body,
-    });
-    await response.arrayBuffer();
-    if (response.ok) ackedAt = highResNow();
-  } catch {
-    // Unacked: counted as such.
-  }
-  return { thread: threadKey(CHANNEL, threadTs), threadTs, sentAt, ackedAt };
-}
-
-/** The fake's calls in a thread: posts and starts name the thread; stops and appends name the stream's ts. */
-function callsIn(fake: FakeSlackServer, thread: string): ServedCall[] {
-  const starts = new Set<string>();
-  const found: ServedCall[] = [];
-  for (const call of fake.calls) {
-    if (call.outcome !== "ok" || !call.channel) continue;
-    const inThread = call.threadTs !== undefined && threadKey(call.channel, call.threadTs) === thread;
-    if (inThread && call.method === "chat.startStream" && call.answerTs) starts.add(call.answerTs);
-    if (inThread || (call.ts !== undefined && starts.has(call.ts))) found.push(call);
-  }
-  return found;
-}
-
-function firstCall(fake: FakeSlackServer, thread: string, method: string, after = 0): ServedCall | undefined {
-  return callsIn(fake, thread).find((call) => call.method === method && call.receivedAt >= after);
-}
-
-/** Polls (bounded) until `done` holds; returns whether it did. */
-async function until(done: () => boolean, maxWaitMs: number, everyMs = 50): Promise<boolean> {
-  const deadline = Date.now() + maxWaitMs;
-  while (!done()) {
-    if (Date.now() > deadline) return false;
-    await sleep(everyMs);
-  }
-  return true;
-}
-
-/** Session statuses the fake was sent, by thread: the last one wins. */
-function sessionStatuses(fake: FakeSlackServer): Map<string, string> {
-  const statuses = new Map<string, string>();
-  for (const call of fake.fake.calls) {
-    if (call.method !== "agents.sessions.setStatus" || call.outcome !== "ok") continue;
-    const { channel_id, thread_ts, status } = call.body as Record<string, unknown>;
-    if (typeof channel_id === "string" && typeof thread_ts === "string" && typeof status === "string")
-      statuses.set(threadKey(channel_id, thread_ts), status);
-  }
-  return statuses;
 }
 
 /** `count to N` answers, one after another (each waited for, then 100 ms): ack → first stream call, ack → stop. */
@@ -206,205 +110,8 @@ async function answers(subject: Subject, fake: FakeSlackServer, team: string, pl
   return { answered: stop.length, toFirstStreamCall: summarize(first), toStop: summarize(stop) };
 }
 
-/** The question the demo posted in `thread`, as a click on its `value` button needs it. */
-function questionIn(fake: FakeSlackServer, thread: string) {
-  const [channel, threadTs] = thread.split("|") as [string, string];
-  for (const message of fake.fake.messagesIn(channel, threadTs)) {
-    const blocks = typeof message.blocks === "string" ? (JSON.parse(message.blocks) as unknown) : message.blocks;
-    if (!Array.isArray(blocks)) continue;
-    const actions = (blocks as Array<{ type?: string; block_id?: string; elements?: Array<Record<string, string>> }>).find(
-      (block) => block.type === "actions" && WAIT_BLOCK.test(block.block_id ?? ""),
-    );
-    if (actions) return { channel, threadTs, ts: message.ts, text: message.text, actions };
-  }
-  return undefined;
-}
-
-/** A click on the question's `value` button, signed, as Slack sends it (test/example/agentWaits.test.ts). */
-async function click(subject: Subject, team: string, thread: string, value: "yes" | "no", fake: FakeSlackServer) {
-  const question = questionIn(fake, thread);
-  if (!question) return { sentAt: highResNow(), ackedAt: null };
-  const button = question.actions.elements?.find((element) => element.value === value);
-  const { channel, threadTs, ts } = question;
-  const payload = {
-    ...blockActions({ teamId: team, actionId: button?.action_id ?? "count_confirm", channel, messageTs: ts }),
-    container: { type: "message", message_ts: ts, channel_id: channel, thread_ts: threadTs },
-    message: { type: "message", ts, thread_ts: threadTs, text: question.text },
-    actions: [
-      { type: "button", action_id: button?.action_id, block_id: question.actions.block_id, value, action_ts: messageTs() },
-    ],
-  };
-  const delivery = await signedInteraction(payload, { secret: SIGNING_SECRET });
-  const sentAt = highResNow();
-  try {
-    const response = await fetch(new URL("/slack/interactivity", subject.runtime.url), {
-      method: "POST",
-      headers: delivery.headers,
-      body: delivery.body,
-    });
-    await response.arrayBuffer();
-    return { sentAt, ackedAt: response.ok ? highResNow() : null };
-  } catch {
-    return { sentAt, ackedAt: null };
-  }
-}
-
 const ratioOf = (loaded: number | null, idle: number | null) =>
   loaded === null || idle === null || idle === 0 ? null : Math.round((loaded / idle) * 100) / 100;
-
-async function shardStats(subject: Subject, team: string) {
-  const response = await fetch(new URL(`/admin/shards/${team}/0`, subject.runtime.url), {
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-  });
-  if (!response.ok) throw new Error(`admin API answered ${response.status}`);
-  return (await response.json()) as {
-    outbox: { pending: number };
-    counters: { accepted: number; rowsWritten: number; alarmsSet: number };
-  };
-}
-
-async function statementTally(subject: Subject): Promise<StatementRows[]> {
-  const response = await fetch(new URL("/bench/statements", subject.runtime.url));
-  return response.ok ? ((await response.json()) as StatementRows[]) : [];
-}
-
-/** Waits (bounded) until the shard has nothing pending and has written nothing for a second. */
-async function quiet(subject: Subject, team: string, maxWaitMs: number): Promise<void> {
-  const deadline = Date.now() + maxWaitMs;
-  let last = -1;
-  while (Date.now() < deadline) {
-    const stats = await shardStats(subject, team);
-    if (stats.outbox.pending === 0 && stats.counters.rowsWritten === last) return;
-    last = stats.counters.rowsWritten;
-    await sleep(1000);
-  }
-}
-
-/** Rows written by `cycles` runs of `cycle`, one after another, on a warmed shard of the metered build. */
-async function countRows(
-  subject: Subject,
-  team: string,
-  kind: string,
-  cycles: number,
-  cycle: () => Promise<void>,
-  maxWaitMs: number,
-): Promise<CycleRows> {
-  await quiet(subject, team, maxWaitMs);
-  const before = await shardStats(subject, team);
-  const tallyBefore = new Map((await statementTally(subject)).map((cost) => [cost.statement, cost]));
-  for (let i = 0; i < cycles; i++) await cycle();
-  await quiet(subject, team, maxWaitMs);
-  const after = await shardStats(subject, team);
-  const tally = (await statementTally(subject))
-    .map((cost) => ({
-      statement: cost.statement,
-      calls: cost.calls - (tallyBefore.get(cost.statement)?.calls ?? 0),
-      rowsWritten: cost.rowsWritten - (tallyBefore.get(cost.statement)?.rowsWritten ?? 0),
-    }))
-    .filter((cost) => cost.calls > 0 && cost.rowsWritten > 0);
-  const round = (n: number) => Math.round(n * 100) / 100;
-  const rowsWritten = after.counters.rowsWritten - before.counters.rowsWritten;
-  const alarmsSet = after.counters.alarmsSet - before.counters.alarmsSet;
-  const sum = (costs: StatementRows[]) => costs.reduce((total, cost) => total + cost.rowsWritten, 0);
-  const perMinuteRows = sum(tally.filter((cost) => PER_MINUTE_TABLES.test(cost.statement)));
-  // The tally is the isolate's (the shard and the watch, whose registry is a per-minute table); the
-  // shard's counters are the fallback when the build has no per-statement meter.
-  const ownRows = tally.length > 0 ? sum(tally) - perMinuteRows : rowsWritten;
-  return {
-    kind,
-    cycles,
-    rowsPerCycle: round((ownRows + alarmsSet) / cycles),
-    rowsWritten,
-    alarmsSet,
-    perStatement: tally
-      .filter((cost) => !PER_MINUTE_TABLES.test(cost.statement))
-      .map((cost) => ({ ...cost, perCycle: round(cost.rowsWritten / cycles) })),
-    perMinuteRows,
-    waitsTableRows: round(
-      tally.filter((cost) => /\bwaits\b/.test(cost.statement)).reduce((sum, cost) => sum + cost.rowsWritten, 0) / cycles,
-    ),
-  };
-}
-
-async function measureRows(fake: FakeSlackServer, plan: WaitPlan): Promise<WaitFigures["rows"]> {
-  const subject = await startSubject({
-    name: "coordinator",
-    worker: "coordinatorMetered",
-    apiUrl: fake.fake.apiUrl,
-    stateDir: "bench/waits-rows",
-    settings: demoSettings(plan),
-  });
-  try {
-    const team = "TWAITROWS";
-    // Warm: the shard, its receipt generation and its first minute exist before anything is counted.
-    const warm = await mention(subject, team, "hello");
-    await until(() => firstCall(fake, warm.thread, "chat.update") !== undefined, plan.maxWaitMs);
-    const done = (thread: string, method: string, text?: RegExp) =>
-      until(
-        () => callsIn(fake, thread).some((call) => call.method === method && (text === undefined || text.test(call.text ?? ""))),
-        plan.maxWaitMs,
-        20,
-      );
-    const question = await countRows(
-      subject,
-      team,
-      "count to 1000, asked, clicked no, answered",
-      plan.rowCycles,
-      async () => {
-        const sent = await mention(subject, team, `count to ${plan.questionCount}`);
-        await until(() => questionIn(fake, sent.thread) !== undefined, plan.maxWaitMs, 20);
-        await until(() => sessionStatuses(fake).get(sent.thread) === "suspended", plan.maxWaitMs, 20);
-        await click(subject, team, sent.thread, "no", fake);
-        await done(sent.thread, "chat.stopStream");
-      },
-      plan.maxWaitMs,
-    );
-    const questionless = await countRows(
-      subject,
-      team,
-      "count to 2001, refused at once (the same short answer, no question)",
-      plan.rowCycles,
-      async () => {
-        const sent = await mention(subject, team, "count to 2001");
-        await done(sent.thread, "chat.stopStream");
-      },
-      plan.maxWaitMs,
-    );
-    const sleepCycle = await countRows(
-      subject,
-      team,
-      "remind me in 1 second, slept, reminded",
-      plan.rowCycles,
-      async () => {
-        const sent = await mention(subject, team, "remind me in 1 seconds to stretch");
-        await done(sent.thread, "chat.postMessage");
-      },
-      plan.maxWaitMs,
-    );
-    const sleepless = await countRows(
-      subject,
-      team,
-      "remind me in 100000 seconds, refused at once (one post, no sleep)",
-      plan.rowCycles,
-      async () => {
-        const sent = await mention(subject, team, "remind me in 100000 seconds to stretch");
-        await done(sent.thread, "chat.postMessage");
-      },
-      plan.maxWaitMs,
-    );
-    const round = (n: number) => Math.round(n * 100) / 100;
-    return {
-      question,
-      questionless,
-      sleep: sleepCycle,
-      sleepless,
-      waitCosts: round(question.rowsPerCycle - questionless.rowsPerCycle),
-      sleepCosts: round(sleepCycle.rowsPerCycle - sleepless.rowsPerCycle),
-    };
-  } finally {
-    await subject.runtime.stop();
-  }
-}
 
 /**
  * Issue 30, point 7: a fresh coordinator serving the demo (AGENT_SESSIONS=true, a fast model).
