@@ -7,6 +7,7 @@ import { FULL_PLAN, QUICK_PLAN, workspaces } from "./plan";
 import { describeMachine } from "./report/machine";
 import { printBench } from "./report/printBench";
 import { printStreams } from "./report/printStreams";
+import { printWaits } from "./report/printWaits";
 import { judgeTargets } from "./report/targets";
 import { killDescendantsOnExit, watchdog } from "./runtime/cleanup";
 import { repoRoot } from "./runtime/repoRoot";
@@ -18,6 +19,7 @@ import { COST_WORKSPACES, startRowsPerEvent } from "./scenarios/rowsPerEvent";
 import { type RunResult, runAtRate } from "./scenarios/runAtRate";
 import { measureStreams } from "./scenarios/streams";
 import { SUSTAINED_RULE } from "./scenarios/sustained";
+import { measureWaits, WAIT_PLAN } from "./scenarios/waits";
 import { oauthSettings, relaySettings, type Subject, startSubject } from "./subjects";
 
 type Compared = "coordinator" | "floor" | "slack-edge" | "slack-edge-same-work";
@@ -42,6 +44,18 @@ if (process.argv.includes("--streams")) {
   const file = resolve(repoRoot, "bench/results-streams.json");
   const ended = { ...machine, loadAverageAtEnd: loadavg().map((n) => Math.round(n * 100) / 100) };
   writeFileSync(file, `${JSON.stringify({ generatedAt: startedAt.toISOString(), machine: ended, streams }, null, 2)}\n`);
+  console.log(`\nwrote ${file}`);
+  process.exit(0);
+}
+
+if (process.argv.includes("--waits")) {
+  // Durable waits alone (issue 30, point 7; their own fake Slack and coordinators): bench/results-waits.json.
+  watchdog(4 * 60_000, "npm run bench -- --waits");
+  const waits = await measureWaits(WAIT_PLAN);
+  printWaits(waits);
+  const file = resolve(repoRoot, "bench/results-waits.json");
+  const ended = { ...machine, loadAverageAtEnd: loadavg().map((n) => Math.round(n * 100) / 100) };
+  writeFileSync(file, `${JSON.stringify({ generatedAt: startedAt.toISOString(), machine: ended, waits }, null, 2)}\n`);
   console.log(`\nwrote ${file}`);
   process.exit(0);
 }
