@@ -1,13 +1,13 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
-import type { WorkspaceShard } from "../../src/shard/workspaceShard";
 import { channelMessage, messageTs } from "../../src/testing/deliveries";
 import { agentSessionStopped } from "../support/assistantPayloads";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { eventDelivery } from "../support/inboundOf";
 import { workspaceShardIn } from "../support/shardIn";
+import { suspendedOn } from "../support/suspended";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();
@@ -27,11 +27,6 @@ function question(team: string) {
   return { inbound, channel: inbound.conversation!.channel, ts };
 }
 
-/** The next settle of the shard's run row (the immediate attempt after an ingest settles on its own). */
-function settled(shard: WorkspaceShard) {
-  return new Promise<string>((resolve) => shard.delivery.events.subscribe((event) => resolve(event.type)));
-}
-
 const said = () =>
   slack()
     .callsTo("chat.postMessage")
@@ -45,9 +40,7 @@ describe("a run's durable sleep", () => {
     const { inbound } = question(team);
     await runInDurableObject(shardStub(team), async (_, state) => {
       const shard = await workspaceShardIn(state, { app });
-      const first = settled(shard);
-      await shard.recording.ingest(inbound);
-      expect(await first).toBe("postponed");
+      await suspendedOn(shard, inbound);
       expect(said()).toEqual(["I will remind you in a minute."]);
       const [row] = state.storage.sql
         .exec<{ status: string; attempts: number; next_attempt_at: number }>(
@@ -80,9 +73,7 @@ describe("a run's durable sleep", () => {
     const { inbound } = question(team);
     await runInDurableObject(shardStub(team), async (_, state) => {
       const first = await workspaceShardIn(state, { app });
-      const asleep = settled(first);
-      await first.recording.ingest(inbound);
-      expect(await asleep).toBe("postponed");
+      await suspendedOn(first, inbound);
     });
     clock.advance(61_000);
     await runInDurableObject(shardStub(team), async (_, state) => {
@@ -99,9 +90,7 @@ describe("a run's durable sleep", () => {
     const { inbound, channel, ts } = question(team);
     const parked = await runInDurableObject(shardStub(team), async (_, state) => {
       const shard = await workspaceShardIn(state, { app, settings: { AGENT_SESSIONS: "true" } });
-      const asleep = settled(shard);
-      await shard.recording.ingest(inbound);
-      expect(await asleep).toBe("postponed");
+      await suspendedOn(shard, inbound);
       await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs: ts })));
       for (let i = 0; i < 4; i++) {
         clock.advance(60_000);

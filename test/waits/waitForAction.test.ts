@@ -3,13 +3,13 @@ import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
 import { WAIT_ENDED_TEXT } from "../../src/app/waits";
 import type { Inbound } from "../../src/inbound/types";
-import type { WorkspaceShard } from "../../src/shard/workspaceShard";
 import { channelMessage, messageTs, slackId } from "../../src/testing/deliveries";
 import { agentSessionStopped } from "../support/assistantPayloads";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { eventDelivery, inboundOf } from "../support/inboundOf";
 import { workspaceShardIn } from "../support/shardIn";
+import { settled, suspendedOn } from "../support/suspended";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();
@@ -67,11 +67,6 @@ function click(team: string, on: ReturnType<typeof asked>, value: string, user =
   );
 }
 
-/** The next settle of any row of the shard. */
-function settled(shard: WorkspaceShard) {
-  return new Promise<string>((resolve) => shard.delivery.events.subscribe((event) => resolve(event.type)));
-}
-
 const said = () =>
   slack()
     .callsTo("chat.postMessage")
@@ -80,13 +75,6 @@ const ephemerals = () =>
   slack()
     .callsTo("chat.postEphemeral")
     .map((call) => ({ user: call.body.user, text: call.body.text }));
-
-/** Ingest the question and let its first attempt suspend. */
-async function suspendedOn(shard: WorkspaceShard, inbound: Inbound) {
-  const first = settled(shard);
-  await shard.recording.ingest(inbound);
-  expect(await first).toBe("postponed");
-}
 
 describe("waitForAction: a durable wait for a person's click", () => {
   it("asks in the thread with its buttons, holds nothing while it waits, and goes on once with the click", async () => {
