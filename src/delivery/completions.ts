@@ -4,23 +4,29 @@ import type { Outbox } from "../recording/outbox";
 export const COMPLETION_WAIT_MS = 10;
 
 interface Waiting {
-  key: string;
-  token: string;
-  settle(completed: boolean): void;
+  write(): unknown;
+  settle(value: unknown): void;
   fail(error: unknown): void;
 }
 
 /**
- * Fenced completions (the DELETE of a delivered row), written together with the shard's next
- * write instead of each in a turn of its own. Every turn that writes ends in a commit of its
- * own, and locally that costs several times a statement in it (`npm run commit-cost`), so
- * a delivered row's completion rides on the next ingest or step checkpoint, or is written after
- * COMPLETION_WAIT_MS at most. Until then the row stays leased: no one else claims it, and if the
- * instance dies first the sweep delivers it again once the lease runs out (at least once).
+ * Writes that share a commit: fenced completions (the DELETE of a delivered row) and step
+ * checkpoints, written together in one turn instead of each in a turn of its own. Every turn
+ * that writes ends in a commit of its own, and locally that costs several times a statement in
+ * it (`npm run commit-cost`), so:
+ * - a delivered row's completion rides on the shard's next write (an ingest, a checkpoint), or
+ *   is written after COMPLETION_WAIT_MS at most. Until then the row stays leased: no one else
+ *   claims it, and if the instance dies first the sweep delivers it again once the lease runs
+ *   out (at least once);
+ * - a step's checkpoint is written `soon`: after the events already waiting on the shard's
+ *   thread (the answers of other runs' calls, ingests), so concurrent runs' checkpoints share one
+ *   commit. The run goes on only once it is written, and the output gate holds the run's next
+ *   call until it is durable — as when each was written in a turn of its own.
  */
 export class Completions {
   private waiting: Waiting[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerSoon = false;
 
   constructor(
     private readonly outbox: Outbox,
@@ -31,29 +37,44 @@ export class Completions {
 
   /** Deletes the delivered row if `token` still holds its lease, with the next write; true if it did. */
   complete(key: string, token: string): Promise<boolean> {
-    const completed = new Promise<boolean>((settle, fail) => {
-      this.waiting.push({ key, token, settle, fail });
-      this.timer ??= setTimeout(this.flush, this.waitMs);
-    });
+    const completed = this.queue(() => this.outbox.complete(key, token), false);
     if (this.awaited(key)) this.flush();
     return completed;
   }
 
+  /** Runs `write` (a fenced checkpoint) soon, in a turn other writes share; resolves with what it returned. */
+  soon<T>(write: () => T): Promise<T> {
+    return this.queue(write, true);
+  }
+
+  private queue<T>(write: () => T, soon: boolean): Promise<T> {
+    const written = new Promise<T>((settle, fail) => {
+      this.waiting.push({ write, settle: settle as (value: unknown) => void, fail });
+    });
+    if (soon && !this.timerSoon) {
+      if (this.timer !== undefined) clearTimeout(this.timer);
+      this.timer = setTimeout(this.flush, 0);
+      this.timerSoon = true;
+    } else this.timer ??= setTimeout(this.flush, this.waitMs);
+    return written;
+  }
+
   /**
-   * Writes the waiting completions now, in this turn: called by whatever writes next (outside
-   * any transaction of its own, so no rollback can undo a completion already reported).
+   * Writes everything waiting now, in this turn: called by whatever writes next (outside any
+   * transaction of its own, so no rollback can undo a completion already reported).
    */
   readonly flush = (): void => {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
+    this.timerSoon = false;
     const waiting = this.waiting;
     if (waiting.length === 0) return;
     this.waiting = [];
-    for (const completion of waiting) {
+    for (const write of waiting) {
       try {
-        completion.settle(this.outbox.complete(completion.key, completion.token));
+        write.settle(write.write());
       } catch (error) {
-        completion.fail(error);
+        write.fail(error);
       }
     }
   };

@@ -18,8 +18,8 @@ export function buildCourier(parts: CourierParts): Courier {
     turnEnded: parts.turnEnded,
     delivery: settings.delivery,
     retryAfters: new RetryAfterMemory(),
-    // A step checkpoint is a write the waiting completions can share.
-    perform: rowPerformer(parts, completions.flush),
+    // Step checkpoints and completions share commits.
+    perform: rowPerformer(parts, completions),
     followUps: parkFollowUps(parts.app, agentFollowUps(settings)),
     closes: parkedStreamCloses((key, name) => outbox.steps.read(key, name)),
   };

@@ -166,6 +166,7 @@ export class DeliveryLoop {
    */
   turnsMayGo(conversation: string): void {
     const ready = this.ready;
+    if (!this.inputs.outbox.turns.pending(conversation)) return;
     const now = Date.now();
     const lease = this.leaseFor(now);
     if (!ready || !lease) {

@@ -15,6 +15,7 @@ import type { DeliverySettings } from "../settings";
 import { TOKEN_REJECTIONS } from "../slack/classifyAnswer";
 import { createSlackClient } from "../slack/client";
 import { AttemptPosts, type AttemptReport } from "./attemptPosts";
+import type { Completions } from "./completions";
 import { stepFor } from "./stepCheckpoints";
 import type { Stops } from "./stops";
 import { streamLedgerFor } from "./streamLedger";
@@ -57,8 +58,8 @@ export interface CourierParts {
  */
 export function rowPerformer(
   { shard, authorize, env, settings, outbox, kinds, observe: report = () => {}, pacing, stops }: CourierParts,
-  /** Called in the turn a step checkpoint was written (other writes may share its commit). */
-  afterStep?: () => void,
+  /** Writes that share a commit (completions.ts): a step's checkpoint is written `soon`; a stream's turn `flush`es the others into its own. */
+  commits?: Pick<Completions, "soon" | "flush">,
 ) {
   return (effect: Effect, row: ClaimedRow, token: string, attempt?: AttemptReport): Promise<void> => {
     // The kind and its own dependencies, drawn once per shard: nothing kind-specific is built per row.
@@ -109,8 +110,8 @@ export function rowPerformer(
       effect,
       {
         client,
-        step: stepFor(outbox, key, token, row.noCheckpointsUntil, afterStep, posts),
-        streams: streamLedgerFor(outbox, key, token, settings.delivery.leaseMs, afterStep),
+        step: stepFor(outbox, key, token, row.noCheckpointsUntil, commits?.soon.bind(commits), posts),
+        streams: streamLedgerFor(outbox, key, token, settings.delivery.leaseMs, commits?.flush),
         waits: waitLedgerFor(outbox, key, shard),
         attempts: row.attempts,
         recordedAt: row.created_at,

@@ -21,7 +21,8 @@ export function stepFor(
   outboxKey: string,
   token: string,
   noCheckpointsUntil?: number,
-  afterStep?: () => void,
+  /** Writes a checkpoint in a turn other writes share (completions.ts `soon`); else at once. */
+  shared: <W>(write: () => W) => Promise<W> = async (write) => write(),
   scopes?: StepScopes,
 ): Step {
   /** Steps this attempt recorded: on a row that had none, the only checkpoints there can be. */
@@ -46,8 +47,7 @@ export function stepFor(
     }
     const result = storable(name, value);
     // fn's awaits opened the input gate: another attempt may own the row by now.
-    const recorded = outbox.steps.recordStep(outboxKey, name, token, result);
-    afterStep?.();
+    const recorded = await shared(() => outbox.steps.recordStep(outboxKey, name, token, result));
     if (recorded === undefined) throw new LeaseLost(`lease on ${outboxKey} was taken over before step "${name}" was recorded`);
     scopes?.recorded(name);
     recordedHere.set(name, recorded);

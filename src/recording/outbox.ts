@@ -90,7 +90,9 @@ export class Outbox {
    * this same statement. `turn`: only that conversation's rows (its next turn, once one ended).
    */
   claimBatch(token: string, now: number, leaseMs: number, limit: number, turn: string | null = null): ClaimedRow[] {
-    this.sql.all(
+    // A conversation's claim (each time a turn ends) is an index look-up (outbox_turns), not a scan of
+    // the backlog; RETURNING gives the rows leased (a SELECT by token would scan the outbox again).
+    const rows = this.sql.all<StoredRow & { next_attempt_at: number }>(
       `UPDATE outbox SET claim_token = ?1, claim_expires_at = ?2, claimed_at = ?3,
           posts_uncertain_since = CASE WHEN claim_token IS NOT NULL AND claim_token <> ?1
             THEN coalesce(posts_uncertain_since, claimed_at, created_at) ELSE posts_uncertain_since END
@@ -98,21 +100,22 @@ export class Outbox {
           SELECT idempotency_key FROM outbox AS candidate
            WHERE status = 'pending' AND next_attempt_at <= ?3
              AND (claim_token IS NULL OR claim_expires_at <= ?3 OR claim_token = ?1)
-             AND (?5 IS NULL OR turn = ?5) AND NOT ${waitsForTurn("candidate")}
+             ${turn === null ? "" : "AND candidate.turn = ?5"} AND NOT ${waitsForTurn("candidate")}
            ORDER BY claim_token IS ?1 DESC, next_attempt_at, idempotency_key
-           LIMIT ?4)`,
+           LIMIT ?4)
+        RETURNING ${CLAIMED_COLUMNS}, next_attempt_at`,
       token,
       now + leaseMs,
       now,
       limit,
-      turn,
+      ...(turn === null ? [] : [turn]),
     );
-    return this.claimedBy(token);
+    return rows.sort(inClaimOrder).map(({ next_attempt_at: _, ...row }) => row);
   }
 
   claimedBy(token: string): ClaimedRow[] {
     return this.sql.all<StoredRow>(
-      `SELECT idempotency_key, workspace, payload, rate_key, attempts, created_at, posts_uncertain_since, turn FROM outbox
+      `SELECT ${CLAIMED_COLUMNS} FROM outbox
         WHERE claim_token = ? AND status = 'pending' ORDER BY next_attempt_at, idempotency_key`,
       token,
     );
@@ -237,3 +240,10 @@ export class Outbox {
     ).at;
   }
 }
+
+/** The columns of a row its claimer delivers from. */
+const CLAIMED_COLUMNS = "idempotency_key, workspace, payload, rate_key, attempts, created_at, posts_uncertain_since, turn";
+
+/** Claimed rows in the order they were due (RETURNING's order is SQLite's, not the subquery's). */
+const inClaimOrder = (a: { next_attempt_at: number; idempotency_key: string }, b: typeof a) =>
+  a.next_attempt_at - b.next_attempt_at || (a.idempotency_key < b.idempotency_key ? -1 : 1);

@@ -51,6 +51,16 @@ export class OutboxTurns {
   }
 
   /**
+   * Whether any turn of `conversation` is still pending (an index read, no write): when a turn
+   * ends and none is, there is nothing to claim — and a claim, an UPDATE, would cost a commit.
+   */
+  pending(conversation: string): boolean {
+    return (
+      this.sql.all(`SELECT 1 FROM outbox AS row WHERE row.turn = ? AND ${holdsThread("row")} LIMIT 1`, conversation).length > 0
+    );
+  }
+
+  /**
    * `interrupt`: parks the turns of `conversation` before `seq` that hold its thread, with `reason`,
    * in an attempt or not (one in an attempt is aborted by its shard and settles parked the same
    * way: delivery/stops.ts), born followed up as a stopped run is. Returns the keys parked.
