@@ -1,6 +1,7 @@
 import { RetryAfterMemory } from "../platform/retryAfter";
 import { COMPLETION_WAIT_MS, Completions } from "./completions";
 import type { Courier } from "./deliverClaimed";
+import { LeaseRenewals } from "./leaseRenewals";
 import { agentFollowUps, parkedStreamCloses, parkFollowUps } from "./parkFollowUps";
 import { type CourierParts, rowPerformer } from "./performRow";
 
@@ -13,6 +14,7 @@ export function buildCourier(parts: CourierParts): Courier {
     shard,
     outbox,
     completions,
+    leases: new LeaseRenewals(outbox, settings.delivery.leaseMs),
     events,
     wakeAt,
     turnEnded: parts.turnEnded,

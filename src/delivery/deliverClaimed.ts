@@ -9,6 +9,7 @@ import type { ClaimedRow, Outbox } from "../recording/outbox";
 import type { DeliverySettings } from "../settings";
 import type { AttemptReport } from "./attemptPosts";
 import type { Completions } from "./completions";
+import type { LeaseRenewals } from "./leaseRenewals";
 import type { FollowUps } from "./parkFollowUps";
 
 /** What the delivery loop needs of a shard. */
@@ -16,6 +17,8 @@ export interface Courier {
   outbox: Outbox;
   /** Fenced completions, written with the shard's next write (completions.ts). */
   completions: Completions;
+  /** The running attempts' leases, kept alive by one timer (leaseRenewals.ts). */
+  leases: LeaseRenewals;
   delivery: DeliverySettings["delivery"];
   retryAfters: RetryAfterMemory;
   events: DeliveryEvents;
@@ -58,7 +61,7 @@ async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Pro
     // Inside the try: a payload that cannot be read back is parked as a counted attempt, not re-leased forever.
     const performed = row.effect ?? readEffect(row.payload);
     effect = performed;
-    await whileRenewingLease(courier, token, key, () => courier.perform(performed, row, token, report));
+    await courier.leases.during(key, token, () => courier.perform(performed, row, token, report));
     settlement = { disposition: "delivered" };
   } catch (error) {
     settlement = settlementOf(error);
@@ -69,25 +72,6 @@ async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Pro
   events.emit(settled);
   // A turn that ended no longer holds its thread (recording/outboxTurns.ts): the next one goes now, not at the next alarm.
   if (row.turn && (settled.type === "delivered" || settled.type === "parked")) courier.turnEnded?.(row.turn);
-}
-
-/**
- * Keeps the row's lease alive while its attempt is running, so a long run (an LLM call in a
- * step, several sequential Slack calls) is not reclaimed and performed twice. A Slack call
- * ends within DELIVERY_TIMEOUT_MS, well inside half a lease, so plain effects never renew.
- * Stopping the renewal is not a release: the lease still ends only by expiry or a fenced
- * settle. If the DO dies, the timer dies with it and the lease runs out as designed.
- */
-async function whileRenewingLease<T>(courier: Courier, token: string, key: string, attempt: () => Promise<T>): Promise<T> {
-  const { leaseMs } = courier.delivery;
-  const timer = setInterval(() => {
-    if (!courier.outbox.renewLease(key, token, Date.now() + leaseMs)) clearInterval(timer);
-  }, leaseMs / 2);
-  try {
-    return await attempt();
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 /** Writes the settlement to the row, fenced by `token`, and says what happened. */

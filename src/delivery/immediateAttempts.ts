@@ -8,7 +8,7 @@ export interface ImmediateLimits {
   maxWaiting: number;
   /**
    * A waiting row starts with at least this much of its lease left, renewing it first if less
-   * is. Its attempt renews the lease half a lease after it starts, so this is half a lease plus
+   * is. Its attempt renews the lease within half a lease after it starts, so this is half a lease plus
    * a call's timeout.
    */
   minLeaseLeftMs: number;

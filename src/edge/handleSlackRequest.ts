@@ -177,10 +177,21 @@ export async function handleSlackRequest(
   // without a write per request.
   if (request.headers.has("x-slack-signature") && request.headers.has("x-slack-request-timestamp"))
     tallyAck(response.status, verificationOf(facts, response.status), env, ctx);
-  log(response.status >= 500 ? "error" : "info", "slack request", {
-    status: response.status,
-    ...facts,
-    ackMs: Date.now() - started,
-  });
+  if (!quietAck(response.status, facts, env))
+    log(response.status >= 500 ? "error" : "info", "slack request", {
+      status: response.status,
+      ...facts,
+      ackMs: Date.now() - started,
+    });
   return response;
+}
+
+/** A recorded delivery's 2xx ack, logged only with LOG_ACKED_REQUESTS (a line per event costs CPU and is billed). */
+function quietAck(status: number, facts: LogFields, env: CoordinatorEnv): boolean {
+  if (status >= 300 || (facts.outcome !== "accepted" && facts.outcome !== "duplicate")) return false;
+  try {
+    return !edgeSettings(env).logAcked;
+  } catch {
+    return false;
+  }
 }

@@ -92,12 +92,16 @@ export class Receipts {
 
   private insertFirst(key: string, inbound: Inbound, kind: "kind" | "fact", now: number, ackBody?: AckBody): boolean {
     const generation = this.generationAt(now);
-    if (this.find<{ one: number }>("1 AS one", key, [generation - 1], generation).length > 0) return false;
+    const previous = this.known().has(generation - 1) ? tableOf(generation - 1) : undefined;
+    // With the table of before 0005 gone, the look-up in the previous generation is part of the
+    // insert: one statement (the steady state). Else looked up first (find covers that table).
+    if (this.legacy && this.find<{ one: number }>("1 AS one", key, [generation - 1], generation).length > 0) return false;
+    const unseen = previous && !this.legacy ? `WHERE NOT EXISTS (SELECT 1 FROM ${previous} WHERE dedupe_key = ?1)` : "WHERE 1";
     // The caller prepared the table; if it did not (a bug), this throws and the delivery is not acked.
     return (
       this.sql.count(
         `INSERT INTO ${tableOf(generation)} (dedupe_key, kind, type, workspace, retry_num, retry_reason, response, received_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 ${unseen}
        ON CONFLICT (dedupe_key) DO NOTHING
        RETURNING 1`,
         key,

@@ -19,8 +19,8 @@ const reading = new Map<string, Promise<BucketLayout[]>>();
  * than that bound could meet a layout it does not know.
  */
 export async function layoutsOf(env: CoordinatorEnv, workspace: string, now: number): Promise<BucketLayout[]> {
-  const entry = cached.get(workspace);
-  if (entry && now - entry.readAt < LAYOUT_CACHE_MS) return entry.layouts;
+  const known = cachedLayouts(workspace, now);
+  if (known) return known;
   let read = reading.get(workspace);
   if (!read) {
     read = Promise.resolve(layoutKeeperStub(env.SHARD, workspace).bucketLayouts()).then((layouts) => {
@@ -31,6 +31,12 @@ export async function layoutsOf(env: CoordinatorEnv, workspace: string, now: num
     void read.finally(() => reading.delete(workspace)).catch(() => {});
   }
   return read;
+}
+
+/** The layouts this instance read within LAYOUT_CACHE_MS, without waiting (no timer, no promise), or undefined. */
+export function cachedLayouts(workspace: string, now: number): BucketLayout[] | undefined {
+  const entry = cached.get(workspace);
+  return entry && now - entry.readAt < LAYOUT_CACHE_MS ? entry.layouts : undefined;
 }
 
 /** After a change made through this instance: read again at the next delivery. */

@@ -7,6 +7,8 @@ export interface EdgeSettings {
   signingSecrets: string[];
   ackBudgetMs: number;
   shardBuckets: number;
+  /** LOG_ACKED_REQUESTS: the `slack request` line for recorded deliveries' 200s too. */
+  logAcked: boolean;
 }
 
 /** What a shard needs to record deliveries: how long receipts are kept, and assistant threads' contexts. */
@@ -21,7 +23,12 @@ export const edgeSettings = oncePerEnv((vars): EdgeSettings => {
     (secret): secret is string => secret !== undefined,
   );
   if (signingSecrets.length === 0) throw new InvalidSetting("SLACK_SIGNING_SECRET", "is not set");
-  return { signingSecrets, ackBudgetMs: setting(vars, "ACK_BUDGET_MS"), shardBuckets: setting(vars, "SHARD_BUCKETS") };
+  return {
+    signingSecrets,
+    ackBudgetMs: setting(vars, "ACK_BUDGET_MS"),
+    shardBuckets: setting(vars, "SHARD_BUCKETS"),
+    logAcked: setting(vars, "LOG_ACKED_REQUESTS"),
+  };
 });
 
 /** A shard's recording settings; a bad one halts recording (the edge acks 503, Slack retries). */

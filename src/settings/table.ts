@@ -42,6 +42,11 @@ export const SETTINGS = {
     read: positive(2000),
     doc: "how long the Worker waits for the shard's commit before answering `503`",
   },
+  LOG_ACKED_REQUESTS: {
+    part: "edge",
+    read: flag(false),
+    doc: "`true` logs the `slack request` line for every Slack request; by default the `200` acks of recorded deliveries (`accepted`, `duplicate`) — nearly all of them — are not logged, only the rest (refusals, `503`s, errors, `ignored`, `url_verification`, …): at a line per event, logging cost more CPU than any other part of the ack, and each line is billed by Workers Logs ([Logs](../guides/operations.md#logs))",
+  },
   SHARD_BUCKETS: {
     part: "edge",
     also: ["delivery"],

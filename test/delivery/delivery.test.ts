@@ -2,6 +2,7 @@ import { abortAllDurableObjects, evictDurableObject, runDurableObjectAlarm, runI
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { deliverClaimed } from "../../src/delivery/deliverClaimed";
+import { LeaseRenewals } from "../../src/delivery/leaseRenewals";
 import { stepFor } from "../../src/delivery/stepCheckpoints";
 import { LeaseLost } from "../../src/platform/errors";
 import { Outbox } from "../../src/recording/outbox";
@@ -292,7 +293,7 @@ describe("leases and fences", () => {
     const team = newWorkspace();
     const stub = shardStub(team);
     await seedEffects(stub, team, [{ name: "slow-run", effect: postMessage("C1") }]);
-    // A short lease for this loop alone, so the renewal timer (every half lease) fires within 0.2 s of real time.
+    // A short lease for this loop alone, so the shard's renewal timer (every quarter lease) fires within 0.1 s of real time.
     const leaseMs = 400;
     const stolen = await runInDurableObject(stub, async (_, state) => {
       const outbox = outboxOf(state);
@@ -300,9 +301,10 @@ describe("leases and fences", () => {
       let stolenMidRun = -1;
       const { courier } = courierOf(state, {
         delivery: { ...deliverySettings(env).delivery, leaseMs },
+        leases: new LeaseRenewals(outbox, leaseMs),
         perform: async () => {
           clock.advance(leaseMs - 100); // most of the lease used up…
-          await scheduler.wait(leaseMs / 2 + 50); // …while the renewal timer fires once
+          await scheduler.wait(leaseMs / 2 + 50); // …while the renewal timer fires
           clock.advance(200); // past the original lease
           stolenMidRun = outbox.claimBatch("sweep", Date.now(), leaseMs, 10).length;
         },
