@@ -49,15 +49,19 @@ export function ingestDelivery(
     );
     if (byFactOnly && effects.length === 0) return { verdict: "duplicate", enqueued: 0 };
     // One delivery's turns share one conversation (the delivery's) and one place in it.
-    const conversation = effects.find((planned) => planned.turn)?.turn?.conversation;
-    const seq = conversation === undefined ? 0 : outbox.turns.next(conversation);
+    const turns = effects.filter((planned) => planned.turn);
+    const conversation = turns[0]?.turn?.conversation;
+    let place = conversation === undefined ? undefined : outbox.turns.place(conversation, turns.length);
     // Before the enqueue: the turns it interrupts no longer hold the thread, so its own turn is leased at once.
-    if (conversation !== undefined && effects.some((planned) => planned.turn?.policy === "interrupt"))
-      interrupted = outbox.turns.interrupt(conversation, seq, INTERRUPTED, now);
+    if (place?.waits && turns.some((planned) => planned.turn?.policy === "interrupt")) {
+      const interrupting = outbox.turns.interrupt(place, INTERRUPTED, now);
+      interrupted = interrupting.parked;
+      place = interrupting.place;
+    }
     const rows = outbox.enqueue(
       effects.map((planned) => ({
         ...newRow(outboxKeyOf(inbound, planned), inbound.workspace, planned.effect),
-        ...(planned.turn ? { turn: { conversation: planned.turn.conversation, seq } } : {}),
+        ...(planned.turn && place ? { turn: place } : {}),
       })),
       now,
       lease,

@@ -1,6 +1,6 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { OutboxStatus } from "../rpc/shard";
-import type { ClaimedRow, Lease, NewRow, StoredRow } from "./outboxRows";
+import { type ClaimedRow, enqueuedRow, type Lease, type NewRow, type StoredRow } from "./outboxRows";
 import { OutboxSteps } from "./outboxSteps";
 import { OutboxTurns, waitsForTurn } from "./outboxTurns";
 import { ParkedRows } from "./parkedRows";
@@ -21,10 +21,14 @@ export class Outbox {
   readonly waits: Waits;
   readonly turns: OutboxTurns;
 
-  constructor(private readonly sql: MeteredSql) {
+  /** `leadsKept`: threads' leads its turns remember (outboxTurns.ts; tests set fewer). */
+  constructor(
+    private readonly sql: MeteredSql,
+    leadsKept?: number,
+  ) {
     this.steps = new OutboxSteps(sql);
     this.waits = new Waits(sql);
-    this.turns = new OutboxTurns(sql);
+    this.turns = new OutboxTurns(sql, leadsKept);
     // A parking's follow-ups are enqueued as any row is, in the parking's transaction.
     this.parked = new ParkedRows(sql, (rows, now) => this.enqueue(rows, now, null));
   }
@@ -40,13 +44,13 @@ export class Outbox {
    */
   enqueue(rows: readonly NewRow[], now: number, lease: Lease | null): ClaimedRow[] {
     return rows.flatMap((row) => {
-      // Read in the enqueue's own synchronous turn: nothing can settle the earlier turn in between.
-      const waits = row.turn !== undefined && this.turns.waits(row.turn);
+      // Placed in the enqueue's own synchronous turn: nothing can settle the earlier turn in between.
+      const waits = row.turn?.waits === true;
       const leased = waits ? null : lease;
       return this.sql
         .all<{ attempts: number }>(
-          `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at, followed_up_at, claimed_at, turn, turn_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at, followed_up_at, claimed_at, turn, turn_seq, turn_after)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (idempotency_key) DO NOTHING
        RETURNING attempts`,
           row.key,
@@ -62,19 +66,13 @@ export class Outbox {
           leased ? now : null,
           row.turn?.conversation ?? null,
           row.turn?.seq ?? null,
+          row.turn?.after ?? null,
         )
-        .map(({ attempts }) => ({
-          idempotency_key: row.key,
-          workspace: row.workspace,
-          payload: row.payload,
-          rate_key: row.rateKey,
-          attempts,
-          created_at: now,
-          turn: row.turn?.conversation ?? null,
-          ...(waits ? { waitsForTurn: true } : {}),
-          effect: row.effect,
-          noCheckpointsUntil: leased?.expiresAt,
-        }));
+        .map(({ attempts }) => {
+          // A thread's lead is remembered by its shard: it has no index row to be found by (outboxTurns.ts).
+          if (row.turn && row.turn.seq === null) this.turns.recordedLead(row.turn.conversation, row.key);
+          return enqueuedRow(row, attempts, now, leased, waits);
+        });
     });
   }
 
@@ -90,8 +88,8 @@ export class Outbox {
    * this same statement. `turn`: only that conversation's rows (its next turn, once one ended).
    */
   claimBatch(token: string, now: number, leaseMs: number, limit: number, turn: string | null = null): ClaimedRow[] {
-    // A conversation's claim (each time a turn ends) is an index look-up (outbox_turns), not a scan of
-    // the backlog; RETURNING gives the rows leased (a SELECT by token would scan the outbox again).
+    // A conversation's claim (each time a turn ends) is an index look-up (outbox_turns: its waiting
+    // turns are indexed), not a scan of the backlog; RETURNING gives the rows leased.
     const rows = this.sql.all<StoredRow & { next_attempt_at: number }>(
       `UPDATE outbox SET claim_token = ?1, claim_expires_at = ?2, claimed_at = ?3,
           posts_uncertain_since = CASE WHEN claim_token IS NOT NULL AND claim_token <> ?1
@@ -100,7 +98,7 @@ export class Outbox {
           SELECT idempotency_key FROM outbox AS candidate
            WHERE status = 'pending' AND next_attempt_at <= ?3
              AND (claim_token IS NULL OR claim_expires_at <= ?3 OR claim_token = ?1)
-             ${turn === null ? "" : "AND candidate.turn = ?5"} AND NOT ${waitsForTurn("candidate")}
+             ${turn === null ? "" : "AND candidate.turn = ?5 AND candidate.turn_seq IS NOT NULL"} AND NOT ${waitsForTurn("candidate")}
            ORDER BY claim_token IS ?1 DESC, next_attempt_at, idempotency_key
            LIMIT ?4)
         RETURNING ${CLAIMED_COLUMNS}, next_attempt_at`,

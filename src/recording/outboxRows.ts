@@ -66,3 +66,19 @@ export function newRow(key: string, workspace: string, effect: Effect): NewRow {
     effect,
   };
 }
+
+/** A row as its enqueue wrote it, for the immediate attempt: built from what was written, with the effect object itself (no read-back). */
+export function enqueuedRow(row: NewRow, attempts: number, now: number, leased: Lease | null, waits: boolean): ClaimedRow {
+  return {
+    idempotency_key: row.key,
+    workspace: row.workspace,
+    payload: row.payload,
+    rate_key: row.rateKey,
+    attempts,
+    created_at: now,
+    turn: row.turn?.conversation ?? null,
+    ...(waits ? { waitsForTurn: true } : {}),
+    effect: row.effect,
+    noCheckpointsUntil: leased?.expiresAt,
+  };
+}

@@ -1,81 +1,144 @@
+import { BoundedMap } from "../platform/boundedMap";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 
 /**
- * THE rule of who holds a conversation's thread (migrations/0014_turns.sql), as a predicate on
- * the outbox row `row` names: a turn holds its thread while it is pending — neither parked
- * (stopped, interrupted, given up) nor completed (a completed row is deleted). A turn in an
- * attempt, waiting for a retry or cooling down under a rate limit still holds it. Every question
- * about turns — the claim, the enqueue's lease, the alarm, an interrupt — asks it here and
- * nowhere else: a kind of row that should let the thread go (a suspended run, say) is one more
- * condition in this one place.
+ * THE rule of who holds a conversation's thread (migrations/0014_turns.sql, 0015_turn_leads.sql),
+ * as a predicate on the outbox row `row` names: a turn holds its thread while it is pending —
+ * neither parked (stopped, interrupted, given up) nor completed (a completed row is deleted). A
+ * turn in an attempt, waiting for a retry or cooling down under a rate limit still holds it. Every
+ * question about turns — the claim, the enqueue's lease, the alarm, an interrupt — asks it here
+ * and nowhere else.
  */
 export function holdsThread(row: string): string {
   return `${row}.status = 'pending'`;
 }
 
 /**
- * Whether the turn row `row` must wait: an earlier turn of its conversation (a lower `turn_seq`;
- * one delivery's rows share theirs) holds the thread. False for a row that is no turn.
+ * Whether the turn row `row` must wait: an earlier turn of its conversation holds the thread — an
+ * indexed one with a lower `turn_seq` (one delivery's rows share theirs), or the thread's lead it
+ * was recorded after (`turn_after`). False for a row that is no turn, and for a lead.
  */
 export function waitsForTurn(row: string): string {
-  return `(${row}.turn IS NOT NULL AND EXISTS (SELECT 1 FROM outbox AS earlier
-      WHERE earlier.turn = ${row}.turn AND earlier.turn_seq < ${row}.turn_seq AND ${holdsThread("earlier")}))`;
+  return `(${row}.turn IS NOT NULL AND (
+      (${row}.turn_seq IS NOT NULL AND EXISTS (SELECT 1 FROM outbox AS earlier
+        WHERE earlier.turn = ${row}.turn AND earlier.turn_seq < ${row}.turn_seq AND ${holdsThread("earlier")}))
+      OR (${row}.turn_after IS NOT NULL AND EXISTS (SELECT 1 FROM outbox AS lead
+        WHERE lead.idempotency_key = ${row}.turn_after AND ${holdsThread("lead")}))))`;
 }
 
-/** A turn as enqueued: its conversation's key and its place there. */
+/**
+ * A turn as enqueued: its conversation and its place there — `seq` null for the thread's lead (a
+ * turn recorded while no other was pending: no index row), else its place after the others, and
+ * `after` the lead it waits for. `waits`: an earlier turn holds the thread now.
+ */
 export interface TurnOfRow {
   conversation: string;
-  seq: number;
+  seq: number | null;
+  after?: string;
+  waits: boolean;
 }
 
-/** The SQL of `outbox`'s turns (one turn at a time per conversation): places in line, waiting, interrupting. */
-export class OutboxTurns {
-  constructor(private readonly sql: MeteredSql) {}
+/** Leads remembered per shard instance (each pending until its turn ends); past it, leads are looked up. */
+const LEADS_KEPT = 10_000;
 
-  /** The place of a new delivery's turns in `conversation`: after every turn row still there (a read). */
-  next(conversation: string): number {
-    return (
-      (this.sql.one<{ seq: number | null }>("SELECT max(turn_seq) AS seq FROM outbox WHERE turn = ?", conversation).seq ?? 0) + 1
-    );
+/** The SQL of `outbox`'s turns (one turn at a time per conversation): places in line, leads, interrupting. */
+export class OutboxTurns {
+  /** Each conversation's lead, as recorded by this instance (or read back once): verified by its key before use. */
+  private readonly leads: BoundedMap<string, string>;
+  /** False until the leads of before this instance are read back; false again once one was forgotten. */
+  private leadsKnown = false;
+  private leadsRead = false;
+
+  constructor(
+    private readonly sql: MeteredSql,
+    leadsKept = LEADS_KEPT,
+  ) {
+    this.leads = new BoundedMap(leadsKept);
   }
 
-  /** Whether a turn at `seq` of `conversation` must wait now: an earlier one holds the thread (a read). */
-  waits(turn: TurnOfRow): boolean {
+  /**
+   * The place of a new delivery's turns in `conversation` (reads only): its lead when no turn there
+   * is pending and it is the delivery's only turn, else after every turn row still there.
+   */
+  place(conversation: string, turns: number): TurnOfRow {
+    const { seq, held } = this.sql.one<{ seq: number | null; held: number | null }>(
+      `SELECT max(turn_seq) AS seq, max(${holdsThread("row")}) AS held FROM outbox AS row
+        WHERE row.turn = ? AND row.turn_seq IS NOT NULL`,
+      conversation,
+    );
+    const lead = this.leadOf(conversation);
+    if (held !== 1 && lead === undefined && turns === 1) return { conversation, seq: null, waits: false };
+    return {
+      conversation,
+      seq: (seq ?? 0) + 1,
+      ...(lead === undefined ? {} : { after: lead }),
+      waits: held === 1 || lead !== undefined,
+    };
+  }
+
+  /** A lead was enqueued (in its ingest's transaction: a rollback leaves a key that verifies as gone). */
+  recordedLead(conversation: string, key: string): void {
+    if (this.leads.size >= this.leads.max && !this.leads.has(conversation)) this.leadsKnown = false;
+    this.leads.set(conversation, key);
+  }
+
+  /** Whether a turn of `conversation` waits for its thread (an index read, no write: a claim would cost a commit). */
+  pending(conversation: string): boolean {
     return (
       this.sql.all(
-        `SELECT 1 FROM outbox AS earlier WHERE earlier.turn = ? AND earlier.turn_seq < ? AND ${holdsThread("earlier")} LIMIT 1`,
-        turn.conversation,
-        turn.seq,
+        `SELECT 1 FROM outbox AS row WHERE row.turn = ? AND row.turn_seq IS NOT NULL AND ${holdsThread("row")} LIMIT 1`,
+        conversation,
       ).length > 0
     );
   }
 
   /**
-   * Whether any turn of `conversation` is still pending (an index read, no write): when a turn
-   * ends and none is, there is nothing to claim — and a claim, an UPDATE, would cost a commit.
+   * `interrupt`: parks the turns of `conversation` that hold its thread before `place` — its lead
+   * and the indexed ones before it — in an attempt or not (one in an attempt is aborted by its shard
+   * and settles parked the same way: delivery/stops.ts), born followed up as a stopped run is.
+   * Returns the keys parked, and the interrupting turn's place, which then waits for none.
    */
-  pending(conversation: string): boolean {
-    return (
-      this.sql.all(`SELECT 1 FROM outbox AS row WHERE row.turn = ? AND ${holdsThread("row")} LIMIT 1`, conversation).length > 0
-    );
-  }
-
-  /**
-   * `interrupt`: parks the turns of `conversation` before `seq` that hold its thread, with `reason`,
-   * in an attempt or not (one in an attempt is aborted by its shard and settles parked the same
-   * way: delivery/stops.ts), born followed up as a stopped run is. Returns the keys parked.
-   */
-  interrupt(conversation: string, seq: number, reason: string, now: number): string[] {
-    return this.sql
+  interrupt(place: TurnOfRow, reason: string, now: number): { parked: string[]; place: TurnOfRow } {
+    const parked = this.sql
       .all<{ idempotency_key: string }>(
         `UPDATE outbox AS earlier SET status = 'parked', last_error = ?1, parked_at = ?2, followed_up_at = coalesce(followed_up_at, ?2)
-          WHERE earlier.turn = ?3 AND earlier.turn_seq < ?4 AND ${holdsThread("earlier")}
+          WHERE ${holdsThread("earlier")} AND (earlier.idempotency_key = ?5
+            OR (earlier.turn = ?3 AND earlier.turn_seq IS NOT NULL AND earlier.turn_seq < ?4))
           RETURNING idempotency_key`,
         reason,
         now,
-        conversation,
-        seq,
+        place.conversation,
+        place.seq ?? 0,
+        place.after ?? null,
       )
       .map((row) => row.idempotency_key);
+    return { parked, place: { conversation: place.conversation, seq: place.seq, waits: false } };
+  }
+
+  /** The conversation's pending lead, if any: remembered and verified by its key, or looked up. */
+  private leadOf(conversation: string): string | undefined {
+    if (!this.leadsRead) this.readLeads();
+    const key = this.leads.get(conversation);
+    if (key !== undefined) {
+      if (this.sql.all("SELECT 1 FROM outbox WHERE idempotency_key = ? AND status = 'pending'", key).length > 0) return key;
+      this.leads.delete(conversation);
+    }
+    if (this.leadsKnown) return undefined;
+    // Some lead was forgotten (more than LEADS_KEPT pending): look (a scan of the outbox, rows waiting only).
+    const [found] = this.sql.all<{ key: string }>(
+      "SELECT idempotency_key AS key FROM outbox WHERE turn = ? AND turn_seq IS NULL AND status = 'pending' LIMIT 1",
+      conversation,
+    );
+    return found?.key;
+  }
+
+  /** A new instance reads back the pending leads once (one scan of the outbox, which holds undelivered rows only). */
+  private readLeads(): void {
+    this.leadsRead = true;
+    this.leadsKnown = true;
+    for (const { turn, key } of this.sql.all<{ turn: string; key: string }>(
+      "SELECT turn, idempotency_key AS key FROM outbox WHERE turn IS NOT NULL AND turn_seq IS NULL AND status = 'pending'",
+    ))
+      this.recordedLead(turn, key);
   }
 }

@@ -130,10 +130,15 @@ export class ParkedRows {
     );
   }
 
-  /** Puts parked rows — those among `keys`, or all when `keys` is null — back in line with fresh attempts. Returns how many. */
+  /**
+   * Puts parked rows — those among `keys`, or all when `keys` is null — back in line with fresh
+   * attempts. Returns how many. A thread's lead replayed gets `turn_seq` 0: indexed, so turns
+   * recorded after it find it and wait (migrations/0015_turn_leads.sql).
+   */
   replay(now: number, keys: readonly string[] | null): number {
     return this.sql.count(
-      `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?1, parked_at = NULL
+      `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?1, parked_at = NULL,
+          turn_seq = CASE WHEN turn IS NULL THEN turn_seq ELSE coalesce(turn_seq, 0) END
         WHERE status = 'parked' AND (?2 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?2))) RETURNING 1`,
       now,
       keys === null ? null : JSON.stringify(keys),

@@ -7,7 +7,7 @@ import type { Inbound } from "../../src/inbound/types";
 import { HandlerMisuse } from "../../src/platform/errors";
 import { MeteredSql } from "../../src/platform/sql/meteredSql";
 import { applyMigrations } from "../../src/platform/sql/migrations";
-import { Outbox } from "../../src/recording/outbox";
+import { type ClaimedRow, Outbox } from "../../src/recording/outbox";
 import { newRow } from "../../src/recording/outboxRows";
 import type { RecordedCall } from "../../src/testing";
 import { blockActions, channelMessage, messageTs } from "../../src/testing/deliveries";
@@ -118,49 +118,54 @@ describe("one turn at a time per thread", () => {
     ]);
   });
 
-  it("the order survives a restart: a new shard over the same storage runs the first turn again before the second", async () => {
-    const clock = controlClock();
-    const team = newWorkspace();
-    const lostWithTheInstance = latch();
-    let attemptsOfOne = 0;
-    const app = new App().message(
-      /answer (\w+)/,
-      answering(async (name) => {
-        if (name !== "one" || ++attemptsOfOne > 1) return;
-        // The first instance dies in the middle of the first turn: its attempt never settles.
-        lostWithTheInstance.open();
-        await new Promise(() => {});
-      }),
-    );
-    const { root, channel, first, reply } = thread(team);
-    const second = reply("answer two");
-    await runInDurableObject(shardStub(team), async (_, state) => {
-      const before = await workspaceShardIn(state, { app, settings });
-      await before.recording.ingest(first);
-      await lostWithTheInstance.opened;
-      clock.advance(300);
-      await before.recording.ingest(second);
-      // A new shard over the same storage (a new isolate): only the alarm's sweep knows the rows.
-      const after = await workspaceShardIn(state, { app, settings });
-      const firstDone = settledOf(after.delivery.events, first.dedupeKey);
-      const secondDone = settledOf(after.delivery.events, second.dedupeKey);
-      clock.advance(LEASE_MS + 1_000);
-      await after.delivery.sweep(Date.now());
-      expect(await firstDone).toBe("delivered");
-      expect(await secondDone).toBe("delivered");
-    });
-    // The first answer's retry ran before the second; the lost attempt's start is closed or replaced, never the second's.
-    const starts = slack().callsTo("chat.startStream");
-    const secondStart = starts.at(-1);
-    const stops = slack().callsTo("chat.stopStream");
-    expect(position(secondStart)).toBeGreaterThan(position(stops[0]));
-    const texts = slack()
-      .messagesIn(channel, root)
-      .map((message) => message.text);
-    expect(texts.at(-1)).toBe(answerOf("two"));
-    expect(texts).toContain(answerOf("one"));
-    expect(texts.indexOf(answerOf("one"))).toBeLessThan(texts.indexOf(answerOf("two")));
-  });
+  // "after": the thread's first turn is its lead (no index row), known to the dead instance only; the new one reads it back.
+  it.each(["before", "after"] as const)(
+    "the order survives a restart: a new shard over the same storage runs the first turn again before the second (second message recorded %s the restart)",
+    async (when) => {
+      const clock = controlClock();
+      const team = newWorkspace();
+      const lostWithTheInstance = latch();
+      let attemptsOfOne = 0;
+      const app = new App().message(
+        /answer (\w+)/,
+        answering(async (name) => {
+          if (name !== "one" || ++attemptsOfOne > 1) return;
+          // The first instance dies in the middle of the first turn: its attempt never settles.
+          lostWithTheInstance.open();
+          await new Promise(() => {});
+        }),
+      );
+      const { root, channel, first, reply } = thread(team);
+      const second = reply("answer two");
+      await runInDurableObject(shardStub(team), async (_, state) => {
+        const before = await workspaceShardIn(state, { app, settings });
+        await before.recording.ingest(first);
+        await lostWithTheInstance.opened;
+        clock.advance(300);
+        if (when === "before") await before.recording.ingest(second);
+        // A new shard over the same storage (a new isolate): only the alarm's sweep knows the rows.
+        const after = await workspaceShardIn(state, { app, settings });
+        if (when === "after") await after.recording.ingest(second);
+        const firstDone = settledOf(after.delivery.events, first.dedupeKey);
+        const secondDone = settledOf(after.delivery.events, second.dedupeKey);
+        clock.advance(LEASE_MS + 1_000);
+        await after.delivery.sweep(Date.now());
+        expect(await firstDone).toBe("delivered");
+        expect(await secondDone).toBe("delivered");
+      });
+      // The first answer's retry ran before the second; the lost attempt's start is closed or replaced, never the second's.
+      const starts = slack().callsTo("chat.startStream");
+      const secondStart = starts.at(-1);
+      const stops = slack().callsTo("chat.stopStream");
+      expect(position(secondStart)).toBeGreaterThan(position(stops[0]));
+      const texts = slack()
+        .messagesIn(channel, root)
+        .map((message) => message.text);
+      expect(texts.at(-1)).toBe(answerOf("two"));
+      expect(texts).toContain(answerOf("one"));
+      expect(texts.indexOf(answerOf("one"))).toBeLessThan(texts.indexOf(answerOf("two")));
+    },
+  );
 
   it("a stopped turn releases the thread: another user's message waiting behind it is answered once the stop parks it", async () => {
     controlClock();
@@ -448,7 +453,7 @@ describe("one turn at a time per thread", () => {
 });
 
 describe("what turns cost (rows written, as Durable Objects bill them)", () => {
-  it("a row that is no turn writes what it did; a turn adds its one index row; waiting is read, not written", async () => {
+  it("a row that is no turn writes what it did, and so does a thread's lead turn; a turn that waits adds its index row; waiting is read, not written", async () => {
     const team = newWorkspace();
     const cost = await runInDurableObject(shardStub(team), async (_, state) => {
       applyMigrations(state.storage);
@@ -462,20 +467,32 @@ describe("what turns cost (rows written, as Durable Objects bill them)", () => {
         return sql.rowsWritten - before;
       };
       const lease = (token: string) => ({ token, expiresAt: now + LEASE_MS });
-      const turn = (seq: number) => ({ conversation: `${team}:C1:1.000001`, seq });
+      const conversation = `${team}:C1:1.000001`;
+      let waiting: ClaimedRow[] = [];
       return {
         leasesEnd: now + LEASE_MS,
         plain: written(() => outbox.enqueue([newRow("plain", team, effect)], now, lease("a"))),
-        first: written(() => outbox.enqueue([{ ...newRow("first", team, effect), turn: turn(1) }], now, lease("b"))),
-        waiting: outbox.enqueue([{ ...newRow("second", team, effect), turn: turn(2) }], now, lease("c")),
+        first: written(() =>
+          outbox.enqueue([{ ...newRow("first", team, effect), turn: outbox.turns.place(conversation, 1) }], now, lease("b")),
+        ),
+        second: written(() => {
+          waiting = outbox.enqueue(
+            [{ ...newRow("second", team, effect), turn: outbox.turns.place(conversation, 1) }],
+            now,
+            lease("c"),
+          );
+        }),
+        waiting,
         claimedWhileHeld: outbox.claimBatch("d", now, LEASE_MS, 10).map((row) => row.idempotency_key),
         nextWakeAt: outbox.nextWakeAt(),
         completed: outbox.complete("first", "b"),
-        claimedOnceFree: outbox.claimBatch("e", now, LEASE_MS, 10, turn(1).conversation).map((row) => row.idempotency_key),
+        claimedOnceFree: outbox.claimBatch("e", now, LEASE_MS, 10, conversation).map((row) => row.idempotency_key),
       };
     });
     expect(cost.plain).toBe(1);
-    expect(cost.first).toBe(2);
+    // The thread's lead (no other turn pending) is found through its shard's memory, not an index row.
+    expect(cost.first).toBe(1);
+    expect(cost.second).toBe(2);
     // Written unleased: its ingest's immediate attempt does not get it, and neither does a claim while the first holds the thread.
     expect(cost.waiting).toMatchObject([{ idempotency_key: "second", waitsForTurn: true }]);
     expect(cost.claimedWhileHeld).toEqual([]);
@@ -483,5 +500,41 @@ describe("what turns cost (rows written, as Durable Objects bill them)", () => {
     expect(cost.nextWakeAt).toBe(cost.leasesEnd);
     expect(cost.completed).toBe(true);
     expect(cost.claimedOnceFree).toEqual(["second"]);
+  });
+
+  it("a thread's lead is found when its shard forgot it (more leads than it keeps), not after a rolled-back ingest, and again once replayed", async () => {
+    const team = newWorkspace();
+    const found = await runInDurableObject(shardStub(team), async (_, state) => {
+      applyMigrations(state.storage);
+      const outbox = new Outbox(new MeteredSql(state.storage.sql, state.storage), 1);
+      const now = Date.now();
+      const effect = { type: "slack.api" as const, method: "chat.postMessage", body: { channel: "C1", text: "hi" } };
+      const conversation = (name: string) => `${team}:C1:${name}`;
+      const enqueueTurn = (key: string, thread: string) =>
+        outbox.enqueue([{ ...newRow(key, team, effect), turn: outbox.turns.place(conversation(thread), 1) }], now, null);
+      enqueueTurn("lead-a", "a");
+      enqueueTurn("lead-b", "b"); // keeps one lead: a's is forgotten
+      try {
+        state.storage.transactionSync(() => {
+          enqueueTurn("lead-c", "c");
+          throw new Error("rolled back");
+        });
+      } catch {}
+      // A lead parked (a stop, say) and replayed by an operator holds its thread again, found by the index now.
+      enqueueTurn("lead-d", "d");
+      state.storage.sql.exec("UPDATE outbox SET status = 'parked' WHERE idempotency_key = 'lead-d'");
+      const freeWhileParked = outbox.turns.place(conversation("d"), 1);
+      outbox.parked.replay(now, ["lead-d"]);
+      return {
+        a: outbox.turns.place(conversation("a"), 1),
+        c: outbox.turns.place(conversation("c"), 1),
+        freeWhileParked,
+        afterReplay: outbox.turns.place(conversation("d"), 1),
+      };
+    });
+    expect(found.a).toEqual({ conversation: `${team}:C1:a`, seq: 1, after: "lead-a", waits: true });
+    expect(found.c).toEqual({ conversation: `${team}:C1:c`, seq: null, waits: false });
+    expect(found.freeWhileParked).toEqual({ conversation: `${team}:C1:d`, seq: null, waits: false });
+    expect(found.afterReplay).toEqual({ conversation: `${team}:C1:d`, seq: 1, waits: true });
   });
 });

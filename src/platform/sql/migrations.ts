@@ -12,6 +12,7 @@ import threadContextOrder from "../../../migrations/0011_thread_context_order.sq
 import uncertainPosts from "../../../migrations/0012_uncertain_posts.sql";
 import waits from "../../../migrations/0013_waits.sql";
 import turns from "../../../migrations/0014_turns.sql";
+import turnLeads from "../../../migrations/0015_turn_leads.sql";
 
 export interface Migration {
   /** Monotonically increasing; an applied migration is never edited, only followed. */
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 12, name: "0012_uncertain_posts", sql: uncertainPosts },
   { id: 13, name: "0013_waits", sql: waits },
   { id: 14, name: "0014_turns", sql: turns },
+  { id: 15, name: "0015_turn_leads", sql: turnLeads },
 ];
 
 /**
