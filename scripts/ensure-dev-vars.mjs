@@ -41,6 +41,9 @@ if (!/^TOKEN_ENCRYPTION_KEY=/m.test(readFileSync(".dev.vars", "utf8"))) {
 
 // Locally every request's `slack request` line is shown (docs/tutorial.md); a deployed Worker logs only the exceptions.
 if (!/^\s*LOG_ACKED_REQUESTS\s*=/m.test(readFileSync(".dev.vars", "utf8"))) {
-  appendFileSync(".dev.vars", "\n# A `slack request` log line for every request, accepted ones included.\nLOG_ACKED_REQUESTS=true\n");
+  appendFileSync(
+    ".dev.vars",
+    "\n# A `slack request` log line for every request, accepted ones included.\nLOG_ACKED_REQUESTS=true\n",
+  );
   console.log("Added LOG_ACKED_REQUESTS=true to .dev.vars: every request's log line is shown locally.");
 }
