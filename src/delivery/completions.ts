@@ -2,6 +2,8 @@ import type { Outbox } from "../recording/outbox";
 
 /** A completion waits at most this long for another write to share its commit. */
 export const COMPLETION_WAIT_MS = 10;
+/** A step's checkpoint waits at most this long (its run waits with it): under load an ingest comes sooner. */
+export const CHECKPOINT_WAIT_MS = 2;
 
 interface Waiting {
   write(): unknown;
@@ -18,10 +20,10 @@ interface Waiting {
  *   is written after COMPLETION_WAIT_MS at most. Until then the row stays leased: no one else
  *   claims it, and if the instance dies first the sweep delivers it again once the lease runs
  *   out (at least once);
- * - a step's checkpoint is written `soon`: after the events already waiting on the shard's
- *   thread (the answers of other runs' calls, ingests), so concurrent runs' checkpoints share one
- *   commit. The run goes on only once it is written, and the output gate holds the run's next
- *   call until it is durable — as when each was written in a turn of its own.
+ * - a step's checkpoint is written `soon`: with the next write, or after CHECKPOINT_WAIT_MS at
+ *   most, so under load it shares the commit of an ingest or of other runs' checkpoints. The run
+ *   goes on only once it is written, and the output gate holds the run's next call until it is
+ *   durable — as when each was written in a turn of its own.
  */
 export class Completions {
   private waiting: Waiting[] = [];
@@ -53,7 +55,7 @@ export class Completions {
     });
     if (soon && !this.timerSoon) {
       if (this.timer !== undefined) clearTimeout(this.timer);
-      this.timer = setTimeout(this.flush, 0);
+      this.timer = setTimeout(this.flush, CHECKPOINT_WAIT_MS);
       this.timerSoon = true;
     } else this.timer ??= setTimeout(this.flush, this.waitMs);
     return written;

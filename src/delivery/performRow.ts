@@ -83,7 +83,9 @@ export function rowPerformer(
       key,
       token,
       workspace: row.workspace,
-      holds: () => outbox.holds(key, token),
+      // A fresh row's first lease is this attempt's alone (no claim can take it before it runs out; a
+      // stop aborts `stopped`, which refuses the post first): only asked of SQLite past it.
+      holds: () => (row.noCheckpointsUntil !== undefined && Date.now() < row.noCheckpointsUntil) || outbox.holds(key, token),
       uncertainSince: row.posts_uncertain_since ?? null,
       startedAt: Date.now(),
       pageSize: settings.history.pageSize,
