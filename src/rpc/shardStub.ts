@@ -1,3 +1,4 @@
+import { BoundedMap } from "../platform/boundedMap";
 import type { ShardNamespace } from "./env";
 import type { LayoutKeeperApi, PaceKeeperApi, ShardOperationsApi, WatchApi, WorkspaceShardApi } from "./shard";
 import { shardName } from "./shardFor";
@@ -5,15 +6,24 @@ import { WATCH } from "./watch";
 
 type Stub<T> = DurableObjectStub<T & Rpc.DurableObjectBranded>;
 
+/** Each namespace's ids by shard name, per isolate: an id is a value (a hash of the name), a stub is not. */
+const ids = new WeakMap<object, BoundedMap<string, DurableObjectId>>();
+
 /**
  * The stub of a shard by name, with every role's methods (tests); a fresh stub each call (a stub
- * that saw an error is broken). Callers use the role's stub below, which offers that role's methods only.
+ * that saw an error is broken, and a stub belongs to its request). Its id is computed once per
+ * name and isolate (idFromName hashes the name). Callers use the role's stub below, which offers
+ * that role's methods only.
  */
 export function shardStub<T extends Rpc.DurableObjectBranded | undefined>(
   namespace: DurableObjectNamespace<T>,
   name: string,
 ): DurableObjectStub<T> {
-  return namespace.get(namespace.idFromName(name));
+  let known = ids.get(namespace);
+  if (!known) ids.set(namespace, (known = new BoundedMap(10_000)));
+  let id = known.get(name);
+  if (!id) known.set(name, (id = namespace.idFromName(name)));
+  return namespace.get(id);
 }
 
 /** A workspace's shard ("{workspace}/{bucket}"): ingest, backend answers, installation changes, operations. */
