@@ -32,7 +32,7 @@ export interface Courier {
   /** Called with the time a row becomes due again, so the shard can move its alarm earlier. */
   wakeAt(at: number): void;
   /** A turn ended (delivered or parked): its conversation's next turn may begin (deliveryLoop.ts). */
-  turnEnded?(conversation: string): void;
+  turnEnded?(conversation: string, key: string): void;
 }
 
 /**
@@ -71,7 +71,7 @@ async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Pro
   const settled = await settle(courier, token, row, settlement, effect, report.postsUncertainSince());
   events.emit(settled);
   // A turn that ended no longer holds its thread (recording/outboxTurns.ts): the next one goes now, not at the next alarm.
-  if (row.turn && (settled.type === "delivered" || settled.type === "parked")) courier.turnEnded?.(row.turn);
+  if (row.turn && (settled.type === "delivered" || settled.type === "parked")) courier.turnEnded?.(row.turn, key);
 }
 
 /** Writes the settlement to the row, fenced by `token`, and says what happened. */

@@ -113,7 +113,7 @@ export class DeliveryLoop {
       kinds,
       backendResponses: this.backendResponses,
       stops: this.stops,
-      turnEnded: (conversation: string) => this.turnsMayGo(conversation),
+      turnEnded: (conversation: string, key: string) => this.turnsMayGo(conversation, key),
       observe: reports && ((outcome, key) => reports.observe(outcome, key)),
       pacing: settings.pacing ? keeperOf(env.SHARD, shard, settings.shardBuckets, inputs.pace) : undefined,
     });
@@ -164,8 +164,10 @@ export class DeliveryLoop {
    * that are due now are claimed (one statement, the sweep's own rule: recording/outboxTurns.ts) and
    * attempted at once. Rows it cannot take now (the line of immediate attempts is long) are the sweep's.
    */
-  turnsMayGo(conversation: string): void {
+  turnsMayGo(conversation: string, ended?: string): void {
     const ready = this.ready;
+    // A thread's lead that ended is forgotten by the shard (recording/outboxTurns.ts).
+    if (ended !== undefined) this.inputs.outbox.turns.ended(conversation, ended);
     if (!this.inputs.outbox.turns.pending(conversation)) return;
     const now = Date.now();
     const lease = this.leaseFor(now);

@@ -48,7 +48,7 @@ export interface CourierParts {
   /** The stop button's part: each attempt's signal, aborted when its conversation is stopped (stops.ts). */
   stops?: Stops;
   /** A turn ended: its conversation's next turn may begin (Courier.turnEnded). */
-  turnEnded?(conversation: string): void;
+  turnEnded?(conversation: string, key: string): void;
 }
 
 /**

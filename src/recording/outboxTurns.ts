@@ -1,4 +1,3 @@
-import { BoundedMap } from "../platform/boundedMap";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 
 /**
@@ -38,36 +37,41 @@ export interface TurnOfRow {
   waits: boolean;
 }
 
-/** Leads remembered per shard instance (each pending until its turn ends); past it, leads are looked up. */
+/** Leads remembered per shard instance (each pending until its turn ends); past it, a new turn is indexed. */
 const LEADS_KEPT = 10_000;
+/** A full memory of leads is checked for leads no longer pending at most this often. */
+const PURGE_INTERVAL_MS = 60_000;
 
 /** The SQL of `outbox`'s turns (one turn at a time per conversation): places in line, leads, interrupting. */
 export class OutboxTurns {
-  /** Each conversation's lead, as recorded by this instance (or read back once): verified by its key before use. */
-  private readonly leads: BoundedMap<string, string>;
-  /** False until the leads of before this instance are read back; false again once one was forgotten. */
-  private leadsKnown = false;
+  /**
+   * Each conversation's unindexed lead, as recorded by this instance or read back once: every
+   * pending lead is here (a lead is only made while there is room), entries are verified by key
+   * before use, and a lead that ended is dropped.
+   */
+  private readonly leads = new Map<string, string>();
+  /** Whether the leads of before this instance were read back. */
   private leadsRead = false;
+  private purgedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly sql: MeteredSql,
-    leadsKept = LEADS_KEPT,
-  ) {
-    this.leads = new BoundedMap(leadsKept);
-  }
+    private readonly leadsKept = LEADS_KEPT,
+  ) {}
 
   /**
    * The place of a new delivery's turns in `conversation` (reads only): its lead when no turn there
-   * is pending and it is the delivery's only turn, else after every turn row still there.
+   * is pending and it is the delivery's only turn (while the shard has room to remember it), else
+   * after every turn row still there, indexed.
    */
-  place(conversation: string, turns: number): TurnOfRow {
+  place(conversation: string, turns: number, now = Date.now()): TurnOfRow {
     const { seq, held } = this.sql.one<{ seq: number | null; held: number | null }>(
       `SELECT max(turn_seq) AS seq, max(${holdsThread("row")}) AS held FROM outbox AS row
         WHERE row.turn = ? AND row.turn_seq IS NOT NULL`,
       conversation,
     );
     const lead = this.leadOf(conversation);
-    if (held !== 1 && lead === undefined && turns === 1) return { conversation, seq: null, waits: false };
+    if (held !== 1 && lead === undefined && turns === 1 && this.hasRoom(now)) return { conversation, seq: null, waits: false };
     return {
       conversation,
       seq: (seq ?? 0) + 1,
@@ -78,8 +82,17 @@ export class OutboxTurns {
 
   /** A lead was enqueued (in its ingest's transaction: a rollback leaves a key that verifies as gone). */
   recordedLead(conversation: string, key: string): void {
-    if (this.leads.size >= this.leads.max && !this.leads.has(conversation)) this.leadsKnown = false;
     this.leads.set(conversation, key);
+  }
+
+  /** Leads this instance remembers now (stats and tests): the pending ones, at most LEADS_KEPT. */
+  get leadsRemembered(): number {
+    return this.leads.size;
+  }
+
+  /** A turn of `conversation` ended (delivered or parked): if it was the thread's lead, it is forgotten. */
+  ended(conversation: string, key: string): void {
+    if (this.leads.get(conversation) === key) this.leads.delete(conversation);
   }
 
   /** Whether a turn of `conversation` waits for its thread (an index read, no write: a claim would cost a commit). */
@@ -115,30 +128,38 @@ export class OutboxTurns {
     return { parked, place: { conversation: place.conversation, seq: place.seq, waits: false } };
   }
 
-  /** The conversation's pending lead, if any: remembered and verified by its key, or looked up. */
+  /** The conversation's pending lead, if any: remembered, and verified by its key. */
   private leadOf(conversation: string): string | undefined {
     if (!this.leadsRead) this.readLeads();
     const key = this.leads.get(conversation);
-    if (key !== undefined) {
-      if (this.sql.all("SELECT 1 FROM outbox WHERE idempotency_key = ? AND status = 'pending'", key).length > 0) return key;
-      this.leads.delete(conversation);
-    }
-    if (this.leadsKnown) return undefined;
-    // Some lead was forgotten (more than LEADS_KEPT pending): look (a scan of the outbox, rows waiting only).
-    const [found] = this.sql.all<{ key: string }>(
-      "SELECT idempotency_key AS key FROM outbox WHERE turn = ? AND turn_seq IS NULL AND status = 'pending' LIMIT 1",
-      conversation,
-    );
-    return found?.key;
+    if (key === undefined) return undefined;
+    if (this.isPending(key)) return key;
+    this.leads.delete(conversation);
+    return undefined;
   }
 
-  /** A new instance reads back the pending leads once (one scan of the outbox, which holds undelivered rows only). */
+  /** Room for one more lead; when full, leads no longer pending (parked with no attempt to say so) are dropped, once a minute at most. */
+  private hasRoom(now: number): boolean {
+    if (this.leads.size < this.leadsKept) return true;
+    if (now - this.purgedAt < PURGE_INTERVAL_MS) return false;
+    this.purgedAt = now;
+    for (const [conversation, key] of [...this.leads]) if (!this.isPending(key)) this.leads.delete(conversation);
+    return this.leads.size < this.leadsKept;
+  }
+
+  private isPending(key: string): boolean {
+    return this.sql.all("SELECT 1 FROM outbox WHERE idempotency_key = ? AND status = 'pending'", key).length > 0;
+  }
+
+  /**
+   * A new instance reads back the pending leads once (one scan of the outbox, which holds
+   * undelivered rows only). There are at most LEADS_KEPT: no instance makes a lead without room.
+   */
   private readLeads(): void {
     this.leadsRead = true;
-    this.leadsKnown = true;
     for (const { turn, key } of this.sql.all<{ turn: string; key: string }>(
       "SELECT turn, idempotency_key AS key FROM outbox WHERE turn IS NOT NULL AND turn_seq IS NULL AND status = 'pending'",
     ))
-      this.recordedLead(turn, key);
+      this.leads.set(turn, key);
   }
 }

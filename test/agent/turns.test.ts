@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
 import type { AssistantUserMessageArgs } from "../../src/app/assistant";
 import type { EventOf, Matched, MessageArgs, RunArgs, TurnPolicy } from "../../src/app/listeners";
+import { deliverClaimed } from "../../src/delivery/deliverClaimed";
 import type { Inbound } from "../../src/inbound/types";
 import { HandlerMisuse } from "../../src/platform/errors";
 import { MeteredSql } from "../../src/platform/sql/meteredSql";
@@ -16,7 +17,7 @@ import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { eventDelivery, inboundOf } from "../support/inboundOf";
 import { latch } from "../support/latch";
-import { workspaceShardIn } from "../support/shardIn";
+import { shardIn, workspaceShardIn } from "../support/shardIn";
 import { LEASE_MS } from "../support/testBindings";
 import { useFakeSlack } from "../support/useFakeSlack";
 
@@ -502,39 +503,75 @@ describe("what turns cost (rows written, as Durable Objects bill them)", () => {
     expect(cost.claimedOnceFree).toEqual(["second"]);
   });
 
-  it("a thread's lead is found when its shard forgot it (more leads than it keeps), not after a rolled-back ingest, and again once replayed", async () => {
+  it("a lead delivered is forgotten by its shard: what it remembers is the leads still pending", async () => {
     const team = newWorkspace();
-    const found = await runInDurableObject(shardStub(team), async (_, state) => {
+    const remembered = await runInDurableObject(shardStub(team), async (_, state) => {
+      const { outbox, loop } = shardIn(state, { settings });
+      const effect = { type: "slack.api" as const, method: "chat.postMessage", body: { channel: "C1", text: "hi" } };
+      const lease = { token: "t", expiresAt: Date.now() + LEASE_MS };
+      const rows = ["a", "b", "c"].flatMap((thread) =>
+        outbox.enqueue(
+          [{ ...newRow(`lead-${thread}`, team, effect), turn: outbox.turns.place(`${team}:C1:${thread}`, 1) }],
+          Date.now(),
+          lease,
+        ),
+      );
+      const before = outbox.turns.leadsRemembered;
+      if (!loop.ready) throw new Error("delivery paused");
+      await deliverClaimed(loop.ready.courier, lease.token, rows);
+      return { before, after: outbox.turns.leadsRemembered, pending: outbox.countsByStatus().pending };
+    });
+    expect(remembered).toEqual({ before: 3, after: 0, pending: 0 });
+  });
+
+  it("a rolled-back lead holds nothing; past the leads a shard keeps, a thread's first turn is indexed (and found) instead", async () => {
+    const team = newWorkspace();
+    const places = await runInDurableObject(shardStub(team), async (_, state) => {
       applyMigrations(state.storage);
-      const outbox = new Outbox(new MeteredSql(state.storage.sql, state.storage), 1);
-      const now = Date.now();
+      const outbox = new Outbox(new MeteredSql(state.storage.sql, state.storage), 2);
       const effect = { type: "slack.api" as const, method: "chat.postMessage", body: { channel: "C1", text: "hi" } };
       const conversation = (name: string) => `${team}:C1:${name}`;
-      const enqueueTurn = (key: string, thread: string) =>
-        outbox.enqueue([{ ...newRow(key, team, effect), turn: outbox.turns.place(conversation(thread), 1) }], now, null);
-      enqueueTurn("lead-a", "a");
-      enqueueTurn("lead-b", "b"); // keeps one lead: a's is forgotten
+      const enqueueTurn = (key: string, thread: string) => {
+        const turn = outbox.turns.place(conversation(thread), 1);
+        outbox.enqueue([{ ...newRow(key, team, effect), turn }], Date.now(), null);
+        return turn;
+      };
       try {
         state.storage.transactionSync(() => {
           enqueueTurn("lead-c", "c");
           throw new Error("rolled back");
         });
       } catch {}
-      // A lead parked (a stop, say) and replayed by an operator holds its thread again, found by the index now.
-      enqueueTurn("lead-d", "d");
-      state.storage.sql.exec("UPDATE outbox SET status = 'parked' WHERE idempotency_key = 'lead-d'");
-      const freeWhileParked = outbox.turns.place(conversation("d"), 1);
-      outbox.parked.replay(now, ["lead-d"]);
+      const a = enqueueTurn("lead-a", "a");
+      const b = enqueueTurn("lead-b", "b"); // the shard keeps two: the rolled-back one is dropped to make room
+      const d = enqueueTurn("first-d", "d"); // no room: indexed
       return {
+        made: [a.seq, b.seq, d.seq],
         a: outbox.turns.place(conversation("a"), 1),
         c: outbox.turns.place(conversation("c"), 1),
-        freeWhileParked,
-        afterReplay: outbox.turns.place(conversation("d"), 1),
+        d: outbox.turns.place(conversation("d"), 1),
       };
     });
-    expect(found.a).toEqual({ conversation: `${team}:C1:a`, seq: 1, after: "lead-a", waits: true });
-    expect(found.c).toEqual({ conversation: `${team}:C1:c`, seq: null, waits: false });
-    expect(found.freeWhileParked).toEqual({ conversation: `${team}:C1:d`, seq: null, waits: false });
-    expect(found.afterReplay).toEqual({ conversation: `${team}:C1:d`, seq: 1, waits: true });
+    expect(places.made).toEqual([null, null, 1]);
+    expect(places.a).toEqual({ conversation: `${team}:C1:a`, seq: 1, after: "lead-a", waits: true });
+    expect(places.c).toMatchObject({ waits: false });
+    expect(places.d).toEqual({ conversation: `${team}:C1:d`, seq: 2, waits: true });
+  });
+
+  it("a thread's lead parked frees its thread; replayed by an operator it holds it again, found by the index", async () => {
+    const team = newWorkspace();
+    const places = await runInDurableObject(shardStub(team), async (_, state) => {
+      applyMigrations(state.storage);
+      const outbox = new Outbox(new MeteredSql(state.storage.sql, state.storage));
+      const effect = { type: "slack.api" as const, method: "chat.postMessage", body: { channel: "C1", text: "hi" } };
+      const conversation = `${team}:C1:d`;
+      outbox.enqueue([{ ...newRow("lead-d", team, effect), turn: outbox.turns.place(conversation, 1) }], Date.now(), null);
+      state.storage.sql.exec("UPDATE outbox SET status = 'parked' WHERE idempotency_key = 'lead-d'");
+      const whileParked = outbox.turns.place(conversation, 1);
+      outbox.parked.replay(Date.now(), ["lead-d"]);
+      return { whileParked, afterReplay: outbox.turns.place(conversation, 1) };
+    });
+    expect(places.whileParked).toEqual({ conversation: `${team}:C1:d`, seq: null, waits: false });
+    expect(places.afterReplay).toEqual({ conversation: `${team}:C1:d`, seq: 1, waits: true });
   });
 });
