@@ -92,6 +92,17 @@ for (const row of summary) {
   console.log(`    cpu ms / event  ${show(row.cpuMsPerEvent, 2)}`);
   console.log(`    reply p99 ms    ${show(row.replyP99, 1)}   non-2xx ${row.non2xx}`);
 }
+// The ratios issue 32 asks for: this checkout's median against each other contender's.
+const [ours, ...others] = summary;
+if (ours) {
+  console.log(`\nratios of medians, ${ours.label} against:`);
+  for (const other of others) {
+    const ratio = (a: number[], b: number[]) => ((median(a) ?? Number.NaN) / (median(b) ?? Number.NaN)).toFixed(2);
+    console.log(
+      `  ${other.label}: cpu ms / event ${ratio(ours.cpuMsPerEvent, other.cpuMsPerEvent)}×, reply p99 ${ratio(ours.replyP99, other.replyP99)}×, ack p99 ${ratio(ours.ackP99, other.ackP99)}×`,
+    );
+  }
+}
 const dir = resolve(repoRoot, "bench/.compare");
 mkdirSync(dir, { recursive: true });
 const file = resolve(dir, `compare-${rate}.json`);

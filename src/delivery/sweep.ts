@@ -14,14 +14,25 @@ export async function deliverLeased(courier: Courier, token: string, rows: reado
   }
 }
 
-/** The alarm's sweep: claims and delivers due rows in bounded batches until its time budget is spent. */
+/** A sweep's claims grow to at most this many batches at once while each comes back full. */
+export const SWEEP_GROWTH_MAX = 8;
+
+/**
+ * The alarm's sweep: claims and delivers due rows in bounded batches until its time budget is
+ * spent. While claims come back full the backlog is long, and each claim reads all of it (no index
+ * on due rows: an index entry would be a row written per event), so the next claims take twice as
+ * many, up to SWEEP_GROWTH_MAX batches: a backlog of n rows costs n / (8 × SWEEP_BATCH_SIZE)
+ * scans, not n / SWEEP_BATCH_SIZE.
+ */
 export async function sweep(courier: Courier, started: number): Promise<void> {
   const { batchSize, leaseMs, alarmBudgetMs } = courier.delivery;
+  let limit = batchSize;
   while (Date.now() - started < alarmBudgetMs) {
     const token = crypto.randomUUID();
-    const rows = courier.outbox.claimBatch(token, Date.now(), leaseMs, batchSize);
+    const rows = courier.outbox.claimBatch(token, Date.now(), leaseMs, limit);
     if (rows.length === 0) return;
     await deliverLeased(courier, token, rows);
-    if (rows.length < batchSize) return;
+    if (rows.length < limit) return;
+    limit = Math.min(limit * 2, batchSize * SWEEP_GROWTH_MAX);
   }
 }

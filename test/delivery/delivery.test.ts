@@ -4,8 +4,10 @@ import { describe, expect, it, vi } from "vitest";
 import { deliverClaimed } from "../../src/delivery/deliverClaimed";
 import { LeaseRenewals } from "../../src/delivery/leaseRenewals";
 import { stepFor } from "../../src/delivery/stepCheckpoints";
+import { sweep } from "../../src/delivery/sweep";
 import { LeaseLost } from "../../src/platform/errors";
 import { Outbox } from "../../src/recording/outbox";
+import { newRow } from "../../src/recording/outboxRows";
 import { deliverySettings } from "../../src/settings";
 import { signedForm, slashCommandFields } from "../../src/testing/deliveries";
 import { controlClock } from "../support/clock";
@@ -378,5 +380,32 @@ describe("leases and fences", () => {
         .callsTo("chat.postMessage")
         .map((c) => c.outcome),
     ).toEqual([expect.stringContaining("hang"), "ok"]);
+  });
+});
+
+describe("the sweep over a long backlog", () => {
+  it("claims twice as many rows each time a claim comes back full, up to 8 batches, and delivers every row once", async () => {
+    const team = newWorkspace();
+    const stub = shardStub(team);
+    const names = Array.from({ length: 300 }, (_, i) => `row-${String(i).padStart(3, "0")}`);
+    const limits = await runInDurableObject(stub, async (_, state) => {
+      // Written unleased, as ingests past the immediate attempts' line leave them, with no alarm of the shard's own to race this sweep.
+      // A channel each: pacing (one post a second per channel) holds none of them back.
+      const rows = names.map((name, i) => newRow(`Ev-backlog:${name}`, team, postMessage(`C${i}`, name)));
+      outboxOf(state).enqueue(rows, Date.now(), null);
+      const { courier } = courierOf(state, { delivery: { ...deliverySettings(env).delivery, batchSize: 10 } });
+      const claim = vi.spyOn(courier.outbox, "claimBatch");
+      await sweep(courier, Date.now());
+      return claim.mock.calls.map((call) => call[3]);
+    });
+    // 10 + 20 + 40 + 80 + 80 + 80 = 310 ≥ 300: six scans of the backlog instead of thirty.
+    expect(limits).toEqual([10, 20, 40, 80, 80, 80]);
+    expect(await outboxRows(stub)).toEqual([]);
+    expect(
+      slack()
+        .callsTo("chat.postMessage")
+        .map((call) => call.body.text)
+        .sort(),
+    ).toEqual(names);
   });
 });
