@@ -20,9 +20,15 @@ export function shardStub<T extends Rpc.DurableObjectBranded | undefined>(
   name: string,
 ): DurableObjectStub<T> {
   let known = ids.get(namespace);
-  if (!known) ids.set(namespace, (known = new BoundedMap(10_000)));
+  if (!known) {
+    known = new BoundedMap(10_000);
+    ids.set(namespace, known);
+  }
   let id = known.get(name);
-  if (!id) known.set(name, (id = namespace.idFromName(name)));
+  if (!id) {
+    id = namespace.idFromName(name);
+    known.set(name, id);
+  }
   return namespace.get(id);
 }
 
