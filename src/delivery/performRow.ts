@@ -8,6 +8,7 @@ import type { DeliveryEvents } from "../platform/deliveryEvents";
 import { SlackApiError } from "../platform/errors";
 import { describeError, log } from "../platform/log";
 import type { ClaimedRow, Outbox } from "../recording/outbox";
+import { inFirstLease } from "../recording/outboxRows";
 import type { BackendResponses } from "../relay/backendResponses";
 import type { CoordinatorEnv } from "../rpc/env";
 import { type CallOutcome, webApiDestination } from "../rpc/outcomes";
@@ -85,7 +86,7 @@ export function rowPerformer(
       workspace: row.workspace,
       // A fresh row's first lease is this attempt's alone (no claim can take it before it runs out; a
       // stop aborts `stopped`, which refuses the post first): only asked of SQLite past it.
-      holds: () => (row.noCheckpointsUntil !== undefined && Date.now() < row.noCheckpointsUntil) || outbox.holds(key, token),
+      holds: () => inFirstLease(row.noCheckpointsUntil) || outbox.holds(key, token),
       uncertainSince: row.posts_uncertain_since ?? null,
       startedAt: Date.now(),
       pageSize: settings.history.pageSize,

@@ -1,6 +1,7 @@
 import type { Step } from "../app/contract";
 import { HandlerMisuse, LeaseLost } from "../platform/errors";
 import type { Outbox } from "../recording/outbox";
+import { inFirstLease } from "../recording/outboxRows";
 
 const STEP_NAME = /^[\w.:-]{1,100}$/;
 
@@ -33,10 +34,7 @@ export function stepFor(
         `step name ${JSON.stringify(String(name)).slice(0, 120)} must be 1-100 letters, digits, _ . : or -`,
       );
     // A fresh row's checkpoints are this attempt's own until its first lease could run out.
-    const prior =
-      noCheckpointsUntil !== undefined && Date.now() < noCheckpointsUntil
-        ? recordedHere.get(name)
-        : outbox.steps.read(outboxKey, name);
+    const prior = inFirstLease(noCheckpointsUntil) ? recordedHere.get(name) : outbox.steps.read(outboxKey, name);
     if (prior !== undefined) return JSON.parse(prior) as T;
     const leave = scopes?.enter(name);
     let value: T;

@@ -82,3 +82,11 @@ export function enqueuedRow(row: NewRow, attempts: number, now: number, leased: 
     noCheckpointsUntil: leased?.expiresAt,
   };
 }
+
+/**
+ * Whether a row its ingest just wrote is still in its first lease (`noCheckpointsUntil`): until
+ * then no other claimer can hold it and no earlier attempt can have left a checkpoint on it.
+ */
+export function inFirstLease(noCheckpointsUntil: number | undefined, now = Date.now()): boolean {
+  return noCheckpointsUntil !== undefined && now < noCheckpointsUntil;
+}
