@@ -8,11 +8,13 @@ import { killDescendantsOnExit, watchdog } from "./runtime/cleanup";
 import { positiveArgument } from "./runtime/cliArguments";
 import { repoRoot } from "./runtime/repoRoot";
 import { runAtRate } from "./scenarios/runAtRate";
-import { startSubject } from "./subjects";
+import { startSubject, subjectArgument, workerOf } from "./subjects";
 
-// `npm run profile [-- --rate 300 --seconds 5]`: a V8 CPU profile of the coordinator (the
-// Worker and its shards share one isolate in workerd) under the bench's load at one rate, to
-// see where its CPU per event goes. Loopback only, bounded, stops by itself.
+// `npm run profile [-- --rate 300 --seconds 5 --subject coordinator]`: a V8 CPU profile of the
+// coordinator (the Worker and its shards share one isolate in workerd) under the bench's load at
+// one rate, to see where its CPU per event goes; `--subject slack-edge-same-work` profiles the
+// reference under the same load. Loopback only, bounded, stops by itself.
+const name = subjectArgument();
 const rate = positiveArgument("rate", 300);
 const seconds = positiveArgument("seconds", 5);
 const INSPECTOR_PORT = 9339;
@@ -23,9 +25,9 @@ const fake = await startFakeSlackServer();
 const load = new LoadClient();
 let runs = 0;
 const context = { load, fake, nextRunId: () => `P${++runs}` };
-console.log(`profile: the coordinator at ${rate}/s for ${seconds} s (V8 inspector on 127.0.0.1:${INSPECTOR_PORT})`);
+console.log(`profile: ${name} at ${rate}/s for ${seconds} s (V8 inspector on 127.0.0.1:${INSPECTOR_PORT})`);
 const subject = await startSubject({
-  name: "coordinator",
+  name,
   apiUrl: fake.fake.apiUrl,
   stateDir: "bench/profile",
   inspectorPort: INSPECTOR_PORT,
@@ -33,14 +35,14 @@ const subject = await startSubject({
 try {
   console.log("warm-up (not profiled) …");
   await runAtRate(context, subject, { rate: 100, durationMs: 2000, workspaces: workspaces(1) });
-  const profiler = await Profiler.connect(INSPECTOR_PORT, "coordinator");
+  const profiler = await Profiler.connect(INSPECTOR_PORT, workerOf(name));
   await profiler.start(200);
   const run = await runAtRate(context, subject, { rate, durationMs: seconds * 1000, workspaces: workspaces(1) });
   const profile = await profiler.stop();
   profiler.close();
   const dir = resolve(repoRoot, "bench/.profile");
   mkdirSync(dir, { recursive: true });
-  const file = resolve(dir, `coordinator-${rate}.cpuprofile`);
+  const file = resolve(dir, `${name}-${rate}.cpuprofile`);
   writeFileSync(file, JSON.stringify(profile));
   console.log(`\nack p50 ${run.ack?.p50} / p99 ${run.ack?.p99} ms, ${run.runtimeCpuMsPerEvent} ms CPU per event`);
   console.log(`\nself time, share of all samples (idle included; ${profile.samples.length} samples every 200 µs):`);

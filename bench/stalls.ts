@@ -4,8 +4,8 @@ import { LoadClient } from "./load/loadClient";
 import { workspaces } from "./plan";
 import { type CpuProfile, Profiler } from "./profile/cpuProfile";
 import { killDescendantsOnExit, watchdog } from "./runtime/cleanup";
-import { positiveArgument, textArgument } from "./runtime/cliArguments";
-import { SIGNING_SECRET, type SubjectName, startSubject } from "./subjects";
+import { positiveArgument } from "./runtime/cliArguments";
+import { SIGNING_SECRET, startSubject, subjectArgument, workerOf } from "./subjects";
 
 // `npm run stalls [-- --rate 100 --seconds 10 --runs 3]`: finds the moments the coordinator's
 // acks stall under a light load, and says whether its workerd was busy on the CPU then (work on
@@ -25,17 +25,14 @@ watchdog(runs * (seconds * 1000 + 60_000) + 60_000, "npm run stalls");
 const fake = await startFakeSlackServer();
 const load = new LoadClient();
 /** `--subject slack-edge-same-work` looks at the reference instead. */
-const name = (textArgument("subject") ?? "coordinator") as SubjectName;
-if (!["coordinator", "slack-edge-same-work", "slack-edge"].includes(name)) throw new Error(`--subject: not ${name}`);
+const name = subjectArgument();
 const subject = await startSubject({
   name,
   apiUrl: fake.fake.apiUrl,
   stateDir: "stalls",
   inspectorPort: profiling ? INSPECTOR_PORT : undefined,
 });
-const profiler = profiling
-  ? await Profiler.connect(INSPECTOR_PORT, name === "coordinator" ? "coordinator" : "slackEdge")
-  : undefined;
+const profiler = profiling ? await Profiler.connect(INSPECTOR_PORT, workerOf(name)) : undefined;
 
 /** The functions the profile sampled between two wall-clock times (its clock aligned at `startedAt`). */
 function sampledBetween(profile: CpuProfile, startedAt: number, from: number, to: number): string {

@@ -1,5 +1,6 @@
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
+import { textArgument } from "./runtime/cliArguments";
 import { argumentsOf, cpuMsOf, descendantsOf } from "./runtime/processCpu";
 import { repoRoot } from "./runtime/repoRoot";
 import { type Runtime, startRuntime, type WorkerKind } from "./runtime/startRuntime";
@@ -54,6 +55,21 @@ function runtimeProcesses(pids: number[], logs: SubjectLogs): () => number {
     }
     return total;
   };
+}
+
+/** The subjects a one-subject tool (`npm run profile`, `npm run stalls`) can look at. */
+const PROFILED: readonly SubjectName[] = ["coordinator", "slack-edge-same-work", "slack-edge"];
+
+/** The Worker a subject runs (its V8 inspector target's name). */
+export function workerOf(name: SubjectName): WorkerKind {
+  return WORKERS[name];
+}
+
+/** `--subject NAME` from the command line (the coordinator by default); one it cannot run is refused by name. */
+export function subjectArgument(): SubjectName {
+  const name = (textArgument("subject") ?? "coordinator") as SubjectName;
+  if (!PROFILED.includes(name)) throw new Error(`--subject must be one of ${PROFILED.join(", ")}, not ${name}`);
+  return name;
 }
 
 export const SIGNING_SECRET = "bench-signing-secret";
