@@ -1,3 +1,4 @@
+import { TickingSet } from "../platform/tickingSet";
 import type { Outbox } from "../recording/outbox";
 
 interface Running {
@@ -17,38 +18,32 @@ interface Running {
  * with it and the leases run out as designed.
  */
 export class LeaseRenewals {
-  private readonly running = new Set<Running>();
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private readonly running: TickingSet<Running>;
 
   constructor(
     private readonly outbox: Pick<Outbox, "renewLease">,
     private readonly leaseMs: number,
     private readonly clock: () => number = () => Date.now(),
-  ) {}
+  ) {
+    this.running = new TickingSet(leaseMs / 4, (entry) => this.renew(entry));
+  }
 
   /** Runs `attempt` with the row's lease kept alive until it settles. */
   async during<T>(key: string, token: string, attempt: () => Promise<T>): Promise<T> {
     const entry: Running = { key, token, renewedAt: this.clock() };
     this.running.add(entry);
-    this.timer ??= setInterval(this.tick, this.leaseMs / 4);
     try {
       return await attempt();
     } finally {
       this.running.delete(entry);
-      if (this.running.size === 0 && this.timer !== undefined) {
-        clearInterval(this.timer);
-        this.timer = undefined;
-      }
     }
   }
 
-  /** Renews what is due; a lease another claimer owns now is not renewed again. */
-  readonly tick = (): void => {
+  /** Renews the entry if due; a lease another claimer owns now is not renewed again (the entry is dropped). */
+  private renew(entry: Running): boolean {
     const now = this.clock();
-    for (const entry of this.running) {
-      if (now - entry.renewedAt < this.leaseMs / 4) continue;
-      entry.renewedAt = now;
-      if (!this.outbox.renewLease(entry.key, entry.token, now + this.leaseMs)) this.running.delete(entry);
-    }
-  };
+    if (now - entry.renewedAt < this.leaseMs / 4) return true;
+    entry.renewedAt = now;
+    return this.outbox.renewLease(entry.key, entry.token, now + this.leaseMs);
+  }
 }

@@ -4,6 +4,7 @@ import type { Authorization, Authorize } from "../auth/authorize";
 import { openFunctionToken } from "../auth/functionTokens";
 import type { ReadyKinds } from "../effects/registry";
 import { callPacing, type KeeperOf } from "../pacing/pacing";
+import type { CallDeadlines } from "../platform/callDeadlines";
 import type { DeliveryEvents } from "../platform/deliveryEvents";
 import { SlackApiError } from "../platform/errors";
 import { describeError, log } from "../platform/log";
@@ -59,9 +60,14 @@ export interface CourierParts {
  */
 export function rowPerformer(
   { shard, authorize, env, settings, outbox, kinds, observe: report = () => {}, pacing, stops }: CourierParts,
-  /** Writes that share a commit (completions.ts): a step's checkpoint is written `soon`; a stream's turn `flush`es the others into its own. */
-  commits?: Pick<Completions, "soon" | "flush">,
+  shared: {
+    /** Writes that share a commit (completions.ts): a step's checkpoint is written `soon`; a stream's turn `flush`es the others into its own. */
+    commits?: Pick<Completions, "soon" | "flush">;
+    /** The timeouts of every Web API call of the shard, kept by one timer. */
+    deadlines?: CallDeadlines;
+  } = {},
 ) {
+  const { commits, deadlines } = shared;
   return (effect: Effect, row: ClaimedRow, token: string, attempt?: AttemptReport): Promise<void> => {
     // The kind and its own dependencies, drawn once per shard: nothing kind-specific is built per row.
     const { kind, deps } = kinds(effect);
@@ -96,6 +102,7 @@ export function rowPerformer(
     const client = createSlackClient({
       apiUrl: settings.apiUrl,
       timeoutMs: settings.delivery.timeoutMs,
+      deadlines,
       responseUrlOrigins: settings.responseUrlOrigins,
       handles: {
         recordedAt: row.created_at,

@@ -1,4 +1,5 @@
 import type { CallPacing } from "../pacing/pacing";
+import { type CallDeadlines, ownDeadline } from "../platform/callDeadlines";
 import { ForbiddenUrl, SlackApiError, SlackUnreachable, stoppedBy } from "../platform/errors";
 import { classifyAnswer } from "./classifyAnswer";
 import { assertResponseUrlUsable, assertTriggerUsable, type HandleClock } from "./handles";
@@ -12,6 +13,8 @@ type Answer = Record<string, unknown>;
 export interface ClientOptions {
   apiUrl: string;
   timeoutMs: number;
+  /** The shard's deadlines, one timer for all its calls (platform/callDeadlines.ts); else a timer per call. */
+  deadlines?: CallDeadlines;
   /** The workspace's bot token, asked for on the first Web API call (see auth/authorize.ts). */
   token: () => string | Promise<string>;
   /** Origins a response_url may point at (RESPONSE_URL_ORIGINS); anything else is never fetched. */
@@ -163,18 +166,20 @@ export class SlackClient {
   ): Promise<CallResult> {
     // Checked here, after the token and any paced wait: a stop meanwhile sends nothing more.
     if (stoppable && this.options.stopped?.aborted) throw stoppedBy(this.options.stopped);
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    const deadline = this.options.deadlines?.start(this.options.timeoutMs) ?? ownDeadline(this.options.timeoutMs);
     const { observe } = this.options;
     let result: CallResult;
     try {
-      result = await send(signal);
+      result = await send(deadline.signal);
     } catch (error) {
-      const why = signal.aborted
+      const why = deadline.signal.aborted
         ? `timeout after ${this.options.timeoutMs} ms`
         : `network: ${error instanceof Error ? error.message : String(error)}`;
       const unreachable = new SlackUnreachable(`${method}: ${why}`.slice(0, 300), { cause: error });
       observe?.(method, false, unreachable.message);
       throw unreachable;
+    } finally {
+      deadline.end();
     }
     const answerClass = classifyAnswer(result, method);
     if (answerClass === "delivered") {
