@@ -61,6 +61,14 @@ describe("the typed Web API client in handlers", () => {
     ).toBe("channel=C1&blocks=%5B%7B%22type%22%3A%22divider%22%7D%5D&unfurl_links=false");
   });
 
+  it("a form reads back as the arguments it was made of, whatever their characters (a lone surrogate as U+FFFD)", () => {
+    const args = { text: "a b+c&d=e %20 ü 🙂 *-._~!'()", "key with space": "x", surrogate: "left \ud800 alone" };
+    expect(Object.fromEntries(new URLSearchParams(formEncode(args)))).toEqual({
+      ...args,
+      surrogate: "left \ufffd alone",
+    });
+  });
+
   it("transient: a 5xx is retried with backoff", async () => {
     const { row, clock } = await whoisFailingOnce({ status: 500 });
     expect(row).toMatchObject({ status: "pending", attempts: 1, last_error: "users.info: 500 http_500" });
