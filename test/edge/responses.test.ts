@@ -1,3 +1,4 @@
+import { exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { MAX_BODY_BYTES } from "../../src/platform/readRawBody";
 import {
@@ -114,6 +115,20 @@ describe("response table", () => {
 
     const forged = await deliver(await signedEvent(body, { secret: "forged" }));
     expect(forged.status).toBe(401);
+  });
+
+  it.each(["/slack/events", "/slack/events/", "/slack/events?from=slack"])(
+    "url_verification at %s → 200 with the challenge (handed over by path, or by the router)",
+    async (path) => {
+      const body = { token: "x", challenge: "c-42", type: "url_verification" };
+      const response = await deliver(await signedEvent(body, signedBy()), path);
+      expect({ status: response.status, body: await response.json() }).toEqual({ status: 200, body: { challenge: "c-42" } });
+    },
+  );
+
+  it("a GET of a Slack path is no Slack delivery → 404", async () => {
+    const response = await exports.default.fetch(new Request("https://coordinator.test/slack/events"));
+    expect(response.status).toBe(404);
   });
 
   it("ssl_check → 200", async () => {
