@@ -12,7 +12,7 @@ import { median } from "./scenarios/interleaved";
 import { type RunResult, runAtRate } from "./scenarios/runAtRate";
 import { type SubjectName, startSubject } from "./subjects";
 
-// `npm run compare [-- --baseline <checkout> --rate 300 --seconds 5 --rounds 3]`: this checkout's
+// `npm run compare [-- --baseline <checkout> --rate 300 --seconds 5 --rounds 3 --with floor,ingest-only]`: this checkout's
 // coordinator, slack-edge doing the same work and (with --baseline) the coordinator of another
 // checkout, run in turn at one rate for several rounds. A change of a few percent in CPU per
 // event is lost in the noise between two bench runs on a shared machine; interleaved rounds of
@@ -27,19 +27,25 @@ if (baseline) {
   execFileSync(process.execPath, [resolve(repoRoot, "scripts/build-bench.mjs"), "--baseline", baseline], { stdio: "inherit" });
 }
 killDescendantsOnExit();
-watchdog(rounds * 3 * (seconds * 1000 + 150_000) + 60_000, "npm run compare");
 
 interface Contender {
   label: string;
   name: SubjectName;
   worker?: WorkerKind;
 }
+/** `--with floor,ingest-only,slack-edge`: more subjects in the same rounds, to split the cost per event into its parts. */
+const EXTRA: readonly SubjectName[] = ["floor", "ingest-only", "slack-edge"];
+const extra = (textArgument("with") ?? "").split(",").filter((name) => name !== "");
+for (const name of extra)
+  if (!EXTRA.includes(name as SubjectName)) throw new Error(`--with: one of ${EXTRA.join(", ")}, not ${name}`);
+watchdog(rounds * (3 + extra.length) * (seconds * 1000 + 150_000) + 60_000, "npm run compare");
 const contenders: Contender[] = [
   { label: "coordinator (this checkout)", name: "coordinator" },
   ...(baseline
     ? [{ label: `coordinator (${baseline})`, name: "coordinator" as const, worker: "coordinatorBaseline" as const }]
     : []),
   { label: "slack-edge, same work", name: "slack-edge-same-work" },
+  ...extra.map((name) => ({ label: name, name: name as SubjectName })),
 ];
 
 const fake = await startFakeSlackServer();
@@ -96,7 +102,8 @@ for (const row of summary) {
 const [ours, ...others] = summary;
 if (ours) {
   console.log(`\nratios of medians, ${ours.label} against:`);
-  for (const other of others) {
+  // Against the references; the subjects --with adds are parts of the cost, shown above.
+  for (const other of others.slice(0, others.length - extra.length)) {
     const ratio = (a: number[], b: number[]) => ((median(a) ?? Number.NaN) / (median(b) ?? Number.NaN)).toFixed(2);
     console.log(
       `  ${other.label}: cpu ms / event ${ratio(ours.cpuMsPerEvent, other.cpuMsPerEvent)}×, reply p99 ${ratio(ours.replyP99, other.replyP99)}×, ack p99 ${ratio(ours.ackP99, other.ackP99)}×`,
