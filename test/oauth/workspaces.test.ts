@@ -25,6 +25,10 @@ async function deliverEvent(from: From, event: Record<string, unknown>): Promise
   return deliver(await signedEvent(envelope, signedBy()));
 }
 
+/** Waits until the lifecycle rows of `workspace` are delivered: their change has reached its shards by then. */
+const toldItsShards = (workspace: string) =>
+  vi.waitFor(async () => expect((await storedFor(workspace)).outbox).toEqual({ pending: 0, parked: 0 }));
+
 const mention = (from: From) => deliverEvent(from, appMention({ text: `hello from ${from.team}` }));
 
 const postsWith = (token: string) =>
@@ -224,6 +228,8 @@ describe("uninstall and revocation", () => {
       await vi.waitFor(async () => expect((await installationOf(org))?.teams).toEqual(["T1", "T2"]));
       expect(await orgWide({ type: "tokens_revoked", tokens: { oauth: [], bot: [`UB${org}`] } }, org, teamId)).toBe(200);
       await vi.waitFor(async () => expect(await installationOf(org)).toMatchObject({ status: "revoked" }));
+      // The installation is written before its shards are told; the row applying it completes after.
+      await toldItsShards(org);
       expect((await mention({ team: "T1", org })).status).toBe(410);
 
       const uninstalled = slackId("E");
@@ -232,6 +238,7 @@ describe("uninstall and revocation", () => {
       await vi.waitFor(async () =>
         expect(await installationOf(uninstalled)).toMatchObject({ status: "uninstalled", statusReason: "app uninstalled" }),
       );
+      await toldItsShards(uninstalled);
       expect((await mention({ team: "T1", org: uninstalled })).status).toBe(410);
     }
   });
