@@ -5,10 +5,14 @@ export const MAX_CLOCK_SKEW_SECONDS = 300;
 
 const encoder = new TextEncoder();
 
+/** A hex digit's value, from its char code (0-9, a-f, A-F; checked by the caller). */
+const nibble = (code: number) => (code <= 57 ? code - 48 : (code | 32) - 87);
+
 function hexToBytes(hex: string): Uint8Array | undefined {
   if (hex.length !== 64 || !/^[0-9a-f]+$/i.test(hex)) return undefined;
   const bytes = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  // By char code: a slice and a parseInt per byte were most of verifying's own time.
+  for (let i = 0; i < 32; i++) bytes[i] = (nibble(hex.charCodeAt(2 * i)) << 4) | nibble(hex.charCodeAt(2 * i + 1));
   return bytes;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InvalidSignature } from "../../src/platform/errors";
-import { signBody, verifySignature } from "../../src/slack/verifySignature";
+import { signatureBytes, signBody, verifySignature } from "../../src/slack/verifySignature";
 
 const encoder = new TextEncoder();
 const now = 1_800_000_000;
@@ -61,5 +61,16 @@ describe("verifySignature (Slack v0)", () => {
     await expect(check({ signature: null })).rejects.toThrow(InvalidSignature);
     await expect(check({ signature: "v1=abc" })).rejects.toThrow(InvalidSignature);
     await expect(check({ signature: `v0=${"z".repeat(64)}` })).rejects.toThrow(InvalidSignature);
+  });
+
+  it("reads every byte of a signature, in lower or upper case hex", async () => {
+    const all = Array.from({ length: 256 }, (_, byte) => byte);
+    for (let start = 0; start < 256; start += 32) {
+      const bytes = all.slice(start, start + 32);
+      const hex = bytes.map((byte) => byte.toString(16).padStart(2, "0")).join("");
+      for (const cased of [hex, hex.toUpperCase()]) expect([...(signatureBytes(`v0=${cased}`) ?? [])]).toEqual(bytes);
+    }
+    const signed = await signBody("current", String(now), "{}");
+    await expect(check({ signature: signed.toUpperCase().replace("V0=", "v0="), body: "{}" })).resolves.toBeUndefined();
   });
 });
