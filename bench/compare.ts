@@ -10,7 +10,7 @@ import { repoRoot } from "./runtime/repoRoot";
 import type { WorkerKind } from "./runtime/startRuntime";
 import { median } from "./scenarios/interleaved";
 import { type RunResult, runAtRate } from "./scenarios/runAtRate";
-import { type SubjectName, startSubject } from "./subjects";
+import { type SubjectName, startSubject, subjectsArgument } from "./subjects";
 
 // `npm run compare [-- --baseline <checkout> --rate 300 --seconds 5 --rounds 3 --with floor,ingest-only]`: this checkout's
 // coordinator, slack-edge doing the same work and (with --baseline) the coordinator of another
@@ -32,12 +32,11 @@ interface Contender {
   label: string;
   name: SubjectName;
   worker?: WorkerKind;
+  /** A part of the cost (--with), shown but not a reference the ratios are taken against. */
+  part?: true;
 }
 /** `--with floor,ingest-only,slack-edge`: more subjects in the same rounds, to split the cost per event into its parts. */
-const EXTRA: readonly SubjectName[] = ["floor", "ingest-only", "slack-edge"];
-const extra = (textArgument("with") ?? "").split(",").filter((name) => name !== "");
-for (const name of extra)
-  if (!EXTRA.includes(name as SubjectName)) throw new Error(`--with: one of ${EXTRA.join(", ")}, not ${name}`);
+const extra = subjectsArgument("with", ["floor", "ingest-only", "slack-edge"]);
 watchdog(rounds * (3 + extra.length) * (seconds * 1000 + 150_000) + 60_000, "npm run compare");
 const contenders: Contender[] = [
   { label: "coordinator (this checkout)", name: "coordinator" },
@@ -45,7 +44,7 @@ const contenders: Contender[] = [
     ? [{ label: `coordinator (${baseline})`, name: "coordinator" as const, worker: "coordinatorBaseline" as const }]
     : []),
   { label: "slack-edge, same work", name: "slack-edge-same-work" },
-  ...extra.map((name) => ({ label: name, name: name as SubjectName })),
+  ...extra.map((name) => ({ label: name, name, part: true as const })),
 ];
 
 const fake = await startFakeSlackServer();
@@ -79,10 +78,11 @@ try {
   await fake.close();
 }
 
-const summary = contenders.map(({ label }) => {
+const summary = contenders.map(({ label, part }) => {
   const runs = results.get(label) ?? [];
   return {
     label,
+    part,
     ackP99: runs.map((r) => r.ack.p99 ?? Number.NaN),
     cpuMsPerEvent: runs.map((r) => r.runtimeCpuMsPerEvent ?? Number.NaN),
     replyP99: runs.map((r) => r.delivery?.p99 ?? Number.NaN),
@@ -102,8 +102,8 @@ for (const row of summary) {
 const [ours, ...others] = summary;
 if (ours) {
   console.log(`\nratios of medians, ${ours.label} against:`);
-  // Against the references; the subjects --with adds are parts of the cost, shown above.
-  for (const other of others.slice(0, others.length - extra.length)) {
+  // Against the references; the parts of the cost (--with) are shown above.
+  for (const other of others.filter((row) => !row.part)) {
     const ratio = (a: number[], b: number[]) => ((median(a) ?? Number.NaN) / (median(b) ?? Number.NaN)).toFixed(2);
     console.log(
       `  ${other.label}: cpu ms / event ${ratio(ours.cpuMsPerEvent, other.cpuMsPerEvent)}×, reply p99 ${ratio(ours.replyP99, other.replyP99)}×, ack p99 ${ratio(ours.ackP99, other.ackP99)}×`,

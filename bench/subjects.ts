@@ -65,10 +65,23 @@ export function workerOf(name: SubjectName): WorkerKind {
   return WORKERS[name];
 }
 
-/** `--subject NAME` from the command line (the coordinator by default); one it cannot run is refused by name. */
+/** `--{flag} a,b` from the command line: subjects among `allowed` (`fallback` when absent); any other is refused by name. */
+export function subjectsArgument(
+  flag: string,
+  allowed: readonly SubjectName[],
+  fallback: readonly SubjectName[] = [],
+): SubjectName[] {
+  const given = textArgument(flag);
+  const names = given === undefined ? [...fallback] : given.split(",").filter((name) => name !== "");
+  for (const name of names)
+    if (!allowed.includes(name as SubjectName)) throw new Error(`--${flag} must name ${allowed.join(", ")}, not ${name}`);
+  return names as SubjectName[];
+}
+
+/** `--subject NAME` (the coordinator by default), for a one-subject tool. */
 export function subjectArgument(): SubjectName {
-  const name = (textArgument("subject") ?? "coordinator") as SubjectName;
-  if (!PROFILED.includes(name)) throw new Error(`--subject must be one of ${PROFILED.join(", ")}, not ${name}`);
+  const [name] = subjectsArgument("subject", PROFILED, ["coordinator"]);
+  if (name === undefined) throw new Error(`--subject must name one of ${PROFILED.join(", ")}`);
   return name;
 }
 
