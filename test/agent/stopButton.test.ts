@@ -291,7 +291,11 @@ describe("the stop button and a stopped run's status", () => {
       await shard.recording.ingest(inbound);
       await working.opened;
       await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs: ts })));
-      return slack().waitFor("assistant.threads.setStatus", (call) => call.body.status === "");
+      // This thread's: an earlier test's shard may still be clearing its own.
+      return slack().waitFor(
+        "assistant.threads.setStatus",
+        (call) => call.body.status === "" && call.body.channel_id === channel,
+      );
     });
     expect(cleared.body).toMatchObject({ channel_id: channel, thread_ts: ts, status: "" });
   });

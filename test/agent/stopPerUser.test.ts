@@ -1,8 +1,9 @@
 import { runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { App } from "../../src/app/App";
 import { newRow } from "../../src/recording/outboxRows";
 import { channelMessage, messageTs } from "../../src/testing/deliveries";
+import type { FakeMessage } from "../../src/testing/fakeSlack";
 import { agentSessionStopped } from "../support/assistantPayloads";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
@@ -64,9 +65,16 @@ describe("a stop is the clicking user's (agent_session_stopped names its user)",
       await shard.recording.ingest(ann);
       await shard.recording.ingest(bob);
       await Promise.all([streaming[ANN]!.opened, streaming[BOB]!.opened]);
-      const streams = slack().messagesIn(channel, ts);
-      const annStream = streams.find((message) => message.text.includes(ANN))!;
-      const bobStream = streams.find((message) => message.text.includes(BOB))!;
+      // Each run's first text has reached Slack (an append may still be on its way when it resolves).
+      const [annStream, bobStream] = await vi.waitFor(() => {
+        const streams = [ANN, BOB].map((user) =>
+          slack()
+            .messagesIn(channel, ts)
+            .find((message) => message.text.includes(user)),
+        );
+        expect(streams).not.toContain(undefined);
+        return streams as [FakeMessage, FakeMessage];
+      });
       await shard.recording.ingest(eventDelivery(team, stoppedBy(ANN, channel, ts, [annStream.ts])));
       const abortedAtStop = [...aborted];
       bobMayFinish.open();
