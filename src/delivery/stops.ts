@@ -1,4 +1,5 @@
 import type { Effect } from "../app/contract";
+import { stoppedStreams } from "../inbound/stoppedStreams";
 import type { Inbound } from "../inbound/types";
 import { userOf } from "../inbound/userOf";
 import { BoundedMap } from "../platform/boundedMap";
@@ -87,7 +88,8 @@ export class Stops {
       return;
     }
     const parked = this.outbox.parked.parkConversationRuns(conversation, user, inbound.dedupeKey, STOPPED_BY_USER, now);
-    const aborted = this.stop(inbound, conversation, parked, (run) => run.user === user, new RunStopped(), now);
+    const stop = new RunStopped(STOPPED_BY_USER, stoppedStreams(inbound));
+    const aborted = this.stop(inbound, conversation, parked, (run) => run.user === user, stop, now);
     log("info", "conversation stopped", { shard: this.shard, conversation, user, parked: parked.length, aborted });
   }
 

@@ -109,7 +109,6 @@ export {
   ForbiddenUrl,
   HandlerError,
   HandlerMisuse,
-  INTERRUPTED,
   LeaseLost,
   ListenerGone,
   MissingBotToken,
@@ -120,16 +119,14 @@ export {
   RelayRefused,
   RetryableError,
   RunSleeping,
-  RunStopped,
   RunSuspended,
   RunWaiting,
   SlackApiError,
   SlackUnreachable,
-  STOPPED_BY_USER,
-  stoppedBy,
   TokenRefreshFailed,
   UndeliverableAlert,
   UnreadableEffect,
 } from "./deliveryErrors";
+export { INTERRUPTED, RunStopped, STOPPED_BY_USER, stoppedBy } from "./runStopped";
 export type { Settlement } from "./settlement";
 export { settlementOf } from "./settlement";

@@ -1,8 +1,7 @@
+import { stoppedStreams } from "../../inbound/stoppedStreams";
 import type { Conversation, Inbound } from "../../inbound/types";
 import { STOPPED_BY_USER } from "../../platform/errors";
 import type { PlannedEffect, RunEffect } from "../contract";
-
-type Json = Record<string, unknown>;
 
 /** The conversation of an agent's run: a user's message (`message`, `app_mention`) in a thread or starting one. */
 export function agentConversationOf(inbound: Inbound): Conversation | undefined {
@@ -23,12 +22,10 @@ const sessionActive = (channel: string, threadTs: string): PlannedEffect["effect
  * shard that records it (delivery/stops.ts).
  */
 export function stopEffects(inbound: Inbound): PlannedEffect[] {
-  const event = (inbound.payload as Json).event as Json | undefined;
-  if (inbound.type !== "agent_session_stopped" || !event || !inbound.conversation) return [];
+  if (inbound.type !== "agent_session_stopped" || !inbound.conversation) return [];
   const { channel, threadTs } = inbound.conversation;
-  const streams = Array.isArray(event.streaming_message_ts) ? event.streaming_message_ts.map(String) : [];
   return [
-    ...streams.map(
+    ...stoppedStreams(inbound).map(
       (ts): PlannedEffect => ({
         name: `stop:stream:${ts}`,
         effect: {

@@ -74,7 +74,7 @@ export function runStreams(
       // Its channel is kept: a parked run's open messages are closed from its checkpoint alone (app/streams/streamClosing.ts).
       const record = { ...streamRecordOf(ledger.read(name)), channel };
       const messages = new StreamMessages(
-        new StreamSender(client, { ...target, channel, thread_ts }, ledger, name, record, sleep),
+        new StreamSender(client, { ...target, channel, thread_ts }, ledger, name, record, sleep, signal),
       );
       const streamer = new DurableStreamer(messages, limits, buffer_size, signal);
       streamers.push(streamer);

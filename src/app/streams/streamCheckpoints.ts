@@ -32,6 +32,8 @@ export interface StreamedMessage {
   posted?: boolean;
   /** Closed and not the last: its text (then "") left the checkpoint; its length and hash stay (app/streams/sealedMessages.ts). */
   sealed?: { chars: number; hash: string };
+  /** Found in the thread by a retry's recovery: a start whose answer its attempt lost, or got only once fenced out. */
+  found?: boolean;
 }
 
 /** The call sent last: until a later checkpoint, whether it reached Slack is unknown. */

@@ -1,5 +1,6 @@
+import { RetryableError } from "../../platform/errors";
 import { log } from "../../platform/log";
-import { NOT_STREAMING, refusedWith } from "../../slack/refusals";
+import { GONE, NOT_STREAMING, refusedWith } from "../../slack/refusals";
 import { closeMessage, stopStreaming } from "./closeMessage";
 import { cutPlan } from "./cutPlan";
 import type { MessageKind } from "./messageKind";
@@ -50,18 +51,36 @@ export class StreamMessages {
       // The ts is checkpointed at once: a retry must find this message to continue or stop it.
       this.record.save(undefined);
     } catch (error) {
-      // Fenced out (or stopped): no attempt can know this message, so it goes, stopped or not.
-      await this.sender
-        .cleanUp(ts)
-        .catch((problem) => log("warn", "an unrecorded stream was not deleted", { ts, error: String(problem) }));
+      // Fenced out (or stopped): no attempt can know this message, so it goes — unless the stop
+      // named it: the user saw it streaming when they clicked, and the stop stopped it already.
+      if (!this.sender.stopNamed(ts))
+        await this.sender
+          .cleanUp(ts)
+          .catch((problem) => log("warn", "an unrecorded stream was not deleted", { ts, error: String(problem) }));
       throw error;
     }
     return message;
   }
 
   async append(message: ShownMessage, text: string, chunks?: readonly unknown[]): Promise<void> {
-    await this.kindOf(message).append(message, text, chunks);
+    await this.kindOf(message)
+      .append(message, text, chunks)
+      .catch((error) => this.foundGone(message, error));
     this.record.appended(message, text, chunks?.length);
+  }
+
+  /**
+   * A message this run's recovery found in the thread is gone: the attempt that started it, fenced
+   * out when the start's answer came at last, deleted it as no one's (start above). The record
+   * forgets it and the run is retried: its reply opens a new message. Any other error as it is.
+   */
+  private foundGone(message: ShownMessage, error: unknown): never {
+    if (!message.found || !refusedWith(error, GONE)) throw error;
+    this.record.removed(message);
+    this.record.save(undefined);
+    throw new RetryableError(
+      `the reply's message ${message.ts}, found in the thread by a retry, was deleted by the attempt that started it`,
+    );
   }
 
   /** The handler's stop: the last text and blocks on the open message, and the reply is finished. */
@@ -70,7 +89,7 @@ export class StreamMessages {
       await this.kindOf(message).stop(message, text, chunks, blocks);
       this.record.appended(message, text);
     } catch (error) {
-      if (!refusedWith(error, NOT_STREAMING)) throw error;
+      if (!refusedWith(error, NOT_STREAMING)) this.foundGone(message, error);
       // Dropped by Slack, or stopped in Slack: the message gets its full text and the final blocks
       // (feedback buttons) through chat.update; no message opens just to hold them.
       this.record.appended(message, text);
@@ -82,7 +101,9 @@ export class StreamMessages {
 
   /** Closes a message so the reply continues in a new one: true when chat.stopStream closed it, false when chat.update did. */
   async close(message: ShownMessage): Promise<boolean> {
-    const closed = await closeMessage({ stop: this.stopOf(message), update: () => this.sender.closeByUpdate(message) });
+    const closed = await closeMessage({ stop: this.stopOf(message), update: () => this.sender.closeByUpdate(message) }).catch(
+      (error) => this.foundGone(message, error),
+    );
     this.record.closed(message);
     return closed === "stopped";
   }

@@ -51,7 +51,7 @@ export async function recoverStream(
     if (ts) {
       const posted = unconfirmed.op === "post" ? { posted: true } : {};
       // The start's chunks show in it too: a retry sends them no more.
-      const found = { ts, text: unconfirmed.text, openedAt: unconfirmed.at ?? Date.now(), open: true, ...posted };
+      const found = { ts, text: unconfirmed.text, openedAt: unconfirmed.at ?? Date.now(), open: true, found: true, ...posted };
       record.opened(found, unconfirmed.chunks ?? 0);
     } else log("warn", "a stream's interrupted start was not found; Slack drops it if it opened", { ...target });
   }

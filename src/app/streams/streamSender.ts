@@ -1,3 +1,4 @@
+import { RunStopped } from "../../platform/errors";
 import { CLEAN_UP, type SlackWebClient } from "../../slack/client";
 import { GONE, refusedBySlack, refusedWith, turnOf } from "../../slack/refusals";
 import type { StreamLedger } from "../contract";
@@ -30,8 +31,19 @@ export class StreamSender {
     name: string,
     record: StreamRecord,
     private readonly sleep: (ms: number) => Promise<void>,
+    /** The run's signal: a stop (the stop button, an interrupt) aborts it with RunStopped. */
+    private readonly signal?: AbortSignal,
   ) {
     this.record = new ReplyRecord(ledger, name, record);
+  }
+
+  /**
+   * The run's stop named `ts` (Slack showed it streaming at the user's click, and stopped it): the
+   * message is the user's answer as they stopped it, whether or not this attempt could record it.
+   */
+  stopNamed(ts: string): boolean {
+    const stop = this.signal?.reason;
+    return stop instanceof RunStopped && stop.shownStreams.includes(ts);
   }
 
   /**

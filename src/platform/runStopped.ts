@@ -1,0 +1,28 @@
+import { DeliveryError } from "./deliveryErrors";
+
+/** The reason a stopped run's rows are parked with (`agent_session_stopped`): the operations API lists it. */
+export const STOPPED_BY_USER = "stopped by user";
+
+/** The reason a turn's rows are parked with when a newer message of its conversation interrupts it (`turns: "interrupt"`). */
+export const INTERRUPTED = "interrupted by a newer message";
+
+/**
+ * The user stopped the run's conversation (agent_session_stopped), or a newer message interrupted
+ * its turn (`reason`): parked at once, never retried. A user's stop carries `shownStreams`, the
+ * streams Slack showed streaming at the click and stopped (`streaming_message_ts`).
+ */
+export class RunStopped extends DeliveryError {
+  override name = "RunStopped";
+  readonly disposition = "park";
+  constructor(
+    reason: string = STOPPED_BY_USER,
+    readonly shownStreams: readonly string[] = [],
+  ) {
+    super(reason);
+  }
+}
+
+/** What a run whose stop `signal` was aborted throws: the stop it was aborted with (its reason), else a user's stop. */
+export function stoppedBy(signal: AbortSignal | undefined): RunStopped {
+  return signal?.reason instanceof RunStopped ? signal.reason : new RunStopped();
+}
