@@ -1,10 +1,17 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import { waitUntilSettled } from "../../src/testing";
 import { controlClock } from "../support/clock";
 import { adminGet, deliver, mentionDelivery, newWorkspace, shardStub, watchStub } from "../support/coordinator";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();
+
+/** `teams`' replies delivered: each row settled, not only its call recorded by the fake Slack. */
+async function delivered(...teams: string[]): Promise<void> {
+  for (const team of teams) await waitUntilSettled({ shard: env.SHARD, workspace: team });
+}
 
 interface Overview {
   minutes: number;
@@ -30,6 +37,7 @@ describe("persistent metrics (one row per shard per minute)", () => {
     for (const { delivery } of mentions) expect((await deliver(delivery)).status).toBe(200);
     expect((await deliver(mentions[0]!.delivery)).status).toBe(200);
     await vi.waitFor(() => expect(slack().callsTo("chat.postMessage")).toHaveLength(3));
+    await delivered(team);
 
     // The minute in progress is visible live, and nothing is written yet.
     const live = await shardStub(team).metricsSince(0);
@@ -60,6 +68,7 @@ describe("persistent metrics (one row per shard per minute)", () => {
     const { delivery } = await mentionDelivery(team);
     expect((await deliver(delivery)).status).toBe(200);
     await vi.waitFor(() => expect(slack().callsTo("chat.postMessage")).toHaveLength(1));
+    await delivered(team);
     clock.advance(60_000);
     await runDurableObjectAlarm(shardStub(team));
     // A later minute sees only Slack's retry of it: nothing to deliver, yet the minute is armed.
@@ -79,6 +88,7 @@ describe("persistent metrics (one row per shard per minute)", () => {
     const [first, second] = [newWorkspace(), newWorkspace()];
     for (const team of [first, first, second]) expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
     await vi.waitFor(() => expect(slack().callsTo("chat.postMessage")).toHaveLength(3));
+    await delivered(first, second);
     clock.advance(60_000);
     for (const team of [first, second]) await runDurableObjectAlarm(shardStub(team));
     await vi.waitFor(async () => expect((await watchStub().shards(0)).length).toBeGreaterThanOrEqual(2));
