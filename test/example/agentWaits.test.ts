@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { WAIT_ENDED_TEXT } from "../../src/app/waits";
 import { CONFIRM_TIMEOUT_MS } from "../../src/example/agent";
 import { appMention, blockActions, eventCallback, messageTs, signedEvent, signedInteraction } from "../../src/testing/deliveries";
-import { controlClock } from "../support/clock";
+import { controlClock, untilNoAttemptOut } from "../support/clock";
 import { deliver, newWorkspace, shardStub, signedBy } from "../support/coordinator";
 import { useFakeSlack } from "../support/useFakeSlack";
 
@@ -109,6 +109,8 @@ describe("the demo agent waits durably", () => {
     const team = newWorkspace();
     const { channel, threadTs } = await mention(team, "remind me in 90 seconds to stretch my legs");
     await slack().waitFor("agents.sessions.setStatus", (call) => call.body.status === "active");
+    // The run has settled into its sleep (its answer came back): not still out when the clock moves.
+    await untilNoAttemptOut(shardStub(team), clock.now());
     clock.advance(89_000);
     await runDurableObjectAlarm(shardStub(team));
     expect(texts(channel, threadTs)).toEqual([]);

@@ -43,7 +43,11 @@ export async function sweepUntilQuiet(
   }
 }
 
-async function untilNoAttemptOut(stub: DurableObjectStub, now: number): Promise<void> {
+/**
+ * Waits (real time, at most ATTEMPT_OUT_MS) until no row of the shard is in an attempt: no lease
+ * live at `now`. Before the held clock moves past a lease: see sweepUntilQuiet.
+ */
+export async function untilNoAttemptOut(stub: DurableObjectStub, now: number): Promise<void> {
   const { runInDurableObject } = await import("cloudflare:test");
   const leased = () =>
     runInDurableObject(stub, (_, state) => {
