@@ -1,6 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { App } from "../../src/app/App";
+import type { WorkspaceShard } from "../../src/shard/workspaceShard";
 import { channelMessage, messageTs } from "../../src/testing/deliveries";
 import { agentSessionStopped } from "../support/assistantPayloads";
 import { controlClock } from "../support/clock";
@@ -17,14 +18,24 @@ const THINKING = "thinking… ".repeat(30);
  * Holds the answers to `method` until `release` opens: Slack applied the call at once, its
  * answer reaches the shard later (a slow network, a busy Slack).
  */
-function answersHeldFor(method: string, release: Promise<void>): void {
+function answersHeldFor(method: string, release: Promise<void>, text?: string): void {
   const answered = vi.mocked(globalThis.fetch).getMockImplementation()!;
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-    const answer = await answered(input, init);
-    const url = input instanceof Request ? input.url : String(input);
-    if (url.endsWith(`/${method}`)) await release;
+    const request = new Request(input as Request, init);
+    const body = new URLSearchParams(await request.clone().text());
+    const answer = await answered(request);
+    if (request.url.endsWith(`/${method}`) && (text === undefined || body.get("markdown_text") === text)) await release;
     return answer;
   });
+}
+
+/** The run's stop parked: resolves with its reason. */
+function parkedReason(shard: WorkspaceShard, key: string) {
+  const settled = latch<string>();
+  shard.delivery.events.subscribe((event) => {
+    if (event.type === "parked" && event.key.startsWith(key)) settled.open(event.reason);
+  });
+  return settled.opened;
 }
 
 describe("a stream whose start is answered after the stop that names it", () => {
@@ -42,17 +53,14 @@ describe("a stream whose start is answered after the stop that names it", () => 
     const channel = inbound.conversation!.channel;
     const outcome = await runInDurableObject(shardStub(team), async (_, state) => {
       const shard = await workspaceShardIn(state, { app, settings: { AGENT_SESSIONS: "true" } });
-      const settled = latch<string>();
-      shard.delivery.events.subscribe((event) => {
-        if (event.type === "parked" && event.key.startsWith(inbound.dedupeKey)) settled.open(event.reason);
-      });
+      const parked = parkedReason(shard, inbound.dedupeKey);
       await shard.recording.ingest(inbound);
       await slack().waitFor("chat.startStream");
       // Slack shows the stream; the user clicks stop; the event names it. Its start's answer comes after.
       const [shown] = slack().messagesIn(channel, ts);
       await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs: ts }, [shown!.ts])));
       answerComes.open();
-      const reason = await settled.opened;
+      const reason = await parked;
       await slack().waitFor("assistant.threads.setStatus", (call) => call.body.status === "");
       return { reason, message: slack().message(channel, shown!.ts) };
     });
@@ -65,5 +73,47 @@ describe("a stream whose start is answered after the stop that names it", () => 
         .callsTo("chat.stopStream")
         .map((call) => call.body),
     ).toEqual([{ channel, ts: outcome.message!.ts }]);
+  });
+});
+
+describe("a stream whose last append is answered after the stop", () => {
+  it.each([
+    ["its first text", "1", "1"],
+    ["a later text", " 2", "1 2"],
+  ])("keeps %s the user saw: the stopped run's close does not set it back to its checkpoint", async (_, text, shows) => {
+    controlClock();
+    const team = newWorkspace();
+    const answerComes = latch();
+    answersHeldFor("chat.appendStream", answerComes.opened, text);
+    const app = new App().message("count", async ({ signal, sayStream }) => {
+      const stream = sayStream({ buffer_size: 1 });
+      // The stream opens with a task card, then the numbers, a call each; the user stops it once `text` shows.
+      await stream.append({ chunks: [{ type: "task_update", id: "t", title: "Counting", status: "in_progress" }] as never });
+      for (const number of shows.split(/(?= )/)) {
+        await stream.append({ markdown_text: number });
+        await slack().waitFor("chat.appendStream", (call) => call.body.markdown_text === number);
+      }
+      await new Promise((resolve) => signal.addEventListener("abort", resolve));
+    });
+    const ts = messageTs();
+    const inbound = eventDelivery(team, channelMessage({ text: "count to 500", ts }));
+    const channel = inbound.conversation!.channel;
+    const outcome = await runInDurableObject(shardStub(team), async (_, state) => {
+      const shard = await workspaceShardIn(state, { app, settings: { AGENT_SESSIONS: "true" } });
+      const parked = parkedReason(shard, inbound.dedupeKey);
+      await shard.recording.ingest(inbound);
+      await slack().waitFor("chat.appendStream", (call) => call.body.markdown_text === text, 2000);
+      const [shown] = slack().messagesIn(channel, ts);
+      await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs: ts }, [shown!.ts])));
+      // The stop's alarm: its follow-ups (the run's streams closed from its checkpoint) are due at once.
+      await shard.alarm();
+      answerComes.open();
+      const reason = await parked;
+      await slack().waitFor("assistant.threads.setStatus", (call) => call.body.status === "");
+      return { reason, message: slack().message(channel, shown!.ts) };
+    });
+    expect(outcome.reason).toBe("stopped by user");
+    expect(outcome.message).toMatchObject({ streaming: false, text: shows });
+    expect(slack().callsTo("chat.update")).toEqual([]);
   });
 });

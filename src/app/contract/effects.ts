@@ -94,11 +94,14 @@ export interface FunctionCompleteEffect {
 
 /**
  * A parked run's message left streaming, closed at exactly the text its checkpoint shows
- * (`chat.stopStream`; one Slack no longer streams gets that text through `chat.update`).
+ * (`chat.stopStream`; one Slack no longer streams gets that text through `chat.update`) — unless
+ * that could take away text the user saw: none checkpointed, or `unconfirmed`, the run's last call
+ * to it may have shown more. Then it is left as Slack shows it.
  */
 export interface StreamCloseEffect {
   type: "stream.close";
   channel: string;
   ts: string;
   text: string;
+  unconfirmed?: boolean;
 }
