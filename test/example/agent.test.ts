@@ -196,7 +196,10 @@ describe("the demo agent: count to N", () => {
       const endedAt = await ended.opened;
       await sessionActive();
       // The stop's and the parked run's each close the message: the second finds it stopped and keeps its text.
-      const stops = () => slack().callsTo("chat.stopStream").filter((call) => call.body.ts === streaming!.ts);
+      const stops = () =>
+        slack()
+          .callsTo("chat.stopStream")
+          .filter((call) => call.body.ts === streaming!.ts);
       await vi.waitFor(() => expect(stops()).toHaveLength(2));
       return { took: endedAt - stoppedAt, answer: slack().message(channel, streaming!.ts) };
     });
