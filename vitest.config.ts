@@ -64,7 +64,9 @@ export default defineConfig({
       {
         // The shipped demo (src/index.ts), end to end: what `npm start` serves, with the settings it gets.
         plugins: [workerUnderTest("./src/index.ts", { ...devVarsExample(), ...EXAMPLE_TEST_BINDINGS })],
-        test: { name: "example", include: ["test/example/*.test.ts"], ...shared },
+        // The first request loads the Worker's whole module graph (about 5 s here): a file run alone
+        // (`npx vitest run test/example/agentKit.test.ts`) pays it inside its first test.
+        test: { name: "example", include: ["test/example/*.test.ts"], testTimeout: 15_000, ...shared },
       },
     ],
   },
