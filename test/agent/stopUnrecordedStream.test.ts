@@ -22,7 +22,7 @@ function answersHeldFor(method: string, release: Promise<void>, text?: string): 
   const answered = vi.mocked(globalThis.fetch).getMockImplementation()!;
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const request = new Request(input as Request, init);
-    const body = new URLSearchParams(await request.clone().text());
+    const body = new URLSearchParams(new TextDecoder().decode(await request.clone().arrayBuffer()));
     const answer = await answered(request);
     if (request.url.endsWith(`/${method}`) && (text === undefined || body.get("markdown_text") === text)) await release;
     return answer;
