@@ -18,6 +18,21 @@ const ALREADY_DONE: Record<string, string> = {
   "functions.completeError": "execution_not_in_running_state",
 };
 
+/**
+ * Per method, refusals that tell a message's state — the stream is no longer streaming (stopped,
+ * or dropped by Slack) — which their callers read and act on: Slack answered, and is healthy, so
+ * they are no failure of the destination (alerts), though the call still throws for its caller.
+ */
+const STATE_ANSWERS: Record<string, string> = {
+  "chat.stopStream": "message_not_in_streaming_state",
+  "chat.appendStream": "message_not_in_streaming_state",
+};
+
+/** Whether an answer to `method` tells the destination is healthy: a success, or a message-state refusal (STATE_ANSWERS). */
+export function healthyAnswer(result: CallResult, method: string): boolean {
+  return result.ok || (result.error !== undefined && STATE_ANSWERS[method] === result.error);
+}
+
 const TRANSIENT_STATUSES = new Set([408, 429]);
 
 /** An answer's class: what one answer from Slack means for the call that got it (docs/design.md "Words"). */

@@ -1,7 +1,7 @@
 import type { CallPacing } from "../pacing/pacing";
 import { type CallDeadlines, ownDeadline } from "../platform/callDeadlines";
 import { ForbiddenUrl, SlackApiError, SlackUnreachable, stoppedBy } from "../platform/errors";
-import { classifyAnswer } from "./classifyAnswer";
+import { classifyAnswer, healthyAnswer } from "./classifyAnswer";
 import { assertResponseUrlUsable, assertTriggerUsable, type HandleClock } from "./handles";
 import { NAMED_POSTS } from "./postIds";
 import { uploadFilesV2 } from "./uploadFilesV2";
@@ -23,7 +23,8 @@ export interface ClientOptions {
   handles?: HandleClock;
   /**
    * Told how each request went (alerts count failures per method). A rate-limited answer is
-   * neither: Slack asked to slow down, which the outbox does.
+   * neither: Slack asked to slow down, which the outbox does. A message-state refusal its caller
+   * reads (classifyAnswer.ts `healthyAnswer`) is told as healthy.
    */
   observe?(method: string, ok: boolean, error?: string): void;
   /** Slack's rate limits, kept before each Web API call (src/pacing/); 429s are told to it. */
@@ -188,7 +189,7 @@ export class SlackClient {
     }
     if (result.status !== 429) {
       const refused = new SlackApiError(method, result.status, result.error, answerClass, result.retryAfterMs);
-      observe?.(method, false, refused.message);
+      observe?.(method, healthyAnswer(result, method), refused.message);
       throw refused;
     }
     const turn = result.retryAfterMs === undefined ? undefined : await rateLimited?.(result.retryAfterMs);
