@@ -28,6 +28,8 @@ import { WaitClicks } from "./waitClicks";
 export const IMMEDIATE_IN_FLIGHT_MAX = 64;
 /** Above this many rows waiting for an immediate attempt, new rows are left unleased for the sweep. */
 export const IMMEDIATE_WAITING_MAX = 4096;
+/** The outbox's walk goes on at most this long an alarm, so an ingest never waits longer behind it. */
+export const WALK_BUDGET_MS = 20;
 
 export interface DeliveryLoopInputs {
   shard: string;
@@ -78,6 +80,8 @@ export class DeliveryLoop {
     // Due rows, and leases running out (the sweep reclaims them).
     wakeUps.register(() => outbox.nextWakeAt());
     const wakeAt = (at: number) => wakeUps.arm(at);
+    // Rows the outbox's walk finds due, and the walk's own next step (outboxWalk.ts), come by the alarm.
+    outbox.onDue = wakeAt;
     this.stops = new Stops(outbox, shard, wakeAt, (conversation) => this.turnsMayGo(conversation));
     this.waitClicks = new WaitClicks(outbox, shard, wakeAt);
     // Waits a day past their deadline are pruned by the alarm.
@@ -172,7 +176,8 @@ export class DeliveryLoop {
     const now = Date.now();
     const lease = this.leaseFor(now);
     if (!ready || !lease) {
-      this.inputs.wakeUps.arm(now);
+      // Held turns are last among the waiting rows: made due, the sweep finds them.
+      if (this.inputs.outbox.turns.release(conversation, now) > 0) this.inputs.wakeUps.arm(now);
       return;
     }
     const rows = this.inputs.outbox.claimBatch(
@@ -188,8 +193,13 @@ export class DeliveryLoop {
     ready.immediate.offer(lease, rows);
   }
 
-  /** The alarm's part: claims and delivers due rows (or says again why it cannot). */
+  /**
+   * The alarm's part: the outbox's walk goes on for a bounded time (a new instance learns the
+   * leases and leads it inherited: outboxWalk.ts), then due rows are claimed and delivered (or it
+   * says again why they cannot be).
+   */
   sweep(now: number): Promise<void> | undefined {
+    this.inputs.outbox.walkOn(WALK_BUDGET_MS);
     if (this.ready) return sweep(this.ready.courier, now);
     this.logPaused();
   }

@@ -17,14 +17,6 @@ type StoredMinute = {
 export class MetricStore {
   constructor(private readonly sql: MeteredSql) {}
 
-  /** The outbox now: pending rows and when the oldest was recorded. */
-  outboxDepth(): { depth: number; oldestPendingAt: number | null } {
-    const row = this.sql.one<{ depth: number; oldest: number | null }>(
-      "SELECT count(*) AS depth, min(created_at) AS oldest FROM outbox WHERE status = 'pending'",
-    );
-    return { depth: row.depth, oldestPendingAt: row.oldest };
-  }
-
   save(row: MinuteRow): void {
     this.sql.all(
       `INSERT INTO metric_minutes (minute, counts, ack_ms, delivery_ms, depth, oldest_pending_at) VALUES (?, ?, ?, ?, ?, ?)

@@ -1,8 +1,13 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { OutboxStatus } from "../rpc/shard";
-import { type ClaimedRow, enqueuedRow, type Lease, type NewRow, type StoredRow } from "./outboxRows";
+import { OutboxClaims } from "./outboxClaims";
+import type { OutboxCounts } from "./outboxCounts";
+import type { OutboxLeases } from "./outboxLeases";
+import { OutboxMemory } from "./outboxMemory";
+import { type ClaimedRow, enqueuedRow, insertRow, type Lease, type NewRow } from "./outboxRows";
 import { OutboxSteps } from "./outboxSteps";
-import { OutboxTurns, waitsForTurn } from "./outboxTurns";
+import { HELD_TURN_AT, OutboxTurns } from "./outboxTurns";
+import type { OutboxWalk } from "./outboxWalk";
 import { ParkedRows } from "./parkedRows";
 import { Waits } from "./waits";
 
@@ -13,13 +18,23 @@ export type { ClaimedRow, Lease, NewRow } from "./outboxRows";
  * a claim is fenced by the claim token); a run's checkpoints in `steps` (outboxSteps.ts); the
  * dead-letter side, parking included, in `parked` (parkedRows.ts); a run's durable waits for a
  * person in `waits` (waits.ts); one turn at a time per conversation in `turns` (outboxTurns.ts:
- * the rule of who holds a thread).
+ * the rule of who holds a thread). Claims and wake-ups read index ranges and keys only
+ * (outboxClaims.ts); what an instance must learn of the outbox it inherits, it learns once by a
+ * walk in bounded steps (outboxWalk.ts).
  */
 export class Outbox {
   readonly steps: OutboxSteps;
   readonly parked: ParkedRows;
   readonly waits: Waits;
   readonly turns: OutboxTurns;
+  /** What this object knows of its outbox without reading it again: leases, counts, leads, the walk (outboxMemory.ts). */
+  readonly memory: OutboxMemory;
+  readonly walk: OutboxWalk;
+  readonly leases: OutboxLeases;
+  readonly counts: OutboxCounts;
+  /** Told when rows become due that nothing else wakes the shard for (the walk's end); the delivery loop arms the alarm. */
+  onDue: (at: number) => void = () => {};
+  private readonly claims: OutboxClaims;
 
   /** `leadsKept`: threads' leads its turns remember (outboxTurns.ts; tests set fewer). */
   constructor(
@@ -28,9 +43,39 @@ export class Outbox {
   ) {
     this.steps = new OutboxSteps(sql);
     this.waits = new Waits(sql);
-    this.turns = new OutboxTurns(sql, leadsKept);
+    this.memory = OutboxMemory.of(sql);
+    ({ walk: this.walk, leases: this.leases, counts: this.counts } = this.memory);
+    this.claims = new OutboxClaims(sql, this.leases);
+    this.turns = new OutboxTurns(sql, this.memory, () => this.walked(), leadsKept);
     // A parking's follow-ups are enqueued as any row is, in the parking's transaction.
-    this.parked = new ParkedRows(sql, (rows, now) => this.enqueue(rows, now, null));
+    this.parked = new ParkedRows(sql, (rows, now) => this.enqueue(rows, now, null), this.leases, this.counts);
+  }
+
+  /**
+   * Whether this instance has learnt the outbox it inherited (outboxWalk.ts). At its first use the
+   * walk takes its first bounded step; if rows are left, the alarm is asked for at once to go on.
+   */
+  walked(): boolean {
+    if (!this.walk.begun) {
+      this.walk.start();
+      if (!this.walk.complete) this.onDue(Date.now());
+    }
+    this.walkEnded();
+    return this.walk.complete;
+  }
+
+  /** The alarm's part of the walk: it goes on for at most `budgetMs` (outboxWalk.ts). */
+  walkOn(budgetMs: number): void {
+    this.walk.continue(budgetMs);
+    this.walkEnded();
+  }
+
+  /** Once the walk is complete: turns recorded before every lead was known name theirs, and held turns that may go are made due. */
+  private walkEnded(): void {
+    if (!this.walk.complete || this.memory.walkSettled) return;
+    this.memory.walkSettled = true;
+    const now = Date.now();
+    if (this.turns.walkDone(now).length > 0) this.onDue(now);
   }
 
   /**
@@ -43,80 +88,35 @@ export class Outbox {
    * the immediate attempt must not run it; the end of the turn before it lets it go.
    */
   enqueue(rows: readonly NewRow[], now: number, lease: Lease | null): ClaimedRow[] {
+    this.walked();
     return rows.flatMap((row) => {
       // Placed in the enqueue's own synchronous turn: nothing can settle the earlier turn in between.
       const waits = row.turn?.waits === true;
       const leased = waits ? null : lease;
-      return this.sql
-        .all<{ attempts: number }>(
-          `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at, followed_up_at, claimed_at, turn, turn_seq, turn_after)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (idempotency_key) DO NOTHING
-       RETURNING attempts`,
-          row.key,
-          row.workspace,
-          row.effectType,
-          row.payload,
-          row.rateKey,
-          now,
-          leased?.token ?? null,
-          leased?.expiresAt ?? null,
-          now,
-          row.followUp ? now : null,
-          leased ? now : null,
-          row.turn?.conversation ?? null,
-          row.turn?.seq ?? null,
-          row.turn?.after ?? null,
-        )
-        .map(({ attempts }) => {
-          // A thread's lead is remembered by its shard: it has no index row to be found by (outboxTurns.ts).
-          if (row.turn && row.turn.seq === null) this.turns.recordedLead(row.turn.conversation, row.key);
-          return enqueuedRow(row, attempts, now, leased, waits);
-        });
+      return insertRow(this.sql, row, now, leased, waits ? HELD_TURN_AT : now).map(({ attempts }) => {
+        // A thread's lead is remembered by its shard: it has no index row to be found by (outboxTurns.ts).
+        if (row.turn && row.turn.seq === null) this.turns.recordedLead(row.turn.conversation, row.key);
+        if (leased) this.leases.noted(row.key, leased);
+        this.counts.moved([row.key], null, "pending");
+        return enqueuedRow(row, attempts, now, leased, waits);
+      });
     });
   }
 
   /**
-   * Leases up to `limit` due rows to `token` in ONE statement, so concurrent claimers get
-   * disjoint rows. Rows this token already holds stay eligible and sort first, so a retried
-   * claim re-leases the same batch instead of drifting onto a second one. A lease ends only
-   * by expiry or by a fenced settle, never in a `finally`.
-   * Taking over a lease that ran out unsettled marks the row's posts uncertain, from when that
-   * lease was taken: its attempt may have posted and died before it could say so (the claim is
-   * the write-ahead of every attempt, so this costs no write of its own).
+   * Leases up to `limit` rows to `token`: those it holds, those whose lease ran out, then those due
+   * (outboxClaims.ts). A lease ends only by expiry or by a fenced settle, never in a `finally`.
    * A turn waits while an earlier turn of its conversation holds the thread (outboxTurns.ts), in
-   * this same statement. `turn`: only that conversation's rows (its next turn, once one ended).
+   * the claim's own statements. `turn`: only that conversation's rows (its next turn, once one ended).
    */
   claimBatch(token: string, now: number, leaseMs: number, limit: number, turn: string | null = null): ClaimedRow[] {
-    // A conversation's claim (each time a turn ends) is an index look-up (outbox_turns: its waiting
-    // turns are indexed), not a scan of the backlog; RETURNING gives the rows leased.
-    const rows = this.sql.all<StoredRow & { next_attempt_at: number }>(
-      `UPDATE outbox SET claim_token = ?1, claim_expires_at = ?2, claimed_at = ?3,
-          posts_uncertain_since = CASE WHEN claim_token IS NOT NULL AND claim_token <> ?1
-            THEN coalesce(posts_uncertain_since, claimed_at, created_at) ELSE posts_uncertain_since END
-        WHERE idempotency_key IN (
-          SELECT idempotency_key FROM outbox AS candidate
-           WHERE status = 'pending' AND next_attempt_at <= ?3
-             AND (claim_token IS NULL OR claim_expires_at <= ?3 OR claim_token = ?1)
-             ${turn === null ? "" : "AND candidate.turn = ?5 AND candidate.turn_seq IS NOT NULL"} AND NOT ${waitsForTurn("candidate")}
-           ORDER BY claim_token IS ?1 DESC, next_attempt_at, idempotency_key
-           LIMIT ?4)
-        RETURNING ${CLAIMED_COLUMNS}, next_attempt_at`,
-      token,
-      now + leaseMs,
-      now,
-      limit,
-      ...(turn === null ? [] : [turn]),
-    );
-    return rows.sort(inClaimOrder).map(({ next_attempt_at: _, ...row }) => row);
+    this.walked();
+    return this.claims.claim(token, now, leaseMs, limit, turn).map(({ next_attempt_at: _, ...row }) => row);
   }
 
+  /** The rows `token` holds, as this instance noted its leases (key look-ups). */
   claimedBy(token: string): ClaimedRow[] {
-    return this.sql.all<StoredRow>(
-      `SELECT ${CLAIMED_COLUMNS} FROM outbox
-        WHERE claim_token = ? AND status = 'pending' ORDER BY next_attempt_at, idempotency_key`,
-      token,
-    );
+    return this.claims.claimedBy(token);
   }
 
   /**
@@ -124,34 +124,37 @@ export class Outbox {
    * lease and extending it to `leaseUntil`: a stream may run longer than LEASE_MS. False when fenced out.
    */
   recordStreamCheckpoint(key: string, name: string, token: string, record: string, leaseUntil: number): boolean {
-    return (
-      this.sql.count(
-        `UPDATE outbox SET steps = json_set(steps, ?1, json(?2)), claim_expires_at = max(claim_expires_at, ?3)
-          WHERE idempotency_key = ?4 AND claim_token = ?5 AND status = 'pending' RETURNING 1`,
-        `$."${name}"`,
-        record,
-        leaseUntil,
-        key,
-        token,
-      ) === 1
+    const [held] = this.sql.all<{ expires: number }>(
+      `UPDATE outbox SET steps = json_set(steps, ?1, json(?2)), claim_expires_at = max(claim_expires_at, ?3)
+        WHERE idempotency_key = ?4 AND claim_token = ?5 AND status = 'pending' RETURNING claim_expires_at AS expires`,
+      `$."${name}"`,
+      record,
+      leaseUntil,
+      key,
+      token,
     );
+    if (held) this.leases.noted(key, { token, expiresAt: held.expires });
+    return held !== undefined;
   }
 
   /** Fenced lease extension for an attempt still running. Returns false once another claimer owns the row. */
   renewLease(key: string, token: string, expiresAt: number): boolean {
-    return (
+    const renewed =
       this.sql.count(
         "UPDATE outbox SET claim_expires_at = ? WHERE idempotency_key = ? AND claim_token = ? AND status = 'pending' RETURNING 1",
         expiresAt,
         key,
         token,
-      ) === 1
-    );
+      ) === 1;
+    if (renewed) this.leases.noted(key, { token, expiresAt });
+    return renewed;
   }
 
   /** Fenced completion: deletes the delivered row only if `token` still holds its lease. */
   complete(key: string, token: string): boolean {
-    return this.sql.count("DELETE FROM outbox WHERE idempotency_key = ? AND claim_token = ? RETURNING 1", key, token) === 1;
+    const done = this.sql.count("DELETE FROM outbox WHERE idempotency_key = ? AND claim_token = ? RETURNING 1", key, token) === 1;
+    if (done) this.settled(key, "pending", null);
+    return done;
   }
 
   /** Whether `token` still holds the row's lease (read only): an attempt asks before it posts. */
@@ -174,7 +177,7 @@ export class Outbox {
     error: string,
     postsUncertainSince: number | null = null,
   ): boolean {
-    return (
+    const settled =
       this.sql.count(
         `UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, claim_token = NULL, claim_expires_at = NULL,
           posts_uncertain_since = coalesce(posts_uncertain_since, ?)
@@ -185,13 +188,14 @@ export class Outbox {
         postsUncertainSince,
         key,
         token,
-      ) === 1
-    );
+      ) === 1;
+    if (settled) this.settled(key, "pending", "pending");
+    return settled;
   }
 
   /** Fenced postponement without an attempt (the row's rate key is cooling down, or paced); `postsUncertainSince` as retryLater's. */
   postpone(key: string, token: string, until: number, postsUncertainSince: number | null = null): boolean {
-    return (
+    const settled =
       this.sql.count(
         `UPDATE outbox SET next_attempt_at = ?, claim_token = NULL, claim_expires_at = NULL,
           posts_uncertain_since = coalesce(posts_uncertain_since, ?)
@@ -200,8 +204,9 @@ export class Outbox {
         postsUncertainSince,
         key,
         token,
-      ) === 1
-    );
+      ) === 1;
+    if (settled) this.settled(key, "pending", "pending");
+    return settled;
   }
 
   /** A suspended run whose wait was answered is due now (a row in an attempt is left to its settle: deliverClaimed.ts). */
@@ -216,32 +221,27 @@ export class Outbox {
     );
   }
 
+  /** Rows by status, from the counts kept as rows change (outboxCounts.ts): no scan. */
   countsByStatus(): Record<OutboxStatus, number> {
-    const counts: Record<OutboxStatus, number> = { pending: 0, parked: 0 };
-    for (const row of this.sql.all<{ status: OutboxStatus; n: number }>(
-      "SELECT status, count(*) AS n FROM outbox GROUP BY status",
-    )) {
-      counts[row.status] = row.n;
-    }
-    return counts;
+    this.walked();
+    return this.counts.byStatus;
   }
 
-  /**
-   * Earliest time a pending row needs attention: when it is due, or when its lease runs out. A turn
-   * waiting for its thread needs none: the end of the turn before it lets it go (or that turn's own
-   * lease running out brings the sweep).
-   */
+  /** When the waiting row next in line was recorded: the backlog's age as the console shows it (outboxClaims.ts). */
+  nextInLineSince(): number | null {
+    return this.claims.nextInLineSince();
+  }
+
+  /** Earliest time a pending row needs attention: when it is due, or when its lease runs out (outboxClaims.ts). */
   nextWakeAt(): number | null {
-    return this.sql.one<{ at: number | null }>(
-      `SELECT min(max(next_attempt_at, coalesce(claim_expires_at, 0))) AS at FROM outbox AS candidate
-        WHERE status = 'pending' AND NOT ${waitsForTurn("candidate")}`,
-    ).at;
+    this.walked();
+    // While the walk is not complete, its next step is due now (the alarm goes on with it).
+    return this.walk.complete ? this.claims.nextWakeAt() : Date.now();
+  }
+
+  /** A settle of a row this instance leased: its lease is forgotten, its status counted. */
+  private settled(key: string, from: OutboxStatus, to: OutboxStatus | null): void {
+    this.leases.forgotten(key);
+    if (from !== to) this.counts.moved([key], from, to);
   }
 }
-
-/** The columns of a row its claimer delivers from. */
-const CLAIMED_COLUMNS = "idempotency_key, workspace, payload, rate_key, attempts, created_at, posts_uncertain_since, turn";
-
-/** Claimed rows in the order they were due (RETURNING's order is SQLite's, not the subquery's). */
-const inClaimOrder = (a: { next_attempt_at: number; idempotency_key: string }, b: typeof a) =>
-  a.next_attempt_at - b.next_attempt_at || (a.idempotency_key < b.idempotency_key ? -1 : 1);

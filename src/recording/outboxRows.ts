@@ -1,5 +1,6 @@
 import type { Effect } from "../app/contract";
 import { rateKeyOf } from "../effects/registry";
+import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { TurnOfRow } from "./outboxTurns";
 
 /** A row as the delivery loop sees it. */
@@ -89,4 +90,37 @@ export function enqueuedRow(row: NewRow, attempts: number, now: number, leased: 
  */
 export function inFirstLease(noCheckpointsUntil: number | undefined, now = Date.now()): boolean {
   return noCheckpointsUntil !== undefined && now < noCheckpointsUntil;
+}
+
+/**
+ * Writes one new row, due at `dueAt`, leased to `leased` or not; the idempotency key makes a
+ * repeated enqueue a no-op. Returns `[{ attempts }]` when the row was new, `[]` when it was there.
+ */
+export function insertRow(
+  sql: MeteredSql,
+  row: NewRow,
+  now: number,
+  leased: Lease | null,
+  dueAt: number,
+): { attempts: number }[] {
+  return sql.all<{ attempts: number }>(
+    `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at, followed_up_at, claimed_at, turn, turn_seq, turn_after)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (idempotency_key) DO NOTHING
+     RETURNING attempts`,
+    row.key,
+    row.workspace,
+    row.effectType,
+    row.payload,
+    row.rateKey,
+    dueAt,
+    leased?.token ?? null,
+    leased?.expiresAt ?? null,
+    now,
+    row.followUp ? now : null,
+    leased ? now : null,
+    row.turn?.conversation ?? null,
+    row.turn?.seq ?? null,
+    row.turn?.after ?? null,
+  );
 }

@@ -1,4 +1,6 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { OutboxMemory } from "./outboxMemory";
+import { HELD_TURN_AT, LEAD_UNKNOWN } from "./turnMarks";
 
 /**
  * THE rule of who holds a conversation's thread (migrations/0014_turns.sql, 0015_turn_leads.sql),
@@ -14,16 +16,20 @@ export function holdsThread(row: string): string {
 
 /**
  * Whether the turn row `row` must wait: an earlier turn of its conversation holds the thread — an
- * indexed one with a lower `turn_seq` (one delivery's rows share theirs), or the thread's lead it
- * was recorded after (`turn_after`). False for a row that is no turn, and for a lead.
+ * indexed one with a lower `turn_seq` (one delivery's rows share theirs), the thread's lead it
+ * was recorded after (`turn_after`), or a lead not known yet (LEAD_UNKNOWN). False for a row that
+ * is no turn, and for a lead.
  */
 export function waitsForTurn(row: string): string {
   return `(${row}.turn IS NOT NULL AND (
       (${row}.turn_seq IS NOT NULL AND EXISTS (SELECT 1 FROM outbox AS earlier
         WHERE earlier.turn = ${row}.turn AND earlier.turn_seq < ${row}.turn_seq AND ${holdsThread("earlier")}))
+      OR ${row}.turn_after IS '${LEAD_UNKNOWN}'
       OR (${row}.turn_after IS NOT NULL AND EXISTS (SELECT 1 FROM outbox AS lead
         WHERE lead.idempotency_key = ${row}.turn_after AND ${holdsThread("lead")}))))`;
 }
+
+export { HELD_TURN_AT, LEAD_UNKNOWN } from "./turnMarks";
 
 /**
  * A turn as enqueued: its conversation and its place there — `seq` null for the thread's lead (a
@@ -39,45 +45,85 @@ export interface TurnOfRow {
 
 /** Leads remembered per shard instance (each pending until its turn ends); past it, a new turn is indexed. */
 const LEADS_KEPT = 10_000;
-/** A full memory of leads is checked for leads no longer pending at most this often. */
-const PURGE_INTERVAL_MS = 60_000;
+/** With a full memory of leads, an ingest checks at most this many of the oldest for leads that ended unseen. */
+const PURGE_STEP = 32;
 
 /** The SQL of `outbox`'s turns (one turn at a time per conversation): places in line, leads, interrupting. */
 export class OutboxTurns {
   /**
-   * Each conversation's unindexed lead, as recorded by this instance or read back once: every
-   * pending lead is here (a lead is only made while there is room), entries are verified by key
-   * before use, and a lead that ended is dropped.
+   * Each conversation's unindexed lead, as recorded by this instance or found by its walk
+   * (outboxMemory.ts): every pending lead is there once the walk is complete (a lead is only made
+   * while there is room), entries are verified by key before use, and a lead that ended is dropped.
    */
-  private readonly leads = new Map<string, string>();
-  /** Whether the leads of before this instance were read back. */
-  private leadsRead = false;
-  private purgedAt = Number.NEGATIVE_INFINITY;
+  private readonly leads: Map<string, string>;
+  private readonly threadsToSettle: Set<string>;
 
+  /** `walked`: whether the outbox's walk has read back every lead of the instances before this one (outboxWalk.ts). */
   constructor(
     private readonly sql: MeteredSql,
+    private readonly memory: OutboxMemory,
+    private readonly walked: () => boolean,
     private readonly leadsKept = LEADS_KEPT,
-  ) {}
+  ) {
+    this.leads = memory.leads;
+    this.threadsToSettle = memory.threadsToSettle;
+  }
 
   /**
    * The place of a new delivery's turns in `conversation` (reads only): its lead when no turn there
    * is pending and it is the delivery's only turn (while the shard has room to remember it), else
    * after every turn row still there, indexed.
    */
-  place(conversation: string, turns: number, now = Date.now()): TurnOfRow {
+  place(conversation: string, turns: number): TurnOfRow {
     const { seq, held } = this.sql.one<{ seq: number | null; held: number | null }>(
       `SELECT max(turn_seq) AS seq, max(${holdsThread("row")}) AS held FROM outbox AS row
         WHERE row.turn = ? AND row.turn_seq IS NOT NULL`,
       conversation,
     );
-    const lead = this.leadOf(conversation);
-    if (held !== 1 && lead === undefined && turns === 1 && this.hasRoom(now)) return { conversation, seq: null, waits: false };
+    // Until the walk is complete, a lead this instance does not know may still be pending.
+    const lead = this.leadOf(conversation) ?? (this.walked() ? undefined : LEAD_UNKNOWN);
+    if (lead === LEAD_UNKNOWN) this.threadsToSettle.add(conversation);
+    if (held !== 1 && lead === undefined && turns === 1 && this.hasRoom()) return { conversation, seq: null, waits: false };
     return {
       conversation,
       seq: (seq ?? 0) + 1,
       ...(lead === undefined ? {} : { after: lead }),
       waits: held === 1 || lead !== undefined,
     };
+  }
+
+  /**
+   * The walk is complete: every pending lead is known. Each turn recorded as LEAD_UNKNOWN now names
+   * its thread's lead (or none), and a held turn whose thread is free is made due: the turn before
+   * it may have ended while no instance could let it go. Returns the conversations whose turns may go.
+   */
+  walkDone(now: number): string[] {
+    for (const conversation of this.threadsToSettle) {
+      this.sql.all(
+        `UPDATE outbox SET turn_after = ?1 WHERE turn = ?2 AND turn_seq IS NOT NULL AND turn_after = '${LEAD_UNKNOWN}'`,
+        this.leadOf(conversation) ?? null,
+        conversation,
+      );
+    }
+    const conversations = [...this.threadsToSettle];
+    this.threadsToSettle.clear();
+    for (const conversation of conversations) this.release(conversation, now);
+    return conversations;
+  }
+
+  /**
+   * Makes a conversation's held turns that may go now due at `now`, for the sweep: the end of the
+   * turn before them could not claim them itself. Returns how many.
+   */
+  release(conversation: string, now: number): number {
+    return this.sql.count(
+      `UPDATE outbox AS candidate SET next_attempt_at = ?1
+        WHERE candidate.turn = ?2 AND candidate.turn_seq IS NOT NULL AND ${holdsThread("candidate")}
+          AND candidate.next_attempt_at = ${HELD_TURN_AT} AND candidate.claim_token IS NULL AND NOT ${waitsForTurn("candidate")}
+        RETURNING 1`,
+      now,
+      conversation,
+    );
   }
 
   /** A lead was enqueued (in its ingest's transaction: a rollback leaves a key that verifies as gone). */
@@ -125,12 +171,14 @@ export class OutboxTurns {
         place.after ?? null,
       )
       .map((row) => row.idempotency_key);
+    this.memory.counts.moved(parked, "pending", "parked");
+    // A lead not known yet (the instance's walk goes on) cannot be interrupted: the turn waits for it instead.
+    if (place.after === LEAD_UNKNOWN) return { parked, place };
     return { parked, place: { conversation: place.conversation, seq: place.seq, waits: false } };
   }
 
   /** The conversation's pending lead, if any: remembered, and verified by its key. */
   private leadOf(conversation: string): string | undefined {
-    if (!this.leadsRead) this.readLeads();
     const key = this.leads.get(conversation);
     if (key === undefined) return undefined;
     if (this.isPending(key)) return key;
@@ -138,28 +186,23 @@ export class OutboxTurns {
     return undefined;
   }
 
-  /** Room for one more lead; when full, leads no longer pending (parked with no attempt to say so) are dropped, once a minute at most. */
-  private hasRoom(now: number): boolean {
+  /**
+   * Room for one more lead. When full, the PURGE_STEP oldest are checked for leads no longer pending
+   * (parked with no attempt to say so): those are dropped, the rest move to the back of the line,
+   * so an ingest reads a few keys, never every lead.
+   */
+  private hasRoom(): boolean {
     if (this.leads.size < this.leadsKept) return true;
-    if (now - this.purgedAt < PURGE_INTERVAL_MS) return false;
-    this.purgedAt = now;
-    for (const [conversation, key] of [...this.leads]) if (!this.isPending(key)) this.leads.delete(conversation);
+    let checked = 0;
+    for (const [conversation, key] of this.leads) {
+      if (checked++ >= PURGE_STEP) break;
+      this.leads.delete(conversation);
+      if (this.isPending(key)) this.leads.set(conversation, key);
+    }
     return this.leads.size < this.leadsKept;
   }
 
   private isPending(key: string): boolean {
     return this.sql.all("SELECT 1 FROM outbox WHERE idempotency_key = ? AND status = 'pending'", key).length > 0;
-  }
-
-  /**
-   * A new instance reads back the pending leads once (one scan of the outbox, which holds
-   * undelivered rows only). There are at most LEADS_KEPT: no instance makes a lead without room.
-   */
-  private readLeads(): void {
-    this.leadsRead = true;
-    for (const { turn, key } of this.sql.all<{ turn: string; key: string }>(
-      "SELECT turn, idempotency_key AS key FROM outbox WHERE turn IS NOT NULL AND turn_seq IS NULL AND status = 'pending'",
-    ))
-      this.leads.set(turn, key);
   }
 }

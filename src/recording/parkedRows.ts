@@ -2,9 +2,12 @@ import type { Inbound } from "../inbound/types";
 import { userOf } from "../inbound/userOf";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { ParkedCursor, ParkedRow } from "../rpc/shard";
+import type { OutboxCounts } from "./outboxCounts";
+import type { OutboxLeases } from "./outboxLeases";
 import type { ClaimedRow, NewRow } from "./outboxRows";
 
-const PARKED = `SELECT idempotency_key, workspace, effect, attempts, last_error, created_at, parked_at FROM outbox
+/** Parked rows are read from their own partial index (migrations/0016_due_rows.sql), never by a scan of the backlog. */
+const PARKED = `SELECT idempotency_key, workspace, effect, attempts, last_error, created_at, parked_at FROM outbox INDEXED BY outbox_parked
         WHERE status = 'parked'`;
 
 /** Which parked rows a list gives: the oldest first, or the newest at or before a cursor first. */
@@ -19,6 +22,8 @@ export class ParkedRows {
   constructor(
     private readonly sql: MeteredSql,
     private readonly enqueue: (rows: readonly NewRow[], now: number) => ClaimedRow[],
+    private readonly leases: OutboxLeases,
+    private readonly counts: OutboxCounts,
   ) {}
 
   /**
@@ -48,6 +53,8 @@ export class ParkedRows {
         token,
       );
       if (!held) return null;
+      this.leases.forgotten(key);
+      this.counts.moved([key], "pending", "parked");
       this.sql.all(
         `UPDATE outbox SET status = 'parked', attempts = ?1, last_error = ?2, parked_at = ?3, claim_token = NULL, claim_expires_at = NULL,
           followed_up_at = coalesce(followed_up_at, ?3), posts_uncertain_since = coalesce(posts_uncertain_since, ?5)
@@ -72,15 +79,19 @@ export class ParkedRows {
    * credentials lookup now fails the same way. Returns how many.
    */
   parkWorkspace(workspace: string, reason: string, now: number, keep: string): number {
-    return this.sql.count(
-      `UPDATE outbox SET status = 'parked', last_error = ?1, parked_at = ?2
-        WHERE status = 'pending' AND workspace = ?3 AND effect != ?4 AND (claim_expires_at IS NULL OR claim_expires_at <= ?2)
-        RETURNING 1`,
-      reason,
-      now,
-      workspace,
-      keep,
-    );
+    const keys = this.sql
+      .all<{ idempotency_key: string }>(
+        `UPDATE outbox SET status = 'parked', last_error = ?1, parked_at = ?2
+          WHERE status = 'pending' AND workspace = ?3 AND effect != ?4 AND (claim_expires_at IS NULL OR claim_expires_at <= ?2)
+          RETURNING idempotency_key`,
+        reason,
+        now,
+        workspace,
+        keep,
+      )
+      .map((row) => row.idempotency_key);
+    this.counts.moved(keys, "pending", "parked");
+    return keys.length;
   }
 
   /**
@@ -101,7 +112,7 @@ export class ParkedRows {
     const keys = runs.filter((run) => userOf(JSON.parse(run.inbound) as Inbound) === user).map((run) => run.idempotency_key);
     if (keys.length === 0) return [];
     // No await since the read: the rows it chose are still waiting, and both commit together.
-    return this.sql
+    const parked = this.sql
       .all<{ idempotency_key: string }>(
         `UPDATE outbox SET status = 'parked', last_error = ?1, parked_at = ?2, followed_up_at = coalesce(followed_up_at, ?2)
           WHERE status = 'pending' AND idempotency_key IN (SELECT value FROM json_each(?3))
@@ -111,6 +122,8 @@ export class ParkedRows {
         JSON.stringify(keys),
       )
       .map((row) => row.idempotency_key);
+    this.counts.moved(parked, "pending", "parked");
+    return parked;
   }
 
   /**
@@ -136,21 +149,35 @@ export class ParkedRows {
    * recorded after it find it and wait (migrations/0015_turn_leads.sql).
    */
   replay(now: number, keys: readonly string[] | null): number {
-    return this.sql.count(
-      `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?1, parked_at = NULL,
-          turn_seq = CASE WHEN turn IS NULL THEN turn_seq ELSE coalesce(turn_seq, 0) END
-        WHERE status = 'parked' AND (?2 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?2))) RETURNING 1`,
-      now,
-      keys === null ? null : JSON.stringify(keys),
-    );
+    // A lease left on a row parked in an attempt (a stop's) is taken over here, as a claim takes one
+    // over: its posts become uncertain, and the row is back among the waiting rows (outbox_due).
+    const replayed = this.sql
+      .all<{ idempotency_key: string }>(
+        `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?1, parked_at = NULL,
+            turn_seq = CASE WHEN turn IS NULL THEN turn_seq ELSE coalesce(turn_seq, 0) END,
+            posts_uncertain_since = CASE WHEN claim_token IS NOT NULL
+              THEN coalesce(posts_uncertain_since, claimed_at, created_at) ELSE posts_uncertain_since END,
+            claim_token = NULL, claim_expires_at = NULL
+          WHERE status = 'parked' AND (?2 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?2))) RETURNING idempotency_key`,
+        now,
+        keys === null ? null : JSON.stringify(keys),
+      )
+      .map((row) => row.idempotency_key);
+    for (const key of replayed) this.leases.forgotten(key);
+    this.counts.moved(replayed, "parked", "pending");
+    return replayed.length;
   }
 
   /** Deletes parked rows for good: those among `keys`, or all of them when `keys` is null. Returns how many. */
   discard(keys: readonly string[] | null): number {
-    return this.sql.count(
-      `DELETE FROM outbox WHERE status = 'parked'
-        AND (?1 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?1))) RETURNING 1`,
-      keys === null ? null : JSON.stringify(keys),
-    );
+    const discarded = this.sql
+      .all<{ idempotency_key: string }>(
+        `DELETE FROM outbox WHERE status = 'parked'
+          AND (?1 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?1))) RETURNING idempotency_key`,
+        keys === null ? null : JSON.stringify(keys),
+      )
+      .map((row) => row.idempotency_key);
+    this.counts.moved(discarded, "parked", null);
+    return discarded.length;
   }
 }

@@ -54,7 +54,7 @@ export class Metrics {
     const minutes = this.storage.migrated ? this.minutes.take(now) : [];
     if (minutes.length > 0) {
       const written = this.storage.sql.rowsWritten + this.storage.wakeUps.alarmsSet;
-      const depth = this.store.outboxDepth();
+      const depth = this.outboxDepth();
       for (const [i, minute] of minutes.entries()) {
         // The rows written since the last minute written are all put on the newest one.
         minute.counts.rowsWritten = i === minutes.length - 1 ? written - this.rowsMark : 0;
@@ -86,6 +86,11 @@ export class Metrics {
     );
   }
 
+  /** The backlog from the outbox's counts and its first waiting row (no scan: outboxCounts.ts, outboxClaims.ts). */
+  private outboxDepth(): { depth: number; oldestPendingAt: number | null } {
+    return { depth: this.outbox.countsByStatus().pending, oldestPendingAt: this.outbox.nextInLineSince() };
+  }
+
   /** Metric minutes from `fromMinute` on, the minute in progress, and the outbox now: for the console. */
   metricsSince(fromMinute: number): ShardMetrics {
     const live = this.minutes.peek();
@@ -96,7 +101,7 @@ export class Metrics {
       minutes: this.store.since(fromMinute),
       unwritten,
       live,
-      outbox: { pending, parked, oldestPendingAt: this.store.outboxDepth().oldestPendingAt },
+      outbox: { pending, parked, oldestPendingAt: this.outbox.nextInLineSince() },
     };
   }
 }

@@ -12,6 +12,11 @@ export class MeteredSql {
   ) {}
 
   /** Runs `fn` in one SQLite transaction: all of its writes or none (a throw rolls back). */
+  /** The storage this door opens on: what is remembered per object is keyed by it (recording/outboxMemory.ts). */
+  get storageKey(): object {
+    return this.sql;
+  }
+
   transaction<T>(fn: () => T): T {
     return this.storage.transactionSync(fn);
   }
