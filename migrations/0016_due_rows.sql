@@ -9,5 +9,5 @@
 -- has `next_attempt_at` 8640000000000000 (src/recording/turnMarks.ts HELD_TURN_AT) and is outside
 -- `outbox_due` too (it is found by `outbox_turns` when the turn before it ends), so it costs what it
 -- did. Creating the indexes reads `outbox` once, at this migration.
-CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE status = 'pending' AND claim_token IS NULL AND next_attempt_at < 8640000000000000;
+CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE status = 'pending' AND claim_token IS NULL AND next_attempt_at <> 8640000000000000;
 CREATE INDEX outbox_parked ON outbox (parked_at) WHERE status = 'parked';

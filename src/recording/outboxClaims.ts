@@ -31,9 +31,9 @@ export class OutboxClaims {
    */
   claim(token: string, now: number, leaseMs: number, limit: number, turn: string | null): Returned[] {
     const expiresAt = now + leaseMs;
-    if (turn !== null) return this.lease(token, expiresAt, now, this.turnCandidates(turn, now, limit));
+    if (turn !== null) return this.lease(token, expiresAt, now, turnCandidates(turn, limit));
     const keyed = [...new Set([...this.leases.heldBy(token), ...this.leases.expired(now, limit)])].slice(0, limit);
-    const byKey = this.lease(token, expiresAt, now, keyedCandidates(keyed));
+    const byKey = keyed.length === 0 ? [] : this.lease(token, expiresAt, now, keyedCandidates(keyed));
     // Keys that were noted but are no longer leased out (settled, parked or discarded in bulk) are forgotten.
     for (const key of keyed) if (!byKey.some((row) => row.idempotency_key === key)) this.recheck(key);
     const left = limit - byKey.length;
@@ -77,19 +77,6 @@ export class OutboxClaims {
     return row?.created_at ?? null;
   }
 
-  private turnCandidates(turn: string, now: number, limit: number): Candidates {
-    // A held turn (written while its thread was held) is due the moment it may go.
-    return {
-      sql: `SELECT idempotency_key FROM outbox AS candidate
-             WHERE candidate.turn = ?5 AND candidate.turn_seq IS NOT NULL AND status = 'pending'
-               AND (next_attempt_at <= ?3 OR next_attempt_at = ${HELD_TURN_AT})
-               AND (claim_token IS NULL OR claim_expires_at <= ?3 OR claim_token = ?1)
-               AND NOT ${waitsForTurn("candidate")}
-             ORDER BY next_attempt_at, idempotency_key LIMIT ?4`,
-      bindings: [limit, turn],
-    };
-  }
-
   /** Runs one claim statement over `candidates`' keys; notes each lease taken. */
   private lease(token: string, expiresAt: number, now: number, candidates: Candidates): Returned[] {
     const rows = this.sql.all<Returned>(
@@ -123,6 +110,20 @@ export class OutboxClaims {
 interface Candidates {
   sql: string;
   bindings: unknown[];
+}
+
+/** A conversation's turns that may go, from `outbox_turns`. */
+function turnCandidates(turn: string, limit: number): Candidates {
+  // A held turn (written while its thread was held) is due the moment it may go.
+  return {
+    sql: `SELECT idempotency_key FROM outbox AS candidate
+           WHERE candidate.turn = ?5 AND candidate.turn_seq IS NOT NULL AND status = 'pending'
+             AND (next_attempt_at <= ?3 OR next_attempt_at = ${HELD_TURN_AT})
+             AND (claim_token IS NULL OR claim_expires_at <= ?3 OR claim_token = ?1)
+             AND NOT ${waitsForTurn("candidate")}
+           ORDER BY next_attempt_at, idempotency_key LIMIT ?4`,
+    bindings: [limit, turn],
+  };
 }
 
 /** Rows due and waiting for an attempt, from the index of waiting rows, in the order they are due. */
