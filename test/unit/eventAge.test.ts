@@ -49,6 +49,35 @@ describe("an event's age: from when Slack says it happened to when the edge rece
     expect(eventAgeMs(mention({ event_time: EVENT_TIME }, undefined))).toBeUndefined();
   });
 
+  it("Slack's own envelope (app_home_opened as delivered): event_time in seconds, event_ts to the microsecond", () => {
+    const delivered = {
+      ...eventDelivery("T043DB835ML", { type: "app_home_opened", user: "U043H11ES4V", channel: "D0442US94JD", tab: "messages" }),
+      payload: {
+        type: "event_callback",
+        event_id: "Ev08EUG3TZ0S",
+        event_time: 1740430328,
+        event: { type: "app_home_opened", channel: "D0442US94JD", tab: "messages", event_ts: "1740430328.659101" },
+      },
+      receivedAt: 1740430328 * 1000 + 3 * 3_600_000,
+    };
+    expect(eventAgeMs(delivered)).toBe(3 * 3_600_000);
+  });
+
+  it("the app_mention page's example, whose event_ts and event_time are microseconds, reads as the future: age 0, never late", () => {
+    const documented = {
+      ...eventDelivery("T061EG9R6", { type: "app_mention" }),
+      payload: {
+        type: "event_callback",
+        event_time: 1515449522000016,
+        event: { type: "app_mention", ts: "1515449522.000016", channel: "C0LAN2Q65", event_ts: "1515449522000016" },
+      },
+      receivedAt: 1515449522000 + 3_600_000,
+    };
+    expect(eventAgeMs(documented)).toBe(0);
+    const { event_time: _, ...withoutEventTime } = documented.payload;
+    expect(eventAgeMs({ ...documented, payload: withoutEventTime })).toBe(0);
+  });
+
   it("commands and interactivity carry no event time: never late", () => {
     const command = { ...inboundOf("command", "/echo", { text: "hi" }), receivedAt: Date.now() };
     const click = { ...inboundOf("interaction", "block_actions", { actions: [] }), receivedAt: Date.now() };
