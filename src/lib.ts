@@ -49,6 +49,7 @@ export type {
   ContextSave,
   Effect,
   InstallationEffect,
+  LateEvent,
   OptionsLoadWorld,
   Plan,
   PlannedEffect,

@@ -9,6 +9,7 @@ import {
   actionMatch,
   type BlockAction,
   type CommandArgs,
+  checkedMaxEventAge,
   commandMatch,
   constraintOf,
   describeMatcher,
@@ -234,6 +235,7 @@ export class App implements SlackApp {
     let name = spec.name ?? defaultName;
     if (!spec.name) for (let n = 2; this.listeners.some((l) => l.name === name); n++) name = `${defaultName}#${n}`;
     if (this.listeners.some((l) => l.name === name)) throw new Error(`listener name "${name}" is already taken`);
+    checkedMaxEventAge(spec.maxEventAgeMs, `listener "${name}"`);
     this.listeners.push({ name, spec, match });
     this.needs.push({ name, needs });
     return this;

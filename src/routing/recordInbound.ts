@@ -1,4 +1,4 @@
-import type { SlackApp } from "../app/contract";
+import type { LateEvent, SlackApp } from "../app/contract";
 import type { Inbound } from "../inbound/types";
 import { BudgetExceeded, NotRecorded, WorkspaceNotInstalled } from "../platform/errors";
 import { describeError, log } from "../platform/log";
@@ -26,6 +26,7 @@ export type Recorded =
 export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound: Inbound): Promise<Recorded> {
   // With what the coordinator plans itself (relay, lifecycle events), as the shard does.
   const plan = servedApp(app, env).plan(inbound);
+  if (plan.late) logLateEvent(inbound, plan.late);
   if ("ignore" in plan) return { verdict: "ignored", reason: plan.ignore };
 
   const { ackBudgetMs, shardBuckets } = edgeSettings(env);
@@ -54,4 +55,14 @@ export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound:
   if (result.verdict === "not_installed")
     throw new WorkspaceNotInstalled(`workspace not installed: ${result.reason ?? "unknown"}`);
   return { ...result, verdict: result.verdict, shard: recorded.shard, ingestAttempts: attempts };
+}
+
+/**
+ * A line for each listener that does not answer a late event (the app's `maxEventAgeMs`): acked
+ * and not run, by policy, yet never silently — Slack's backlog after an incident shows here.
+ */
+function logLateEvent(inbound: Inbound, { ageMs, listeners }: LateEvent): void {
+  const { dedupeKey, type, workspace, retryNum } = inbound;
+  for (const { listener, maxEventAgeMs } of listeners)
+    log("warn", "late event not answered", { dedupeKey, type, workspace, retryNum, listener, eventAgeMs: ageMs, maxEventAgeMs });
 }

@@ -9,6 +9,7 @@ import { RetryableError } from "../../src/platform/errors";
  * - `/crash` has a handler with a bug (a TypeError of its own);
  * - `member_joined_channel` (also when the bot itself joins) gets a welcome;
  * - a message containing "ping" gets "pong" in its channel;
+ * - a message containing "replay me" is answered "answered late" whatever its age (`maxEventAgeMs: Infinity`);
  * - `/whois` looks its invoker up with the typed client (`users.info`) and answers the real name;
  * - `/report TEXT` uploads TEXT as a file to the command's channel (`files.uploadV2`);
  * - `/later TEXT` fails its first 5 attempts before it answers TEXT on the response_url;
@@ -53,6 +54,12 @@ testApp.event("team_access_granted", async () => {});
 
 testApp.message("ping", async ({ say }) => {
   await say("pong");
+});
+
+// Late events (docs/reference/app-api.md#late-events): this one answers Slack's backlog of any age.
+testApp.message("replay me", {
+  maxEventAgeMs: Number.POSITIVE_INFINITY,
+  run: async ({ say }) => void (await say("answered late")),
 });
 
 testApp.message(/^search for (.+)$/, async ({ context, client, say }) => {

@@ -46,6 +46,8 @@ export interface AssistantConfig {
   appContextChanged?: Handler<AgentAppContextChangedArgs>;
   /** A user's message while the thread's previous one is still answered: `queue`, `interrupt` or `parallel` (default: the app's, `queue`). */
   turns?: TurnPolicy;
+  /** The oldest event (ms) its handlers answer; older ones are acked and logged (default: the app's, an hour). */
+  maxEventAgeMs?: number;
 }
 
 /** Bolt's `new Assistant({ … })`, for `app.assistant(assistant)`: the configuration, checked. */
@@ -92,8 +94,9 @@ function asRun(handler: Handler<never>): NonNullable<ListenerSpec["run"]> {
 /** The listeners of one `app.assistant(…)`: named `assistant:{handler}`, each matching its events. */
 export function assistantListeners(assistant: AssistantConfig | Assistant): AssistantListener[] {
   const config = assistant instanceof Assistant ? assistant.config : new Assistant(assistant).config;
+  const policies = { turns: config.turns, maxEventAgeMs: config.maxEventAgeMs };
   const saveContext: Handler<AssistantThreadContextChangedArgs> = ({ saveThreadContext }) => saveThreadContext();
-  const handlers: [Exclude<keyof AssistantConfig, "turns">, Handler<never> | undefined, Match][] = [
+  const handlers: [Exclude<keyof AssistantConfig, "turns" | "maxEventAgeMs">, Handler<never> | undefined, Match][] = [
     ["threadStarted", config.threadStarted, eventMatching((e) => e.type === "assistant_thread_started")],
     [
       "threadContextChanged",
@@ -105,8 +108,6 @@ export function assistantListeners(assistant: AssistantConfig | Assistant): Assi
     ["appContextChanged", config.appContextChanged, eventMatching((e) => e.type === "app_context_changed")],
   ];
   return handlers.flatMap(([handler, run, match]) =>
-    run
-      ? [{ name: `assistant:${handler}`, spec: { run: asRun(run), subtypes: ["file_share"], turns: config.turns }, match }]
-      : [],
+    run ? [{ name: `assistant:${handler}`, spec: { run: asRun(run), subtypes: ["file_share"], ...policies }, match }] : [],
   );
 }

@@ -28,8 +28,20 @@ export interface PlannedEffect {
 /** The synchronous body Slack allows in the ack (a command's ephemeral text, a view's response_action). */
 export type AckBody = Record<string, unknown>;
 
-/** What an app makes of one inbound delivery. Computed synchronously, without I/O. */
-export type Plan = { ignore: string } | { effects: PlannedEffect[]; ackBody?: AckBody };
+/**
+ * The listeners a delivery matched that do not run it, because the event is older than they answer
+ * (`maxEventAgeMs`), and its age (ms) when the edge received it: the edge logs a line for each.
+ */
+export interface LateEvent {
+  ageMs: number;
+  listeners: { listener: string; maxEventAgeMs: number }[];
+}
+
+/**
+ * What an app makes of one inbound delivery. Computed synchronously, without I/O. `late`: the
+ * matching listeners left out as too old (all of them, when the delivery is ignored as a late event).
+ */
+export type Plan = ({ ignore: string } | { effects: PlannedEffect[]; ackBody?: AckBody }) & { late?: LateEvent };
 
 /**
  * A run's checkpoint, `step(name, fn)`: `fn` runs until it succeeds once; its result (JSON) is

@@ -23,7 +23,8 @@ export function withOwnEffects(app: SlackApp, own: OwnEffects): SlackApp {
         const plan = app.plan(inbound);
         const effects = own(inbound);
         if (effects.length === 0) return plan;
-        if ("ignore" in plan) return { effects };
+        // Its late listeners stay named: the edge logs what the app did not answer (Plan.late).
+        if ("ignore" in plan) return plan.late ? { effects, late: plan.late } : { effects };
         return { ...plan, effects: [...effects, ...plan.effects] };
       },
       run: app.run?.bind(app),

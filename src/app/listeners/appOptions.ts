@@ -1,4 +1,5 @@
 import type { AppManifestDeclaration } from "../manifest";
+import { checkedMaxEventAge, DEFAULT_MAX_EVENT_AGE_MS } from "./lateEvents";
 import type { DeliveryFilters } from "./listenerFilters";
 import type { TurnPolicy } from "./turns";
 
@@ -10,6 +11,13 @@ export interface AppOptions {
   /** The app's part of its Slack manifest (`app.manifest()`): its name, and the scopes its handlers' own calls need. */
   manifest?: AppManifestDeclaration;
   /**
+   * The oldest Events API event (ms from Slack's `event_time` to its arrival) a listener answers:
+   * an older one (Slack's backlog replayed, a retry past the receipt window) is acked, logged and
+   * not run. Default: an hour; `Infinity` answers events of any age. A listener's own
+   * `maxEventAgeMs` overrides it. Commands and interactivity carry no event time: never late.
+   */
+  maxEventAgeMs?: number;
+  /**
    * A second message in a thread while the first one's run still answers: `queue` (default) runs
    * it once the first has finished, `interrupt` stops the first, `parallel` runs both at once.
    * A listener's own `turns` (or `app.assistant({ turns })`) overrides it.
@@ -17,13 +25,14 @@ export interface AppOptions {
   turns?: TurnPolicy;
 }
 
-/** What planning a delivery takes of the app's options: the built-in filters and the default turn policy. */
-export type PlanOptions = DeliveryFilters & { turns: TurnPolicy };
+/** What planning a delivery takes of the app's options: the built-in filters, the default turn policy and maximum event age. */
+export type PlanOptions = DeliveryFilters & { turns: TurnPolicy; maxEventAgeMs: number };
 
 export function planOptionsOf(options: AppOptions): PlanOptions {
   return {
     ...(options.allowedChannels ? { allowedChannels: new Set(options.allowedChannels) } : {}),
     ignoreSelf: options.ignoreSelf ?? true,
     turns: options.turns ?? "queue",
+    maxEventAgeMs: checkedMaxEventAge(options.maxEventAgeMs, "new App()") ?? DEFAULT_MAX_EVENT_AGE_MS,
   };
 }

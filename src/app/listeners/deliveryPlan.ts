@@ -1,7 +1,9 @@
+import { eventAgeMs } from "../../inbound/eventAge";
 import type { Inbound } from "../../inbound/types";
-import type { AckBody, Plan, PlannedEffect, RunEffect } from "../contract";
+import type { AckBody, LateEvent, Plan, PlannedEffect, RunEffect } from "../contract";
 import { toAckBody } from "./ackBody";
 import type { PlanOptions } from "./appOptions";
+import { isLate } from "./lateEvents";
 import { ignoredDelivery, listenerWants } from "./listenerFilters";
 import type { ListenerSpec } from "./listeners";
 import type { Match } from "./matchers";
@@ -19,7 +21,8 @@ export interface Registered {
  * A delivery's plan over the registered listeners (`SlackApp.plan`): ignored by the built-in
  * filters or when no listener matches; else the first matching listener's ack body, and a run
  * for each matching listener that runs — a turn of its conversation when it answers a person's
- * message there under the listener's (or the app's) turn policy (turns.ts).
+ * message there under the listener's (or the app's) turn policy (turns.ts). A listener the event
+ * is too old for (lateEvents.ts) is left out and named in `late`; when all are, it is ignored.
  */
 export function planOf(inbound: Inbound, listeners: readonly Registered[], options: PlanOptions): Plan {
   const ignored = ignoredDelivery(inbound, options);
@@ -30,9 +33,17 @@ export function planOf(inbound: Inbound, listeners: readonly Registered[], optio
   let matched = false;
   // A run needs the parsed delivery, never the request as Slack sent it (relay mode's, which its relay row keeps).
   const { raw: _request, ...delivery } = inbound;
+  // Measured from the edge's receipt stamp, so the edge and the shard plan it alike, on every retry.
+  const ageMs = eventAgeMs(inbound);
+  const late: LateEvent["listeners"] = [];
   for (const listener of listeners) {
     const context = listener.match(inbound);
     if (!context || !listenerWants(listener.spec, context)) continue;
+    const maxEventAgeMs = listener.spec.maxEventAgeMs ?? options.maxEventAgeMs;
+    if (isLate(ageMs, maxEventAgeMs)) {
+      late.push({ listener: listener.name, maxEventAgeMs });
+      continue;
+    }
     matched = true;
     const body = toAckBody(listener.spec.ack?.(context), inbound);
     ackBody ??= body;
@@ -43,5 +54,7 @@ export function planOf(inbound: Inbound, listeners: readonly Registered[], optio
     const scope = listener.spec.dedupe === "fact" ? "fact" : "delivery";
     effects.push({ name: `run:${listener.name}`, effect, scope, ...(turn ? { turn } : {}) });
   }
-  return matched ? { effects, ackBody } : { ignore: "no handler" };
+  const lateEvent = ageMs !== undefined && late.length > 0 ? { late: { ageMs, listeners: late } } : {};
+  if (matched) return { effects, ackBody, ...lateEvent };
+  return late.length > 0 ? { ignore: "late event", ...lateEvent } : { ignore: "no handler" };
 }

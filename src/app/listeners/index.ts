@@ -2,7 +2,8 @@
  * The Bolt-style listener API: what each kind of listener receives (payload types after Slack's and
  * `@slack/types`), its arguments per phase (`ack`, `run`), how a registration matches a delivery,
  * the built-in filters and the app's options (`appOptions.ts`), a delivery's plan over the registered
- * listeners (`deliveryPlan.ts`) and which of its runs are turns of a conversation (`turns.ts`),
+ * listeners (`deliveryPlan.ts`), which of its runs are turns of a conversation (`turns.ts`) and which
+ * listeners an event is too old for (`lateEvents.ts`),
  * options loads acked at the edge, ack bodies, and `app.error`.
  */
 export { toAckBody } from "./ackBody";
@@ -22,6 +23,7 @@ export type {
   FunctionFailArguments,
   FunctionInputs,
 } from "./functionPayloads";
+export { checkedMaxEventAge } from "./lateEvents";
 export type {
   ActionArgs,
   CommandArgs,

@@ -119,6 +119,12 @@ export interface ListenerSpec<C = ListenerContext> {
    * app's default unless `new App({ turns })`) waits for it to finish, `interrupt` stops it, `parallel` runs at once.
    */
   turns?: TurnPolicy;
+  /**
+   * The oldest Events API event (ms from Slack's `event_time` to its arrival) this listener
+   * answers; an older one is acked and logged, not run. Default: the app's (`new App({ maxEventAgeMs })`,
+   * an hour); `Infinity` answers events of any age. Commands and interactivity are never late.
+   */
+  maxEventAgeMs?: number;
 }
 
 /** A listener is its `run` alone, or a spec with `ack`, `run` and options. */
