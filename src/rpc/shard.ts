@@ -3,6 +3,7 @@ import type { Inbound } from "../inbound/types";
 import type { MinuteRow } from "../metrics/minuteMetrics";
 import type { Pace } from "../pacing/tiers";
 import type { DeliveryCounters } from "../platform/deliveryEvents";
+import type { MigrationId } from "../platform/errors";
 import type { BucketLayout } from "./bucketLayouts";
 import type { InstallationChange } from "./installations";
 import type { DeliveryReport } from "./outcomes";
@@ -141,6 +142,11 @@ export interface ParkedCursor {
 export interface ShardStats {
   receipts: number;
   outbox: Record<OutboxStatus, number>;
+  /**
+   * The newest migration applied to this shard (null: it has no schema), read once per instance
+   * (docs/guides/operations.md "Rolling back safely"). Absent from shards of an earlier version.
+   */
+  migration?: MigrationId | null;
   /** Since this instance started (in memory; delivered rows leave no row behind). */
   counters: DeliveryCounters & {
     /** Deliveries this instance accepted (first deliveries, not duplicates). */

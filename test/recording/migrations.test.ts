@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { INSTALLATION_MIGRATIONS } from "../../src/installations/migrations";
 import { applyMigrations, MIGRATIONS } from "../../src/platform/sql/migrations";
 import { installationStub } from "../../src/rpc/installationStubs";
-import { deliver, mentionDelivery, newWorkspace, shardStub, storedFor } from "../support/coordinator";
+import { adminGet, deliver, mentionDelivery, newWorkspace, shardStub, storedFor } from "../support/coordinator";
 
 type Applied = { id: number; name: string; applied_at: number };
 
@@ -23,6 +23,11 @@ describe("schema migrations", () => {
     }));
     expect(applied.rows.map((m) => m.name)).toEqual(MIGRATIONS.map((m) => m.name));
     expect(applied.again).toEqual([]);
+    // The operations API shows the newest one applied (what to compare with a version before a rollback).
+    const newest = MIGRATIONS.at(-1)!;
+    expect(await (await adminGet(`/admin/shards/${team}/0`)).json()).toMatchObject({
+      migration: { id: newest.id, name: newest.name },
+    });
   });
 
   it("survive eviction: a reconstructed shard keeps its data and does not re-apply", async () => {
@@ -94,7 +99,7 @@ describe("schema migrations", () => {
   it("a shard that was only read (the operations API) gets no schema and no storage", async () => {
     const team = newWorkspace();
     const stub = shardStub(team);
-    expect(await stub.stats()).toMatchObject({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(await stub.stats()).toMatchObject({ receipts: 0, outbox: { pending: 0, parked: 0 }, migration: null });
     expect(await stub.listParked()).toEqual([]);
     expect(await stub.replay()).toBe(0);
     const tables = await runInDurableObject(stub, (_, state) =>
