@@ -76,8 +76,8 @@ export interface WatchApi extends ShardOperationsApi {
   appRateLimited(notice: AppRateLimited): void;
   /** The destinations failing now and the guard's state (the console). */
   alertState(): AlertState;
-  /** A shard says it is alive (at most once a minute). */
-  shardSeen(shard: string, at: number): void;
+  /** A shard says it is alive (at most once a minute), with its SQLite size in bytes (absent from shards of an earlier version). */
+  shardSeen(shard: string, at: number, databaseSize?: number): void;
   /** The shards active since `since` (ms since the epoch). */
   shards(since: number): RegisteredShard[];
 }
@@ -93,6 +93,8 @@ export interface ShardMetrics {
   /** The minute in progress, not yet written. */
   live?: Omit<MinuteRow, "depth" | "oldestPendingAt">;
   outbox: { pending: number; parked: number; oldestPendingAt: number | null };
+  /** The shard's SQLite size now, in bytes (absent: no schema yet, or a shard of an earlier version). */
+  databaseSize?: number;
 }
 
 /** The shard's answer to `ingest`, returned only once it is durable. */

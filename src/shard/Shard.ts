@@ -100,8 +100,8 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     alertState() {
       return this.watch.watch().alertState(Date.now());
     }
-    shardSeen(shard: string, at: number) {
-      return this.watch.watch().shardSeen(shard, at);
+    shardSeen(shard: string, at: number, databaseSize?: number) {
+      return this.watch.watch().shardSeen(shard, at, databaseSize);
     }
     shards(since: number) {
       return this.watch.watch().shards(since);

@@ -47,8 +47,9 @@ export class Watch {
     parts.wakeUps.register(() => nextParkedDueAt(parts.sql));
   }
 
-  shardSeen(shard: string, at: number): void {
-    this.registry.seen(shard, at);
+  /** A shard is alive, and this large. */
+  shardSeen(shard: string, at: number, databaseSize?: number): void {
+    this.registry.seen(shard, at, databaseSize);
   }
 
   shards(since: number): RegisteredShard[] {

@@ -3,29 +3,38 @@ import type { RegisteredShard } from "../rpc/watch";
 
 /**
  * The shards that exist (`shard_registry`, in the watch): each shard reports itself when it
- * writes a metrics minute — at most once a minute — so the console lists and aggregates the
- * fleet without knowing names, at one row written per shard per active minute.
+ * writes a metrics minute — at most once a minute — with its size, so the console lists and
+ * aggregates the fleet without knowing names, at one row written per shard per active minute.
  */
 export class ShardRegistry {
   constructor(private readonly sql: MeteredSql) {}
 
-  seen(shard: string, at: number): void {
+  seen(shard: string, at: number, databaseSize?: number): void {
     const cut = shard.lastIndexOf("/");
     this.sql.all(
-      `INSERT INTO shard_registry (shard, workspace, bucket, first_seen, last_active) VALUES (?1, ?2, ?3, ?4, ?4)
-       ON CONFLICT (shard) DO UPDATE SET last_active = max(last_active, ?4)`,
+      `INSERT INTO shard_registry (shard, workspace, bucket, first_seen, last_active, database_size) VALUES (?1, ?2, ?3, ?4, ?4, ?5)
+       ON CONFLICT (shard) DO UPDATE SET last_active = max(last_active, ?4), database_size = coalesce(?5, database_size)`,
       shard,
       shard.slice(0, cut),
       shard.slice(cut + 1),
       at,
+      databaseSize ?? null,
     );
   }
 
   /** Shards active since `since` (ms), in name order. */
   activeSince(since: number): RegisteredShard[] {
     return this.sql
-      .all<{ shard: string; workspace: string; bucket: string; first_seen: number; last_active: number }>(
-        "SELECT shard, workspace, bucket, first_seen, last_active FROM shard_registry WHERE last_active >= ? ORDER BY shard",
+      .all<{
+        shard: string;
+        workspace: string;
+        bucket: string;
+        first_seen: number;
+        last_active: number;
+        database_size: number | null;
+      }>(
+        `SELECT shard, workspace, bucket, first_seen, last_active, database_size FROM shard_registry
+         WHERE last_active >= ? ORDER BY shard`,
         since,
       )
       .map((row) => ({
@@ -34,6 +43,7 @@ export class ShardRegistry {
         bucket: row.bucket,
         firstSeen: row.first_seen,
         lastActive: row.last_active,
+        databaseSize: row.database_size,
       }));
   }
 }

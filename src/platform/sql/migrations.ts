@@ -13,6 +13,7 @@ import uncertainPosts from "../../../migrations/0012_uncertain_posts.sql";
 import waits from "../../../migrations/0013_waits.sql";
 import turns from "../../../migrations/0014_turns.sql";
 import turnLeads from "../../../migrations/0015_turn_leads.sql";
+import databaseSize from "../../../migrations/0017_database_size.sql";
 import { type MigrationId, SchemaNewerThanCode } from "../errors";
 
 export interface Migration {
@@ -39,6 +40,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 13, name: "0013_waits", sql: waits },
   { id: 14, name: "0014_turns", sql: turns },
   { id: 15, name: "0015_turn_leads", sql: turnLeads },
+  { id: 17, name: "0017_database_size", sql: databaseSize },
 ];
 
 /**

@@ -51,6 +51,11 @@ export class Schema {
     }
   }
 
+  /** The object's SQLite size in bytes: a property of the storage, nothing is scanned (Cloudflare allows 10 GB). */
+  databaseSize(): number {
+    return this.storage.sql.databaseSize;
+  }
+
   /** Throws SchemaNewerThanCode when the stored schema is newer than this code: each RPC asks first. */
   refuseIfNewer(): void {
     if (this.refusal) throw this.refusal;
