@@ -101,7 +101,7 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       return this.watch.watch().alertState(Date.now());
     }
     shardSeen(shard: string, at: number, databaseSize?: number) {
-      return this.watch.watch().shardSeen(shard, at, databaseSize);
+      return this.watch.watch().shardSeen(shard, at, databaseSize, Date.now());
     }
     shards(since: number) {
       return this.watch.watch().shards(since);

@@ -1,6 +1,9 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { RegisteredShard } from "../rpc/watch";
 
+/** A shard past STORAGE_ALERT_BYTES is alerted at most once per this long. */
+export const STORAGE_ALERT_INTERVAL_MS = 24 * 3_600_000;
+
 /**
  * The shards that exist (`shard_registry`, in the watch): each shard reports itself when it
  * writes a metrics minute — at most once a minute — with its size, so the console lists and
@@ -19,6 +22,22 @@ export class ShardRegistry {
       shard.slice(cut + 1),
       at,
       databaseSize ?? null,
+    );
+  }
+
+  /**
+   * Whether a storage alert for `shard` is due now — none in the last STORAGE_ALERT_INTERVAL_MS —
+   * and if so, marks it sent: one statement, so two reports never both win.
+   */
+  storageAlertDue(shard: string, now: number): boolean {
+    return (
+      this.sql.count(
+        `UPDATE shard_registry SET storage_alerted_at = ?2
+         WHERE shard = ?1 AND (storage_alerted_at IS NULL OR storage_alerted_at <= ?2 - ?3) RETURNING 1`,
+        shard,
+        now,
+        STORAGE_ALERT_INTERVAL_MS,
+      ) > 0
     );
   }
 
