@@ -29,6 +29,8 @@ export async function overview(request: Request, env: CoordinatorEnv): Promise<R
     ...byName.get(shard)!,
     minutes: [...metrics.minutes, ...(metrics.unwritten ?? []), ...(metrics.live ? [metrics.live] : [])],
     outbox: metrics.outbox,
+    // Now, from the shard; else as it last told the watch (a shard of an earlier version).
+    databaseSize: metrics.databaseSize ?? byName.get(shard)?.databaseSize ?? null,
   }));
   parts.sort((a, b) => a.shard.localeCompare(b.shard));
   const { span_minutes: _, ...window } = guard;

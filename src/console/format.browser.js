@@ -26,3 +26,13 @@ export const ms = (n) =>
 export const age = (n) =>
   n === null || n === undefined ? "–" : n < 60_000 ? `${Math.round(n / 1000)} s` : `${Math.round(n / 60_000)} min`;
 export const time = (at) => new Date(at).toLocaleString(LOCALE);
+/** Bytes in decimal units (Cloudflare states its 10 GB per Durable Object so). */
+export const bytes = (n) => {
+  if (n === null || n === undefined) return "–";
+  const [unit, name] = [
+    [1e9, "GB"],
+    [1e6, "MB"],
+    [1e3, "kB"],
+  ].find(([size]) => n >= size) ?? [1, "B"];
+  return `${(n / unit).toLocaleString(LOCALE, { maximumFractionDigits: n >= 10 * unit ? 0 : 1 })} ${name}`;
+};

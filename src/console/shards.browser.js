@@ -1,6 +1,6 @@
 // The shards' table, sorted by the column whose header was clicked last (pending, most first, at the start).
 import { $, el } from "./dom.browser.js";
-import { age, ms, number } from "./format.browser.js";
+import { age, bytes, ms, number } from "./format.browser.js";
 
 let shardSort = { key: "outboxPending", descending: true };
 let lastShards = [];
@@ -34,6 +34,7 @@ export function renderShards(shards) {
           el("td", number(shard.outboxParked), { class: "num" }),
           el("td", ms(shard.ack.p99), { class: "num" }),
           el("td", ms(shard.delivery.p99), { class: "num" }),
+          el("td", bytes(shard.databaseSize), { class: "num" }),
         );
         return row;
       }),

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { WrongRole } from "../platform/errors";
+import { log } from "../platform/log";
 import { Schema } from "../platform/sql/schema";
 import type { CoordinatorEnv } from "../rpc/env";
 import { DIRECTORY } from "../rpc/installationStubs";
@@ -17,22 +18,35 @@ import { INSTALLATION_MIGRATIONS } from "./migrations";
 export class Installations extends DurableObject<CoordinatorEnv> implements InstallationsApi {
   private readonly role: Installation | Directory;
   private readonly name: string;
+  private readonly schema: Schema;
 
   constructor(ctx: DurableObjectState, env: CoordinatorEnv) {
     super(ctx, env);
     this.name = ctx.id.name ?? ctx.id.toString();
     const schema = new Schema(ctx.storage, INSTALLATION_MIGRATIONS);
+    this.schema = schema;
     this.role = this.name === DIRECTORY ? new Directory(schema, env) : new Installation(schema, env);
     // Schema first; the only blockConcurrencyWhile (on the request path it would cap throughput).
-    void ctx.blockConcurrencyWhile(async () => schema.open());
+    void ctx.blockConcurrencyWhile(async () => {
+      schema.open();
+      if (schema.refusal)
+        log("error", "installation store refuses every request: its schema is newer than this code", {
+          object: this.name,
+          error: schema.refusal.message,
+        });
+    });
   }
 
+  // A schema newer than this code refuses every request: read as empty, an installation would
+  // look uninstalled, and its workspace's events would be answered 410 and lost.
   private get installation(): Installation {
+    this.schema.refuseIfNewer();
     if (this.role instanceof Installation) return this.role;
     throw new WrongRole(this.name, this.role.kind, "an installation");
   }
 
   private get directory(): Directory {
+    this.schema.refuseIfNewer();
     if (this.role instanceof Directory) return this.role;
     throw new WrongRole(this.name, this.role.kind, "the directory");
   }

@@ -17,6 +17,8 @@ export interface ShardPart {
   lastActive: number;
   minutes: Array<Omit<MinuteRow, "depth" | "oldestPendingAt"> & Partial<Pick<MinuteRow, "depth" | "oldestPendingAt">>>;
   outbox: { pending: number; parked: number; oldestPendingAt: number | null };
+  /** The shard's SQLite size in bytes, now (or as last reported); null: unknown. */
+  databaseSize: number | null;
 }
 
 /** A row of totals: counts, percentiles, and (for shards and workspaces) the outbox now. */
@@ -49,6 +51,8 @@ export interface FleetOverview {
       outboxPending: number;
       outboxParked: number;
       oldestPendingAgeMs: number | null;
+      /** The shard's SQLite size in bytes (Cloudflare allows 10 GB per object); null: unknown. */
+      databaseSize: number | null;
     } & Totals
   >;
 }
@@ -120,6 +124,7 @@ export function fleetOverview(parts: readonly ShardPart[], minutes: number, now:
       outboxPending: part.outbox.pending,
       outboxParked: part.outbox.parked,
       oldestPendingAgeMs: ageMs(oldest, now),
+      databaseSize: part.databaseSize,
       ...sum.totals(),
     });
   }

@@ -24,6 +24,8 @@ export interface MinuteRow {
   /** Pending outbox rows, and when the oldest was recorded (null: none), at the minute's end. */
   depth: number;
   oldestPendingAt: number | null;
+  /** The shard's SQLite size in bytes when the minute was written (absent: a minute of before migration 0017, or not written yet). */
+  databaseSize?: number | null;
 }
 
 export const emptyCounts = (): MetricCounts => ({

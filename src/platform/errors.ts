@@ -95,6 +95,32 @@ export class WrongRole extends Error {
   }
 }
 
+/** A migration as `schema_migrations` holds it and `MIGRATIONS` lists it: its id and its name. */
+export interface MigrationId {
+  id: number;
+  name: string;
+}
+
+/**
+ * A Durable Object whose stored schema has a migration newer than any this code knows: a
+ * rollback past a migration. Old code on a newer schema breaks in ways nobody tested, so every
+ * RPC is refused with this instead. Not a Rejection: the edge answers Slack `503` (NotRecorded),
+ * which Slack retries until a version that knows the schema is deployed.
+ */
+export class SchemaNewerThanCode extends Error {
+  override name = "SchemaNewerThanCode";
+  constructor(
+    readonly applied: MigrationId,
+    readonly known: MigrationId | null,
+  ) {
+    const knows = known ? `migrations up to ${known.id} (${known.name})` : "no migration";
+    super(
+      `this object's schema is at migration ${applied.id} (${applied.name}) but this code knows ${knows}: ` +
+        'roll forward, or see docs/guides/operations.md "Rolling back safely"',
+    );
+  }
+}
+
 /** A sealed token no configured key can open (unknown key id, or tampered with). */
 export class TokenUnreadable extends Error {
   override name = "TokenUnreadable";

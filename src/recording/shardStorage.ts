@@ -20,20 +20,33 @@ export class ShardStorage extends Schema {
     this.wakeUps = new WakeUps(storage);
   }
 
-  /** The constructor's part, under blockConcurrencyWhile: schema first, then the alarm already set. */
+  /**
+   * The constructor's part, under blockConcurrencyWhile: schema first, then the alarm already set.
+   * A schema newer than this code is said here, once per instance; each request then meets it.
+   */
   async load(): Promise<void> {
     this.open();
+    if (this.refusal)
+      log("error", "shard refuses every request: its schema is newer than this code", {
+        shard: this.name,
+        schemaMigration: this.refusal.applied.id,
+        codeMigration: this.refusal.known?.id ?? 0,
+        error: this.refusal.message,
+      });
     await this.wakeUps.load();
   }
 
   /**
    * Runs the role's alarm work, which never throws out of here (the runtime stops retrying after
    * six failures), then re-arms for the earliest wake source. Without a schema (its migration
-   * failed) the sources have no tables to read; with delivery paused, due rows would wake us at
-   * once: either way, look again a minute later.
+   * failed, or it is newer than this code) the sources have no tables to read; with delivery
+   * paused, due rows would wake us at once: either way, look again a minute later.
    */
   async alarm(work: (now: number) => void | Promise<void>, deliveryReady: boolean): Promise<void> {
     this.wakeUps.consumed();
+    // A schema newer than this code: no work, no log line (load said it); the alarm stays set,
+    // so a version that knows the schema, once deployed, sweeps what waits.
+    if (this.refusal) return this.wakeUps.arm(Date.now() + PAUSED_RETRY_MS);
     const started = Date.now();
     try {
       this.migrate();

@@ -3,6 +3,7 @@ import type { Inbound } from "../inbound/types";
 import type { MinuteRow } from "../metrics/minuteMetrics";
 import type { Pace } from "../pacing/tiers";
 import type { DeliveryCounters } from "../platform/deliveryEvents";
+import type { MigrationId } from "../platform/errors";
 import type { BucketLayout } from "./bucketLayouts";
 import type { InstallationChange } from "./installations";
 import type { DeliveryReport } from "./outcomes";
@@ -75,8 +76,8 @@ export interface WatchApi extends ShardOperationsApi {
   appRateLimited(notice: AppRateLimited): void;
   /** The destinations failing now and the guard's state (the console). */
   alertState(): AlertState;
-  /** A shard says it is alive (at most once a minute). */
-  shardSeen(shard: string, at: number): void;
+  /** A shard says it is alive (at most once a minute), with its SQLite size in bytes (absent from shards of an earlier version). */
+  shardSeen(shard: string, at: number, databaseSize?: number): void;
   /** The shards active since `since` (ms since the epoch). */
   shards(since: number): RegisteredShard[];
 }
@@ -92,6 +93,8 @@ export interface ShardMetrics {
   /** The minute in progress, not yet written. */
   live?: Omit<MinuteRow, "depth" | "oldestPendingAt">;
   outbox: { pending: number; parked: number; oldestPendingAt: number | null };
+  /** The shard's SQLite size now, in bytes (absent: no schema yet, or a shard of an earlier version). */
+  databaseSize?: number;
 }
 
 /** The shard's answer to `ingest`, returned only once it is durable. */
@@ -141,6 +144,11 @@ export interface ParkedCursor {
 export interface ShardStats {
   receipts: number;
   outbox: Record<OutboxStatus, number>;
+  /**
+   * The newest migration applied to this shard (null: it has no schema), read once per instance
+   * (docs/guides/operations.md "Rolling back safely"). Absent from shards of an earlier version.
+   */
+  migration?: MigrationId | null;
   /** Since this instance started (in memory; delivered rows leave no row behind). */
   counters: DeliveryCounters & {
     /** Deliveries this instance accepted (first deliveries, not duplicates). */

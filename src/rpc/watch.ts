@@ -47,6 +47,8 @@ export interface RegisteredShard {
   bucket: string;
   firstSeen: number;
   lastActive: number;
+  /** The SQLite size in bytes the shard last reported (null: none yet). */
+  databaseSize?: number | null;
 }
 
 /** A destination failing now, as the console shows it. */

@@ -14,6 +14,8 @@ export interface AlertSettings {
   guardMinRequests: number;
   /** The guard alerts when more than this share of the window's acks failed. */
   guardFailureRatio: number;
+  /** A shard whose SQLite reaches this many bytes is alerted (Cloudflare allows 10 GB per object). */
+  storageAlertBytes: number;
   /** Settings that were invalid, each replaced by its default. */
   problems: InvalidSetting[];
 }
@@ -40,6 +42,7 @@ export const alertSettings = oncePerEnv((vars): AlertSettings => {
     webhookUrl: orDefault("ALERT_WEBHOOK_URL"),
     guardMinRequests: orDefault("GUARD_MIN_REQUESTS"),
     guardFailureRatio,
+    storageAlertBytes: orDefault("STORAGE_ALERT_BYTES"),
     problems,
   };
 });

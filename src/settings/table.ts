@@ -189,6 +189,11 @@ export const SETTINGS = {
     read: positive(0.5, "number"),
     doc: "the guard alerts when more than this share of the window's acks failed; below `1`",
   },
+  STORAGE_ALERT_BYTES: {
+    part: "alerts",
+    read: positive(8_000_000_000),
+    doc: "a shard whose SQLite database reaches this many bytes (`databaseSize`, reported with each metrics minute) is alerted, at most once a day per shard; the default is 8 GB of the 10 GB Cloudflare allows a Durable Object ([Alerts](../guides/operations.md#alerts))",
+  },
   ...OAUTH_SETTINGS,
 } as const satisfies Record<string, Setting>;
 

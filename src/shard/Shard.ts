@@ -5,12 +5,12 @@ import type { Inbound } from "../inbound/types";
 import type { Pace } from "../pacing/tiers";
 import { WrongRole } from "../platform/errors";
 import { ShardStorage } from "../recording/shardStorage";
-import { servedApp } from "../routing/servedApp";
 import type { CoordinatorEnv } from "../rpc/env";
 import type { InstallationChange } from "../rpc/installations";
 import type { DeliveryReport } from "../rpc/outcomes";
 import type { ParkedCursor, ShardApi } from "../rpc/shard";
-import { type AckTally, type AppRateLimited, WATCH } from "../rpc/watch";
+import type { AckTally, AppRateLimited } from "../rpc/watch";
+import { roleOf } from "./roleOf";
 import { WatchShard } from "./watchShard";
 import { WorkspaceShard } from "./workspaceShard";
 
@@ -18,23 +18,27 @@ import { WorkspaceShard } from "./workspaceShard";
  * Builds the shard Durable Object class for one app. One class (one binding, SHARD) plays two
  * roles, picked once from its name: a workspace's shard (workspaceShard.ts) or the watch
  * (watchShard.ts); each is made of parts that own their tables and wake sources. The class is
- * the RPC facade: one-line delegations, and a method of the other role throws WrongRole.
+ * the RPC facade: one-line delegations; a method of the other role throws WrongRole, and every
+ * method of a shard whose schema is newer than this code throws SchemaNewerThanCode.
  */
 export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorEnv>): ShardClass {
   return class Shard extends DurableObject<CoordinatorEnv> implements ShardApi {
     private readonly storage: ShardStorage;
-    private readonly role: WorkspaceShard | WatchShard;
+    private readonly played: WorkspaceShard | WatchShard;
 
     constructor(ctx: DurableObjectState, env: CoordinatorEnv) {
       super(ctx, env);
-      const name = ctx.id.name ?? ctx.id.toString();
-      this.storage = new ShardStorage(ctx.storage, name);
-      const app = planningApp(userApp, env);
-      const Role = name === WATCH ? WatchShard : WorkspaceShard;
-      this.role = new Role(this.storage, app, authorize, env);
+      this.storage = new ShardStorage(ctx.storage, ctx.id.name ?? ctx.id.toString());
+      this.played = roleOf(this.storage, userApp, authorize, env);
       // Schema first: no request may see a half-migrated shard. This is the only
       // blockConcurrencyWhile — on the request path it would cap the shard's throughput.
       void ctx.blockConcurrencyWhile(() => this.storage.load());
+    }
+
+    /** The role, for every RPC; a shard whose schema is newer than this code refuses (SchemaNewerThanCode). */
+    private get role(): WorkspaceShard | WatchShard {
+      this.storage.refuseIfNewer();
+      return this.played;
     }
 
     private get workspace(): WorkspaceShard {
@@ -48,7 +52,8 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     }
 
     override alarm(): Promise<void> {
-      return this.role.alarm();
+      // Not refused: the alarm's frame re-arms a refused shard without working (shardStorage.ts).
+      return this.played.alarm();
     }
 
     // A workspace's shard: recording, delivery, installation changes (WorkspaceShardApi).
@@ -95,8 +100,8 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     alertState() {
       return this.watch.watch().alertState(Date.now());
     }
-    shardSeen(shard: string, at: number) {
-      return this.watch.watch().shardSeen(shard, at);
+    shardSeen(shard: string, at: number, databaseSize?: number) {
+      return this.watch.watch().shardSeen(shard, at, databaseSize, Date.now());
     }
     shards(since: number) {
       return this.watch.watch().shards(since);
@@ -128,18 +133,6 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
       return this.role.operations.discardParked(keys);
     }
   };
-}
-
-/**
- * The app the shard plans with: as the edge does (routing/servedApp.ts). With a mode's settings
- * invalid the edge refuses every request (500), so the user's app alone is only a fallback.
- */
-function planningApp(app: SlackApp, env: CoordinatorEnv): SlackApp {
-  try {
-    return servedApp(app, env);
-  } catch {
-    return app;
-  }
 }
 
 /** A shard as its callers and wrangler see it: a Durable Object with every role's RPC surface (rpc.ts). */

@@ -55,11 +55,12 @@ export class Metrics {
     if (minutes.length > 0) {
       const written = this.storage.sql.rowsWritten + this.storage.wakeUps.alarmsSet;
       const depth = this.outboxDepth();
+      const databaseSize = this.storage.databaseSize();
       for (const [i, minute] of minutes.entries()) {
         // The rows written since the last minute written are all put on the newest one.
         minute.counts.rowsWritten = i === minutes.length - 1 ? written - this.rowsMark : 0;
         try {
-          this.store.save({ ...minute, ...depth });
+          this.store.save({ ...minute, ...depth, databaseSize });
         } catch (error) {
           log("warn", "metrics minute not written", { shard: this.storage.name, error: describeError(error) });
         }
@@ -75,13 +76,14 @@ export class Metrics {
     if (!this.registered) this.register(now);
   }
 
-  /** Tells the watch's registry this shard is alive (the registry: at most once a minute). */
+  /** Tells the watch's registry this shard is alive, and its size (the registry: at most once a minute; the watch alerts on the size). */
   private register(now: number): void {
     const registry = this.registry;
     if (!registry) return;
     this.registered = true;
     const shard = this.storage.name;
-    void Promise.resolve(watchStub(registry).shardSeen(shard, now)).catch((error: unknown) =>
+    const databaseSize = this.storage.migrated ? this.storage.databaseSize() : undefined;
+    void Promise.resolve(watchStub(registry).shardSeen(shard, now, databaseSize)).catch((error: unknown) =>
       log("warn", "shard not registered with the watch", { shard, error: describeError(error) }),
     );
   }
@@ -102,6 +104,7 @@ export class Metrics {
       unwritten,
       live,
       outbox: { pending, parked, oldestPendingAt: this.outbox.nextInLineSince() },
+      databaseSize: this.storage.databaseSize(),
     };
   }
 }

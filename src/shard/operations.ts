@@ -32,8 +32,9 @@ export class Operations {
       rowsWritten: storage.sql.rowsWritten,
       alarmsSet: storage.wakeUps.alarmsSet,
     };
-    if (!storage.migrated) return { receipts: 0, outbox: { pending: 0, parked: 0 }, counters };
-    return { receipts: recording?.receiptCount() ?? 0, outbox: this.outbox.countsByStatus(), counters };
+    if (!storage.migrated) return { receipts: 0, outbox: { pending: 0, parked: 0 }, migration: null, counters };
+    const receipts = recording?.receiptCount() ?? 0;
+    return { receipts, outbox: this.outbox.countsByStatus(), migration: storage.applied, counters };
   }
 
   /** A shard's own dead-letter queue, oldest first (GET …/parked). */

@@ -15,6 +15,7 @@ import {
 } from "../rpc/watch";
 import type { AlertSettings } from "../settings";
 import { AckWindow } from "./ackWindow";
+import { storageAlert } from "./alertTexts";
 import { appRateLimitedSummary, recordAppRateLimited } from "./appRateLimited";
 import { guardState, judge } from "./guard";
 import { judgedWindow } from "./judgedAcks";
@@ -47,8 +48,12 @@ export class Watch {
     parts.wakeUps.register(() => nextParkedDueAt(parts.sql));
   }
 
-  shardSeen(shard: string, at: number): void {
-    this.registry.seen(shard, at);
+  /** A shard is alive; one past STORAGE_ALERT_BYTES is alerted, at most once a day (the registry keeps when). */
+  shardSeen(shard: string, at: number, databaseSize: number | undefined, now: number): void {
+    this.registry.seen(shard, at, databaseSize);
+    const limit = this.parts.settings.storageAlertBytes;
+    if (databaseSize !== undefined && databaseSize >= limit && this.registry.storageAlertDue(shard, now))
+      this.send([storageAlert(shard, databaseSize, limit)], now);
   }
 
   shards(since: number): RegisteredShard[] {

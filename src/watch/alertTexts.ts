@@ -62,10 +62,15 @@ export function streakRecovered(label: string, failures: number): string {
   return `:white_check_mark: ${escapeMrkdwn(label)} recovered after ${failures} consecutive failed attempt${failures === 1 ? "" : "s"}.`;
 }
 
+/** A shard's path in the operations API ("{workspace}/{bucket}", each part percent-encoded). */
+function shardPath(shard: string): string {
+  const [workspace, bucket] = [shard.slice(0, shard.lastIndexOf("/")), shard.slice(shard.lastIndexOf("/") + 1)];
+  return `/admin/shards/${encodeURIComponent(workspace)}/${encodeURIComponent(bucket)}`;
+}
+
 export function parkedAlert(shard: string, count: number, reason: string, key: string): string {
   const what = count === 1 ? "1 effect was" : `${count} effects were`;
-  const [workspace, bucket] = [shard.slice(0, shard.lastIndexOf("/")), shard.slice(shard.lastIndexOf("/") + 1)];
-  const path = `/admin/shards/${encodeURIComponent(workspace)}/${encodeURIComponent(bucket)}`;
+  const path = shardPath(shard);
   return (
     `:parking: ${what} parked on shard ${escapeMrkdwn(shard)} (they wait for an operator). Last: ${quote(reason)} (${quote(key)}). ` +
     `List them: GET ${path}/parked; replay: POST ${path}/replay.`
@@ -79,5 +84,27 @@ export function appRateLimitedAlert(workspace: string, minute: number): string {
     `Slack rate-limited the app in workspace ${escapeMrkdwn(workspace)}: its events of the minute from ${when} UTC were not ` +
     "sent and will not be (app_rate_limited: more than 30,000 events in an hour). Look for a loop (the app " +
     "reacting to its own messages) or event subscriptions the app does not need."
+  );
+}
+
+/** Bytes as an alert says them: decimal units, as Cloudflare states its 10 GB limit. */
+function bytesText(bytes: number): string {
+  const [unit, name] = (
+    [
+      [1e9, "GB"],
+      [1e6, "MB"],
+      [1e3, "kB"],
+    ] as const
+  ).find(([size]) => bytes >= size) ?? [1, "B"];
+  return `${Number((bytes / unit).toFixed(bytes >= 10 * unit ? 0 : 1))} ${name}`;
+}
+
+/** A shard's SQLite at or past STORAGE_ALERT_BYTES (Cloudflare allows 10 GB per Durable Object). */
+export function storageAlert(shard: string, bytes: number, limit: number): string {
+  return (
+    `:floppy_disk: Shard ${escapeMrkdwn(shard)} stores ${bytesText(bytes)} (STORAGE_ALERT_BYTES: ${bytesText(limit)}); ` +
+    "Cloudflare allows a Durable Object 10 GB, and past it the shard can record nothing. Its receipts and parked " +
+    `effects: GET ${shardPath(shard)}. Shorten RECEIPT_RETENTION_HOURS, discard parked effects nobody will replay, or spread ` +
+    "the workspace over more buckets (PUT /admin/workspaces/{id}/buckets). Repeated at most once a day."
   );
 }

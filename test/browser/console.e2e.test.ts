@@ -112,6 +112,9 @@ describe("the operations console in a browser", () => {
       expect(shards.sort()).toEqual(["TCONSOLEA/0", "TCONSOLEB/0", "TCONSOLEC/0"]);
       const accepted = await page.$eval('#shards tbody tr[data-shard="TCONSOLEA/0"] td:nth-child(2)', (td) => td.textContent);
       expect(accepted).toBe("5");
+      // Its SQLite size (databaseSize), in decimal units.
+      const storage = await page.$eval('#shards tbody tr[data-shard="TCONSOLEA/0"] td:nth-child(10)', (td) => td.textContent);
+      expect(storage).toMatch(/^\d[\d.,]* (kB|MB)$/);
       await page.waitForSelector("#parked tbody tr[data-key]");
       const parkedRows = await page.$$("#parked tbody tr[data-key]");
       expect(parkedRows).toHaveLength(1);

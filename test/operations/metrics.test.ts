@@ -110,6 +110,31 @@ describe("persistent metrics (one row per shard per minute)", () => {
     expect(overview.unreachable).toEqual([]);
   });
 
+  it("each minute written carries the shard's SQLite size; the watch's registry and the overview's shard rows show it", async () => {
+    const clock = controlClock();
+    const team = newWorkspace();
+    const warnings = vi.spyOn(console, "warn");
+    expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
+    await vi.waitFor(() => expect(slack().callsTo("chat.postMessage")).toHaveLength(1));
+    await delivered(team);
+    clock.advance(60_000);
+    await runDurableObjectAlarm(shardStub(team));
+
+    const [minute] = (await shardStub(team).metricsSince(0)).minutes;
+    expect(minute!.databaseSize).toBeGreaterThan(0);
+    // The shard tells the watch its size with the minute (the storage alert is judged there).
+    await vi.waitFor(async () =>
+      expect((await watchStub().shards(0)).find((s) => s.shard === `${team}/0`)?.databaseSize).toBeGreaterThan(0),
+    );
+    const overview = (await (await adminGet("/admin/api/overview?minutes=5")).json()) as {
+      shards: Array<{ shard: string; databaseSize: number | null }>;
+    };
+    const size = await runInDurableObject(shardStub(team), (_instance, state) => state.storage.sql.databaseSize);
+    expect(overview.shards.find((s) => s.shard === `${team}/0`)?.databaseSize).toBe(size);
+    // Far below STORAGE_ALERT_BYTES (8 GB by default): no storage alert.
+    expect(warnings.mock.calls.map(([line]) => String(line)).filter((line) => line.includes(":floppy_disk:"))).toEqual([]);
+  });
+
   it("shows what alerts are about: the destinations failing now", async () => {
     const team = newWorkspace();
     slack().fail({ method: "chat.postMessage" }, { status: 500 }, 1);

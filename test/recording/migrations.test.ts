@@ -1,7 +1,10 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import { INSTALLATION_MIGRATIONS } from "../../src/installations/migrations";
 import { applyMigrations, MIGRATIONS } from "../../src/platform/sql/migrations";
-import { deliver, mentionDelivery, newWorkspace, shardStub, storedFor } from "../support/coordinator";
+import { installationStub } from "../../src/rpc/installationStubs";
+import { adminGet, deliver, mentionDelivery, newWorkspace, shardStub, storedFor } from "../support/coordinator";
 
 type Applied = { id: number; name: string; applied_at: number };
 
@@ -20,6 +23,11 @@ describe("schema migrations", () => {
     }));
     expect(applied.rows.map((m) => m.name)).toEqual(MIGRATIONS.map((m) => m.name));
     expect(applied.again).toEqual([]);
+    // The operations API shows the newest one applied (what to compare with a version before a rollback).
+    const newest = MIGRATIONS.at(-1)!;
+    expect(await (await adminGet(`/admin/shards/${team}/0`)).json()).toMatchObject({
+      migration: { id: newest.id, name: newest.name },
+    });
   });
 
   it("survive eviction: a reconstructed shard keeps its data and does not re-apply", async () => {
@@ -91,12 +99,110 @@ describe("schema migrations", () => {
   it("a shard that was only read (the operations API) gets no schema and no storage", async () => {
     const team = newWorkspace();
     const stub = shardStub(team);
-    expect(await stub.stats()).toMatchObject({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(await stub.stats()).toMatchObject({ receipts: 0, outbox: { pending: 0, parked: 0 }, migration: null });
     expect(await stub.listParked()).toEqual([]);
     expect(await stub.replay()).toBe(0);
     const tables = await runInDurableObject(stub, (_, state) =>
       state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master").toArray(),
     );
     expect(tables).toEqual([]);
+  });
+});
+
+/** Rows in a shard's receipt tables (one per generation) and its outbox, read as they are. */
+function rowsIn(state: DurableObjectState): { receipts: number; outbox: number } {
+  const { sql } = state.storage;
+  const count = (table: string) => sql.exec<{ n: number }>(`SELECT count(*) AS n FROM "${table}"`).one().n;
+  const receiptTables = sql
+    .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'receipts%'")
+    .toArray()
+    .map((t) => t.name);
+  return { receipts: receiptTables.reduce((sum, table) => sum + count(table), 0), outbox: count("outbox") };
+}
+
+/** What a newer version left behind: a migration this code has never heard of. */
+const FROM_A_NEWER_VERSION = { id: 99, name: "0099_from_a_newer_version" };
+
+function recordNewerMigration(state: DurableObjectState): void {
+  state.storage.sql.exec(
+    "INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)",
+    FROM_A_NEWER_VERSION.id,
+    FROM_A_NEWER_VERSION.name,
+    Date.now(),
+  );
+}
+
+const logLines = (spy: { mock: { calls: unknown[][] } }, msg: string) =>
+  spy.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>).filter((line) => line.msg === msg);
+
+describe("a schema newer than the code (a rollback past a migration)", () => {
+  const newest = MIGRATIONS.at(-1)!;
+  const namesBoth = new RegExp(
+    `schema is at migration 99 \\(0099_from_a_newer_version\\) but this code knows migrations up to ${newest.id} \\(${newest.name}\\): roll forward`,
+  );
+
+  it("the shard refuses every request: Slack gets 503 (retried), nothing is stored, the error names both migrations", async () => {
+    const team = newWorkspace();
+    expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
+    const stub = shardStub(team);
+    await runInDurableObject(stub, (_, state) => recordNewerMigration(state));
+    const before = await runInDurableObject(stub, (_, state) => rowsIn(state));
+    // A rollback is a deploy: every shard instance starts again, under the older code.
+    await evictDurableObject(stub);
+    const errors = vi.spyOn(console, "error");
+
+    for (let n = 0; n < 2; n++) {
+      const { delivery } = await mentionDelivery(team);
+      const response = await deliver(delivery);
+      expect(response.status).toBe(503);
+      expect(response.headers.get("x-slack-no-retry")).toBeNull();
+    }
+    // Every RPC, not only ingest: old code must not read a schema it does not know either.
+    await expect(Promise.resolve(shardStub(team).stats())).rejects.toThrow(namesBoth);
+    await expect(Promise.resolve(shardStub(team).metricsSince(0))).rejects.toThrow(namesBoth);
+
+    expect(await runInDurableObject(stub, (_, state) => rowsIn(state))).toEqual(before);
+    // The shard says it once per instance, with its name; the edge logs each request it could not record.
+    const refused = logLines(errors, "shard refuses every request: its schema is newer than this code");
+    expect(refused).toEqual([
+      expect.objectContaining({
+        shard: `${team}/0`,
+        schemaMigration: 99,
+        codeMigration: newest.id,
+        error: expect.stringMatching(namesBoth),
+      }),
+    ]);
+    const notRecorded = logLines(errors, "event not recorded");
+    expect(notRecorded).toHaveLength(2);
+    expect(notRecorded[0]).toMatchObject({ shard: `${team}/0`, error: expect.stringMatching(namesBoth) });
+  });
+
+  it("its alarm does no work and looks again a minute later, so a fixed version finds it set", async () => {
+    const team = newWorkspace();
+    expect((await deliver((await mentionDelivery(team)).delivery)).status).toBe(200);
+    const stub = shardStub(team);
+    await runInDurableObject(stub, (_, state) => recordNewerMigration(state));
+    await evictDurableObject(stub);
+    const outcome = await runInDurableObject(stub, async (instance, state) => {
+      const before = rowsIn(state);
+      const started = Date.now();
+      await instance.alarm?.();
+      return { before, after: rowsIn(state), alarm: await state.storage.getAlarm(), started };
+    });
+    expect(outcome.after).toEqual(outcome.before);
+    expect(outcome.alarm).toBeGreaterThanOrEqual(outcome.started + 60_000);
+  });
+
+  it("the installation store refuses too: read as empty, an installation would look uninstalled (410, events lost)", async () => {
+    const stub = installationStub(env, newWorkspace());
+    await runInDurableObject(stub, (_, state) => {
+      applyMigrations(state.storage, INSTALLATION_MIGRATIONS);
+      recordNewerMigration(state);
+    });
+    await evictDurableObject(stub);
+    const newestKnown = INSTALLATION_MIGRATIONS.at(-1)!;
+    await expect(Promise.resolve(stub.status())).rejects.toThrow(
+      `schema is at migration 99 (0099_from_a_newer_version) but this code knows migrations up to ${newestKnown.id} (${newestKnown.name})`,
+    );
   });
 });

@@ -14,6 +14,8 @@ import waits from "../../../migrations/0013_waits.sql";
 import turns from "../../../migrations/0014_turns.sql";
 import turnLeads from "../../../migrations/0015_turn_leads.sql";
 import dueRows from "../../../migrations/0016_due_rows.sql";
+import databaseSize from "../../../migrations/0017_database_size.sql";
+import { type MigrationId, SchemaNewerThanCode } from "../errors";
 
 export interface Migration {
   /** Monotonically increasing; an applied migration is never edited, only followed. */
@@ -40,19 +42,25 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 14, name: "0014_turns", sql: turns },
   { id: 15, name: "0015_turn_leads", sql: turnLeads },
   { id: 16, name: "0016_due_rows", sql: dueRows },
+  { id: 17, name: "0017_database_size", sql: databaseSize },
 ];
 
 /**
  * Applies the migrations this shard has not seen yet, all in one transaction, and records
  * each id (PRAGMA user_version is not on Durable Objects' allow-list). Safe to call on every
- * construction: applied ids are skipped. Returns the ids it applied.
+ * construction: applied ids are skipped. Returns the ids it applied. Throws SchemaNewerThanCode,
+ * changing nothing, when the shard has a migration newer than every one of `migrations` (a
+ * rollback past a migration): this code must not run on that schema.
  */
 export function applyMigrations(storage: DurableObjectStorage, migrations: readonly Migration[] = MIGRATIONS): number[] {
   const { sql } = storage;
   return storage.transactionSync(() => {
     sql.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
-    const last = sql.exec<{ id: number | null }>("SELECT max(id) AS id FROM schema_migrations").one().id ?? 0;
+    const newest = newestApplied(storage);
+    const known = newestOf(migrations);
+    if (newest && newest.id > (known?.id ?? 0)) throw new SchemaNewerThanCode(newest, known);
+    const last = newest?.id ?? 0;
     const pending = migrations.filter((m) => m.id > last).sort((a, b) => a.id - b.id);
     for (const migration of pending) {
       sql.exec(migration.sql);
@@ -60,6 +68,20 @@ export function applyMigrations(storage: DurableObjectStorage, migrations: reado
     }
     return pending.map((m) => m.id);
   });
+}
+
+/** The newest migration recorded in `schema_migrations` (one look-up of its primary key), or null. */
+export function newestApplied(storage: DurableObjectStorage): MigrationId | null {
+  const [row] = storage.sql
+    .exec<{ id: number; name: string }>("SELECT id, name FROM schema_migrations ORDER BY id DESC LIMIT 1")
+    .toArray();
+  return row ? { id: row.id, name: row.name } : null;
+}
+
+/** The newest of a list of migrations, or null for none. */
+function newestOf(migrations: readonly Migration[]): MigrationId | null {
+  const newest = migrations.reduce<Migration | null>((a, b) => (a === null || b.id > a.id ? b : a), null);
+  return newest ? { id: newest.id, name: newest.name } : null;
 }
 
 /** Whether this shard has ever been migrated — a read only, so asking creates no storage. */
