@@ -1,5 +1,6 @@
 import type { Step } from "../app/contract";
 import { HandlerMisuse, LeaseLost } from "../platform/errors";
+import { isTooBig, ROW_BYTES_MAX, utf8Bytes } from "../platform/sql/sqlLimits";
 import type { Outbox } from "../recording/outbox";
 import { inFirstLease } from "../recording/outboxRows";
 
@@ -45,7 +46,15 @@ export function stepFor(
     }
     const result = storable(name, value);
     // fn's awaits opened the input gate: another attempt may own the row by now.
-    const recorded = await shared(() => outbox.steps.recordStep(outboxKey, name, token, result));
+    const recorded = await shared(() => outbox.steps.recordStep(outboxKey, name, token, result)).catch((error: unknown) => {
+      // Every attempt would fail the same way: parked at once, never running the step (a model call, say) again.
+      if (isTooBig(error))
+        throw new HandlerMisuse(
+          `step "${name}" returned ${utf8Bytes(result).toLocaleString("en-US")} bytes of JSON, which would take its run's row past Cloudflare's limit of ${ROW_BYTES_MAX.toLocaleString("en-US")} bytes for a row (SQLITE_TOOBIG): keep large results elsewhere (R2, KV) and return a reference`,
+          { cause: error },
+        );
+      throw error;
+    });
     if (recorded === undefined) throw new LeaseLost(`lease on ${outboxKey} was taken over before step "${name}" was recorded`);
     scopes?.recorded(name);
     recordedHere.set(name, recorded);

@@ -2,13 +2,15 @@ import type { PlannedEffect, SlackApp } from "../app/contract";
 import { outboxKeyOf } from "../app/contract";
 import type { Inbound } from "../inbound/types";
 import { INTERRUPTED } from "../platform/errors";
+import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { IngestResult } from "../rpc/shard";
 import type { ClaimedRow, Lease, Outbox } from "./outbox";
 import { newRow } from "./outboxRows";
 import type { Receipts } from "./receipts";
 
 export interface IngestStores {
-  storage: DurableObjectStorage;
+  /** The shard's one SQL door: its transaction refuses what Cloudflare refuses (platform/sql/meteredSql.ts). */
+  sql: MeteredSql;
   receipts: Receipts;
   outbox: Outbox;
 }
@@ -31,7 +33,7 @@ export function ingestDelivery(
   const plan = app.plan(inbound);
   if ("ignore" in plan) return { result: { verdict: "ignored", enqueued: 0 }, leased: [], interrupted: [] };
 
-  const { storage, receipts, outbox } = stores;
+  const { sql, receipts, outbox } = stores;
   const factScoped = (planned: PlannedEffect) => planned.scope === "fact" && inbound.factKey !== undefined;
   // When every effect is keyed by the message, the message's fact receipt is this delivery's
   // dedupe record too: a retry of this event finds it exactly as a twin event does.
@@ -39,7 +41,7 @@ export function ingestDelivery(
   let leased: ClaimedRow[] = [];
   let interrupted: string[] = [];
   receipts.prepare(now);
-  const result = storage.transactionSync((): IngestResult => {
+  const result = sql.transaction((): IngestResult => {
     if (!byFactOnly && !receipts.recordFirst(inbound, plan.ackBody, now)) {
       return { verdict: "duplicate", ackBody: receipts.responseOf(inbound.dedupeKey, now), enqueued: 0 };
     }

@@ -1,4 +1,8 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
+import { ROW_BYTES_MAX, SqliteTooBig } from "../platform/sql/sqlLimits";
+
+/** The bytes of a run's row once `?1` (a step's path) holds `?2` (its JSON): its payload and its checkpoints, the rest being small. */
+const ROW_BYTES_WITH_STEP = "length(CAST(json_set(steps, ?1, json(?2)) AS BLOB)) + length(CAST(payload AS BLOB))";
 
 /**
  * The SQL of `outbox.steps`: a run's checkpoints on its own row, by name — its `step()` results,
@@ -22,17 +26,32 @@ export class OutboxSteps {
    * Stores a step's result (JSON text), fenced by the run's lease: only the attempt holding
    * `token` may record. If an overlapping attempt recorded the step first, that result wins
    * and is returned, so both continue from the same checkpoint. Undefined when fenced out.
+   * A result that would take the row past Cloudflare's 2 MB is refused (SqliteTooBig), as
+   * production's SQLite would refuse it, and nothing is written.
    */
   recordStep(key: string, name: string, token: string, result: string): string | undefined {
     const path = `$."${name}"`;
     const recorded = this.sql.count(
       `UPDATE outbox SET steps = json_set(steps, ?1, json(?2))
-        WHERE idempotency_key = ?3 AND claim_token = ?4 AND steps -> ?1 IS NULL RETURNING 1`,
+        WHERE idempotency_key = ?3 AND claim_token = ?4 AND steps -> ?1 IS NULL AND ${ROW_BYTES_WITH_STEP} <= ?5 RETURNING 1`,
+      path,
+      result,
+      key,
+      token,
+      ROW_BYTES_MAX,
+    );
+    if (recorded === 1) return result;
+    // Not written: recorded first by another attempt, fenced out, or too big — read only on this rare path.
+    const [row] = this.sql.all<{ prior: string | null; bytes: number }>(
+      `SELECT steps -> ?1 AS prior, ${ROW_BYTES_WITH_STEP} AS bytes FROM outbox WHERE idempotency_key = ?3 AND claim_token = ?4`,
       path,
       result,
       key,
       token,
     );
-    return recorded === 1 ? result : this.read(key, name);
+    if (row === undefined) return this.read(key, name);
+    if (row.prior !== null) return row.prior;
+    if (row.bytes > ROW_BYTES_MAX) throw new SqliteTooBig(row.bytes, `the run's row with step "${name}"`);
+    return undefined;
   }
 }

@@ -51,7 +51,7 @@ export class Recording {
     // Recording needs only the receipt retention; without it the shard cannot record (503).
     this.retentionMs = recordSettings(env).receiptRetentionMs;
     this.receipts = new Receipts(storage.sql, this.retentionMs);
-    this.stores = { storage: storage.storage, receipts: this.receipts, outbox };
+    this.stores = { sql: storage.sql, receipts: this.receipts, outbox };
     storage.wakeUps.register((now) => {
       const prunable = this.receipts.nextPruneAt(now);
       return prunable === null ? null : Math.max(prunable, now + PRUNE_INTERVAL_MS);

@@ -17,7 +17,8 @@ import { RetryableError } from "../../src/platform/errors";
  * - "search for Q" searches Q as the installing user (`context.userToken`, OAuth mode), or says it has no user token;
  * - misuse no retry can cure: `team_join` calls say() (no channel), `app_home_opened` calls
  *   respond() (no response_url), `/badstep` names a step "fetch user" (a space), `/bigstep`
- *   returns a BigInt from its step;
+ *   returns a BigInt from its step; `/hugestep` returns 2.5 MB from its step and `/growstep` two
+ *   steps of 1.2 MB (past Cloudflare's 2 MB for a row: refused, never run again: `bigStepRuns`);
  * - `/fail TEXT` throws an Error saying TEXT (a handler quoting outside data in its error).
  * - a run's Bolt arguments: "count to N" says "counted to N" (`context.matches`), "context please"
  *   says its `context`, "env please" says the DELIVERY_TIMEOUT_MS binding, "ack plain" calls
@@ -102,6 +103,24 @@ testApp.command("/badstep", async ({ step }) => {
 
 testApp.command("/bigstep", async ({ step }) => {
   await step("count", () => BigInt(1));
+});
+
+/** Times the steps past the row limit ran (`/hugestep`'s, `/growstep`'s second). */
+export const bigStepRuns = { count: 0 };
+
+testApp.command("/hugestep", async ({ step }) => {
+  await step("model-answer", () => {
+    bigStepRuns.count++;
+    return "x".repeat(2_500_000);
+  });
+});
+
+testApp.command("/growstep", async ({ step }) => {
+  await step("first-half", () => "a".repeat(1_200_000));
+  await step("second-half", () => {
+    bigStepRuns.count++;
+    return "b".repeat(1_200_000);
+  });
 });
 
 testApp.command("/fail", async ({ command }) => {

@@ -1,7 +1,10 @@
+import { AsyncTransaction, checkBindings } from "./sqlLimits";
+
 /**
  * The shard's one door to SQLite: runs a statement to completion and adds the rows it wrote
  * (Cloudflare bills per row written, index rows included) to a running total, so the cost
- * per event is measured rather than estimated.
+ * per event is measured rather than estimated. It refuses what Cloudflare refuses and local
+ * workerd accepts (sqlLimits.ts): a value over 2 MB, a transaction callback returning a promise.
  */
 export class MeteredSql {
   rowsWritten = 0;
@@ -13,17 +16,23 @@ export class MeteredSql {
     private readonly storage: Pick<DurableObjectStorage, "transactionSync">,
   ) {}
 
-  /** Runs `fn` in one SQLite transaction: all of its writes or none (a throw rolls back). */
   /** The storage this door opens on: what is remembered per object is keyed by it (recording/outboxMemory.ts). */
   get storageKey(): object {
     return this.sql;
   }
 
+  /** Runs `fn` in one SQLite transaction: all of its writes or none (a throw rolls back). */
   transaction<T>(fn: () => T): T {
-    return this.storage.transactionSync(fn);
+    return this.storage.transactionSync(() => {
+      const result = fn();
+      // Thrown inside, so the transaction rolls back: what ran after the callback's first await was never in it.
+      if (typeof (result as { then?: unknown } | null)?.then === "function") throw new AsyncTransaction();
+      return result;
+    });
   }
 
   all<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T[] {
+    checkBindings(bindings);
     const cursor = this.sql.exec<T>(query, ...bindings);
     const rows = cursor.toArray();
     // Only exact once the cursor is exhausted.
