@@ -7,6 +7,7 @@ import { countInto, DeliveryEvents, newCounters } from "../platform/deliveryEven
 import { InvalidSetting } from "../platform/errors";
 import { describeError, log } from "../platform/log";
 import type { WakeUps } from "../platform/wakeUps";
+import { isQueued, queuedToken } from "../recording/leaseTokens";
 import type { ClaimedRow, Lease, Outbox } from "../recording/outbox";
 import { BackendResponses } from "../relay/backendResponses";
 import { awaitsBackend, relayRowKey } from "../relay/relayPlan";
@@ -124,9 +125,11 @@ export class DeliveryLoop {
     const { leaseMs } = settings.delivery;
     const renew = (lease: Lease, rows: readonly ClaimedRow[]) => {
       const expiresAt = Date.now() + leaseMs;
-      const held = rows.filter((row) => outbox.renewLease(row.idempotency_key, lease.token, expiresAt));
+      // Rows that waited in line get a token of their own as their attempt begins (recording/leaseTokens.ts).
+      const token = isQueued(lease.token) ? crypto.randomUUID() : lease.token;
+      const held = rows.filter((row) => outbox.renewLease(row.idempotency_key, lease.token, expiresAt, token));
       if (held.length > 0) wakeAt(expiresAt);
-      return { expiresAt, rows: held };
+      return { token, expiresAt, rows: held };
     };
     const immediate = new ImmediateAttempts((token, rows) => deliverLeased(courier, token, rows), renew, {
       maxInFlight: IMMEDIATE_IN_FLIGHT_MAX,
@@ -143,7 +146,10 @@ export class DeliveryLoop {
    */
   leaseFor(now: number): Lease | null {
     const ready = this.ready;
-    return ready?.immediate.takesMore() ? { token: crypto.randomUUID(), expiresAt: now + ready.settings.delivery.leaseMs } : null;
+    if (!ready?.immediate.takesMore()) return null;
+    // Rows that will wait in line are leased to a queued token: a take-over knows their attempt never began.
+    const token = ready.immediate.startsNow() ? crypto.randomUUID() : queuedToken();
+    return { token, expiresAt: now + ready.settings.delivery.leaseMs };
   }
 
   /**

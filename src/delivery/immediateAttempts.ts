@@ -1,4 +1,5 @@
 import { describeError, log } from "../platform/log";
+import { isQueued } from "../recording/leaseTokens";
 import type { ClaimedRow, Lease } from "../recording/outbox";
 
 export interface ImmediateLimits {
@@ -14,8 +15,12 @@ export interface ImmediateLimits {
   minLeaseLeftMs: number;
 }
 
-/** Renews the lease on rows that waited long (fenced by its token); returns the rows still held, and until when. */
-export type RenewLease = (lease: Lease, rows: readonly ClaimedRow[]) => { expiresAt: number; rows: ClaimedRow[] };
+/**
+ * Renews the lease on rows that waited (fenced by its token), handing a queued lease over to a
+ * token of the attempt's own (recording/leaseTokens.ts); returns the rows still held, under which
+ * token, and until when.
+ */
+export type RenewLease = (lease: Lease, rows: readonly ClaimedRow[]) => { token: string; expiresAt: number; rows: ClaimedRow[] };
 
 interface Waiting {
   lease: Lease;
@@ -43,6 +48,11 @@ export class ImmediateAttempts {
     private readonly clock: () => number = Date.now,
   ) {}
 
+  /** Whether rows offered now would start at once (else they wait in line: leased to a queued token). */
+  startsNow(): boolean {
+    return this.inFlight < this.limits.maxInFlight && this.waiting.length === 0;
+  }
+
   /** Whether a new ingest should lease its rows (to start now or wait here), or leave them to the sweep. */
   takesMore(): boolean {
     return this.inFlight < this.limits.maxInFlight || this.waitingRows < this.limits.maxWaiting;
@@ -53,7 +63,7 @@ export class ImmediateAttempts {
    * waiting for their outcome, as a relayed command's ack is), else in line behind the others.
    */
   offer(lease: Lease, rows: readonly ClaimedRow[], now = false): void {
-    if (now || (this.inFlight < this.limits.maxInFlight && this.waiting.length === 0)) this.start(lease, rows);
+    if (now || this.startsNow()) this.begin(lease, rows);
     else {
       this.waiting.push({ lease, rows });
       this.waitingRows += rows.length;
@@ -73,24 +83,33 @@ export class ImmediateAttempts {
     });
   }
 
-  /** Starts waiting rows while there is room, renewing the leases that are short by now. */
+  /** Starts waiting rows while there is room. */
   private next(): void {
     while (this.inFlight < this.limits.maxInFlight && this.waiting.length > 0) {
       const { lease, rows } = this.waiting.shift() as Waiting;
       this.waitingRows -= rows.length;
-      if (lease.expiresAt - this.clock() >= this.limits.minLeaseLeftMs) {
-        this.start(lease, rows);
-        continue;
-      }
-      let renewed: ReturnType<RenewLease>;
-      try {
-        renewed = this.renew(lease, rows);
-      } catch (error) {
-        // Still leased: the sweep delivers them once the lease runs out. The line goes on.
-        log("warn", "lease of waiting rows not renewed; left to the sweep", { rows: rows.length, error: describeError(error) });
-        continue;
-      }
-      if (renewed.rows.length > 0) this.start({ token: lease.token, expiresAt: renewed.expiresAt }, renewed.rows);
+      this.begin(lease, rows);
     }
+  }
+
+  /**
+   * Starts an attempt, first renewing a lease that is short by now, or handing a queued lease over
+   * to the attempt's own token (its rows waited in line: the take-over of a queued lease marks no
+   * post uncertain, so the lease must say when the attempt began).
+   */
+  private begin(lease: Lease, rows: readonly ClaimedRow[]): void {
+    if (!isQueued(lease.token) && lease.expiresAt - this.clock() >= this.limits.minLeaseLeftMs) {
+      this.start(lease, rows);
+      return;
+    }
+    let renewed: ReturnType<RenewLease>;
+    try {
+      renewed = this.renew(lease, rows);
+    } catch (error) {
+      // Still leased: the sweep delivers them once the lease runs out. The line goes on.
+      log("warn", "lease of waiting rows not renewed; left to the sweep", { rows: rows.length, error: describeError(error) });
+      return;
+    }
+    if (renewed.rows.length > 0) this.start({ token: renewed.token, expiresAt: renewed.expiresAt }, renewed.rows);
   }
 }

@@ -137,16 +137,20 @@ export class Outbox {
     return held !== undefined;
   }
 
-  /** Fenced lease extension for an attempt still running. Returns false once another claimer owns the row. */
-  renewLease(key: string, token: string, expiresAt: number): boolean {
+  /**
+   * Fenced lease extension for an attempt still running, or handed over to `to` (rows that waited
+   * in line, as their attempt starts: leaseTokens.ts). Returns false once another claimer owns the row.
+   */
+  renewLease(key: string, token: string, expiresAt: number, to = token): boolean {
     const renewed =
       this.sql.count(
-        "UPDATE outbox SET claim_expires_at = ? WHERE idempotency_key = ? AND claim_token = ? AND status = 'pending' RETURNING 1",
+        "UPDATE outbox SET claim_token = ?, claim_expires_at = ? WHERE idempotency_key = ? AND claim_token = ? AND status = 'pending' RETURNING 1",
+        to,
         expiresAt,
         key,
         token,
       ) === 1;
-    if (renewed) this.leases.noted(key, { token, expiresAt });
+    if (renewed) this.leases.noted(key, { token: to, expiresAt });
     return renewed;
   }
 
@@ -232,11 +236,9 @@ export class Outbox {
     return this.claims.nextInLineSince();
   }
 
-  /** Earliest time a pending row needs attention: when it is due, or when its lease runs out (outboxClaims.ts). */
+  /** When a pending row needs attention: due, or its lease running out (outboxClaims.ts); now while the walk goes on. */
   nextWakeAt(): number | null {
-    this.walked();
-    // While the walk is not complete, its next step is due now (the alarm goes on with it).
-    return this.walk.complete ? this.claims.nextWakeAt() : Date.now();
+    return this.walked() ? this.claims.nextWakeAt() : Date.now();
   }
 
   /** A settle of a row this instance leased: its lease is forgotten, its status counted. */

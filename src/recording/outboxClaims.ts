@@ -1,4 +1,5 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
+import { attemptBegan } from "./leaseTokens";
 import type { OutboxLeases } from "./outboxLeases";
 import type { StoredRow } from "./outboxRows";
 import { HELD_TURN_AT, waitsForTurn } from "./outboxTurns";
@@ -14,8 +15,9 @@ type Returned = StoredRow & { next_attempt_at: number };
  * (migrations/0016_due_rows.sql): rows waiting for an attempt are read from `outbox_due` in the
  * order they are due; rows whose lease ran out are known by key (outboxLeases.ts); a conversation's
  * turns from `outbox_turns`. Taking over a lease that ran out unsettled marks the row's posts
- * uncertain, from when that lease was taken: its attempt may have posted and died before it could
- * say so (the claim is the write-ahead of every attempt, so this costs no write of its own).
+ * uncertain, from when that lease was taken, if its attempt began (leaseTokens.ts): it may have
+ * posted and died before it could say so (the claim is the write-ahead of every attempt, so this
+ * costs no write of its own). A lease on rows still waiting in line for their attempt marks none.
  */
 export class OutboxClaims {
   constructor(
@@ -81,7 +83,7 @@ export class OutboxClaims {
   private lease(token: string, expiresAt: number, now: number, candidates: Candidates): Returned[] {
     const rows = this.sql.all<Returned>(
       `UPDATE outbox SET claim_token = ?1, claim_expires_at = ?2, claimed_at = ?3,
-          posts_uncertain_since = CASE WHEN claim_token IS NOT NULL AND claim_token <> ?1
+          posts_uncertain_since = CASE WHEN ${attemptBegan("outbox")} AND claim_token <> ?1
             THEN coalesce(posts_uncertain_since, claimed_at, created_at) ELSE posts_uncertain_since END
         WHERE idempotency_key IN (${candidates.sql})
         RETURNING ${CLAIMED_COLUMNS}, next_attempt_at`,

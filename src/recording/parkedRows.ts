@@ -2,6 +2,7 @@ import type { Inbound } from "../inbound/types";
 import { userOf } from "../inbound/userOf";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { ParkedCursor, ParkedRow } from "../rpc/shard";
+import { attemptBegan } from "./leaseTokens";
 import type { OutboxCounts } from "./outboxCounts";
 import type { OutboxLeases } from "./outboxLeases";
 import type { ClaimedRow, NewRow } from "./outboxRows";
@@ -155,7 +156,7 @@ export class ParkedRows {
       .all<{ idempotency_key: string }>(
         `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?1, parked_at = NULL,
             turn_seq = CASE WHEN turn IS NULL THEN turn_seq ELSE coalesce(turn_seq, 0) END,
-            posts_uncertain_since = CASE WHEN claim_token IS NOT NULL
+            posts_uncertain_since = CASE WHEN ${attemptBegan("outbox")}
               THEN coalesce(posts_uncertain_since, claimed_at, created_at) ELSE posts_uncertain_since END,
             claim_token = NULL, claim_expires_at = NULL
           WHERE status = 'parked' AND (?2 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?2))) RETURNING idempotency_key`,

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import type { MessageMetadata } from "@slack/types";
 import { describe, expect, it, vi } from "vitest";
 import { App } from "../../src/app/App";
+import { queuedToken } from "../../src/recording/leaseTokens";
 import { FakeSlack } from "../../src/testing/fakeSlack";
 import { controlClock } from "../support/clock";
 import { mentionIn } from "../support/inboundOf";
@@ -201,6 +202,31 @@ describe("an uncertain post is looked for before it is posted again", () => {
 });
 
 describe("where a row's posts become uncertain", () => {
+  it("a lease taken over from rows still waiting in line for their attempt (a queued lease) marks nothing: that attempt never began", async () => {
+    const clock = controlClock();
+    const stub = env.SHARD.get(env.SHARD.idFromName(`uncertain-${crypto.randomUUID()}`));
+    const marks = await runInDurableObject(stub, async (_, state) => {
+      const { outbox } = shardIn(state, { app: replying() });
+      const app = replying();
+      const lease = (token: string) => ({ token, expiresAt: Date.now() + LEASE_MS });
+      recordPlanned(outbox, app, mentionIn(TEAM, CHANNEL, THREAD, "EvBegan"), lease("began"));
+      recordPlanned(outbox, app, mentionIn(TEAM, CHANNEL, "1700000000.000500", "EvQueued"), lease(queuedToken()));
+      const leasedAt = Date.now();
+      clock.advance(LEASE_MS + 1);
+      // The instance died: the one attempt had begun, the other rows were still in line.
+      return {
+        leasedAt,
+        taken: outbox
+          .claimBatch("taker", Date.now(), LEASE_MS, 10)
+          .map((row) => [row.idempotency_key.split(":")[0], row.posts_uncertain_since ?? null]),
+      };
+    });
+    expect(marks.taken).toEqual([
+      ["EvBegan", marks.leasedAt],
+      ["EvQueued", null],
+    ]);
+  });
+
   it("a lease taken over unsettled marks the row from when that lease was taken; a settle after a lost answer, from its attempt's start", async () => {
     const clock = controlClock();
     const stub = env.SHARD.get(env.SHARD.idFromName(`uncertain-${crypto.randomUUID()}`));

@@ -28,7 +28,8 @@ function attempts(limits = { maxInFlight: 2, maxWaiting: 3, minLeaseLeftMs: 40 }
     (lease, rows) => {
       renewed.push(lease.token);
       if (lease.token.startsWith("broken")) throw new Error("storage failed");
-      return { expiresAt: now + 100, rows: taken.has(lease.token) ? [] : [...rows] };
+      const token = lease.token.startsWith("queued:") ? `own-${lease.token.slice(7)}` : lease.token;
+      return { token, expiresAt: now + 100, rows: taken.has(lease.token) ? [] : [...rows] };
     },
     limits,
     () => now,
@@ -71,6 +72,20 @@ describe("immediate attempts", () => {
     await end("b");
     expect(renewed).toEqual(["short"]);
     expect(started).toEqual(["a", "b", "short", "long"]);
+  });
+
+  it("hand a queued lease over to the attempt's own token as it starts, so a take-over knows which attempts began; a fresh lease starts as it is", async () => {
+    const { immediate, started, renewed, offer, end } = attempts();
+    offer(immediate.startsNow() ? "a" : "queued:a");
+    offer(immediate.startsNow() ? "b" : "queued:b");
+    offer(immediate.startsNow() ? "c" : "queued:c");
+    offer("queued:urgent", 100, 1, true); // a relayed command's backend awaited by the ack: started at once, handed over too
+    expect(started).toEqual(["a", "b", "own-urgent"]);
+    await end("a");
+    await end("b");
+    expect(started).toEqual(["a", "b", "own-urgent", "own-c"]);
+    expect(renewed).toEqual(["queued:urgent", "queued:c"]);
+    expect(immediate.counts().waiting).toBe(0);
   });
 
   it("leave to the sweep a waiting row it has taken meanwhile (the renewal holds nothing)", async () => {
