@@ -4,6 +4,7 @@ import type { PostGuard } from "../slack/client";
 import { findPosted, type PostedMessages, readablePlace } from "../slack/postedMessages";
 import { withPostId } from "../slack/postIds";
 import { outcomeUnknown } from "../slack/refusals";
+import type { PostLookups } from "./postLookups";
 import type { StepScopes } from "./stepCheckpoints";
 
 type Answer = Record<string, unknown>;
@@ -22,11 +23,15 @@ export interface AttemptPostsParts {
   holds(): boolean;
   /** Since when the row's posts are uncertain, as its claim read it (null: no earlier attempt can have posted unbeknown). */
   uncertainSince: number | null;
+  /** When this attempt's lease was taken (every earlier attempt of the row had ended by then). */
+  claimedAt: number;
   startedAt: number;
   /** SLACK_HISTORY_PAGE_SIZE: messages a lookup asks for a page. */
   pageSize: number;
-  /** Slack's reads, through the attempt's client (paced, classified). */
-  read(method: string, body: Answer): Promise<Answer>;
+  /** The shard's lookups, shared by the rows of a conversation (postLookups.ts). */
+  lookups: PostLookups;
+  /** Slack's reads with the attempt's credentials (classified), paced as `holder`'s turn. */
+  read(method: string, body: Answer, holder: string): Promise<Answer>;
 }
 
 /** Workspaces already told their posts cannot be looked for (no history scope): told once per isolate. */
@@ -51,7 +56,7 @@ export class AttemptPosts implements PostGuard, StepScopes {
   private readonly running: string[] = [];
   /** Scopes with a post that may be in Slack and that no checkpoint records. */
   private readonly unrecorded = new Set<string>();
-  /** One lookup per conversation and attempt, shared by its posts. */
+  /** One lookup per conversation and attempt, shared by its posts (and by other rows' attempts: postLookups.ts). */
   private readonly lookups = new Map<string, Promise<PostedMessages>>();
 
   constructor(private readonly parts: AttemptPostsParts) {}
@@ -107,7 +112,10 @@ export class AttemptPosts implements PostGuard, StepScopes {
     const where = `${place.channel} ${place.threadTs ?? ""}`;
     let lookup = this.lookups.get(where);
     if (!lookup) {
-      lookup = findPosted((method, read) => this.parts.read(method, read), place, since, this.parts.pageSize);
+      const { lookups, read, pageSize, claimedAt } = this.parts;
+      lookup = lookups.find(`${workspace} ${where}`, { since, claimedAt }, (from, holder) =>
+        findPosted((method, body) => read(method, body, holder), place, from, pageSize),
+      );
       this.lookups.set(where, lookup);
     }
     let posted: PostedMessages;

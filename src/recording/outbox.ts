@@ -240,7 +240,8 @@ export class Outbox {
 }
 
 /** The columns of a row its claimer delivers from. */
-const CLAIMED_COLUMNS = "idempotency_key, workspace, payload, rate_key, attempts, created_at, posts_uncertain_since, turn";
+const CLAIMED_COLUMNS =
+  "idempotency_key, workspace, payload, rate_key, attempts, created_at, posts_uncertain_since, claimed_at, turn";
 
 /** Claimed rows in the order they were due (RETURNING's order is SQLite's, not the subquery's). */
 const inClaimOrder = (a: { next_attempt_at: number; idempotency_key: string }, b: typeof a) =>
