@@ -18,6 +18,7 @@ import { TOKEN_REJECTIONS } from "../slack/classifyAnswer";
 import { type ClientOptions, createSlackClient } from "../slack/client";
 import { AttemptPosts, type AttemptReport } from "./attemptPosts";
 import type { Completions } from "./completions";
+import { LookupWaits } from "./lookupWaits";
 import { PostLookups } from "./postLookups";
 import { stepFor } from "./stepCheckpoints";
 import type { Stops } from "./stops";
@@ -69,8 +70,9 @@ export function rowPerformer(
   } = {},
 ) {
   const { commits, deadlines } = shared;
-  // One per shard: the lookups of a conversation's uncertain posts serve all its rows.
+  // One per shard: the lookups of a conversation's uncertain posts serve all its rows, and a row's wait for them spans its attempts.
   const lookups = new PostLookups(shard);
+  const waits = new LookupWaits(settings.history.maxWaitMs);
   return (effect: Effect, row: ClaimedRow, token: string, attempt?: AttemptReport): Promise<void> => {
     // The kind and its own dependencies, drawn once per shard: nothing kind-specific is built per row.
     const { kind, deps } = kinds(effect);
@@ -92,6 +94,7 @@ export function rowPerformer(
     const startedAt = Date.now();
     const posts = new AttemptPosts({
       key,
+      shard,
       token,
       workspace: row.workspace,
       // A fresh row's first lease is this attempt's alone (no claim can take it before it runs out; a
@@ -102,6 +105,7 @@ export function rowPerformer(
       startedAt,
       pageSize: settings.history.pageSize,
       lookups,
+      waits,
       // A lookup's reads wait for its conversation's turn, not this row's (postLookups.ts).
       read: (method, body, holder) => createSlackClient({ ...calls, pacing: pacedAs(holder) }).call(method, body),
     });

@@ -19,8 +19,9 @@ export interface DeliverySettings {
   /** SLACK_STREAM_BURST: stream starts (and stops) that may go at once per workspace when pacing. */
   streamBurst: number;
   /**
-   * SLACK_APP_DISTRIBUTION, SLACK_HISTORY_*: how fast, and how many messages a page, an uncertain
-   * post (or a lost stream start) is looked for with conversations.history / replies.
+   * SLACK_APP_DISTRIBUTION, SLACK_HISTORY_*: how fast and how many messages a page an uncertain
+   * post (or a lost stream start) is looked for with conversations.history / replies, and how long
+   * at most an uncertain post waits for its lookup.
    */
   history: HistoryReads;
   /** SHARD_BUCKETS: where a workspace's rate keys are kept (one shard each, by hash). */

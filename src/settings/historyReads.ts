@@ -6,13 +6,15 @@ import { setting } from "./table";
 /** How the app reaches its workspaces (SLACK_APP_DISTRIBUTION). */
 export type AppDistribution = (typeof APP_DISTRIBUTIONS)[number];
 
-/** How an uncertain post is looked for: how fast, and how many messages a page. */
+/** How an uncertain post is looked for: how fast, how many messages a page, and how long it may wait. */
 export interface HistoryReads {
   distribution: AppDistribution;
   /** SLACK_HISTORY_PER_MINUTE: the history reads a workspace may make a minute (when pacing). */
   perMinute: number;
   /** SLACK_HISTORY_PAGE_SIZE: the messages a read asks for (`limit`). */
   pageSize: number;
+  /** SLACK_HISTORY_MAX_WAIT_MS: a lookup not made by then is given up, and the post is sent again. */
+  maxWaitMs: number;
 }
 
 /**
@@ -39,7 +41,7 @@ export function appDistribution(vars: Vars): AppDistribution {
   return setting(vars, "SLACK_BOT_TOKEN") !== undefined && !inOAuthMode(vars) ? "internal" : "distributed";
 }
 
-/** The lookups' pace and page by the app's kind; SLACK_HISTORY_PER_MINUTE and _PAGE_SIZE, when set, win. */
+/** The lookups' pace and page by the app's kind (SLACK_HISTORY_PER_MINUTE and _PAGE_SIZE, when set, win), and their bound. */
 export function historyReads(vars: Vars): HistoryReads {
   const distribution = appDistribution(vars);
   const limits = HISTORY_LIMITS[distribution];
@@ -47,5 +49,6 @@ export function historyReads(vars: Vars): HistoryReads {
     distribution,
     perMinute: setting(vars, "SLACK_HISTORY_PER_MINUTE") ?? limits.perMinute,
     pageSize: setting(vars, "SLACK_HISTORY_PAGE_SIZE") ?? limits.pageSize,
+    maxWaitMs: setting(vars, "SLACK_HISTORY_MAX_WAIT_MS"),
   };
 }

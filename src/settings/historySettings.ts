@@ -1,9 +1,10 @@
-import { oneOf, positiveOrUnset } from "./read";
+import { oneOf, positive, positiveOrUnset } from "./read";
 
 /**
  * The settings of the lookups of uncertain posts (`conversations.history` / `conversations.replies`:
  * docs/reference/delivery.md "Uncertain posts"), rows of the settings table (table.ts): what kind
- * of app this is, which decides what Slack lets it read (historyReads.ts).
+ * of app this is — which decides what Slack lets it read (historyReads.ts) — and how long a post
+ * waits for its lookup.
  */
 
 /** How the app reaches its workspaces, as Slack's limits on reading history tell apps apart. */
@@ -24,5 +25,10 @@ export const HISTORY_SETTINGS = {
     part: "delivery",
     read: positiveOrUnset("by `SLACK_APP_DISTRIBUTION`: `200`, or `15` when `distributed`"),
     doc: "messages such a lookup asks for a page (`limit`); when set, it wins over `SLACK_APP_DISTRIBUTION`. A lookup reads up to 3 pages, a page after the first only when its turn is now",
+  },
+  SLACK_HISTORY_MAX_WAIT_MS: {
+    part: "delivery",
+    read: positive(30_000),
+    doc: "how long an uncertain post waits for its lookup's turn — in the pace (`SLACK_HISTORY_PER_MINUTE`), or a `429`'s `Retry-After` — counted from the row's first try to look: a lookup whose turn comes later is given up and the post is sent again at once (at least once: a possible duplicate, logged as a warning with the key and shard). Reads that fail are retried like any call",
   },
 } as const;

@@ -11,8 +11,9 @@ import { answerMentions, CHANNEL, replies, replying, TEAM } from "../support/unc
 
 /**
  * Uncertain posts (issue 29), case by case: where they are marked, a lookup that finds the post
- * and one that does not, a lookup refused by its tier or paced at SLACK_HISTORY_PER_MINUTE, a
- * workspace without the history scopes, the app's own metadata. Each drives one shard's real
+ * and one that does not, a lookup refused by its tier or paced at SLACK_HISTORY_PER_MINUTE (when
+ * SLACK_HISTORY_MAX_WAIT_MS lets it wait: lookupBound.test.ts when it does not), a workspace
+ * without the history scopes, the app's own metadata. Each drives one shard's real
  * delivery loop against a fake Slack; the fault matrix (postFaultMatrix.test.ts) runs every fault
  * at every call.
  */
@@ -49,11 +50,11 @@ describe("an uncertain post is looked for before it is posted again", () => {
     expect(slack.callsTo("conversations.replies")).toHaveLength(0);
   });
 
-  it("a lookup refused by its tier (429) waits for Retry-After, posting nothing meanwhile, then finds the post", async () => {
+  it("a lookup refused by its tier (429) waits for Retry-After within SLACK_HISTORY_MAX_WAIT_MS, posting nothing meanwhile, then finds the post", async () => {
     const slack = new FakeSlack(FAKE_SLACK_ORIGIN)
       .fail({ method: "chat.postMessage" }, { lostAnswer: "serverError" }, 1)
       .fail({ method: "conversations.replies" }, { status: 429, retryAfter: 120 }, 1);
-    await answerMentions(replying(), [THREAD], { slack });
+    await answerMentions(replying(), [THREAD], { slack, settings: { SLACK_HISTORY_MAX_WAIT_MS: "300000" } });
     const [refused, looked] = slack.callsTo("conversations.replies");
     expect(refused!.status).toBe(429);
     expect(looked!.at - refused!.at).toBeGreaterThanOrEqual(120_000);
@@ -61,12 +62,12 @@ describe("an uncertain post is looked for before it is posted again", () => {
     expect(replies(slack, THREAD)).toEqual([`reply to ${THREAD}`]);
   });
 
-  it("paced at SLACK_HISTORY_PER_MINUTE=1: a second uncertain row waits a minute for its lookup, and posts nothing blindly", async () => {
+  it("paced at SLACK_HISTORY_PER_MINUTE=1: a second uncertain row waits a minute for its lookup within SLACK_HISTORY_MAX_WAIT_MS, and posts nothing blindly", async () => {
     const other = "1700000000.000200";
     const slack = new FakeSlack(FAKE_SLACK_ORIGIN).fail({ method: "chat.postMessage" }, { lostAnswer: "hang" }, 2);
     const run = await answerMentions(replying(), [THREAD, other], {
       slack,
-      settings: { SLACK_PACING: "true", SLACK_HISTORY_PER_MINUTE: "1" },
+      settings: { SLACK_PACING: "true", SLACK_HISTORY_PER_MINUTE: "1", SLACK_HISTORY_MAX_WAIT_MS: "120000" },
       sweeps: 12,
       stepMs: 20_000,
     });

@@ -45,7 +45,9 @@ describe("the history lookups follow what the app's kind allows (issue 40)", () 
     });
   });
 
-  it("a bad value is refused, named", () => {
+  it("a lookup waits 30 s at most unless told; a bad value is refused, named", () => {
+    expect(deliverySettings(SINGLE_WORKSPACE).history.maxWaitMs).toBe(30_000);
+    expect(deliverySettings({ SLACK_HISTORY_MAX_WAIT_MS: "120000" }).history.maxWaitMs).toBe(120_000);
     expect(() => deliverySettings({ SLACK_APP_DISTRIBUTION: "public" })).toThrow(
       new InvalidSetting("SLACK_APP_DISTRIBUTION", 'must be one of internal, marketplace, distributed, got "public"'),
     );
