@@ -68,10 +68,12 @@ export class PostLookups {
   }
 
   private begin(conversation: string, since: number, look: Look): Lookup {
+    // Taken before the first read leaves: no page can have been read before it.
+    const begunAt = Date.now();
     const pages = look(since, `${this.shard} lookup ${conversation}`);
     const lookup: Lookup = {
       since,
-      begunAt: Date.now(),
+      begunAt,
       pages,
       ended: Promise.resolve(),
       over: false,
