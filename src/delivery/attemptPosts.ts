@@ -1,9 +1,11 @@
 import { DeliveryError, LeaseLost, SlackApiError } from "../platform/errors";
 import { describeError, log } from "../platform/log";
 import type { PostGuard } from "../slack/client";
-import { findPosted, type PostedMessages, readablePlace } from "../slack/postedMessages";
+import { findPosted, type PostedMessages, type PostPlace, readablePlace } from "../slack/postedMessages";
 import { withPostId } from "../slack/postIds";
-import { outcomeUnknown } from "../slack/refusals";
+import { outcomeUnknown, turnOf } from "../slack/refusals";
+import type { LookupWaits } from "./lookupWaits";
+import type { PostLookups } from "./postLookups";
 import type { StepScopes } from "./stepCheckpoints";
 
 type Answer = Record<string, unknown>;
@@ -16,17 +18,25 @@ export interface AttemptReport {
 
 export interface AttemptPostsParts {
   key: string;
+  /** The shard performing the attempt, named by the warning of a lookup given up. */
+  shard: string;
   token: string;
   workspace: string;
   /** Whether the attempt still holds the row's lease (asked before each post). */
   holds(): boolean;
   /** Since when the row's posts are uncertain, as its claim read it (null: no earlier attempt can have posted unbeknown). */
   uncertainSince: number | null;
+  /** When this attempt's lease was taken (every earlier attempt of the row had ended by then). */
+  claimedAt: number;
   startedAt: number;
   /** SLACK_HISTORY_PAGE_SIZE: messages a lookup asks for a page. */
   pageSize: number;
-  /** Slack's reads, through the attempt's client (paced, classified). */
-  read(method: string, body: Answer): Promise<Answer>;
+  /** The shard's lookups, shared by the rows of a conversation (postLookups.ts). */
+  lookups: PostLookups;
+  /** How long each row of the shard has waited for its lookup (SLACK_HISTORY_MAX_WAIT_MS: lookupWaits.ts). */
+  waits: LookupWaits;
+  /** Slack's reads with the attempt's credentials (classified), paced as `holder`'s turn. */
+  read(method: string, body: Answer, holder: string): Promise<Answer>;
 }
 
 /** Workspaces already told their posts cannot be looked for (no history scope): told once per isolate. */
@@ -51,8 +61,8 @@ export class AttemptPosts implements PostGuard, StepScopes {
   private readonly running: string[] = [];
   /** Scopes with a post that may be in Slack and that no checkpoint records. */
   private readonly unrecorded = new Set<string>();
-  /** One lookup per conversation and attempt, shared by its posts. */
-  private readonly lookups = new Map<string, Promise<PostedMessages>>();
+  /** One lookup per conversation and attempt, shared by its posts (and by other rows' attempts: postLookups.ts); null: given up. */
+  private readonly lookups = new Map<string, Promise<PostedMessages | null>>();
 
   constructor(private readonly parts: AttemptPostsParts) {}
 
@@ -107,23 +117,25 @@ export class AttemptPosts implements PostGuard, StepScopes {
     const where = `${place.channel} ${place.threadTs ?? ""}`;
     let lookup = this.lookups.get(where);
     if (!lookup) {
-      lookup = findPosted((method, read) => this.parts.read(method, read), place, since, this.parts.pageSize);
+      lookup = this.lookedUp(place, where, since, id);
       this.lookups.set(where, lookup);
     }
-    let posted: PostedMessages;
+    let posted: PostedMessages | null;
     try {
       posted = await lookup;
     } catch (error) {
       this.lookups.delete(where);
       // Refused for good (no history scope, not in the channel): posted as before, at least once.
       if (error instanceof DeliveryError && error.disposition === "park") {
+        this.parts.waits.over(key);
         if (error instanceof SlackApiError && error.code === "missing_scope")
           missingScopeUntil.set(workspace, Date.now() + MISSING_SCOPE_RECHECK_MS);
         return this.unreadable(describeError(error));
       }
-      // A turn to wait for, a 429, an unreachable Slack: the attempt fails and its retry looks again.
+      // A turn to wait for, a 429, an unreachable Slack, within the bound: the attempt fails and its retry looks again.
       throw error;
     }
+    if (posted === null) return undefined;
     const message = posted.byId.get(id);
     if (message) {
       log("info", "an uncertain post was found in Slack: not posted again", { key, post: id, ts: String(message.ts) });
@@ -132,6 +144,43 @@ export class AttemptPosts implements PostGuard, StepScopes {
     if (!posted.complete)
       log("warn", "an uncertain post was not found in the pages read: posted again", { key, post: id, workspace });
     return undefined;
+  }
+
+  /**
+   * What Slack shows of the conversation `where` (the lookup shared with its other uncertain rows),
+   * or null when its turn — in the pace, or after a 429 — comes later than SLACK_HISTORY_MAX_WAIT_MS
+   * after the row's first try: then the post is sent again (at least once), said with the key and
+   * shard, rather than waiting minutes.
+   */
+  private async lookedUp(place: PostPlace, where: string, since: number, id: string): Promise<PostedMessages | null> {
+    const { key, workspace, lookups, read, pageSize, claimedAt, waits } = this.parts;
+    const deadline = waits.deadline(key);
+    try {
+      const posted = await lookups.find(`${workspace} ${where}`, { since, claimedAt }, (from, holder) =>
+        findPosted((method, body) => read(method, body, holder), place, from, pageSize),
+      );
+      waits.over(key);
+      return posted;
+    } catch (error) {
+      // A turn (the pace's, a 429's) past the bound is not waited for; failed reads are retried like any call.
+      const turn = turnOf(error);
+      if (turn !== undefined && turn > deadline) return this.givenUp(id, deadline, turn);
+      throw error;
+    }
+  }
+
+  private givenUp(id: string, deadline: number, turn: number): null {
+    const { key, shard, workspace, waits } = this.parts;
+    waits.over(key);
+    log("warn", "an uncertain post's lookup could not be made within SLACK_HISTORY_MAX_WAIT_MS: posted again (at least once)", {
+      key,
+      shard,
+      workspace,
+      post: id,
+      waitedMs: Date.now() - (deadline - waits.maxWaitMs),
+      turnInMs: turn - Date.now(),
+    });
+    return null;
   }
 
   private unreadable(why: string): undefined {

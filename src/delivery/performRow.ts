@@ -15,9 +15,11 @@ import type { CoordinatorEnv } from "../rpc/env";
 import { type CallOutcome, webApiDestination } from "../rpc/outcomes";
 import type { DeliverySettings } from "../settings";
 import { TOKEN_REJECTIONS } from "../slack/classifyAnswer";
-import { createSlackClient } from "../slack/client";
+import { type ClientOptions, createSlackClient } from "../slack/client";
 import { AttemptPosts, type AttemptReport } from "./attemptPosts";
 import type { Completions } from "./completions";
+import { LookupWaits } from "./lookupWaits";
+import { PostLookups } from "./postLookups";
 import { stepFor } from "./stepCheckpoints";
 import type { Stops } from "./stops";
 import { streamLedgerFor } from "./streamLedger";
@@ -68,6 +70,9 @@ export function rowPerformer(
   } = {},
 ) {
   const { commits, deadlines } = shared;
+  // One per shard: the lookups of a conversation's uncertain posts serve all its rows, and a row's wait for them spans its attempts.
+  const lookups = new PostLookups(shard);
+  const waits = new LookupWaits(settings.history.maxWaitMs);
   return (effect: Effect, row: ClaimedRow, token: string, attempt?: AttemptReport): Promise<void> => {
     // The kind and its own dependencies, drawn once per shard: nothing kind-specific is built per row.
     const { kind, deps } = kinds(effect);
@@ -86,20 +91,27 @@ export function rowPerformer(
     // Throws RunStopped when a stop parked the row while this attempt waited in line.
     const stop = stops?.begin(effect, key);
     const sealedToken = sealedFunctionTokenOf(effect);
+    const startedAt = Date.now();
     const posts = new AttemptPosts({
       key,
+      shard,
       token,
       workspace: row.workspace,
       // A fresh row's first lease is this attempt's alone (no claim can take it before it runs out; a
       // stop aborts `stopped`, which refuses the post first): only asked of SQLite past it.
       holds: () => inFirstLease(row.noCheckpointsUntil) || outbox.holds(key, token),
       uncertainSince: row.posts_uncertain_since ?? null,
-      startedAt: Date.now(),
+      claimedAt: row.claimed_at ?? startedAt,
+      startedAt,
       pageSize: settings.history.pageSize,
-      read: (method, body) => client.call(method, body),
+      lookups,
+      waits,
+      // A lookup's reads wait for its conversation's turn, not this row's (postLookups.ts).
+      read: (method, body, holder) => createSlackClient({ ...calls, pacing: pacedAs(holder) }).call(method, body),
     });
     if (attempt) attempt.postsUncertainSince = () => posts.postsUncertainSince();
-    const client = createSlackClient({
+    const pacedAs = (holder: string) => pacing && callPacing(pacing, row.workspace, holder, settings);
+    const calls: ClientOptions = {
       apiUrl: settings.apiUrl,
       timeoutMs: settings.delivery.timeoutMs,
       deadlines,
@@ -110,12 +122,11 @@ export function rowPerformer(
         responseUrlUsesBefore: kind.attemptUsesResponseUrl ? row.attempts : 0,
       },
       observe: (method, ok, error) => observe(webApiDestination(row.workspace, method, ok, error)),
-      pacing: pacing && callPacing(pacing, row.workspace, key, settings),
       stopped: stop?.signal,
-      posts,
       // A custom step's rows call Slack with the function's token (Bolt's attachFunctionToken).
       token: sealedToken ? () => openFunctionToken(env, sealedToken) : async () => (await authorized()).botToken,
-    });
+    };
+    const client = createSlackClient({ ...calls, pacing: pacedAs(key), posts });
     const performed = kind.perform(
       effect,
       {

@@ -91,7 +91,8 @@ export function callRateKey(method: string, body: Record<string, unknown>): stri
  * `conversations.history` / `conversations.replies`: Tier 3 (50 a minute) for apps in the Slack
  * Marketplace and a customer's own internal apps, but 1 a minute (and at most 15 messages a page)
  * for commercially distributed apps outside the Marketplace (new installs since 2025-05-29,
- * existing ones since 2026-03-03). SLACK_HISTORY_PER_MINUTE says which applies; 1 unless told.
+ * existing ones since 2026-03-03). The delivery settings say which applies (SLACK_APP_DISTRIBUTION,
+ * SLACK_HISTORY_PER_MINUTE: settings/historyReads.ts).
  */
 export const HISTORY_READS: ReadonlySet<string> = new Set(["conversations.history", "conversations.replies"]);
 

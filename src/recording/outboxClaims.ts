@@ -6,7 +6,8 @@ import { HELD_TURN_AT, waitsForTurn } from "./outboxTurns";
 import { NOT_HELD } from "./turnMarks";
 
 /** The columns of a row its claimer delivers from. */
-export const CLAIMED_COLUMNS = "idempotency_key, workspace, payload, rate_key, attempts, created_at, posts_uncertain_since, turn";
+export const CLAIMED_COLUMNS =
+  "idempotency_key, workspace, payload, rate_key, attempts, created_at, posts_uncertain_since, claimed_at, turn";
 
 type Returned = StoredRow & { next_attempt_at: number };
 

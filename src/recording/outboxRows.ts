@@ -16,6 +16,8 @@ export type ClaimedRow = {
    * unbeknown to the row: migrations/0012_uncertain_posts.sql), or null: none can be.
    */
   posts_uncertain_since?: number | null;
+  /** When the lease this attempt holds was taken: every earlier attempt of the row had ended by then. */
+  claimed_at?: number | null;
   /** A turn's conversation (migrations/0014_turns.sql): when it settles, the conversation's next turn may begin. */
   turn?: string | null;
   /** Written unleased: an earlier turn of its conversation holds the thread (recording/outboxTurns.ts). */
@@ -81,6 +83,7 @@ export function enqueuedRow(row: NewRow, attempts: number, now: number, leased: 
     ...(waits ? { waitsForTurn: true } : {}),
     effect: row.effect,
     noCheckpointsUntil: leased?.expiresAt,
+    claimed_at: leased ? now : null,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { BackoffPolicy } from "../platform/backoff";
 import { InvalidSetting } from "../platform/errors";
+import { type HistoryReads, historyReads } from "./historyReads";
 import { oncePerEnv } from "./once";
 import { type RelaySettings, relaySettings } from "./relay";
 import { setting } from "./table";
@@ -18,10 +19,11 @@ export interface DeliverySettings {
   /** SLACK_STREAM_BURST: stream starts (and stops) that may go at once per workspace when pacing. */
   streamBurst: number;
   /**
-   * SLACK_HISTORY_PER_MINUTE / SLACK_HISTORY_PAGE_SIZE: how fast, and how many messages a page, an
-   * uncertain post (or a lost stream start) is looked for with conversations.history / replies.
+   * SLACK_APP_DISTRIBUTION, SLACK_HISTORY_*: how fast and how many messages a page an uncertain
+   * post (or a lost stream start) is looked for with conversations.history / replies, and how long
+   * at most an uncertain post waits for its lookup.
    */
-  history: { perMinute: number; pageSize: number };
+  history: HistoryReads;
   /** SHARD_BUCKETS: where a workspace's rate keys are kept (one shard each, by hash). */
   shardBuckets: number;
   /** AGENT_SESSIONS: a user's message is worked on in its thread's agent session; RUN_PARKED_TEXT: told when its run is parked. */
@@ -49,7 +51,7 @@ export const deliverySettings = oncePerEnv((vars): DeliverySettings => {
     relay: relaySettings(vars),
     pacing: setting(vars, "SLACK_PACING"),
     streamBurst: setting(vars, "SLACK_STREAM_BURST"),
-    history: { perMinute: setting(vars, "SLACK_HISTORY_PER_MINUTE"), pageSize: setting(vars, "SLACK_HISTORY_PAGE_SIZE") },
+    history: historyReads(vars),
     shardBuckets: setting(vars, "SHARD_BUCKETS"),
     agent: { sessions: setting(vars, "AGENT_SESSIONS"), parkedText: setting(vars, "RUN_PARKED_TEXT") },
     delivery: {

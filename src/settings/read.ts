@@ -58,6 +58,26 @@ export function positive(fallback: number, kind: "integer" | "number" = "integer
   return numeric(fallback, (parsed) => finite(parsed) && parsed > 0, `a positive ${kind}`);
 }
 
+/** A positive integer, or unset (undefined): its default is decided by other settings, as `shown` says. */
+export function positiveOrUnset(shown: string): Reader<number | undefined> {
+  const given = positive(0);
+  return { shown, read: (vars, name) => (raw(vars, name) === undefined ? undefined : given.read(vars, name)) };
+}
+
+/** One of `values`, or unset (undefined): its default is decided by other settings, as `shown` says. */
+export function oneOf<const T extends string>(values: readonly T[], shown: string): Reader<T | undefined> {
+  return {
+    shown,
+    read(vars, name) {
+      const value = raw(vars, name);
+      if (value === undefined) return undefined;
+      if (!values.includes(value as T))
+        throw new InvalidSetting(name, `must be one of ${values.join(", ")}, got ${JSON.stringify(value)}`);
+      return value as T;
+    },
+  };
+}
+
 /** An integer no smaller than `min`. */
 export function atLeast(fallback: number, min: number): Reader<number> {
   return numeric(fallback, (parsed) => Number.isInteger(parsed) && parsed >= min, `an integer of at least ${min}`);

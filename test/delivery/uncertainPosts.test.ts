@@ -1,6 +1,5 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import type { MessageMetadata } from "@slack/types";
 import { describe, expect, it, vi } from "vitest";
 import { App } from "../../src/app/App";
 import { queuedToken } from "../../src/recording/leaseTokens";
@@ -9,68 +8,23 @@ import { controlClock } from "../support/clock";
 import { mentionIn } from "../support/inboundOf";
 import { recordPlanned, shardIn } from "../support/shardIn";
 import { FAKE_SLACK_ORIGIN, LEASE_MS } from "../support/testBindings";
+import { answerMentions, CHANNEL, replies, replying, TEAM } from "../support/uncertainRun";
 
 /**
  * Uncertain posts (issue 29), case by case: where they are marked, a lookup that finds the post
- * and one that does not, a lookup refused by its tier or paced at SLACK_HISTORY_PER_MINUTE, a
- * workspace without the history scopes, the app's own metadata. Each drives one shard's real
+ * and one that does not, a lookup refused by its tier or paced at SLACK_HISTORY_PER_MINUTE (when
+ * SLACK_HISTORY_MAX_WAIT_MS lets it wait: lookupBound.test.ts when it does not), a workspace
+ * without the history scopes, the app's own metadata. Each drives one shard's real
  * delivery loop against a fake Slack; the fault matrix (postFaultMatrix.test.ts) runs every fault
  * at every call.
  */
 
-const CHANNEL = "C0UNCERTAIN";
-const TEAM = "T0UNCERTAIN";
-
-/** A mention in thread `ts` answered by one reply in it, outside any step. */
-const replying = (metadata?: MessageMetadata) =>
-  new App().event("app_mention", async ({ event, say }) => {
-    await say({ text: `reply to ${String(event!.ts)}`, thread_ts: String(event!.ts), ...(metadata ? { metadata } : {}) });
-  });
-
-interface Run {
-  slack: FakeSlack;
-  rows: () => Promise<Array<Record<string, unknown>>>;
-}
-
-/** Records a mention per thread of `threads` in a fresh shard, and sweeps `sweeps` times, `stepMs` apart. */
-async function answer(
-  app: App,
-  threads: string[],
-  { slack = new FakeSlack(FAKE_SLACK_ORIGIN), settings = {}, sweeps = 8, stepMs = 30_000 } = {},
-): Promise<Run & { events: string[] }> {
-  const clock = controlClock();
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => slack.fetch(input as Request, init));
-  const stub = env.SHARD.get(env.SHARD.idFromName(`uncertain-${crypto.randomUUID()}`));
-  const events: string[] = [];
-  await runInDurableObject(stub, async (_, state) => {
-    const shard = shardIn(state, { name: `${TEAM}/0`, app, settings: { SLACK_PACING: "false", ...settings } });
-    shard.loop.events.subscribe((event) => events.push(`${event.type}${"step" in event ? ` ${event.step}` : ""}`));
-    for (const [i, ts] of threads.entries()) recordPlanned(shard.outbox, app, mentionIn(TEAM, CHANNEL, ts, `EvUncertain${i}`));
-    for (let i = 0; i < sweeps; i++) {
-      await shard.loop.sweep(Date.now());
-      if (shard.outbox.countsByStatus().pending === 0) break;
-      clock.advance(stepMs);
-    }
-  });
-  const rows = () =>
-    runInDurableObject(
-      stub,
-      (_, state) => state.storage.sql.exec("SELECT * FROM outbox").toArray() as Array<Record<string, unknown>>,
-    );
-  return { slack, rows, events };
-}
-
-const replies = (slack: FakeSlack, ts: string) =>
-  slack
-    .messagesIn(CHANNEL, ts)
-    .filter((m) => m.ts !== ts)
-    .map((m) => m.text);
 const THREAD = "1700000000.000100";
 
 describe("an uncertain post is looked for before it is posted again", () => {
   it("an answer lost after Slack posted: the retry finds the post in the thread and posts nothing", async () => {
     const slack = new FakeSlack(FAKE_SLACK_ORIGIN).fail({ method: "chat.postMessage" }, { lostAnswer: "reset" }, 1);
-    const run = await answer(replying(), [THREAD], { slack });
+    const run = await answerMentions(replying(), [THREAD], { slack });
     expect(replies(slack, THREAD)).toEqual([`reply to ${THREAD}`]);
     expect(slack.callsTo("chat.postMessage")).toHaveLength(1);
     expect(slack.callsTo("conversations.replies")).toHaveLength(1);
@@ -84,7 +38,7 @@ describe("an uncertain post is looked for before it is posted again", () => {
 
   it("a 500 before Slack posted: the retry looks, does not find it, and posts once", async () => {
     const slack = new FakeSlack(FAKE_SLACK_ORIGIN).fail({ method: "chat.postMessage" }, { status: 500 }, 1);
-    await answer(replying(), [THREAD], { slack });
+    await answerMentions(replying(), [THREAD], { slack });
     expect(replies(slack, THREAD)).toEqual([`reply to ${THREAD}`]);
     expect(slack.callsTo("conversations.replies")).toHaveLength(1);
     expect(slack.callsTo("chat.postMessage").map((call) => call.applied)).toEqual([false, true]);
@@ -92,16 +46,16 @@ describe("an uncertain post is looked for before it is posted again", () => {
 
   it("a refusal Slack answered (channel_not_found, a 429) is certain: no lookup", async () => {
     const slack = new FakeSlack(FAKE_SLACK_ORIGIN).fail({ method: "chat.postMessage" }, { status: 429, retryAfter: 1 }, 1);
-    await answer(replying(), [THREAD], { slack });
+    await answerMentions(replying(), [THREAD], { slack });
     expect(replies(slack, THREAD)).toEqual([`reply to ${THREAD}`]);
     expect(slack.callsTo("conversations.replies")).toHaveLength(0);
   });
 
-  it("a lookup refused by its tier (429) waits for Retry-After, posting nothing meanwhile, then finds the post", async () => {
+  it("a lookup refused by its tier (429) waits for Retry-After within SLACK_HISTORY_MAX_WAIT_MS, posting nothing meanwhile, then finds the post", async () => {
     const slack = new FakeSlack(FAKE_SLACK_ORIGIN)
       .fail({ method: "chat.postMessage" }, { lostAnswer: "serverError" }, 1)
       .fail({ method: "conversations.replies" }, { status: 429, retryAfter: 120 }, 1);
-    await answer(replying(), [THREAD], { slack });
+    await answerMentions(replying(), [THREAD], { slack, settings: { SLACK_HISTORY_MAX_WAIT_MS: "300000" } });
     const [refused, looked] = slack.callsTo("conversations.replies");
     expect(refused!.status).toBe(429);
     expect(looked!.at - refused!.at).toBeGreaterThanOrEqual(120_000);
@@ -109,12 +63,12 @@ describe("an uncertain post is looked for before it is posted again", () => {
     expect(replies(slack, THREAD)).toEqual([`reply to ${THREAD}`]);
   });
 
-  it("paced at SLACK_HISTORY_PER_MINUTE=1: a second uncertain row waits a minute for its lookup, and posts nothing blindly", async () => {
+  it("paced at SLACK_HISTORY_PER_MINUTE=1: a second uncertain row waits a minute for its lookup within SLACK_HISTORY_MAX_WAIT_MS, and posts nothing blindly", async () => {
     const other = "1700000000.000200";
     const slack = new FakeSlack(FAKE_SLACK_ORIGIN).fail({ method: "chat.postMessage" }, { lostAnswer: "hang" }, 2);
-    const run = await answer(replying(), [THREAD, other], {
+    const run = await answerMentions(replying(), [THREAD, other], {
       slack,
-      settings: { SLACK_PACING: "true", SLACK_HISTORY_PER_MINUTE: "1" },
+      settings: { SLACK_PACING: "true", SLACK_HISTORY_PER_MINUTE: "1", SLACK_HISTORY_MAX_WAIT_MS: "120000" },
       sweeps: 12,
       stepMs: 20_000,
     });
@@ -169,7 +123,7 @@ describe("an uncertain post is looked for before it is posted again", () => {
         if (attempt === 1) throw new Error("the first attempt fails after its posts");
       });
       const warn = vi.spyOn(console, "warn");
-      await answer(app, [THREAD], { slack, settings: { SLACK_HISTORY_PAGE_SIZE: "2" } });
+      await answerMentions(app, [THREAD], { slack, settings: { SLACK_HISTORY_PAGE_SIZE: "2" } });
       const notFound = warn.mock.calls.filter(([line]) => String(line).includes("not found in the pages read"));
       warn.mockRestore();
       return { shown: replies(slack, THREAD), reads: slack.callsTo("conversations.replies"), notFound: notFound.length };
@@ -194,7 +148,7 @@ describe("an uncertain post is looked for before it is posted again", () => {
   it("the app's own metadata is kept beside the post's id, and the post is found by it", async () => {
     const own = { event_type: "ticket_opened", event_payload: { ticket: "T-42" } };
     const slack = new FakeSlack(FAKE_SLACK_ORIGIN).fail({ method: "chat.postMessage" }, { lostAnswer: "reset" }, 1);
-    await answer(replying(own), [THREAD], { slack });
+    await answerMentions(replying(own), [THREAD], { slack });
     const [message, ...more] = slack.messagesIn(CHANNEL, THREAD).filter((m) => m.ts !== THREAD);
     expect(more).toEqual([]);
     expect(message!.metadata).toMatchObject({ event_type: "ticket_opened", event_payload: { ticket: "T-42" } });

@@ -17,7 +17,13 @@ describe("settings", () => {
   });
 
   it("alert settings: the guard's defaults (20 answers, ratio 0.5); a bad value falls back to its default, named", () => {
-    expect(alertSettings({})).toEqual({ webhookUrl: undefined, guardMinRequests: 20, guardFailureRatio: 0.5, problems: [] });
+    expect(alertSettings({})).toEqual({
+      webhookUrl: undefined,
+      guardMinRequests: 20,
+      guardFailureRatio: 0.5,
+      storageAlertBytes: 8_000_000_000,
+      problems: [],
+    });
     const bad = alertSettings({ GUARD_FAILURE_RATIO: "1", ALERT_WEBHOOK_URL: "hooks.slack.com/x", GUARD_MIN_REQUESTS: "7" });
     expect(bad).toMatchObject({ webhookUrl: undefined, guardMinRequests: 7, guardFailureRatio: 0.5 });
     expect(bad.problems.map((problem) => problem.message)).toEqual([
