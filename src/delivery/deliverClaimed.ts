@@ -87,7 +87,8 @@ async function settle(
   const { outbox, completions, delivery, retryAfters, shard } = courier;
   const key = row.idempotency_key;
   const now = Date.now();
-  const attempts = row.attempts + 1;
+  // An attempt a stop met before it began is not counted.
+  const attempts = row.attempts + (settlement.disposition === "park" && settlement.uncounted ? 0 : 1);
 
   if (settlement.disposition === "lease_lost") return fenced(courier, row, settlement.at);
   if (settlement.disposition === "postpone") return postpone(courier, token, row, settlement.until, postsUncertainSince);

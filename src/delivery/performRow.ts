@@ -89,7 +89,7 @@ export function rowPerformer(
       return authorizing;
     };
     // Throws RunStopped when a stop parked the row while this attempt waited in line.
-    const stop = stops?.begin(effect, key);
+    const stop = stops?.begin(effect, key, inFirstLease(row.noCheckpointsUntil) ? undefined : row.created_at);
     const sealedToken = sealedFunctionTokenOf(effect);
     const startedAt = Date.now();
     const posts = new AttemptPosts({

@@ -57,17 +57,24 @@ export class Stops {
 
   /**
    * An attempt of `key` begins: its signal, aborted when its conversation is stopped; RunStopped
-   * (thrown) when a stop already parked the row while it waited in line here.
+   * (thrown) when a stop already parked the row while it waited in line here, or — a row past its
+   * first lease (`recordedAt`: when its delivery was recorded) — when its user stopped its
+   * conversation after it was recorded (a run no index found when the stop came: conversationStops.ts).
    */
-  begin(effect: Effect, key: string): AttemptStop {
+  begin(effect: Effect, key: string, recordedAt?: number): AttemptStop {
     const controller = new AbortController();
     const conversation = conversationOf(effect);
     const stopped = this.stoppedKeys.get(key);
     if (stopped && this.stoppedKeys.delete(key)) throw stopped;
     if (conversation === undefined) return { signal: controller.signal, end() {} };
+    const user = effect.type === "run" ? userOf(effect.inbound) : undefined;
+    // A primary-key read, for rows past their first lease only: a fresh row is parked by the stop itself.
+    const stoppedAt = recordedAt === undefined || user === undefined ? null : this.outbox.stops.stoppedAt(conversation, user);
+    if (stoppedAt !== null && recordedAt !== undefined && recordedAt <= stoppedAt)
+      throw new RunStopped(STOPPED_BY_USER, [], false);
     const runs = this.running.get(conversation) ?? new Set();
     this.running.set(conversation, runs);
-    const attempt = { key, user: effect.type === "run" ? userOf(effect.inbound) : undefined, controller };
+    const attempt = { key, user, controller };
     runs.add(attempt);
     return {
       signal: controller.signal,
@@ -87,10 +94,31 @@ export class Stops {
       log("warn", "stop names no user: no run stopped", { shard: this.shard, conversation, dedupeKey: inbound.dedupeKey });
       return;
     }
-    const parked = this.outbox.parked.parkConversationRuns(conversation, user, inbound.dedupeKey, STOPPED_BY_USER, now);
+    const parked = this.outbox.parked.parkConversationRuns(
+      conversation,
+      user,
+      inbound.dedupeKey,
+      STOPPED_BY_USER,
+      now,
+      this.candidates(conversation),
+    );
+    // Written in the stop's own commit: a run of this user's recorded before it that no index found stops as it begins.
+    this.outbox.stops.record(conversation, user, now);
     const stop = new RunStopped(STOPPED_BY_USER, stoppedStreams(inbound));
     const aborted = this.stop(inbound, conversation, parked, (run) => run.user === user, stop, now);
     log("info", "conversation stopped", { shard: this.shard, conversation, user, parked: parked.length, aborted });
+  }
+
+  /** Rows a stop of `conversation` may park besides its indexed turns: its lead, its runs in an attempt, the rows leased out (by key). */
+  private candidates(conversation: string): string[] {
+    const running = [...(this.running.get(conversation) ?? [])].map((run) => run.key);
+    const lead = this.outbox.turns.leadKey(conversation);
+    return [...running, ...(lead === undefined ? [] : [lead]), ...this.outbox.memory.leases.keys()];
+  }
+
+  /** The alarm's part: stops kept past their week go (conversationStops.ts). */
+  prune(now: number): void {
+    this.outbox.stops.prune(now);
   }
 
   /**

@@ -17,6 +17,8 @@ export class RunStopped extends DeliveryError {
   constructor(
     reason: string = STOPPED_BY_USER,
     readonly shownStreams: readonly string[] = [],
+    /** False when the stop met the attempt before it began: it is not counted (platform/settlement.ts). */
+    readonly began = true,
   ) {
     super(reason);
   }

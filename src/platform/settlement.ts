@@ -4,6 +4,7 @@
  */
 import { DeliveryError, LeaseLost, Postponed } from "./deliveryErrors";
 import { describeError } from "./log";
+import { RunStopped } from "./runStopped";
 
 /** An attempt's settlement: what it does to its outbox row — delivered, or a failure's disposition with its details. */
 export type Settlement =
@@ -17,7 +18,8 @@ export type Settlement =
       retryUntil?: number;
       retryAt?: number;
     }
-  | { disposition: "park"; reason: string }
+  /** `uncounted`: the attempt never began (a stop met it first), so it is not counted. */
+  | { disposition: "park"; reason: string; uncounted?: boolean }
   /** The attempt found its lease taken by another claimer (a checkpoint, or a post about to be sent, was fenced out). */
   | { disposition: "lease_lost"; at: "step" | "post" }
   /** Not yet: the row waits until `until` without an attempt counted (pacing, a run's sleep). */
@@ -38,7 +40,9 @@ export function settlementOf(error: unknown): Settlement {
     case "postpone":
       return { disposition: "postpone", until: error instanceof Postponed ? error.until : Date.now() };
     case "park":
-      return { disposition: "park", reason };
+      return error instanceof RunStopped && !error.began
+        ? { disposition: "park", reason, uncounted: true }
+        : { disposition: "park", reason };
     case "retry":
       return {
         disposition: "retry",

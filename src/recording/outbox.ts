@@ -1,13 +1,11 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { OutboxStatus } from "../rpc/shard";
+import { ConversationStops } from "./conversationStops";
 import { OutboxClaims } from "./outboxClaims";
-import type { OutboxCounts } from "./outboxCounts";
-import type { OutboxLeases } from "./outboxLeases";
 import { OutboxMemory } from "./outboxMemory";
 import { type ClaimedRow, enqueuedRow, insertRow, type Lease, type NewRow } from "./outboxRows";
 import { OutboxSteps } from "./outboxSteps";
 import { HELD_TURN_AT, OutboxTurns } from "./outboxTurns";
-import type { OutboxWalk } from "./outboxWalk";
 import { ParkedRows } from "./parkedRows";
 import { Waits } from "./waits";
 
@@ -19,19 +17,17 @@ export type { ClaimedRow, Lease, NewRow } from "./outboxRows";
  * dead-letter side, parking included, in `parked` (parkedRows.ts); a run's durable waits for a
  * person in `waits` (waits.ts); one turn at a time per conversation in `turns` (outboxTurns.ts:
  * the rule of who holds a thread). Claims and wake-ups read index ranges and keys only
- * (outboxClaims.ts); what an instance must learn of the outbox it inherits, it learns once by a
- * walk in bounded steps (outboxWalk.ts).
+ * (outboxClaims.ts); what an instance inherits it learns by a bounded walk (outboxWalk.ts).
  */
 export class Outbox {
   readonly steps: OutboxSteps;
   readonly parked: ParkedRows;
   readonly waits: Waits;
   readonly turns: OutboxTurns;
+  /** When each user last stopped each conversation (conversationStops.ts). */
+  readonly stops: ConversationStops;
   /** What this object knows of its outbox without reading it again: leases, counts, leads, the walk (outboxMemory.ts). */
   readonly memory: OutboxMemory;
-  readonly walk: OutboxWalk;
-  readonly leases: OutboxLeases;
-  readonly counts: OutboxCounts;
   /** Told when rows become due that nothing else wakes the shard for (the walk's end); the delivery loop arms the alarm. */
   onDue: (at: number) => void = () => {};
   private readonly claims: OutboxClaims;
@@ -43,12 +39,12 @@ export class Outbox {
   ) {
     this.steps = new OutboxSteps(sql);
     this.waits = new Waits(sql);
+    this.stops = new ConversationStops(sql);
     this.memory = OutboxMemory.of(sql);
-    ({ walk: this.walk, leases: this.leases, counts: this.counts } = this.memory);
-    this.claims = new OutboxClaims(sql, this.leases);
+    this.claims = new OutboxClaims(sql, this.memory.leases);
     this.turns = new OutboxTurns(sql, this.memory, () => this.walked(), leadsKept);
     // A parking's follow-ups are enqueued as any row is, in the parking's transaction.
-    this.parked = new ParkedRows(sql, (rows, now) => this.enqueue(rows, now, null), this.leases, this.counts);
+    this.parked = new ParkedRows(sql, (rows, now) => this.enqueue(rows, now, null), this.memory.leases, this.memory.counts);
   }
 
   /**
@@ -56,23 +52,23 @@ export class Outbox {
    * walk takes its first bounded step; if rows are left, the alarm is asked for at once to go on.
    */
   walked(): boolean {
-    if (!this.walk.begun) {
-      this.walk.start();
-      if (!this.walk.complete) this.onDue(Date.now());
+    if (!this.memory.walk.begun) {
+      this.memory.walk.start();
+      if (!this.memory.walk.complete) this.onDue(Date.now());
     }
     this.walkEnded();
-    return this.walk.complete;
+    return this.memory.walk.complete;
   }
 
   /** The alarm's part of the walk: it goes on for at most `budgetMs` (outboxWalk.ts). */
   walkOn(budgetMs: number): void {
-    this.walk.continue(budgetMs);
+    this.memory.walk.continue(budgetMs);
     this.walkEnded();
   }
 
   /** Once the walk is complete: turns recorded before every lead was known name theirs, and held turns that may go are made due. */
   private walkEnded(): void {
-    if (!this.walk.complete || this.memory.walkSettled) return;
+    if (!this.memory.walk.complete || this.memory.walkSettled) return;
     this.memory.walkSettled = true;
     const now = Date.now();
     if (this.turns.walkDone(now).length > 0) this.onDue(now);
@@ -96,8 +92,8 @@ export class Outbox {
       return insertRow(this.sql, row, now, leased, waits ? HELD_TURN_AT : now).map(({ attempts }) => {
         // A thread's lead is remembered by its shard: it has no index row to be found by (outboxTurns.ts).
         if (row.turn && row.turn.seq === null) this.turns.recordedLead(row.turn.conversation, row.key);
-        if (leased) this.leases.noted(row.key, leased);
-        this.counts.moved([row.key], null, "pending");
+        if (leased) this.memory.leases.noted(row.key, leased);
+        this.memory.counts.moved([row.key], null, "pending");
         return enqueuedRow(row, attempts, now, leased, waits);
       });
     });
@@ -133,7 +129,7 @@ export class Outbox {
       key,
       token,
     );
-    if (held) this.leases.noted(key, { token, expiresAt: held.expires });
+    if (held) this.memory.leases.noted(key, { token, expiresAt: held.expires });
     return held !== undefined;
   }
 
@@ -150,15 +146,20 @@ export class Outbox {
         key,
         token,
       ) === 1;
-    if (renewed) this.leases.noted(key, { token: to, expiresAt });
+    if (renewed) this.memory.leases.noted(key, { token: to, expiresAt });
     return renewed;
   }
 
   /** Fenced completion: deletes the delivered row only if `token` still holds its lease. */
   complete(key: string, token: string): boolean {
-    const done = this.sql.count("DELETE FROM outbox WHERE idempotency_key = ? AND claim_token = ? RETURNING 1", key, token) === 1;
-    if (done) this.settled(key, "pending", null);
-    return done;
+    const [done] = this.sql.all<{ status: OutboxStatus }>(
+      "DELETE FROM outbox WHERE idempotency_key = ? AND claim_token = ? RETURNING status",
+      key,
+      token,
+    );
+    // A row a stop parked while its attempt ran may still be completed by that attempt.
+    if (done) this.settled(key, done.status, null);
+    return done !== undefined;
   }
 
   /** Whether `token` still holds the row's lease (read only): an attempt asks before it posts. */
@@ -228,7 +229,7 @@ export class Outbox {
   /** Rows by status, from the counts kept as rows change (outboxCounts.ts): no scan. */
   countsByStatus(): Record<OutboxStatus, number> {
     this.walked();
-    return this.counts.byStatus;
+    return this.memory.counts.byStatus;
   }
 
   /** When the waiting row next in line was recorded: the backlog's age as the console shows it (outboxClaims.ts). */
@@ -243,7 +244,7 @@ export class Outbox {
 
   /** A settle of a row this instance leased: its lease is forgotten, its status counted. */
   private settled(key: string, from: OutboxStatus, to: OutboxStatus | null): void {
-    this.leases.forgotten(key);
-    if (from !== to) this.counts.moved([key], from, to);
+    this.memory.leases.forgotten(key);
+    if (from !== to) this.memory.counts.moved([key], from, to);
   }
 }

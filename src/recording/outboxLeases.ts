@@ -40,6 +40,11 @@ export class OutboxLeases {
       .map(([key]) => key);
   }
 
+  /** Every key noted (rows leased out, as far as this instance knows). */
+  keys(): string[] {
+    return [...this.byKey.keys()];
+  }
+
   /** Keys `token` holds, as noted. */
   heldBy(token: string): string[] {
     const out: string[] = [];

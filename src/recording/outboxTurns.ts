@@ -177,6 +177,11 @@ export class OutboxTurns {
     return { parked, place: { conversation: place.conversation, seq: place.seq, waits: false } };
   }
 
+  /** The conversation's pending lead, as remembered (not verified: a caller reads the row anyway). */
+  leadKey(conversation: string): string | undefined {
+    return this.leads.get(conversation);
+  }
+
   /** The conversation's pending lead, if any: remembered, and verified by its key. */
   private leadOf(conversation: string): string | undefined {
     const key = this.leads.get(conversation);

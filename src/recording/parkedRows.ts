@@ -48,14 +48,15 @@ export class ParkedRows {
   ): ClaimedRow[] | null {
     return this.sql.transaction(() => {
       // Read and written in one synchronous transaction: no other attempt can park this row in between.
-      const [held] = this.sql.all<{ followed_up_at: number | null }>(
-        "SELECT followed_up_at FROM outbox WHERE idempotency_key = ? AND claim_token = ?",
+      const [held] = this.sql.all<{ followed_up_at: number | null; status: string }>(
+        "SELECT followed_up_at, status FROM outbox WHERE idempotency_key = ? AND claim_token = ?",
         key,
         token,
       );
       if (!held) return null;
       this.leases.forgotten(key);
-      this.counts.moved([key], "pending", "parked");
+      // A row a stop or an interrupt parked while this attempt ran is counted parked already.
+      if (held.status === "pending") this.counts.moved([key], "pending", "parked");
       this.sql.all(
         `UPDATE outbox SET status = 'parked', attempts = ?1, last_error = ?2, parked_at = ?3, claim_token = NULL, claim_expires_at = NULL,
           followed_up_at = coalesce(followed_up_at, ?3), posts_uncertain_since = coalesce(posts_uncertain_since, ?5)
@@ -101,14 +102,27 @@ export class ParkedRows {
    * except those of the delivery `except` (the stop's own): in an attempt or not — one in an
    * attempt is aborted by its shard and settles parked the same way. Born followed up: a stopped
    * run plans no follow-ups. Returns the keys parked.
+   * Read by key and index, never by a scan of the backlog: the conversation's indexed turns
+   * (`outbox_turns`), and `candidates` — its lead, the runs in an attempt, the rows leased out
+   * (delivery/stops.ts). A run that is no turn and waits unleased (a retry) is met when it begins.
    */
-  parkConversationRuns(conversation: string, user: string, except: string, reason: string, now: number): string[] {
+  parkConversationRuns(
+    conversation: string,
+    user: string,
+    except: string,
+    reason: string,
+    now: number,
+    candidates: readonly string[],
+  ): string[] {
     const runs = this.sql.all<{ idempotency_key: string; inbound: string }>(
       `SELECT idempotency_key, payload ->> '$.inbound' AS inbound FROM outbox
-        WHERE status = 'pending' AND effect = 'run' AND payload ->> '$.inbound.conversation.key' = ?1
+        WHERE (idempotency_key IN (SELECT value FROM json_each(?3))
+            OR idempotency_key IN (SELECT idempotency_key FROM outbox AS turn WHERE turn.turn = ?1 AND turn.turn_seq IS NOT NULL))
+          AND status = 'pending' AND effect = 'run' AND payload ->> '$.inbound.conversation.key' = ?1
           AND payload ->> '$.inbound.dedupeKey' IS NOT ?2`,
       conversation,
       except,
+      JSON.stringify(candidates),
     );
     const keys = runs.filter((run) => userOf(JSON.parse(run.inbound) as Inbound) === user).map((run) => run.idempotency_key);
     if (keys.length === 0) return [];

@@ -60,6 +60,7 @@ export class WorkspaceShard {
       await this.delivery.sweep(now);
       this.recording.prune(now);
       this.delivery.waitClicks.prune(now);
+      this.delivery.stops.prune(now);
       this.threadContexts.prune(now);
     }, this.delivery.ready !== null);
   }

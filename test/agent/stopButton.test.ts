@@ -1,4 +1,4 @@
-import { runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
 import { deliverLeased } from "../../src/delivery/sweep";
@@ -180,6 +180,41 @@ describe("the stop button (agent_session_stopped)", () => {
       last_error: "stopped by user",
       attempts: 0,
     });
+  });
+
+  it("a run no index finds when the stop comes (no turn, waiting for a retry) is stopped as it begins, by the next instance too", async () => {
+    const clock = controlClock();
+    const team = newWorkspace();
+    const ran: string[] = [];
+    const app = new App({ turns: "parallel" }).message("later", async ({ event }) => {
+      ran.push(String(event.text));
+    });
+    const { channel, ts, inbound } = question(team, "later please");
+    const stub = shardStub(team);
+    await runInDurableObject(stub, async (_, state) => {
+      const shard = await workspaceShardIn(state, { app });
+      const outbox = shard.delivery.ready!.courier.outbox;
+      // Waiting unleased for its retry an hour away: in no index a stop reads, leased to no one.
+      outbox.enqueue(
+        [newRow(`${inbound.dedupeKey}:run:message:later`, team, { type: "run", listener: "message:later", inbound })],
+        Date.now(),
+        null,
+      );
+      state.storage.sql.exec("UPDATE outbox SET attempts = 1, next_attempt_at = ? WHERE effect = 'run'", Date.now() + 3_600_000);
+      clock.advance(1_000);
+      await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs: ts })));
+    });
+    await evictDurableObject(stub);
+    const parked = await runInDurableObject(stub, async (_, state) => {
+      const shard = await workspaceShardIn(state, { app });
+      clock.advance(3_600_000);
+      await shard.delivery.sweep(Date.now());
+      return shard.operations.listParked();
+    });
+    expect(ran).toEqual([]);
+    expect(parked).toMatchObject([
+      { idempotency_key: `${inbound.dedupeKey}:run:message:later`, last_error: "stopped by user", attempts: 1 },
+    ]);
   });
 
   it("a run already lined up for an attempt in this isolate does not begin when its turn comes", async () => {

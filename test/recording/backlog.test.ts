@@ -53,7 +53,7 @@ function rowsReadBy(sql: MeteredSql, read: () => unknown): number {
 }
 
 describe("a backlog does not slow the hot path (each statement reads an index range or keys)", () => {
-  it("with 20,000 rows waiting, leased and parked, a claim, a wake-up, the counts, the next row's age and the dead-letter list each read a few rows", async () => {
+  it("with 20,000 rows waiting, leased and parked, a claim, a wake-up, the counts, the next row's age, the dead-letter list and a stop each read a few rows", async () => {
     const team = newWorkspace();
     const stub = shardStub(team);
     await runInDurableObject(stub, (_, state) => seedBacklog(state, team, { waiting: 10_000, leased: 5_000, parked: 5_000 }));
@@ -65,13 +65,16 @@ describe("a backlog does not slow the hot path (each statement reads an index ra
       const now = Date.now();
       outbox.enqueue([newRow("Ev-new:reply", team, effect)], now, null);
       return {
-        walkedAll: outbox.walk.complete,
+        walkedAll: outbox.memory.walk.complete,
         counts: outbox.countsByStatus(),
         claim: rowsReadBy(sql, () => outbox.claimBatch("sweep", now, LEASE_MS, 10)),
         wake: rowsReadBy(sql, () => outbox.nextWakeAt()),
         counted: rowsReadBy(sql, () => outbox.countsByStatus()),
         nextInLine: rowsReadBy(sql, () => outbox.nextInLineSince()),
         parkedList: rowsReadBy(sql, () => outbox.parked.list(50, { newestBefore: null })),
+        stop: rowsReadBy(sql, () =>
+          outbox.parked.parkConversationRuns(`${team}:C1:1.000001`, "U1", "Ev-stop", "stopped by user", now, []),
+        ),
         claimedNothingElse: outbox.claimedBy("sweep").map((row) => row.idempotency_key),
       };
     });
@@ -84,6 +87,7 @@ describe("a backlog does not slow the hot path (each statement reads an index ra
     expect(reads.counted).toBe(0);
     expect(reads.nextInLine).toBeLessThan(5);
     expect(reads.parkedList).toBeLessThan(120);
+    expect(reads.stop).toBeLessThan(5);
   });
 
   it("leases of the instance before are found by the walk and taken over once they run out", async () => {
@@ -123,7 +127,7 @@ describe("the walk of what an instance inherits", () => {
       const { outbox } = outboxOver(state);
       const now = Date.now();
       outbox.walked(); // its first step only: the keys of "Ev-lease-…" come first
-      const midway = outbox.walk.complete;
+      const midway = outbox.memory.walk.complete;
       // Behind the walk's place (already counted) and ahead of it (not yet read).
       outbox.complete("Ev-lease-000001", "running");
       outbox.complete("Ev-wait-000400", "missing-token"); // fenced out: nothing changes

@@ -15,6 +15,7 @@ import turns from "../../../migrations/0014_turns.sql";
 import turnLeads from "../../../migrations/0015_turn_leads.sql";
 import dueRows from "../../../migrations/0016_due_rows.sql";
 import databaseSize from "../../../migrations/0017_database_size.sql";
+import conversationStops from "../../../migrations/0018_conversation_stops.sql";
 import { type MigrationId, SchemaNewerThanCode } from "../errors";
 
 export interface Migration {
@@ -43,6 +44,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 15, name: "0015_turn_leads", sql: turnLeads },
   { id: 16, name: "0016_due_rows", sql: dueRows },
   { id: 17, name: "0017_database_size", sql: databaseSize },
+  { id: 18, name: "0018_conversation_stops", sql: conversationStops },
 ];
 
 /**
