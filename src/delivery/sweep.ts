@@ -19,10 +19,10 @@ export const SWEEP_GROWTH_MAX = 8;
 
 /**
  * The alarm's sweep: claims and delivers due rows in bounded batches until its time budget is
- * spent. While claims come back full the backlog is long, and each claim reads all of it (no index
- * on due rows: an index entry would be a row written per event), so the next claims take twice as
- * many, up to SWEEP_GROWTH_MAX batches: a backlog of n rows costs n / (8 × SWEEP_BATCH_SIZE)
- * scans, not n / SWEEP_BATCH_SIZE.
+ * spent. Each claim reads an index range (recording/outboxClaims.ts), so a backlog costs its ingests
+ * nothing; while claims come back full the backlog is long, and the next claims take twice as many,
+ * up to SWEEP_GROWTH_MAX batches: fewer statements and commits for the same rows. Between claims the
+ * attempts' calls open the input gate, so ingests and stops go between them.
  */
 export async function sweep(courier: Courier, started: number): Promise<void> {
   const { batchSize, leaseMs, alarmBudgetMs } = courier.delivery;

@@ -136,6 +136,11 @@ describe("the walk of what an instance inherits", () => {
       outbox.parked.discard(["Ev-park-000299"]);
       outbox.enqueue([newRow("Ev-aaa:first", team, effect), newRow("Ev-zzz:last", team, effect)], now, null);
       outbox.turns.interrupt({ conversation: "none", seq: 1, waits: true, after: "Ev-wait-000001" }, "interrupted", now);
+      // A row parked under its running attempt (a stop, an interrupt), then settled by that attempt.
+      state.storage.sql.exec("UPDATE outbox SET status = 'parked' WHERE idempotency_key IN ('Ev-lease-000003', 'Ev-lease-000004')");
+      outbox.memory.counts.moved(["Ev-lease-000003", "Ev-lease-000004"], "pending", "parked");
+      outbox.complete("Ev-lease-000003", "running");
+      outbox.parked.park("Ev-lease-000004", "running", 1, "stopped by user", now);
       outbox.walkOn(60_000);
       const kept = outbox.countsByStatus();
       const counted: Record<string, number> = {};
@@ -147,7 +152,7 @@ describe("the walk of what an instance inherits", () => {
     });
     expect(result.midway).toBe(false);
     expect(result.kept).toEqual({ pending: result.counted.pending, parked: result.counted.parked });
-    expect(result.kept).toEqual({ pending: 400 + 300 - 1 + 1 + 2 - 1, parked: 300 - 1 - 1 + 1 });
+    expect(result.kept).toEqual({ pending: 400 + 300 - 1 + 1 + 2 - 1 - 2, parked: 300 - 1 - 1 + 1 + 2 - 1 });
   });
 
   it("a turn recorded before the walk knows its thread's lead waits for it, then names it; the lead's end lets it go", async () => {
