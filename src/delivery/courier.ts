@@ -1,4 +1,3 @@
-import { CallDeadlines } from "../platform/callDeadlines";
 import { RetryAfterMemory } from "../platform/retryAfter";
 import { COMPLETION_WAIT_MS, Completions } from "./completions";
 import type { Courier } from "./deliverClaimed";
@@ -22,7 +21,7 @@ export function buildCourier(parts: CourierParts): Courier {
     delivery: settings.delivery,
     retryAfters: new RetryAfterMemory(),
     // Step checkpoints and completions share commits.
-    perform: rowPerformer(parts, { commits: completions, deadlines: new CallDeadlines() }),
+    perform: rowPerformer(parts, { commits: completions, outbound: parts.outbound }),
     followUps: parkFollowUps(parts.app, agentFollowUps(settings)),
     closes: parkedStreamCloses((key, name) => outbox.steps.read(key, name)),
   };

@@ -5,7 +5,9 @@ import type { Inbound } from "../inbound/types";
 import type { PaceKeeper } from "../pacing/pacing";
 import { countInto, DeliveryEvents, newCounters } from "../platform/deliveryEvents";
 import { InvalidSetting } from "../platform/errors";
+import { InvocationMeters } from "../platform/invocationMeter";
 import { describeError, log } from "../platform/log";
+import { OutboundCalls } from "../platform/outboundCalls";
 import type { WakeUps } from "../platform/wakeUps";
 import type { ClaimedRow, Lease, Outbox } from "../recording/outbox";
 import { BackendResponses } from "../relay/backendResponses";
@@ -116,6 +118,8 @@ export class DeliveryLoop {
       events: this.events,
       kinds,
       backendResponses: this.backendResponses,
+      // The shard's one door: its sweep's and its immediate attempts' calls share six connections.
+      outbound: new OutboundCalls(new InvocationMeters(Number.POSITIVE_INFINITY, shard)),
       stops: this.stops,
       turnEnded: (conversation: string, key: string) => this.turnsMayGo(conversation, key),
       observe: reports && ((outcome, key) => reports.observe(outcome, key)),

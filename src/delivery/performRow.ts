@@ -4,10 +4,10 @@ import type { Authorization, Authorize } from "../auth/authorize";
 import { openFunctionToken } from "../auth/functionTokens";
 import type { ReadyKinds } from "../effects/registry";
 import { callPacing, type KeeperOf } from "../pacing/pacing";
-import type { CallDeadlines } from "../platform/callDeadlines";
 import type { DeliveryEvents } from "../platform/deliveryEvents";
-import { SlackApiError } from "../platform/errors";
+import { DeliveryError, HandlerError, SlackApiError } from "../platform/errors";
 import { describeError, log } from "../platform/log";
+import { AttemptOutbound, DIRECT, type Outbound, type OutboundCalls } from "../platform/outboundCalls";
 import type { ClaimedRow, Outbox } from "../recording/outbox";
 import { inFirstLease } from "../recording/outboxRows";
 import type { BackendResponses } from "../relay/backendResponses";
@@ -49,6 +49,8 @@ export interface CourierParts {
   pacing?: KeeperOf;
   /** The stop button's part: each attempt's signal, aborted when its conversation is stopped (stops.ts). */
   stops?: Stops;
+  /** The shard's one door for delivery's calls (platform/outboundCalls.ts); none: each call on its own, uncounted. */
+  outbound?: OutboundCalls;
   /** A turn ended: its conversation's next turn may begin (Courier.turnEnded). */
   turnEnded?(conversation: string, key: string): void;
 }
@@ -63,11 +65,11 @@ export function rowPerformer(
   shared: {
     /** Writes that share a commit (completions.ts): a step's checkpoint is written `soon`; a stream's turn `flush`es the others into its own. */
     commits?: Pick<Completions, "soon" | "flush">;
-    /** The timeouts of every Web API call of the shard, kept by one timer. */
-    deadlines?: CallDeadlines;
+    /** The shard's door for every call: counted per invocation, six fetches at a time, each timed from when it leaves. */
+    outbound?: Outbound;
   } = {},
 ) {
-  const { commits, deadlines } = shared;
+  const { commits, outbound: door = DIRECT } = shared;
   return (effect: Effect, row: ClaimedRow, token: string, attempt?: AttemptReport): Promise<void> => {
     // The kind and its own dependencies, drawn once per shard: nothing kind-specific is built per row.
     const { kind, deps } = kinds(effect);
@@ -85,6 +87,8 @@ export function rowPerformer(
     };
     // Throws RunStopped when a stop parked the row while this attempt waited in line.
     const stop = stops?.begin(effect, key);
+    // This attempt's calls, its pace keepers' included, go through the shard's door; it remembers a refusal.
+    const outbound = new AttemptOutbound(door);
     const sealedToken = sealedFunctionTokenOf(effect);
     const posts = new AttemptPosts({
       key,
@@ -102,7 +106,7 @@ export function rowPerformer(
     const client = createSlackClient({
       apiUrl: settings.apiUrl,
       timeoutMs: settings.delivery.timeoutMs,
-      deadlines,
+      outbound,
       responseUrlOrigins: settings.responseUrlOrigins,
       handles: {
         recordedAt: row.created_at,
@@ -110,7 +114,7 @@ export function rowPerformer(
         responseUrlUsesBefore: kind.attemptUsesResponseUrl ? row.attempts : 0,
       },
       observe: (method, ok, error) => observe(webApiDestination(row.workspace, method, ok, error)),
-      pacing: pacing && callPacing(pacing, row.workspace, key, settings),
+      pacing: pacing && callPacing(pacing, row.workspace, key, settings, outbound),
       stopped: stop?.signal,
       posts,
       // A custom step's rows call Slack with the function's token (Bolt's attachFunctionToken).
@@ -127,6 +131,7 @@ export function rowPerformer(
         recordedAt: row.created_at,
         key,
         observe,
+        outbound,
         stopped: stop?.signal,
         // A custom step's rows act with the function's token: no installing user's token there.
         userToken: sealedToken ? async () => undefined : async () => (await authorized()).userToken,
@@ -136,17 +141,30 @@ export function rowPerformer(
     // The attempt ends however it went: a stop no longer reaches it.
     const end = () => stop?.end();
     performed.then(end, end);
-    return performed.catch(async (error: unknown) => {
-      // Slack refused the token itself: say so to whoever issued it, then fail as usual (parked).
-      // (Not a token the handler passed itself, such as context.userToken: the bot's is still good.)
-      if (error instanceof SlackApiError && error.code !== undefined && TOKEN_REJECTIONS.has(error.code) && !error.callerToken) {
-        try {
-          await authorization?.onRejected?.(error.code);
-        } catch (problem) {
-          log("warn", "token rejection not reported", { key, error: describeError(problem) });
+    return performed.then(
+      () => {
+        // A refusal its handler caught is still one: the row waits for the next invocation, not taken as delivered.
+        if (outbound.refused) throw outbound.refused;
+      },
+      async (error: unknown) => {
+        // A handler's own error after a refusal came of it: the row waits, no attempt counted. A stop, a lost lease or Slack's refusal still rules.
+        if (outbound.refused && (error instanceof HandlerError || !(error instanceof DeliveryError))) throw outbound.refused;
+        // Slack refused the token itself: say so to whoever issued it, then fail as usual (parked).
+        // (Not a token the handler passed itself, such as context.userToken: the bot's is still good.)
+        if (
+          error instanceof SlackApiError &&
+          error.code !== undefined &&
+          TOKEN_REJECTIONS.has(error.code) &&
+          !error.callerToken
+        ) {
+          try {
+            await authorization?.onRejected?.(error.code);
+          } catch (problem) {
+            log("warn", "token rejection not reported", { key, error: describeError(problem) });
+          }
         }
-      }
-      throw error;
-    });
+        throw error;
+      },
+    );
   };
 }
