@@ -19,6 +19,7 @@ export function buildCourier(parts: CourierParts): Courier {
     wakeAt,
     turnEnded: parts.turnEnded,
     delivery: settings.delivery,
+    meters: parts.outbound.meters,
     retryAfters: new RetryAfterMemory(),
     // Step checkpoints and completions share commits.
     perform: rowPerformer(parts, { commits: completions, outbound: parts.outbound }),

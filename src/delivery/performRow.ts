@@ -5,9 +5,9 @@ import { openFunctionToken } from "../auth/functionTokens";
 import type { ReadyKinds } from "../effects/registry";
 import { callPacing, type KeeperOf } from "../pacing/pacing";
 import type { DeliveryEvents } from "../platform/deliveryEvents";
-import { DeliveryError, HandlerError, SlackApiError } from "../platform/errors";
+import { DeliveryError, HandlerError, SlackApiError, SubrequestsSpent } from "../platform/errors";
 import { describeError, log } from "../platform/log";
-import { AttemptOutbound, DIRECT, type Outbound, type OutboundCalls } from "../platform/outboundCalls";
+import { AttemptOutbound, DIRECT, type OutboundCalls } from "../platform/outboundCalls";
 import type { ClaimedRow, Outbox } from "../recording/outbox";
 import { inFirstLease } from "../recording/outboxRows";
 import type { BackendResponses } from "../relay/backendResponses";
@@ -49,8 +49,8 @@ export interface CourierParts {
   pacing?: KeeperOf;
   /** The stop button's part: each attempt's signal, aborted when its conversation is stopped (stops.ts). */
   stops?: Stops;
-  /** The shard's one door for delivery's calls (platform/outboundCalls.ts); none: each call on its own, uncounted. */
-  outbound?: OutboundCalls;
+  /** The shard's one door for delivery's calls (platform/outboundCalls.ts): counted per invocation, six fetches at a time. */
+  outbound: OutboundCalls;
   /** A turn ended: its conversation's next turn may begin (Courier.turnEnded). */
   turnEnded?(conversation: string, key: string): void;
 }
@@ -66,7 +66,7 @@ export function rowPerformer(
     /** Writes that share a commit (completions.ts): a step's checkpoint is written `soon`; a stream's turn `flush`es the others into its own. */
     commits?: Pick<Completions, "soon" | "flush">;
     /** The shard's door for every call: counted per invocation, six fetches at a time, each timed from when it leaves. */
-    outbound?: Outbound;
+    outbound?: OutboundCalls;
   } = {},
 ) {
   const { commits, outbound: door = DIRECT } = shared;
@@ -88,7 +88,9 @@ export function rowPerformer(
     // Throws RunStopped when a stop parked the row while this attempt waited in line.
     const stop = stops?.begin(effect, key);
     // This attempt's calls, its pace keepers' included, go through the shard's door; it remembers a refusal.
-    const outbound = new AttemptOutbound(door);
+    const outbound = new AttemptOutbound(door, () => {
+      if (shared.outbound) shared.outbound.meters.current.cutShort = true;
+    });
     const sealedToken = sealedFunctionTokenOf(effect);
     const posts = new AttemptPosts({
       key,
@@ -143,12 +145,16 @@ export function rowPerformer(
     performed.then(end, end);
     return performed.then(
       () => {
-        // A refusal its handler caught is still one: the row waits for the next invocation, not taken as delivered.
-        if (outbound.refused) throw outbound.refused;
+        // A refusal its handler caught is still one: the row goes on in a later invocation, not taken as delivered.
+        const refusal = outbound.refusal();
+        if (refusal) throw refusal;
       },
       async (error: unknown) => {
-        // A handler's own error after a refusal came of it: the row waits, no attempt counted. A stop, a lost lease or Slack's refusal still rules.
-        if (outbound.refused && (error instanceof HandlerError || !(error instanceof DeliveryError))) throw outbound.refused;
+        // A handler's own error after a refusal came of it. A stop, a lost lease or Slack's refusal still rules.
+        if (error instanceof HandlerError || !(error instanceof DeliveryError) || error instanceof SubrequestsSpent) {
+          const refusal = outbound.refusal();
+          if (refusal) throw refusal;
+        }
         // Slack refused the token itself: say so to whoever issued it, then fail as usual (parked).
         // (Not a token the handler passed itself, such as context.userToken: the bot's is still good.)
         if (

@@ -32,7 +32,7 @@ export const alert: EffectKind<AlertEffect, { alertWebhookUrl?: string }> = {
         return { ok: response.ok, status: response.status, text, retryAfterMs: retryAfterMs(response) };
       });
     } catch (error) {
-      // The invocation's subrequests are spent: nothing was sent, the alert waits for the next alarm.
+      // The invocation's subrequests were spent: nothing was sent, no failure of the receiver's; retried in a later invocation.
       if (error instanceof DeliveryError) throw error;
       throw new RetryableError("alert: no answer from ALERT_WEBHOOK_URL");
     }

@@ -1,6 +1,6 @@
 import type { RelayEffect } from "../app/contract";
 import type { TokenKeys } from "../auth/functionTokens";
-import { DeliveryError, RelayFailed, RelayRefused } from "../platform/errors";
+import { DeliveryError, RelayFailed, RelayRefused, SubrequestsSpent } from "../platform/errors";
 import { log } from "../platform/log";
 import { CallTimedOut } from "../platform/outboundCalls";
 import { readRawBody } from "../platform/readRawBody";
@@ -52,8 +52,8 @@ export const relay: EffectKind<RelayEffect, { settings: RelaySettings | null; re
       await relayOnce(effect, body, settings, context, offer);
       observe(relayDestination(settings.url, true));
     } catch (error) {
-      // A 429 is the backend asking to slow down, which the outbox does: no failure for alerts.
-      if (!(error instanceof RelayFailed && error.status === 429))
+      // A 429 is the backend asking to slow down, which the outbox does; a spent budget sent nothing: no failure for alerts.
+      if (!(error instanceof RelayFailed && error.status === 429) && !(error instanceof SubrequestsSpent))
         observe(relayDestination(settings.url, false, error instanceof Error ? error.message : String(error)));
       throw error;
     }
@@ -94,7 +94,7 @@ async function relayOnce(
       return { status: response.status, ok: response.ok, noRetry, retryAfterMs: retryAfterMs(response), given };
     });
   } catch (error) {
-    // The invocation's subrequests are spent: nothing was sent, the row waits for the next alarm.
+    // The invocation's subrequests were spent: nothing was sent, no failure of the backend's; retried in a later invocation.
     if (error instanceof DeliveryError) throw error;
     // The reason names the failure, never the URL (it may carry a credential).
     const cause = error instanceof CallTimedOut ? `no answer in ${settings.timeoutMs} ms` : "no connection";

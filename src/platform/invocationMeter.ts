@@ -1,7 +1,7 @@
-import { Postponed } from "./deliveryErrors";
+import { DeliveryError, Postponed } from "./deliveryErrors";
 import { log } from "./log";
 
-/** A row refused for a spent budget is due again this long after, when the next alarm's budget is its. */
+/** A row not begun for a spent budget is due again this long after, when the next alarm's budget is its. */
 export const SPENT_RESUME_MS = 1_000;
 
 /**
@@ -13,23 +13,45 @@ export function deliveryBudgetOf(subrequestsPerInvocation: number): number {
   return subrequestsPerInvocation - Math.max(1, Math.ceil(subrequestsPerInvocation / 10));
 }
 
-/** A call refused before it was sent: this invocation's subrequests are spent. Its row waits, no attempt counted. */
-export class SubrequestsSpent extends Postponed {
+/**
+ * A call refused before it was sent: the invocation's subrequests were spent while this attempt
+ * was under way. Retried like a call that got no answer — counted, after backoff — so an attempt
+ * that needs more than a whole invocation allows is parked in the end, with this reason, rather
+ * than tried again for ever.
+ */
+export class SubrequestsSpent extends DeliveryError {
   override name = "SubrequestsSpent";
+  readonly disposition = "retry";
+  constructor(readonly budget: number) {
+    super(`the invocation's ${budget} subrequests were spent before the attempt ended (SUBREQUESTS_PER_INVOCATION)`);
+  }
+}
+
+/** An attempt none of whose calls could go: the invocation's subrequests were spent before its first. Not begun: it waits, no attempt counted. */
+export class NoSubrequestsLeft extends Postponed {
+  override name = "NoSubrequestsLeft";
   constructor(
     readonly budget: number,
     readonly until: number,
   ) {
-    super(`the invocation's ${budget} subrequests are spent; continues in the next alarm`);
+    super(`the invocation's ${budget} subrequests were spent before the attempt's first call; continues in the next alarm`);
   }
 }
 
-/** The subrequests of one invocation: each fetch and each RPC to another Durable Object takes one, until the budget is spent. */
+/**
+ * The subrequests of one invocation: each fetch and each RPC to another Durable Object takes one,
+ * until the budget is spent. `lean`: an invocation before it cut an attempt short (and none has
+ * made a call since), so its rows go one at a time — six attempts sharing what is left would each
+ * be cut short again, for ever.
+ */
 export class InvocationMeter {
   private made = 0;
+  /** An attempt was cut short: a call of it was refused after others had gone (delivery/performRow.ts). */
+  cutShort = false;
 
   constructor(
     readonly budget: number,
+    readonly lean = false,
     private readonly onSpent: () => void = () => {},
   ) {}
 
@@ -44,7 +66,7 @@ export class InvocationMeter {
 
   /** Takes one subrequest for a call about to be made; throws SubrequestsSpent (nothing is sent) when none is left. */
   take(): void {
-    if (this.spent) throw new SubrequestsSpent(this.budget, Date.now() + SPENT_RESUME_MS);
+    if (this.spent) throw new SubrequestsSpent(this.budget);
     if (++this.made === this.budget) this.onSpent();
   }
 }
@@ -77,7 +99,7 @@ export class InvocationMeters {
   /** An invocation begins (an alarm, an ingest): with no delivery work running, nothing counts against it yet. */
   invoked(): void {
     // Only here: a meter started mid-invocation would not see what that invocation already made.
-    if (this.running === 0) this.meter = this.fresh();
+    if (this.running === 0) this.meter = this.fresh(this.meter.cutShort || (this.meter.lean && this.meter.left === this.budget));
   }
 
   /** Delivery work begins (a sweep, a batch of rows); the returned release says it ended. */
@@ -100,9 +122,9 @@ export class InvocationMeters {
     return Math.max(at, now + SPENT_RESUME_MS);
   }
 
-  private fresh(): InvocationMeter {
+  private fresh(lean = false): InvocationMeter {
     const budget = this.budget;
-    return new InvocationMeter(budget, () =>
+    return new InvocationMeter(budget, lean, () =>
       log("warn", "subrequests of this invocation spent; the rest waits for the next alarm", { shard: this.shard, budget }),
     );
   }

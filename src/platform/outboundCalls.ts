@@ -1,6 +1,7 @@
 import { type CallDeadline, CallDeadlines, ownDeadline } from "./callDeadlines";
 import { ConnectionSlots } from "./connectionSlots";
-import { type InvocationMeters, SubrequestsSpent } from "./invocationMeter";
+import type { DeliveryError } from "./deliveryErrors";
+import { type InvocationMeters, NoSubrequestsLeft, SPENT_RESUME_MS, SubrequestsSpent } from "./invocationMeter";
 
 /** A call's deadline passed before its answer came (DELIVERY_TIMEOUT_MS, RELAY_TIMEOUT_MS, …). */
 export class CallTimedOut extends Error {
@@ -73,13 +74,19 @@ export class OutboundCalls implements Outbound {
 
 /**
  * One attempt's way out through its shard's door. It remembers a refusal for a spent budget, so
- * a handler that catches the error in its own `try/catch` still has its row wait for the next
- * invocation instead of being taken as delivered (delivery/performRow.ts).
+ * a handler that catches the error in its own `try/catch` still does not have its row taken as
+ * delivered (delivery/performRow.ts asks `refusal()` once the attempt has ended).
  */
 export class AttemptOutbound implements Outbound {
-  refused?: SubrequestsSpent;
+  private refused?: SubrequestsSpent;
+  /** Calls of this attempt that went (took a subrequest), whatever their answer. */
+  private sent = 0;
 
-  constructor(private readonly door: Outbound) {}
+  constructor(
+    private readonly door: Outbound,
+    /** Told when this attempt is cut short after some of its calls went. */
+    private readonly cutShort: () => void = () => {},
+  ) {}
 
   call<T>(timeoutMs: number, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
     return this.noted(this.door.call(timeoutMs, send));
@@ -89,11 +96,26 @@ export class AttemptOutbound implements Outbound {
     return this.noted(this.door.rpc(send));
   }
 
+  /**
+   * What the attempt comes to if a call of it was refused: none went — not begun, the row waits for
+   * the next alarm, uncounted; some went — cut short, retried and counted (a row needing more than
+   * an invocation allows is parked in the end), and the next invocation goes one row at a time.
+   */
+  refusal(): DeliveryError | undefined {
+    if (!this.refused) return undefined;
+    if (this.sent === 0) return new NoSubrequestsLeft(this.refused.budget, Date.now() + SPENT_RESUME_MS);
+    this.cutShort();
+    return this.refused;
+  }
+
   private async noted<T>(going: Promise<T>): Promise<T> {
     try {
-      return await going;
+      const answered = await going;
+      this.sent++;
+      return answered;
     } catch (error) {
       if (error instanceof SubrequestsSpent) this.refused ??= error;
+      else this.sent++;
       throw error;
     }
   }

@@ -88,6 +88,8 @@ export class Recording {
   private record(inbound: Inbound): IngestResult {
     const { storage, delivery, metrics } = this.parts;
     storage.migrate();
+    // An ingest is an invocation: its immediate attempts count on a new meter if no delivery work runs.
+    delivery.invoked();
     const now = Date.now();
     metrics.registerOnce(now);
     // New rows are leased to this delivery's immediate attempt as they are written; with many

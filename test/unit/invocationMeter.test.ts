@@ -47,4 +47,18 @@ describe("an invocation's subrequests", () => {
     release();
     expect(meters.wakeAt(100, 100)).toBe(100);
   });
+
+  it("after an invocation cut an attempt short, the next one is lean (rows one at a time) until one ends without", () => {
+    const meters = new InvocationMeters(1, "T1/0");
+    meters.current.take();
+    meters.current.cutShort = true;
+    meters.invoked();
+    expect(meters.current.lean).toBe(true);
+    // An invocation that made no call (nothing was due) changes nothing.
+    meters.invoked();
+    expect(meters.current.lean).toBe(true);
+    meters.current.take();
+    meters.invoked();
+    expect(meters.current.lean).toBe(false);
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CallDeadlines } from "../../src/platform/callDeadlines";
 import { ConnectionSlots, OPEN_CONNECTIONS_MAX } from "../../src/platform/connectionSlots";
-import { InvocationMeters, SubrequestsSpent } from "../../src/platform/invocationMeter";
+import { InvocationMeters, NoSubrequestsLeft, SubrequestsSpent } from "../../src/platform/invocationMeter";
 import { AttemptOutbound, CallTimedOut, OutboundCalls } from "../../src/platform/outboundCalls";
 import { latch } from "../support/latch";
 
@@ -73,7 +73,7 @@ describe("a shard's door for outbound calls", () => {
     expect(outbound.slots.inUse).toBe(0);
   });
 
-  it("a call past the budget is refused unsent, takes no slot, and its attempt remembers it", async () => {
+  it("a call past the budget is refused unsent and takes no slot; the attempt it cut short says so", async () => {
     const { outbound } = door(2);
     const attempt = new AttemptOutbound(outbound);
     let sent = 0;
@@ -83,10 +83,19 @@ describe("a shard's door for outbound calls", () => {
     await attempt.rpc(send);
     await attempt.call(HOUR, send);
     await expect(attempt.call(HOUR, send)).rejects.toBeInstanceOf(SubrequestsSpent);
-    expect({ sent, inUse: outbound.slots.inUse, refused: attempt.refused instanceof SubrequestsSpent }).toEqual({
-      sent: 2,
-      inUse: 0,
-      refused: true,
+    expect({ sent, inUse: outbound.slots.inUse }).toEqual({ sent: 2, inUse: 0 });
+    expect(attempt.refusal()).toBeInstanceOf(SubrequestsSpent);
+  });
+
+  it("an attempt none of whose calls could go was not begun: it waits, uncounted, and cuts nothing short", async () => {
+    const { outbound } = door(1);
+    await outbound.call(HOUR, async () => {});
+    let cut = false;
+    const attempt = new AttemptOutbound(outbound, () => {
+      cut = true;
     });
+    await expect(attempt.call(HOUR, async () => {})).rejects.toBeInstanceOf(SubrequestsSpent);
+    expect(attempt.refusal()).toBeInstanceOf(NoSubrequestsLeft);
+    expect(cut).toBe(false);
   });
 });
