@@ -80,7 +80,10 @@ export class DeliveryLoop {
   constructor(private readonly inputs: DeliveryLoopInputs) {
     const { shard, role, env, outbox, wakeUps } = inputs;
     // Due rows, and leases running out (the sweep reclaims them) — not while a spent meter is still held (invocationMeter.ts).
-    wakeUps.register((now) => this.ready?.courier.meters.wakeAt(outbox.nextWakeAt(), now) ?? outbox.nextWakeAt());
+    wakeUps.register((now) => {
+      const at = outbox.nextWakeAt();
+      return this.ready ? this.ready.courier.meters.wakeAt(at, now) : at;
+    });
     const wakeAt = (at: number) => wakeUps.arm(at);
     // Rows the outbox's walk finds due, and the walk's own next step (outboxWalk.ts), come by the alarm.
     outbox.onDue = wakeAt;
