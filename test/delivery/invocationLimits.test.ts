@@ -200,6 +200,8 @@ describe("Cloudflare's per-invocation limits, met locally", () => {
       while (shard.delivery.ready!.immediate.counts().inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 1));
       expect(slack().calls).toHaveLength(18);
       expect(shard.delivery.counters).toMatchObject({ delivered: 18, retried: 0 });
+      // Rows left to the sweep while the spent meter was held arm the alarm a second on: one now would do nothing.
+      expect(await state.storage.getAlarm()).toBe(Date.now() + SPENT_RESUME_MS);
       // The alarm, once they are due: a new invocation with nothing running, so a new meter.
       clock.advance(SPENT_RESUME_MS);
       shard.delivery.ready!.courier.completions.flush();
