@@ -1,4 +1,3 @@
-import { CallDeadlines } from "../platform/callDeadlines";
 import { RetryAfterMemory } from "../platform/retryAfter";
 import { COMPLETION_WAIT_MS, Completions } from "./completions";
 import type { Courier } from "./deliverClaimed";
@@ -20,9 +19,10 @@ export function buildCourier(parts: CourierParts): Courier {
     wakeAt,
     turnEnded: parts.turnEnded,
     delivery: settings.delivery,
+    meters: parts.outbound.meters,
     retryAfters: new RetryAfterMemory(),
     // Step checkpoints and completions share commits.
-    perform: rowPerformer(parts, { commits: completions, deadlines: new CallDeadlines() }),
+    perform: rowPerformer(parts, { commits: completions, outbound: parts.outbound }),
     followUps: parkFollowUps(parts.app, agentFollowUps(settings)),
     closes: parkedStreamCloses((key, name) => outbox.steps.read(key, name)),
   };

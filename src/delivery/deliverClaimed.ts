@@ -3,6 +3,7 @@ import { readEffect } from "../effects/registry";
 import { retryDelayMs } from "../platform/backoff";
 import type { DeliveryEvent, DeliveryEvents } from "../platform/deliveryEvents";
 import { type Settlement, settlementOf } from "../platform/errors";
+import { type InvocationMeters, SPENT_RESUME_MS } from "../platform/invocationMeter";
 import { mapConcurrent } from "../platform/mapConcurrent";
 import { type RetryAfterMemory, workspaceRateKey } from "../platform/retryAfter";
 import type { ClaimedRow, Outbox } from "../recording/outbox";
@@ -20,6 +21,8 @@ export interface Courier {
   /** The running attempts' leases, kept alive by one timer (leaseRenewals.ts). */
   leases: LeaseRenewals;
   delivery: DeliverySettings["delivery"];
+  /** The subrequests the current invocation has left (platform/invocationMeter.ts); every call counts on it. */
+  meters: InvocationMeters;
   retryAfters: RetryAfterMemory;
   events: DeliveryEvents;
   shard: string;
@@ -40,8 +43,19 @@ export interface Courier {
  * then settles each one fenced by the token. The sweep (alarm) and the immediate attempt
  * after an ingest both deliver through here: one code path, two triggers.
  */
-export async function deliverClaimed(courier: Courier, token: string, rows: readonly ClaimedRow[]): Promise<void> {
-  await mapConcurrent(rows, courier.delivery.concurrency, (row) => deliverOne(courier, token, row));
+export async function deliverClaimed(
+  courier: Courier,
+  token: string,
+  rows: readonly ClaimedRow[],
+  concurrency = courier.delivery.concurrency,
+): Promise<void> {
+  // Held while its rows are out: no invocation starts a new meter under work that counts on the current one.
+  const release = courier.meters.hold();
+  try {
+    await mapConcurrent(rows, concurrency, (row) => deliverOne(courier, token, row));
+  } finally {
+    release();
+  }
 }
 
 async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Promise<void> {
@@ -51,6 +65,11 @@ async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Pro
     row.rate_key === null ? undefined : retryAfters.blockedUntil(workspaceRateKey(row.workspace, row.rate_key), Date.now());
   if (blockedUntil !== undefined) {
     events.emit(postpone(courier, token, row, blockedUntil));
+    return;
+  }
+  // The invocation's subrequests are spent: the row waits for the next alarm's, not begun (no handler half run), no attempt counted.
+  if (courier.meters.current.spent) {
+    events.emit(postpone(courier, token, row, Date.now() + SPENT_RESUME_MS));
     return;
   }
 

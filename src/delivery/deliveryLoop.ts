@@ -5,7 +5,9 @@ import type { Inbound } from "../inbound/types";
 import type { PaceKeeper } from "../pacing/pacing";
 import { countInto, DeliveryEvents, newCounters } from "../platform/deliveryEvents";
 import { InvalidSetting } from "../platform/errors";
+import { deliveryBudgetOf, InvocationMeters } from "../platform/invocationMeter";
 import { describeError, log } from "../platform/log";
+import { OutboundCalls } from "../platform/outboundCalls";
 import type { WakeUps } from "../platform/wakeUps";
 import { isQueued, queuedToken } from "../recording/leaseTokens";
 import type { ClaimedRow, Lease, Outbox } from "../recording/outbox";
@@ -78,8 +80,11 @@ export class DeliveryLoop {
 
   constructor(private readonly inputs: DeliveryLoopInputs) {
     const { shard, role, env, outbox, wakeUps } = inputs;
-    // Due rows, and leases running out (the sweep reclaims them).
-    wakeUps.register(() => outbox.nextWakeAt());
+    // Due rows, and leases running out (the sweep reclaims them) — not while a spent meter is still held (invocationMeter.ts).
+    wakeUps.register((now) => {
+      const at = outbox.nextWakeAt();
+      return this.ready ? this.ready.courier.meters.wakeAt(at, now) : at;
+    });
     const wakeAt = (at: number) => wakeUps.arm(at);
     // Rows the outbox's walk finds due, and the walk's own next step (outboxWalk.ts), come by the alarm.
     outbox.onDue = wakeAt;
@@ -117,6 +122,8 @@ export class DeliveryLoop {
       events: this.events,
       kinds,
       backendResponses: this.backendResponses,
+      // The shard's one door: its sweep's and its immediate attempts' calls share six connections and one meter.
+      outbound: new OutboundCalls(new InvocationMeters(deliveryBudgetOf(settings.delivery.subrequestsPerInvocation), shard)),
       stops: this.stops,
       turnEnded: (conversation: string, key: string) => this.turnsMayGo(conversation, key),
       observe: reports && ((outcome, key) => reports.observe(outcome, key)),
@@ -146,10 +153,20 @@ export class DeliveryLoop {
    */
   leaseFor(now: number): Lease | null {
     const ready = this.ready;
-    if (!ready?.immediate.takesMore()) return null;
+    // Spent, an attempt would only postpone its rows; lean, rows go one at a time: either way the sweep takes them.
+    const { current } = ready?.courier.meters ?? {};
+    if (!ready?.immediate.takesMore() || current?.spent || current?.lean) return null;
     // Rows that will wait in line are leased to a queued token: a take-over knows their attempt never began.
     const token = ready.immediate.startsNow() ? crypto.randomUUID() : queuedToken();
     return { token, expiresAt: now + ready.settings.delivery.leaseMs };
+  }
+
+  /**
+   * An ingest or an alarm begins: a new meter if no delivery work runs. An ingest's immediate
+   * attempts count on the meter they join, whoever opened it (why: platform/invocationMeter.ts).
+   */
+  invoked(): void {
+    this.ready?.courier.meters.invoked();
   }
 
   /**
@@ -199,12 +216,10 @@ export class DeliveryLoop {
     ready.immediate.offer(lease, rows);
   }
 
-  /**
-   * The alarm's part: the outbox's walk goes on for a bounded time (a new instance learns the
-   * leases and leads it inherited: outboxWalk.ts), then due rows are claimed and delivered (or it
-   * says again why they cannot be).
-   */
+  /** The alarm's part: the outbox's walk goes on a while (outboxWalk.ts), then due rows are claimed and delivered. */
   sweep(now: number): Promise<void> | undefined {
+    // An alarm is an invocation of its own.
+    this.invoked();
     this.inputs.outbox.walkOn(WALK_BUDGET_MS);
     if (this.ready) return sweep(this.ready.courier, now);
     this.logPaused();

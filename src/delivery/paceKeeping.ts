@@ -1,6 +1,7 @@
 import { Pacer } from "../pacing/pacer";
 import type { KeeperOf, PaceKeeper } from "../pacing/pacing";
 import type { Pace } from "../pacing/tiers";
+import { DIRECT } from "../platform/outboundCalls";
 import type { ShardNamespace } from "../rpc/env";
 import type { PaceKeeperApi } from "../rpc/shard";
 import { shardFor } from "../rpc/shardFor";
@@ -35,14 +36,15 @@ export class PaceKeeping implements PaceKeeperApi {
  * shard is `shard` itself.
  */
 export function keeperOf(namespace: ShardNamespace, shard: string, shardBuckets: number, local?: PaceKeeper): KeeperOf {
-  return (workspace, rateKey) => {
+  return (workspace, rateKey, outbound = DIRECT) => {
     const keeper = shardFor(workspace, `pace:${rateKey}`, shardBuckets);
     if (local && keeper === shard) return local;
     const stub = paceKeeperStub(namespace, keeper);
+    // Each ask of another shard is a subrequest of this invocation: counted by the attempt's door.
     return {
-      reserve: (key, pace, holder) => stub.reservePace(key, pace, holder),
-      spend: (key, holder) => stub.spendPace(key, holder),
-      blockUntil: (key, until, holder) => stub.blockPace(key, until, holder),
+      reserve: (key, pace, holder) => outbound.rpc(() => stub.reservePace(key, pace, holder)),
+      spend: (key, holder) => outbound.rpc(() => stub.spendPace(key, holder)),
+      blockUntil: (key, until, holder) => outbound.rpc(() => stub.blockPace(key, until, holder)),
     };
   };
 }

@@ -4,10 +4,10 @@ import type { Authorization, Authorize } from "../auth/authorize";
 import { openFunctionToken } from "../auth/functionTokens";
 import type { ReadyKinds } from "../effects/registry";
 import { callPacing, type KeeperOf } from "../pacing/pacing";
-import type { CallDeadlines } from "../platform/callDeadlines";
 import type { DeliveryEvents } from "../platform/deliveryEvents";
-import { SlackApiError } from "../platform/errors";
+import { DeliveryError, HandlerError, SlackApiError, SubrequestsSpent } from "../platform/errors";
 import { describeError, log } from "../platform/log";
+import { AttemptOutbound, DIRECT, type OutboundCalls } from "../platform/outboundCalls";
 import type { ClaimedRow, Outbox } from "../recording/outbox";
 import { inFirstLease } from "../recording/outboxRows";
 import type { BackendResponses } from "../relay/backendResponses";
@@ -51,6 +51,8 @@ export interface CourierParts {
   pacing?: KeeperOf;
   /** The stop button's part: each attempt's signal, aborted when its conversation is stopped (stops.ts). */
   stops?: Stops;
+  /** The shard's one door for delivery's calls (platform/outboundCalls.ts): counted per invocation, six fetches at a time. */
+  outbound: OutboundCalls;
   /** A turn ended: its conversation's next turn may begin (Courier.turnEnded). */
   turnEnded?(conversation: string, key: string): void;
 }
@@ -65,11 +67,11 @@ export function rowPerformer(
   shared: {
     /** Writes that share a commit (completions.ts): a step's checkpoint is written `soon`; a stream's turn `flush`es the others into its own. */
     commits?: Pick<Completions, "soon" | "flush">;
-    /** The timeouts of every Web API call of the shard, kept by one timer. */
-    deadlines?: CallDeadlines;
+    /** The shard's door for every call: counted per invocation, six fetches at a time, each timed from when it leaves. */
+    outbound?: OutboundCalls;
   } = {},
 ) {
-  const { commits, deadlines } = shared;
+  const { commits, outbound: door = DIRECT } = shared;
   // One per shard: the lookups of a conversation's uncertain posts serve all its rows, and a row's wait for them spans its attempts.
   const lookups = new PostLookups(shard);
   const waits = new LookupWaits(settings.history.maxWaitMs);
@@ -90,6 +92,10 @@ export function rowPerformer(
     };
     // Throws RunStopped when a stop parked the row while this attempt waited in line.
     const stop = stops?.begin(effect, key, inFirstLease(row.noCheckpointsUntil) ? undefined : row.created_at);
+    // This attempt's calls, its pace keepers' included, go through the shard's door; it remembers a refusal.
+    const outbound = new AttemptOutbound(door, () => {
+      if (shared.outbound) shared.outbound.meters.current.cutShort = true;
+    });
     const sealedToken = sealedFunctionTokenOf(effect);
     const startedAt = Date.now();
     const posts = new AttemptPosts({
@@ -110,11 +116,11 @@ export function rowPerformer(
       read: (method, body, holder) => createSlackClient({ ...calls, pacing: pacedAs(holder) }).call(method, body),
     });
     if (attempt) attempt.postsUncertainSince = () => posts.postsUncertainSince();
-    const pacedAs = (holder: string) => pacing && callPacing(pacing, row.workspace, holder, settings);
+    const pacedAs = (holder: string) => pacing && callPacing(pacing, row.workspace, holder, settings, outbound);
     const calls: ClientOptions = {
       apiUrl: settings.apiUrl,
       timeoutMs: settings.delivery.timeoutMs,
-      deadlines,
+      outbound,
       responseUrlOrigins: settings.responseUrlOrigins,
       handles: {
         recordedAt: row.created_at,
@@ -138,6 +144,7 @@ export function rowPerformer(
         recordedAt: row.created_at,
         key,
         observe,
+        outbound,
         stopped: stop?.signal,
         // A custom step's rows act with the function's token: no installing user's token there.
         userToken: sealedToken ? async () => undefined : async () => (await authorized()).userToken,
@@ -147,17 +154,34 @@ export function rowPerformer(
     // The attempt ends however it went: a stop no longer reaches it.
     const end = () => stop?.end();
     performed.then(end, end);
-    return performed.catch(async (error: unknown) => {
-      // Slack refused the token itself: say so to whoever issued it, then fail as usual (parked).
-      // (Not a token the handler passed itself, such as context.userToken: the bot's is still good.)
-      if (error instanceof SlackApiError && error.code !== undefined && TOKEN_REJECTIONS.has(error.code) && !error.callerToken) {
-        try {
-          await authorization?.onRejected?.(error.code);
-        } catch (problem) {
-          log("warn", "token rejection not reported", { key, error: describeError(problem) });
+    return performed.then(
+      () => {
+        // A refusal its handler caught is still one: the row goes on in a later invocation, not taken as delivered.
+        const refusal = outbound.refusal();
+        if (refusal) throw refusal;
+      },
+      async (error: unknown) => {
+        // A handler's own error after a refusal came of it. A stop, a lost lease or Slack's refusal still rules.
+        if (error instanceof HandlerError || !(error instanceof DeliveryError) || error instanceof SubrequestsSpent) {
+          const refusal = outbound.refusal();
+          if (refusal) throw refusal;
         }
-      }
-      throw error;
-    });
+        // Slack refused the token itself: say so to whoever issued it, then fail as usual (parked).
+        // (Not a token the handler passed itself, such as context.userToken: the bot's is still good.)
+        if (
+          error instanceof SlackApiError &&
+          error.code !== undefined &&
+          TOKEN_REJECTIONS.has(error.code) &&
+          !error.callerToken
+        ) {
+          try {
+            await authorization?.onRejected?.(error.code);
+          } catch (problem) {
+            log("warn", "token rejection not reported", { key, error: describeError(problem) });
+          }
+        }
+        throw error;
+      },
+    );
   };
 }

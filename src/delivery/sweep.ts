@@ -6,9 +6,14 @@ import { type Courier, deliverClaimed } from "./deliverClaimed";
  * Delivers rows already leased to `token`. Never throws: on an unexpected failure the leases
  * stay, and the alarm (armed for their expiry) reclaims the rows.
  */
-export async function deliverLeased(courier: Courier, token: string, rows: readonly ClaimedRow[]): Promise<void> {
+export async function deliverLeased(
+  courier: Courier,
+  token: string,
+  rows: readonly ClaimedRow[],
+  concurrency = courier.delivery.concurrency,
+): Promise<void> {
   try {
-    await deliverClaimed(courier, token, rows);
+    await deliverClaimed(courier, token, rows, concurrency);
   } catch (error) {
     log("error", "delivery failed", { shard: courier.shard, error: describeError(error) });
   }
@@ -18,21 +23,32 @@ export async function deliverLeased(courier: Courier, token: string, rows: reado
 export const SWEEP_GROWTH_MAX = 8;
 
 /**
- * The alarm's sweep: claims and delivers due rows in bounded batches until its time budget is
- * spent. Each claim reads an index range (recording/outboxClaims.ts), so a backlog costs its ingests
- * nothing; while claims come back full the backlog is long, and the next claims take twice as many,
- * up to SWEEP_GROWTH_MAX batches: fewer statements and commits for the same rows. Between claims the
- * attempts' calls open the input gate, so ingests and stops go between them.
+ * The alarm's sweep: claims and delivers due rows in bounded batches until its time budget or its
+ * invocation's subrequests are spent (platform/invocationMeter.ts) — what remains stays due, for
+ * the next alarm. Each claim reads an index range (recording/outboxClaims.ts), so a backlog costs
+ * its ingests nothing; while claims come back full the backlog is long, and the next claims take
+ * twice as many, up to SWEEP_GROWTH_MAX batches: fewer statements and commits for the same rows.
+ * Between claims the attempts' calls open the input gate, so ingests and stops go between them.
  */
 export async function sweep(courier: Courier, started: number): Promise<void> {
   const { batchSize, leaseMs, alarmBudgetMs } = courier.delivery;
-  let limit = batchSize;
-  while (Date.now() - started < alarmBudgetMs) {
-    const token = crypto.randomUUID();
-    const rows = courier.outbox.claimBatch(token, Date.now(), leaseMs, limit);
-    if (rows.length === 0) return;
-    await deliverLeased(courier, token, rows);
-    if (rows.length < limit) return;
-    limit = Math.min(limit * 2, batchSize * SWEEP_GROWTH_MAX);
+  // Held for the whole sweep, its claims included: all of it is this alarm's work.
+  const release = courier.meters.hold();
+  try {
+    let limit = batchSize;
+    while (Date.now() - started < alarmBudgetMs) {
+      // Every row makes at least one call: no more rows are claimed than subrequests are left (none once spent).
+      const claimable = Math.min(limit, courier.meters.current.left);
+      if (claimable <= 0) return;
+      const token = crypto.randomUUID();
+      const rows = courier.outbox.claimBatch(token, Date.now(), leaseMs, claimable);
+      if (rows.length === 0) return;
+      // After an attempt was cut short, one row at a time: each gets what is left, not a sixth of it.
+      await deliverLeased(courier, token, rows, courier.meters.current.lean ? 1 : undefined);
+      if (rows.length < claimable) return;
+      limit = Math.min(limit * 2, batchSize * SWEEP_GROWTH_MAX);
+    }
+  } finally {
+    release();
   }
 }

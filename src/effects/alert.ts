@@ -1,5 +1,5 @@
 import type { AlertEffect } from "../app/contract";
-import { RetryableError, UndeliverableAlert } from "../platform/errors";
+import { DeliveryError, RetryableError, UndeliverableAlert } from "../platform/errors";
 import { retryAfterMs } from "../platform/retryAfter";
 import { alertSettings } from "../settings";
 import type { EffectKind } from "./kind";
@@ -17,24 +17,29 @@ export const alert: EffectKind<AlertEffect, { alertWebhookUrl?: string }> = {
   type: "alert",
   // Alerts are the watch's rows: a workspace shard has none to send, and no receiver to send them to.
   deps: ({ role, env }) => ({ alertWebhookUrl: role === "watch" ? alertSettings(env).webhookUrl : undefined }),
-  async perform(effect, _, { alertWebhookUrl }) {
+  async perform(effect, { outbound }, { alertWebhookUrl }) {
     if (!alertWebhookUrl) throw new UndeliverableAlert("alert: ALERT_WEBHOOK_URL is not set (any more); set it and replay");
-    let response: Response;
+    let answer: { ok: boolean; status: number; text: string; retryAfterMs?: number };
     try {
-      response = await fetch(alertWebhookUrl, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ text: effect.text }),
-        signal: AbortSignal.timeout(ALERT_TIMEOUT_MS),
+      answer = await outbound.call(ALERT_TIMEOUT_MS, async (signal) => {
+        const response = await fetch(alertWebhookUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ text: effect.text }),
+          signal,
+        });
+        const text = (await response.text()).slice(0, 100);
+        return { ok: response.ok, status: response.status, text, retryAfterMs: retryAfterMs(response) };
       });
-    } catch {
+    } catch (error) {
+      // The invocation's subrequests were spent: nothing was sent, no failure of the receiver's; retried in a later invocation.
+      if (error instanceof DeliveryError) throw error;
       throw new RetryableError("alert: no answer from ALERT_WEBHOOK_URL");
     }
-    const answer = (await response.text()).slice(0, 100);
-    if (response.ok) return;
-    if (response.status === 429 || response.status >= 500)
-      throw new RetryableError(`alert: HTTP ${response.status} from ALERT_WEBHOOK_URL`, { retryAfterMs: retryAfterMs(response) });
-    throw new UndeliverableAlert(`alert: HTTP ${response.status} ${answer} from ALERT_WEBHOOK_URL`);
+    if (answer.ok) return;
+    if (answer.status === 429 || answer.status >= 500)
+      throw new RetryableError(`alert: HTTP ${answer.status} from ALERT_WEBHOOK_URL`, { retryAfterMs: answer.retryAfterMs });
+    throw new UndeliverableAlert(`alert: HTTP ${answer.status} ${answer.text} from ALERT_WEBHOOK_URL`);
   },
   rateKey: () => "alert",
 };

@@ -1,4 +1,5 @@
 import type { Effect, SlackApp, Step, StreamLedger, ThreadContextStore, WaitLedger } from "../app/contract";
+import type { Outbound } from "../platform/outboundCalls";
 import type { BackendResponses } from "../relay/backendResponses";
 import type { CoordinatorEnv } from "../rpc/env";
 import type { ObserveCall } from "../rpc/outcomes";
@@ -35,6 +36,8 @@ export interface EffectContext {
   key: string;
   /** Told how each request to a destination went (alerts); the client reports its own calls. */
   observe: ObserveCall;
+  /** The shard's door for a kind's own fetches (relay, alert): counted per invocation, six at a time, timed from when each leaves. */
+  outbound: Outbound;
   /** A run's stream checkpoints on its row, fenced by this attempt's lease (which each one extends). */
   streams?: StreamLedger;
   /** A run's durable waits for a person (`waitForAction`), in the shard's `waits` table. */

@@ -1,7 +1,8 @@
 import type { RelayEffect } from "../app/contract";
 import type { TokenKeys } from "../auth/functionTokens";
-import { RelayFailed, RelayRefused } from "../platform/errors";
+import { DeliveryError, RelayFailed, RelayRefused, SubrequestsSpent } from "../platform/errors";
 import { log } from "../platform/log";
+import { CallTimedOut } from "../platform/outboundCalls";
 import { readRawBody } from "../platform/readRawBody";
 import { retryAfterMs } from "../platform/retryAfter";
 import type { BackendResponses } from "../relay/backendResponses";
@@ -51,8 +52,8 @@ export const relay: EffectKind<RelayEffect, { settings: RelaySettings | null; re
       await relayOnce(effect, body, settings, context, offer);
       observe(relayDestination(settings.url, true));
     } catch (error) {
-      // A 429 is the backend asking to slow down, which the outbox does: no failure for alerts.
-      if (!(error instanceof RelayFailed && error.status === 429))
+      // A 429 is the backend asking to slow down, which the outbox does; a spent budget sent nothing: no failure for alerts.
+      if (!(error instanceof RelayFailed && error.status === 429) && !(error instanceof SubrequestsSpent))
         observe(relayDestination(settings.url, false, error instanceof Error ? error.message : String(error)));
       throw error;
     }
@@ -61,36 +62,51 @@ export const relay: EffectKind<RelayEffect, { settings: RelaySettings | null; re
   rateKey: () => "relay",
 };
 
+/** What relayOnce needs of the backend's answer, read while the call still holds its connection and its timeout. */
+interface BackendAnswer {
+  status: number;
+  ok: boolean;
+  noRetry: boolean;
+  retryAfterMs?: number;
+  /** The 2xx body for an edge waiting to ack with it. */
+  given?: BackendResponse;
+}
+
 /** One POST to the backend; throws RelayRefused (park) or RelayFailed (retry) for anything but 2xx. */
 async function relayOnce(
   effect: RelayEffect,
   body: Uint8Array,
   settings: RelaySettings,
-  { attempts, recordedAt }: Pick<EffectContext, "attempts" | "recordedAt">,
+  { attempts, recordedAt, outbound }: Pick<EffectContext, "attempts" | "recordedAt" | "outbound">,
   /** Set while the edge waits to ack a command or interaction with the backend response (relay mode's first attempt). */
   offer?: (response: BackendResponse) => void,
 ): Promise<void> {
   const headers = await relayHeaders(effect, body, settings, attempts + 1, Math.floor(Date.now() / 1000));
   const retryUntil = recordedAt + settings.retryHours * 3_600_000;
-  let response: Response;
+  let answer: BackendAnswer;
   try {
-    response = await fetch(settings.url, { method: "POST", headers, body, signal: AbortSignal.timeout(settings.timeoutMs) });
+    answer = await outbound.call(settings.timeoutMs, async (signal) => {
+      const response = await fetch(settings.url, { method: "POST", headers, body, signal });
+      const given = response.ok && offer ? await backendResponseOf(response) : undefined;
+      // A body nobody reads is let go, or its connection stays open (one being read is not).
+      if (!(response.ok && offer)) await response.body?.cancel();
+      const noRetry = response.headers.get("x-slack-no-retry") === "1";
+      return { status: response.status, ok: response.ok, noRetry, retryAfterMs: retryAfterMs(response), given };
+    });
   } catch (error) {
+    // The invocation's subrequests were spent: nothing was sent, no failure of the backend's; retried in a later invocation.
+    if (error instanceof DeliveryError) throw error;
     // The reason names the failure, never the URL (it may carry a credential).
-    const cause =
-      error instanceof Error && error.name === "TimeoutError" ? `no answer in ${settings.timeoutMs} ms` : "no connection";
+    const cause = error instanceof CallTimedOut ? `no answer in ${settings.timeoutMs} ms` : "no connection";
     throw new RelayFailed(`relay: ${cause}`, retryUntil);
   }
-  if (response.ok && offer) {
-    const given = await backendResponseOf(response);
-    if (given) offer(given);
+  if (answer.ok) {
+    if (answer.given) offer?.(answer.given);
     return;
   }
-  await response.body?.cancel();
-  if (response.ok) return;
-  if (response.status === 410 || response.headers.get("x-slack-no-retry") === "1") {
-    const noRetry = response.status === 410 ? "" : " with x-slack-no-retry";
-    throw new RelayRefused(`relay: backend answered ${response.status}${noRetry}`);
+  if (answer.status === 410 || answer.noRetry) {
+    const noRetry = answer.status === 410 ? "" : " with x-slack-no-retry";
+    throw new RelayRefused(`relay: backend answered ${answer.status}${noRetry}`);
   }
-  throw new RelayFailed(`relay: backend answered HTTP ${response.status}`, retryUntil, retryAfterMs(response), response.status);
+  throw new RelayFailed(`relay: backend answered HTTP ${answer.status}`, retryUntil, answer.retryAfterMs, answer.status);
 }

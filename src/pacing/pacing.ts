@@ -1,4 +1,5 @@
 import { Paced } from "../platform/errors";
+import type { Outbound } from "../platform/outboundCalls";
 import { workspaceRateKey } from "../platform/retryAfter";
 import { type Pace, paceOf } from "./tiers";
 
@@ -20,8 +21,11 @@ export interface CallPacing {
   rateLimited(method: string, body: Record<string, unknown>, until: number): Promise<number | undefined>;
 }
 
-/** The pacer that keeps `rateKey` (a workspace rate key) of `workspace`: a workspace's rate keys are spread over its shards. */
-export type KeeperOf = (workspace: string, rateKey: string) => PaceKeeper;
+/**
+ * The pacer that keeps `rateKey` (a workspace rate key) of `workspace`: a workspace's rate keys are
+ * spread over its shards. A keeper that is another shard is asked through `outbound` (each RPC a subrequest).
+ */
+export type KeeperOf = (workspace: string, rateKey: string, outbound?: Outbound) => PaceKeeper;
 
 /** The paces a deployment sets: SLACK_STREAM_BURST, SLACK_HISTORY_PER_MINUTE. */
 export interface PaceSettings {
@@ -35,7 +39,13 @@ export interface PaceSettings {
  * `perMinute`. Every rate key has one keeper, so a channel is paced as one however many shards
  * post to it.
  */
-export function callPacing(keeperOf: KeeperOf, workspace: string, holder: string, paces: PaceSettings = {}): CallPacing {
+export function callPacing(
+  keeperOf: KeeperOf,
+  workspace: string,
+  holder: string,
+  paces: PaceSettings = {},
+  outbound?: Outbound,
+): CallPacing {
   const paceOfCall = (method: string, body: Record<string, unknown>) =>
     paceOf(method, body, paces.streamBurst, paces.history?.perMinute);
   return {
@@ -43,7 +53,7 @@ export function callPacing(keeperOf: KeeperOf, workspace: string, holder: string
       const paced = paceOfCall(method, body);
       if (!paced) return;
       const rateKey = workspaceRateKey(workspace, paced.rateKey);
-      const keeper = keeperOf(workspace, rateKey);
+      const keeper = keeperOf(workspace, rateKey, outbound);
       const slot = await keeper.reserve(rateKey, paced.pace, holder);
       const wait = slot - Date.now();
       if (wait <= 0) return;
@@ -55,7 +65,7 @@ export function callPacing(keeperOf: KeeperOf, workspace: string, holder: string
       const paced = paceOfCall(method, body);
       if (!paced) return;
       const rateKey = workspaceRateKey(workspace, paced.rateKey);
-      return await keeperOf(workspace, rateKey).blockUntil(rateKey, until, holder);
+      return await keeperOf(workspace, rateKey, outbound).blockUntil(rateKey, until, holder);
     },
   };
 }

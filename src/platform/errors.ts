@@ -153,6 +153,7 @@ export {
   UndeliverableAlert,
   UnreadableEffect,
 } from "./deliveryErrors";
+export { SubrequestsSpent } from "./invocationMeter";
 export { INTERRUPTED, RunStopped, STOPPED_BY_USER, stoppedBy } from "./runStopped";
 export type { Settlement } from "./settlement";
 export { settlementOf } from "./settlement";

@@ -34,6 +34,8 @@ export interface DeliverySettings {
     batchSize: number;
     concurrency: number;
     alarmBudgetMs: number;
+    /** SUBREQUESTS_PER_INVOCATION: what Cloudflare allows an invocation; delivery spends all but a tenth (platform/invocationMeter.ts). */
+    subrequestsPerInvocation: number;
     backoff: BackoffPolicy;
   };
 }
@@ -45,6 +47,10 @@ export const deliverySettings = oncePerEnv((vars): DeliverySettings => {
   // The fence exists for leases that run out mid-call; keep that rare.
   if (leaseMs < 2 * timeoutMs)
     throw new InvalidSetting("LEASE_MS", `(${leaseMs}) must be at least twice DELIVERY_TIMEOUT_MS (${timeoutMs})`);
+  const subrequestsPerInvocation = setting(vars, "SUBREQUESTS_PER_INVOCATION");
+  // Fewer leaves delivery a budget of a call or two an alarm, or none: a typo, not a plan.
+  if (subrequestsPerInvocation < 10)
+    throw new InvalidSetting("SUBREQUESTS_PER_INVOCATION", `(${subrequestsPerInvocation}) must be at least 10`);
   return {
     apiUrl: setting(vars, "SLACK_API_URL"),
     responseUrlOrigins: setting(vars, "RESPONSE_URL_ORIGINS"),
@@ -61,6 +67,7 @@ export const deliverySettings = oncePerEnv((vars): DeliverySettings => {
       // Workers allow six simultaneous outgoing connections per invocation; more only queue.
       concurrency: Math.min(setting(vars, "DELIVERY_CONCURRENCY"), 6),
       alarmBudgetMs: setting(vars, "ALARM_BUDGET_MS"),
+      subrequestsPerInvocation,
       backoff: {
         baseMs: setting(vars, "BACKOFF_BASE_MS"),
         maxMs: setting(vars, "BACKOFF_MAX_MS"),

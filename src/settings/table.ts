@@ -106,7 +106,12 @@ export const SETTINGS = {
   DELIVERY_CONCURRENCY: {
     part: "delivery",
     read: positive(6),
-    doc: "simultaneous Slack calls per batch (at most 6, the Workers limit)",
+    doc: "rows of a batch performed at once (at most 6); whatever the rows, a shard has at most 6 calls waiting for an answer at once, Cloudflare's limit ([Cloudflare's limits](delivery.md#cloudflares-limits))",
+  },
+  SUBREQUESTS_PER_INVOCATION: {
+    part: "delivery",
+    read: positive(10_000),
+    doc: "subrequests (fetches, and calls to other Durable Objects) Cloudflare allows one invocation of a shard — an alarm, an incoming RPC: `10000` on Workers Paid unless `limits.subrequests` in wrangler's config sets another number (set the same here), `50` on Workers Free. Delivery spends all but a tenth, kept for what it does not count, then leaves the rest in the outbox for the next alarm ([Cloudflare's limits](delivery.md#cloudflares-limits)); at least `10`",
   },
   ALARM_BUDGET_MS: {
     part: "delivery",

@@ -88,6 +88,8 @@ export class Recording {
   private record(inbound: Inbound): IngestResult {
     const { storage, delivery, metrics } = this.parts;
     storage.migrate();
+    // An ingest is an invocation: its immediate attempts count on a new meter if no delivery work runs.
+    delivery.invoked();
     const now = Date.now();
     metrics.registerOnce(now);
     // New rows are leased to this delivery's immediate attempt as they are written; with many
@@ -110,8 +112,9 @@ export class Recording {
     // rolled-back alarm; with no await in between, the alarm write commits with the rows.
     // The sweep is the contract: if the immediate attempt dies with this instance, the
     // alarm reclaims the rows once their lease has run out.
-    const pausedAt = delivery.ready ? now : now + PAUSED_RETRY_MS;
-    storage.wakeUps.arm(leased.length === 0 ? now + this.retentionMs : (lease?.expiresAt ?? pausedAt));
+    // Rows left to the sweep: now — or a second on while a spent meter is still held, so ingests do not spin the alarm.
+    const sweepAt = delivery.ready ? (delivery.ready.courier.meters.wakeAt(now, now) ?? now) : now + PAUSED_RETRY_MS;
+    storage.wakeUps.arm(leased.length === 0 ? now + this.retentionMs : (lease?.expiresAt ?? sweepAt));
     if (lease && leased.length > 0) delivery.attempt(inbound, result, lease, leased, now);
     return result;
   }

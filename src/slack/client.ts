@@ -1,6 +1,6 @@
 import type { CallPacing } from "../pacing/pacing";
-import { type CallDeadlines, ownDeadline } from "../platform/callDeadlines";
-import { ForbiddenUrl, SlackApiError, SlackUnreachable, stoppedBy } from "../platform/errors";
+import { DeliveryError, ForbiddenUrl, SlackApiError, SlackUnreachable, stoppedBy } from "../platform/errors";
+import { CallTimedOut, DIRECT, type Outbound } from "../platform/outboundCalls";
 import { classifyAnswer, healthyAnswer } from "./classifyAnswer";
 import { assertResponseUrlUsable, assertTriggerUsable, type HandleClock } from "./handles";
 import { NAMED_POSTS } from "./postIds";
@@ -13,8 +13,8 @@ type Answer = Record<string, unknown>;
 export interface ClientOptions {
   apiUrl: string;
   timeoutMs: number;
-  /** The shard's deadlines, one timer for all its calls (platform/callDeadlines.ts); else a timer per call. */
-  deadlines?: CallDeadlines;
+  /** The shard's door for its calls: counted, six at a time, each timed from when it leaves (platform/outboundCalls.ts); else a timer per call. */
+  outbound?: Outbound;
   /** The workspace's bot token, asked for on the first Web API call (see auth/authorize.ts). */
   token: () => string | Promise<string>;
   /** Origins a response_url may point at (RESPONSE_URL_ORIGINS); anything else is never fetched. */
@@ -166,21 +166,25 @@ export class SlackClient {
     stoppable = true,
   ): Promise<CallResult> {
     // Checked here, after the token and any paced wait: a stop meanwhile sends nothing more.
-    if (stoppable && this.options.stopped?.aborted) throw stoppedBy(this.options.stopped);
-    const deadline = this.options.deadlines?.start(this.options.timeoutMs) ?? ownDeadline(this.options.timeoutMs);
-    const { observe } = this.options;
+    const { observe, stopped, timeoutMs, outbound = DIRECT } = this.options;
+    if (stoppable && stopped?.aborted) throw stoppedBy(stopped);
     let result: CallResult;
     try {
-      result = await send(deadline.signal);
+      result = await outbound.call(timeoutMs, (signal) => {
+        // Again once it holds a connection: a stop while it queued for one sends nothing either.
+        if (stoppable && stopped?.aborted) throw stoppedBy(stopped);
+        return send(signal);
+      });
     } catch (error) {
-      const why = deadline.signal.aborted
-        ? `timeout after ${this.options.timeoutMs} ms`
-        : `network: ${error instanceof Error ? error.message : String(error)}`;
+      // Ours, not Slack's: a stop, or the invocation's subrequests spent. Nothing was sent.
+      if (error instanceof DeliveryError) throw error;
+      const why =
+        error instanceof CallTimedOut
+          ? `timeout after ${timeoutMs} ms`
+          : `network: ${error instanceof Error ? error.message : String(error)}`;
       const unreachable = new SlackUnreachable(`${method}: ${why}`.slice(0, 300), { cause: error });
       observe?.(method, false, unreachable.message);
       throw unreachable;
-    } finally {
-      deadline.end();
     }
     const answerClass = classifyAnswer(result, method);
     if (answerClass === "delivered") {

@@ -72,10 +72,19 @@ export class FakeSlack {
     return `${this.origin}/hooks/commands/${id}`;
   }
 
+  /** Calls the fake is answering now, and the most it was ever answering at once (a caller's connection limit). */
+  inFlight = 0;
+  mostInFlight = 0;
+
   /** `fetch`-compatible: install it as `globalThis.fetch` (or call it) for requests to the fake. */
-  readonly fetch = (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
+  readonly fetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
-    return this.handle(request, init?.signal ?? (input instanceof Request ? input.signal : null));
+    this.mostInFlight = Math.max(this.mostInFlight, ++this.inFlight);
+    try {
+      return await this.handle(request, init?.signal ?? (input instanceof Request ? input.signal : null));
+    } finally {
+      this.inFlight--;
+    }
   };
 
   /**

@@ -6,6 +6,8 @@ import { parseSlackRequest } from "../../src/inbound/parseSlackRequest";
 import type { IngestResult } from "../../src/rpc/shard";
 import { mentionDelivery, newWorkspace, shardStub } from "../support/coordinator";
 import { outboxRows } from "../support/outboxRows";
+import { workspaceShardIn } from "../support/shardIn";
+import { settled } from "../support/suspended";
 import { useFakeSlack } from "../support/useFakeSlack";
 import { Shard } from "../worker";
 
@@ -30,17 +32,24 @@ describe("under load", () => {
     slack()
       .fail({ method: "chat.postMessage", channel: first.channel }, { reset: true })
       .fail({ method: "chat.postMessage" }, { hang: true }, IMMEDIATE_IN_FLIGHT_MAX);
-    const lastReply = slack().waitForCall((call) => call.body.channel === last.channel);
-    const results = await runInDurableObject(shardStub(team), (_, state) => {
-      const shard = new Shard(state, env as unknown as ConstructorParameters<typeof Shard>[1]);
+    const counts = await runInDurableObject(shardStub(team), async (_, state) => {
+      const shard = await workspaceShardIn(state);
+      const firstSettled = settled(shard);
       // Single-workspace mode records synchronously (no installation to look up).
-      return mentions.map(({ inbound }) => (shard.ingest(inbound) as IngestResult).verdict);
+      const results = mentions.map(({ inbound }) => (shard.recording.ingest(inbound) as IngestResult).verdict);
+      expect(results).toEqual(Array(IMMEDIATE_IN_FLIGHT_MAX + 1).fill("accepted"));
+      const before = shard.delivery.ready!.immediate.counts();
+      // The first attempt's end lets the waiting row start — long before its lease runs out, so
+      // no alarm or sweep is involved. (Its call then queues for one of the six connections.)
+      expect(await firstSettled).toBe("retried");
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      return { before, after: shard.delivery.ready!.immediate.counts() };
     });
-    expect(results).toEqual(Array(IMMEDIATE_IN_FLIGHT_MAX + 1).fill("accepted"));
+    expect(counts).toEqual({
+      before: { inFlight: IMMEDIATE_IN_FLIGHT_MAX, waiting: 1 },
+      after: { inFlight: IMMEDIATE_IN_FLIGHT_MAX, waiting: 0 },
+    });
 
-    // The first attempt's end lets the waiting row start — long before its lease runs out, so
-    // no alarm or sweep was involved, and its lease was never claimed again.
-    await lastReply;
     const rows = await outboxRows(shardStub(team));
     expect(rows).toHaveLength(IMMEDIATE_IN_FLIGHT_MAX + 1);
     const lastRow = rows.find((row) => row.idempotency_key === `${last.inbound.dedupeKey}:run:event:app_mention`);

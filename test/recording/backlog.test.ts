@@ -137,7 +137,9 @@ describe("the walk of what an instance inherits", () => {
       outbox.enqueue([newRow("Ev-aaa:first", team, effect), newRow("Ev-zzz:last", team, effect)], now, null);
       outbox.turns.interrupt({ conversation: "none", seq: 1, waits: true, after: "Ev-wait-000001" }, "interrupted", now);
       // A row parked under its running attempt (a stop, an interrupt), then settled by that attempt.
-      state.storage.sql.exec("UPDATE outbox SET status = 'parked' WHERE idempotency_key IN ('Ev-lease-000003', 'Ev-lease-000004')");
+      state.storage.sql.exec(
+        "UPDATE outbox SET status = 'parked' WHERE idempotency_key IN ('Ev-lease-000003', 'Ev-lease-000004')",
+      );
       outbox.memory.counts.moved(["Ev-lease-000003", "Ev-lease-000004"], "pending", "parked");
       outbox.complete("Ev-lease-000003", "running");
       outbox.parked.park("Ev-lease-000004", "running", 1, "stopped by user", now);

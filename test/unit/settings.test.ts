@@ -16,6 +16,14 @@ describe("settings", () => {
     expect(() => edgeSettings({})).toThrow(/^SLACK_SIGNING_SECRET is not set/);
   });
 
+  it("subrequests per invocation: Workers Paid's 10000 unless told, Free's 50 accepted, fewer than 10 refused", () => {
+    expect(deliverySettings({}).delivery.subrequestsPerInvocation).toBe(10_000);
+    expect(deliverySettings({ SUBREQUESTS_PER_INVOCATION: "50" }).delivery.subrequestsPerInvocation).toBe(50);
+    expect(() => deliverySettings({ SUBREQUESTS_PER_INVOCATION: "9" })).toThrow(
+      /^SUBREQUESTS_PER_INVOCATION \(9\) must be at least 10/,
+    );
+  });
+
   it("alert settings: the guard's defaults (20 answers, ratio 0.5); a bad value falls back to its default, named", () => {
     expect(alertSettings({})).toEqual({
       webhookUrl: undefined,
