@@ -165,6 +165,9 @@ export class AttemptPosts implements PostGuard, StepScopes {
       // A turn (the pace's, a 429's) past the bound is not waited for; failed reads are retried like any call.
       const turn = turnOf(error);
       if (turn !== undefined && turn > deadline) return this.givenUp(id, deadline, turn);
+      // A read that failed (Slack down, a 5xx) is no wait for a turn: the bound counts anew from the next try,
+      // or an outage longer than the bound would send every uncertain post again the moment Slack is back.
+      if (turn === undefined) waits.over(key);
       throw error;
     }
   }

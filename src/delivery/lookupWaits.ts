@@ -7,8 +7,9 @@ const FORGET_AFTER_MS = 60 * 60_000;
 
 /**
  * How long each uncertain row of a shard has waited for the lookup of its posts, counted from its
- * first try across its attempts (a turn in the pace or a 429 postpones the row, failed reads retry
- * it): a lookup whose turn comes past SLACK_HISTORY_MAX_WAIT_MS is given up and the post sent again
+ * first try across its attempts (a turn in the pace or a 429 postpones the row) and anew after a
+ * read that failed (a 5xx: the row is retried with backoff, and that is no wait for a turn): a
+ * lookup whose turn comes past SLACK_HISTORY_MAX_WAIT_MS is given up and the post sent again
  * (attemptPosts.ts). In memory: after an eviction, a row's wait counts from its next try.
  */
 export class LookupWaits {

@@ -48,6 +48,27 @@ describe("a lookup that cannot be made within the bound is given up, and the pos
     expect(await run.rows()).toEqual([]);
   });
 
+  it("reads that fail through an outage longer than the bound are no wait for a turn: once Slack is back, a short 429 is waited for and the post found, not sent twice", async () => {
+    // The post was applied and its answer lost; then Slack answers 503 to the reads for a while, then one 429 of 20 s.
+    const slack = new FakeSlack(FAKE_SLACK_ORIGIN)
+      .fail({ method: "chat.postMessage" }, { lostAnswer: "serverError" }, 1)
+      .fail({ method: "conversations.replies" }, { status: 503 }, 4)
+      .fail({ method: "conversations.replies" }, { status: 429, retryAfter: 20 }, 1);
+    const [thread] = THREADS;
+    const { result: run, warnings } = await givenUpWhile(() =>
+      answerMentions(replying(), [thread!], { slack, sweeps: 240, stepMs: 1_000 }),
+    );
+    const statuses = slack.callsTo("conversations.replies").map((call) => call.status);
+    expect(statuses.slice(0, 5)).toEqual([503, 503, 503, 503, 429]);
+    // The first try and the 429 are more than the bound apart: counted from the first try, the lookup would have been given up.
+    const reads = slack.callsTo("conversations.replies");
+    expect(reads[4]!.at - reads[0]!.at).toBeGreaterThan(30_000);
+    expect(warnings).toEqual([]);
+    expect(replies(slack, thread!)).toEqual([`reply to ${thread}`]);
+    expect(slack.callsTo("chat.postMessage")).toHaveLength(1);
+    expect(await run.rows()).toEqual([]);
+  });
+
   it("a lookup answered 429 with a Retry-After past the bound is not waited for: the reply goes out at once, once", async () => {
     const slack = new FakeSlack(FAKE_SLACK_ORIGIN)
       .fail({ method: "chat.postMessage" }, { status: 500 }, 1)
