@@ -9,7 +9,7 @@ import { watchdog } from "../runtime/cleanup";
 import { repoRoot } from "../runtime/repoRoot";
 import { type BacklogRun, type BacklogSize, finishBacklogSize, prepareBacklogSize, stopBacklogSize } from "./backlog";
 import { SeededReplies } from "./backlogDrain";
-import { type BacklogPlan, backlogPlanFromArguments } from "./backlogPlan";
+import { BACKLOG_PLAN, type BacklogPlan, backlogPlanFromArguments } from "./backlogPlan";
 import { measureSteady } from "./backlogSteady";
 import type { BenchContext } from "./benchContext";
 
@@ -62,7 +62,9 @@ export async function benchBacklog(machine: ReturnType<typeof describeMachine>, 
   watchdog(plan.deadlineMs, "npm run bench -- --backlog");
   const backlog = await measureBacklog(plan);
   printBacklog(backlog, plan.rate);
-  const file = resolve(repoRoot, "bench/results-backlog.json");
+  // A run of other sizes does not overwrite the full run's figures (bench/README.md quotes those).
+  const partial = plan.sizes.join() !== BACKLOG_PLAN.sizes.join();
+  const file = resolve(repoRoot, partial ? "bench/results-backlog-sizes.json" : "bench/results-backlog.json");
   const results = {
     generatedAt: startedAt.toISOString(),
     durationS: Math.round((Date.now() - startedAt.getTime()) / 1000),
