@@ -11,6 +11,7 @@ import { printWaits } from "./report/printWaits";
 import { judgeTargets } from "./report/targets";
 import { killDescendantsOnExit, watchdog } from "./runtime/cleanup";
 import { repoRoot } from "./runtime/repoRoot";
+import { benchBacklog } from "./scenarios/backlogBench";
 import type { BenchContext } from "./scenarios/benchContext";
 import { findMaxSustained, type MaxSustained } from "./scenarios/maxSustained";
 import { compareOAuth, installWorkspaces } from "./scenarios/oauthOverhead";
@@ -57,6 +58,12 @@ if (process.argv.includes("--waits")) {
   const ended = { ...machine, loadAverageAtEnd: loadavg().map((n) => Math.round(n * 100) / 100) };
   writeFileSync(file, `${JSON.stringify({ generatedAt: startedAt.toISOString(), machine: ended, waits }, null, 2)}\n`);
   console.log(`\nwrote ${file}`);
+  process.exit(0);
+}
+
+if (process.argv.includes("--backlog")) {
+  // The coordinator at 0 … 1M pending rows in one shard (issue 40, point 6): bench/results-backlog.json.
+  await benchBacklog(machine, startedAt);
   process.exit(0);
 }
 

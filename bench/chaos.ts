@@ -4,6 +4,8 @@ import { resolve } from "node:path";
 import { CHAOS_FAKE_STREAM_MAX_OPEN_MS, CHAOS_SETTINGS, FULL_CHAOS, SHORT_CHAOS } from "./chaos/chaosPlan";
 import { CoordinatorProcess } from "./chaos/coordinatorProcess";
 import { chaosHeld, printChaos } from "./chaos/printChaos";
+import { heldBy, repliesOf, replyDelays } from "./chaos/replyDelays";
+import { DepthSamples, reportOutage, SlackOutage } from "./chaos/slackOutage";
 import { runSlackTraffic, type TrafficEvent } from "./chaos/slackTraffic";
 import { type Outage, verifyDelivery } from "./chaos/verifyDelivery";
 import { verifyStreams } from "./chaos/verifyStreams";
@@ -40,8 +42,10 @@ const stateDir = resolve(repoRoot, "bench/.state/chaos");
 rmSync(stateDir, { recursive: true, force: true });
 mkdirSync(stateDir, { recursive: true });
 const random = seededRandom(plan.seed);
+// Slack's outage, timed from the load's start; outside it, the random faults.
+const slackOutage = new SlackOutage(plan.outage, randomFaults(plan.faults, random));
 const fake = await startFakeSlackServer({
-  faultFor: randomFaults(plan.faults, random),
+  faultFor: slackOutage.faultFor,
   maxHangMs: 5_000,
   fake: { streamMaxOpenMs: CHAOS_FAKE_STREAM_MAX_OPEN_MS, historyScopes },
 });
@@ -89,6 +93,7 @@ async function pendingRows(): Promise<{ pending: number; parked: number }> {
 }
 
 const outages: Outage[] = [];
+const depth = new DepthSamples();
 let exitCode = 1;
 try {
   console.log(
@@ -115,6 +120,12 @@ try {
     }
   })();
 
+  const { atMs, durationMs, status } = plan.outage;
+  console.log(
+    `${clock()} load starts; Slack answers ${status} to every Web API call from ${atMs / 1000} s to ${(atMs + durationMs) / 1000} s of it`,
+  );
+  slackOutage.begin(Date.now());
+  depth.start(pendingRows);
   const events: TrafficEvent[] = await runSlackTraffic({
     url: `${base}/slack/events`,
     secret: SIGNING_SECRET,
@@ -141,6 +152,7 @@ try {
     if (polls % 10 === 0) console.log(`${clock()} ${rows.pending} pending, ${rows.parked} parked`);
   }
   const quiescent = rows.pending === 0;
+  await depth.stop();
   console.log(`${clock()} ${quiescent ? "quiescent" : "NOT quiescent"}: ${rows.pending} pending, ${rows.parked} parked`);
 
   const plain = events.filter((event) => event.expected === undefined);
@@ -160,6 +172,8 @@ try {
     unfinished: verdict.unfinished.filter((event) => sleptIds.has(event.eventId)).length,
   };
   const streams = verifyStreams(events, (channel, thread) => fake.fake.messagesIn(channel, thread), fake.calls);
+  const replied = repliesOf(plain, fake.calls);
+  const outage = reportOutage(slackOutage, depth, heldBy(replied, slackOutage), startedAt);
   const interruptedStarts = coordinator.notable.filter((note) =>
     note.msg.startsWith("a stream's interrupted start was not found"),
   ).length;
@@ -176,6 +190,8 @@ try {
       downS: o.readyAt ? Math.round((o.readyAt - o.killedAt) / 100) / 10 : null,
     })),
     startedAtMs: startedAt,
+    outage,
+    replyDelays: replyDelays(replied, outages, startedAt, slackOutage),
     quiescent,
     outbox: rows,
     verdict: {
@@ -195,6 +211,7 @@ try {
   console.log(`wrote ${file}; runtime log in ${resolve(stateDir, "runtime.log")}`);
   exitCode = chaosHeld(results) ? 0 : 1;
 } finally {
+  await depth.stop();
   await coordinator.stop();
   await fake.close();
 }

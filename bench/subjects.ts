@@ -127,13 +127,15 @@ export async function startSubject(options: {
   settings?: Record<string, string>;
   worker?: WorkerKind;
   stateDir: string;
+  /** Starts on the state a runtime before left there (a restart, as a deploy makes one) instead of a fresh directory. */
+  keepState?: boolean;
   /** Opens V8's inspector on this port (npm run profile). */
   inspectorPort?: number;
   /** Every line its Worker logs, besides the tally (the stream scenarios read the app's marks). */
   onLog?: (level: string, message: string) => void;
 }): Promise<Subject> {
   const persistTo = resolve(repoRoot, "bench/.state", options.stateDir);
-  rmSync(persistTo, { recursive: true, force: true });
+  if (!options.keepState) rmSync(persistTo, { recursive: true, force: true });
   const logs: SubjectLogs = { lines: 0, errors: 0, blockedOutbound: 0, firstErrors: [], runtimeRestarts: 0 };
   const before = new Set(descendantsOf(process.pid));
   const runtime = await startRuntime({

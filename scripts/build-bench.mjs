@@ -67,6 +67,7 @@ await Promise.all([
       coordinator: resolve(product, "src/index.ts"),
       coordinatorIngestOnly: resolve(here, "bench/workers/coordinatorIngestOnly.ts"),
       coordinatorStreams: resolve(here, "bench/workers/coordinatorStreams.ts"),
+      coordinatorBacklog: resolve(here, "bench/workers/backlogCoordinator.ts"),
       floor: resolve(here, "bench/workers/floor.ts"),
       slackEdge: resolve(here, "bench/workers/slackEdge.ts"),
       loopbackGuard: resolve(here, "bench/workers/loopbackGuard.ts"),

@@ -1,4 +1,5 @@
 import type { FaultRates } from "../fakeSlack/randomFaults";
+import type { OutagePlan } from "./slackOutage";
 import type { SleepShare, StreamShare } from "./slackTraffic";
 
 /** How hard and how long `npm run chaos` shakes the coordinator. */
@@ -12,6 +13,8 @@ export interface ChaosPlan {
   /** Slack's retry schedule divided by this (0 s, 1 min, 5 min → 0 s, 6 s, 30 s at 10), ±20 % jitter. */
   compression: number;
   faults: FaultRates;
+  /** Slack down under the load: every Web API call answered 503 for a while, then Slack recovers (slackOutage.ts). */
+  outage: OutagePlan;
   /** The share of events answered by a stream (sayStream), and how long each streams. */
   streams: StreamShare;
   /** The share of plain answers that sleep durably between their placeholder and their answer (kills land mid-sleep). */
@@ -48,6 +51,18 @@ const SLEEPS: SleepShare = { every: 7, ms: 2000 };
  */
 export const CHAOS_FAKE_STREAM_MAX_OPEN_MS = 4000;
 
+/**
+ * Slack's outage under the load, as its status page would report one: 503 `service_unavailable` to
+ * every Web API call. Shorter than MAX_ATTEMPTS at CHAOS_SETTINGS' backoff lasts (36 attempts at most
+ * 3.6 s apart: about 100 s), so no row is parked by it: every reply it held must come once after it.
+ */
+const outage = (atMs: number, durationMs: number): OutagePlan => ({
+  atMs,
+  durationMs,
+  status: 503,
+  error: "service_unavailable",
+});
+
 /** `npm run chaos -- --short`: CI's check, ≤ 3 minutes on 2 cores. */
 export const SHORT_CHAOS: ChaosPlan = {
   rate: 40,
@@ -57,6 +72,7 @@ export const SHORT_CHAOS: ChaosPlan = {
   downMs: [200, 1500],
   compression: 10,
   faults: FAULTS,
+  outage: outage(12_000, 10_000),
   streams: STREAMS,
   sleeps: SLEEPS,
   quiesceMs: 80_000,
@@ -75,6 +91,7 @@ export const FULL_CHAOS: ChaosPlan = {
   downMs: [200, 3000],
   compression: 5,
   faults: FAULTS,
+  outage: outage(90_000, 60_000),
   streams: STREAMS,
   sleeps: SLEEPS,
   quiesceMs: 180_000,

@@ -20,6 +20,8 @@ const NOTABLE = [
   "delivery failed",
   "alarm failed",
   "a stream's interrupted start was not found",
+  "an uncertain post's lookup could not be made",
+  "an uncertain post was not found in the pages read",
 ];
 
 /**

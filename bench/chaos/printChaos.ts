@@ -1,9 +1,15 @@
+import type { ReplyDelays } from "./replyDelays";
+import type { OutageReport } from "./slackOutage";
 import type { ChaosVerdict } from "./verifyDelivery";
 import { type StreamVerdict, streamsHeld } from "./verifyStreams";
 
 export interface ChaosSummary {
   durationS: number;
   outages: Array<{ atS: number; downS: number | null }>;
+  /** Slack's outage under the load: the backlog's peak and its drain. */
+  outage: OutageReport;
+  /** Replies from ack to post, and the slowest each SIGKILL caught. */
+  replyDelays: ReplyDelays;
   quiescent: boolean;
   outbox: { pending: number; parked: number };
   verdict: ChaosVerdict & { lostCount: number; unfinishedCount: number };
@@ -12,11 +18,33 @@ export interface ChaosSummary {
   sleeps: { events: number; acked: number; lost: number; unfinished: number };
 }
 
-/** What a chaos run must show: nothing lost, unfinished or posted twice, quiescent, streams whole. */
+/** What a chaos run must show: nothing lost, unfinished or posted twice, quiescent, streams whole; and Slack's outage did happen. */
 export function chaosHeld(results: ChaosSummary): boolean {
   const v = results.verdict;
   return (
-    v.lostCount === 0 && v.unfinishedCount === 0 && v.duplicates.events === 0 && results.quiescent && streamsHeld(results.streams)
+    v.lostCount === 0 &&
+    v.unfinishedCount === 0 &&
+    v.duplicates.events === 0 &&
+    results.quiescent &&
+    streamsHeld(results.streams) &&
+    results.outage.refusedCalls > 0
+  );
+}
+
+/** The outage's and the kills' lines of the summary. */
+function printDelays({ outage: o, replyDelays: d }: ChaosSummary): void {
+  const s = (n: number | null) => (n === null ? "–" : `${n} s`);
+  console.log(
+    `  Slack outage ${o.fromS}–${o.toS} s (${o.plan.status} ${o.plan.error} to ${o.refusedCalls} Web API calls): backlog peak ${o.peakDepth ?? "–"} pending rows at ${s(o.peakAtS)} (at most ${o.depthBefore ?? "–"} in the 10 s before); back to that ${s(o.depthDrainedS)} after Slack recovered; the ${o.heldReplies} replies it held all posted by ${s(o.repliesDrainedS)} after`,
+  );
+  console.log(
+    `  reply delay, ack to post: p50 ${d.all.p50} ms, p99 ${d.all.p99} ms, max ${d.all.max} ms (${d.all.count} replies)`,
+  );
+  const kills = d.kills.map(
+    (k) => `${k.atS} s: ${k.caught} caught (${k.heldByOutage} held by the outage too), slowest other ${s(k.slowestS)}`,
+  );
+  console.log(
+    `  slowest reply after a SIGKILL: ${s(d.slowestAfterKillS)} (${s(d.slowestCaughtS)} with those the outage held too); by kill: ${kills.join("; ")}`,
   );
 }
 
@@ -35,6 +63,7 @@ export function printChaos(results: ChaosSummary): void {
       .map(([outcome, n]) => `${outcome} ${n}`)
       .join(", ")}`,
   );
+  printDelays(results);
   console.log(
     `  outbox at the end: ${results.outbox.pending} pending, ${results.outbox.parked} parked${results.quiescent ? "" : " — NOT quiescent in time"}`,
   );

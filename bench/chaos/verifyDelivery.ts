@@ -40,6 +40,15 @@ export interface ChaosVerdict {
   fakeCalls: { total: number; byOutcome: Record<string, number> };
 }
 
+/** The coordinator's warnings that an uncertain post is sent again (at least once), and the cause each names. */
+const POSTED_AGAIN: ReadonlyArray<[string, string]> = [
+  [
+    "an uncertain post's lookup could not be made",
+    "its lookup was given up (SLACK_HISTORY_MAX_WAIT_MS passed while Slack's reads failed or waited), so it was posted again",
+  ],
+  ["an uncertain post was not found in the pages read", "its lookup did not find it in the pages read, so it was posted again"],
+];
+
 /** Why a reply was posted twice, from what happened between the two posts. */
 function causeOfDuplicate(
   first: ServedCall,
@@ -48,6 +57,11 @@ function causeOfDuplicate(
   notes: readonly Notable[],
   leaseMs: number,
 ): string {
+  // Said by the coordinator as it posted again (attemptPosts.ts): the direct cause, whatever else happened between.
+  const postedAgain = notes.find(
+    (n) => n.at >= first.receivedAt && n.at <= again.receivedAt + 1000 && POSTED_AGAIN.some(([said]) => n.msg.startsWith(said)),
+  );
+  if (postedAgain) return POSTED_AGAIN.find(([said]) => postedAgain.msg.startsWith(said))![1];
   // The fake stamps a call when this process gets to it, which can be a little after a kill
   // ordered by this same process although workerd sent it before dying: allow a second for that.
   if (outages.some((o) => o.killedAt > first.receivedAt - 1000 && o.killedAt < again.receivedAt)) {

@@ -9,6 +9,7 @@ export type WorkerKind =
   | "coordinatorMetered"
   | "coordinatorIngestOnly"
   | "coordinatorStreams"
+  | "coordinatorBacklog"
   | "coordinatorBaseline"
   | "floor"
   | "slackEdge";
