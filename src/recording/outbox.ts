@@ -5,8 +5,9 @@ import { OutboxClaims } from "./outboxClaims";
 import { OutboxMemory } from "./outboxMemory";
 import { type ClaimedRow, enqueuedRow, insertRow, type Lease, type NewRow } from "./outboxRows";
 import { OutboxSteps } from "./outboxSteps";
-import { HELD_TURN_AT, OutboxTurns } from "./outboxTurns";
+import { OutboxTurns } from "./outboxTurns";
 import { ParkedRows } from "./parkedRows";
+import { HELD_TURN_AT } from "./turnMarks";
 import { Waits } from "./waits";
 
 export type { ClaimedRow, Lease, NewRow } from "./outboxRows";
@@ -24,8 +25,7 @@ export class Outbox {
   readonly parked: ParkedRows;
   readonly waits: Waits;
   readonly turns: OutboxTurns;
-  /** When each user last stopped each conversation (conversationStops.ts). */
-  readonly stops: ConversationStops;
+  readonly stops: ConversationStops; // when each user last stopped each conversation (conversationStops.ts)
   /** What this object knows of its outbox without reading it again: leases, counts, leads, the walk (outboxMemory.ts). */
   readonly memory: OutboxMemory;
   /** Told when rows become due that nothing else wakes the shard for (the walk's end); the delivery loop arms the alarm. */

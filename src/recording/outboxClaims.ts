@@ -2,8 +2,8 @@ import type { MeteredSql } from "../platform/sql/meteredSql";
 import { attemptBegan } from "./leaseTokens";
 import type { OutboxLeases } from "./outboxLeases";
 import type { StoredRow } from "./outboxRows";
-import { HELD_TURN_AT, waitsForTurn } from "./outboxTurns";
-import { NOT_HELD } from "./turnMarks";
+import { waitsForTurn } from "./outboxTurns";
+import { HELD_TURN_AT, NOT_HELD } from "./turnMarks";
 
 /** The columns of a row its claimer delivers from. */
 export const CLAIMED_COLUMNS =

@@ -58,8 +58,4 @@ export class OutboxLeases {
     for (const { expiresAt } of this.byKey.values()) if (earliest === null || expiresAt < earliest) earliest = expiresAt;
     return earliest;
   }
-
-  get size(): number {
-    return this.byKey.size;
-  }
 }

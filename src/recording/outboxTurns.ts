@@ -29,8 +29,6 @@ export function waitsForTurn(row: string): string {
         WHERE lead.idempotency_key = ${row}.turn_after AND ${holdsThread("lead")}))))`;
 }
 
-export { HELD_TURN_AT, LEAD_UNKNOWN } from "./turnMarks";
-
 /**
  * A turn as enqueued: its conversation and its place there — `seq` null for the thread's lead (a
  * turn recorded while no other was pending: no index row), else its place after the others, and

@@ -44,8 +44,6 @@ export class OutboxWalk {
     return this.started;
   }
   complete = false;
-  /** Pending rows the walk has read, for stats and tests. */
-  rowsRead = 0;
 
   constructor(
     private readonly sql: MeteredSql,
@@ -97,7 +95,6 @@ export class OutboxWalk {
         this.findings.parked(row.key);
         continue;
       }
-      this.rowsRead++;
       this.findings.row({
         key: row.key,
         claimToken: row.claim_token,

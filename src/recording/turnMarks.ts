@@ -9,7 +9,7 @@ export const HELD_TURN_AT = 8_640_000_000_000_000;
  * The term of `outbox_due`'s WHERE that keeps held turns out of it, as every statement reading the
  * index must spell it (SQLite uses a partial index only for a query whose WHERE has its terms).
  */
-export const NOT_HELD = "next_attempt_at <> 8640000000000000";
+export const NOT_HELD = `next_attempt_at <> ${HELD_TURN_AT}`;
 
 /**
  * `turn_after` of a turn recorded while its shard instance has not yet read back the leads of the
