@@ -43,7 +43,7 @@ import {
   viewMatch,
 } from "./listeners";
 import * as slackManifest from "./manifest";
-import { loadOptionsWith, runArgsOf } from "./run";
+import { AttemptEnding, guardedTools, loadOptionsWith, runArgsOf } from "./run";
 import { withStreams } from "./streams";
 
 /** Follow-ups of a parked run, planned purely (SlackApp.parked). */
@@ -218,11 +218,17 @@ export class App implements SlackApp {
     const listener = this.listeners.find((l) => l.name === (failure?.listener ?? effect.listener));
     const context = listener?.match(inbound);
     const matched = context ?? { inbound, body: inbound.payload };
-    if (failure) return runErrorHandler(this.errorHandler, failure, runArgsOf(ERROR_HANDLER, matched, tools));
+    // The attempt as the code sees it: a wait, a stop or a retried failure ends it past any catch (app/run/attemptEnding.ts).
+    const ending = new AttemptEnding();
+    const guarded: RunTools = { ...tools, guarded: (own) => guardedTools(own, ending) };
+    if (failure)
+      return ending.race(() => runErrorHandler(this.errorHandler, failure, runArgsOf(ERROR_HANDLER, matched, guarded)));
     if (!listener?.spec.run || !context)
       throw new ListenerGone(`no listener "${effect.listener}" matches this delivery any more`);
     const run = listener.spec.run;
-    await withStreams(inbound, tools, (sayStream) => run(runArgsOf(listener.name, context, tools, sayStream), tools));
+    await withStreams(inbound, tools, (sayStream) =>
+      ending.race(() => run(runArgsOf(listener.name, context, guarded, sayStream), guarded)),
+    );
   }
 
   private register(

@@ -34,7 +34,7 @@ export interface Courier {
   closes?: FollowUps;
   /** Called with the time a row becomes due again, so the shard can move its alarm earlier. */
   wakeAt(at: number): void;
-  /** A turn ended (delivered or parked): its conversation's next turn may begin (deliveryLoop.ts). */
+  /** A turn ended (delivered, parked or stopped): its conversation's next turn may begin (deliveryLoop.ts). */
   turnEnded?(conversation: string, key: string): void;
 }
 
@@ -90,7 +90,8 @@ async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Pro
   const settled = await settle(courier, token, row, settlement, effect, report.postsUncertainSince());
   events.emit(settled);
   // A turn that ended no longer holds its thread (recording/outboxTurns.ts): the next one goes now, not at the next alarm.
-  if (row.turn && (settled.type === "delivered" || settled.type === "parked")) courier.turnEnded?.(row.turn, key);
+  if (row.turn && (settled.type === "delivered" || settled.type === "parked" || settled.type === "stopped"))
+    courier.turnEnded?.(row.turn, key);
 }
 
 /** Writes the settlement to the row, fenced by `token`, and says what happened. */
@@ -107,9 +108,24 @@ async function settle(
   const key = row.idempotency_key;
   const now = Date.now();
   // An attempt a stop met before it began is not counted.
-  const attempts = row.attempts + (settlement.disposition === "park" && settlement.uncounted ? 0 : 1);
+  const attempts = row.attempts + (settlement.disposition === "stop" && settlement.uncounted ? 0 : 1);
 
   if (settlement.disposition === "lease_lost") return fenced(courier, row, settlement.at);
+  if (settlement.disposition === "stop") {
+    // An outcome, not a failure: no follow-ups (no app.error, no notice), only the messages it left streaming closed.
+    const closes = outbox.stopped.stop(
+      key,
+      token,
+      attempts,
+      settlement.reason,
+      now,
+      () => (effect && courier.closes ? courier.closes(effect, row, settlement.reason) : []),
+      postsUncertainSince,
+    );
+    if (closes === null) return fenced(courier, row, "stop");
+    if (closes.length > 0) courier.wakeAt(now);
+    return { type: "stopped", shard, key, attempts, reason: settlement.reason };
+  }
   if (settlement.disposition === "postpone") return postpone(courier, token, row, settlement.until, postsUncertainSince);
   if (settlement.disposition === "delivered") {
     return (await completions.complete(key, token))

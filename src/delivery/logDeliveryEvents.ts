@@ -8,6 +8,10 @@ export const logDeliveryEvents: DeliveryListener = (event) => {
     case "parked":
       log("warn", "effect parked", { shard, key, attempts, reason: event.reason });
       break;
+    case "stopped":
+      // The user's choice (the stop button) or a newer message: an outcome, logged as one.
+      log("info", "run stopped", { shard, key, attempts, reason: event.reason });
+      break;
     case "retried":
       log("info", "effect will be retried", {
         shard,

@@ -8,7 +8,7 @@ import { log } from "../platform/log";
 import type { Outbox } from "../recording/outbox";
 import { streamCloseRows } from "./parkFollowUps";
 
-/** Keys a stop or an interrupt parked while their attempt was already lined up in this isolate (claimed, not begun). */
+/** Keys a stop or an interrupt stopped while their attempt was already lined up in this isolate (claimed, not begun). */
 const STOPPED_KEYS_MAX = 10_000;
 
 /** What one attempt of a row holds while it runs: the signal a stop aborts, and its end. */
@@ -33,10 +33,11 @@ interface Running {
  * The stop button (`agent_session_stopped`), durably: the shard that records a conversation's
  * deliveries records its stop too, so the stop meets its runs here. A stop is the clicking user's
  * (the event's `user`): it stops the runs replying to that user's deliveries in that thread, never
- * another user's (inbound/userOf.ts). On the stop's ingest those of its runs that wait are parked
- * ("stopped by user") — the durable record: a parked row is never claimed again, by this isolate
- * or the next — and those in an attempt in this isolate are aborted through their signal; an
- * attempt already lined up (claimed before the stop) finds its key here and never begins. The
+ * another user's (inbound/userOf.ts). On the stop's ingest those of its runs that wait are marked
+ * stopped ("stopped by user": recording/stoppedRows.ts) — the durable record: a stopped row is
+ * never claimed again, by this isolate or the next — and those in an attempt in this isolate are
+ * aborted through their signal; an attempt already lined up (claimed before the stop) finds its key
+ * here and never begins. A stop is an outcome: never parked, alerted on or logged as an error. The
  * stop's own Slack calls are planned (app/agent/agentSessions.ts); the messages its runs' checkpoints
  * show streaming are closed by follow-ups (parkFollowUps.ts).
  */
@@ -51,13 +52,13 @@ export class Stops {
     private readonly shard: string,
     /** Moves the shard's alarm earlier: the stopped runs' streams are closed at once. */
     private readonly wakeAt: (at: number) => void = () => {},
-    /** A conversation's turns that were waiting may begin: the ones parked here no longer hold its thread. */
+    /** A conversation's turns that were waiting may begin: the ones stopped here no longer hold its thread. */
     private readonly released: (conversation: string) => void = () => {},
   ) {}
 
   /**
    * An attempt of `key` begins: its signal, aborted when its conversation is stopped; RunStopped
-   * (thrown) when a stop already parked the row while it waited in line here, or — a row past its
+   * (thrown) when a stop already stopped the row while it waited in line here, or — a row past its
    * first lease (`recordedAt`: when its delivery was recorded) — when its user stopped its
    * conversation after it was recorded (a run no index found when the stop came: conversationStops.ts).
    */
@@ -68,7 +69,7 @@ export class Stops {
     if (stopped && this.stoppedKeys.delete(key)) throw stopped;
     if (conversation === undefined) return { signal: controller.signal, end() {} };
     const user = effect.type === "run" ? userOf(effect.inbound) : undefined;
-    // A primary-key read, for rows past their first lease only: a fresh row is parked by the stop itself.
+    // A primary-key read, for rows past their first lease only: a fresh row is stopped by the stop itself.
     const stoppedAt = recordedAt === undefined || user === undefined ? null : this.outbox.stops.stoppedAt(conversation, user);
     if (stoppedAt !== null && recordedAt !== undefined && recordedAt <= stoppedAt)
       throw new RunStopped(STOPPED_BY_USER, [], false);
@@ -85,7 +86,7 @@ export class Stops {
     };
   }
 
-  /** A delivery was recorded (accepted): a stop parks its user's runs in its conversation and aborts those running. */
+  /** A delivery was recorded (accepted): a stop ends its user's runs in its conversation and aborts those running. */
   recorded(inbound: Inbound, now: number): void {
     const conversation = inbound.type === "agent_session_stopped" ? inbound.conversation?.key : undefined;
     if (conversation === undefined) return;
@@ -94,7 +95,7 @@ export class Stops {
       log("warn", "stop names no user: no run stopped", { shard: this.shard, conversation, dedupeKey: inbound.dedupeKey });
       return;
     }
-    const parked = this.outbox.parked.parkConversationRuns(
+    const ended = this.outbox.stopped.stopConversationRuns(
       conversation,
       user,
       inbound.dedupeKey,
@@ -105,43 +106,44 @@ export class Stops {
     // Written in the stop's own commit: a run of this user's recorded before it that no index found stops as it begins.
     this.outbox.stops.record(conversation, user, now);
     const stop = new RunStopped(STOPPED_BY_USER, stoppedStreams(inbound));
-    const aborted = this.stop(inbound, conversation, parked, (run) => run.user === user, stop, now);
-    log("info", "conversation stopped", { shard: this.shard, conversation, user, parked: parked.length, aborted });
+    const aborted = this.stop(inbound, conversation, ended, (run) => run.user === user, stop, now);
+    log("info", "conversation stopped", { shard: this.shard, conversation, user, stopped: ended.length, aborted });
   }
 
-  /** Rows a stop of `conversation` may park besides its indexed turns: its lead, its runs in an attempt, the rows leased out (by key). */
+  /** Rows a stop of `conversation` may stop besides its indexed turns: its lead, its runs in an attempt, the rows leased out (by key). */
   private candidates(conversation: string): string[] {
     const running = [...(this.running.get(conversation) ?? [])].map((run) => run.key);
     const lead = this.outbox.turns.leadKey(conversation);
     return [...running, ...(lead === undefined ? [] : [lead]), ...this.outbox.memory.leases.keys()];
   }
 
-  /** The alarm's part: stops kept past their week go (conversationStops.ts). */
+  /** The alarm's part: stops kept past their week go (conversationStops.ts), stopped runs past their day (recording/stoppedRows.ts). */
   prune(now: number): void {
     this.outbox.stops.prune(now);
+    if (this.outbox.stopped.prune(now) > 0) this.wakeAt(now + 1_000);
   }
 
   /**
-   * A new turn interrupted the turns of its conversation that `parked` names (`turns: "interrupt"`,
-   * parked by its ingest: recording/outboxTurns.ts): stopped as the stop button stops them, for
+   * A new turn interrupted the turns of its conversation that `ended` names (`turns: "interrupt"`,
+   * stopped by its ingest: recording/outboxTurns.ts): stopped as the stop button stops them, for
    * whichever user, each with the reason "interrupted by a newer message".
    */
-  interrupted(inbound: Inbound, parked: readonly string[], now: number): void {
+  interrupted(inbound: Inbound, ended: readonly string[], now: number): void {
     const conversation = inbound.conversation?.key;
-    if (conversation === undefined || parked.length === 0) return;
-    const keys = new Set(parked);
-    const aborted = this.stop(inbound, conversation, parked, (run) => keys.has(run.key), new RunStopped(INTERRUPTED), now);
+    if (conversation === undefined || ended.length === 0) return;
+    const keys = new Set(ended);
+    const aborted = this.stop(inbound, conversation, ended, (run) => keys.has(run.key), new RunStopped(INTERRUPTED), now);
     log("info", "turn interrupted", {
       shard: this.shard,
       conversation,
       dedupeKey: inbound.dedupeKey,
-      parked: parked.length,
+      stopped: ended.length,
       aborted,
     });
   }
 
   /**
-   * The runs `parked` (in this turn, one commit) stopped: their open streams closed from their
+   * The runs `ended` (marked stopped in this turn, one commit): their open streams closed from their
    * checkpoints, named by Slack's event or not; those lined up here never begin; those running
    * (`which` of the conversation's) aborted with `stop`; the conversation's waiting turns may begin.
    * Returns how many were aborted.
@@ -149,13 +151,13 @@ export class Stops {
   private stop(
     inbound: Inbound,
     conversation: string,
-    parked: readonly string[],
+    ended: readonly string[],
     which: (run: Running) => boolean,
     stop: RunStopped,
     now: number,
   ): number {
     const checkpoint = (key: string, name: string) => this.outbox.steps.read(key, name);
-    const closes = parked.flatMap((key) => streamCloseRows(checkpoint, key, inbound.workspace, inbound.conversation?.channel));
+    const closes = ended.flatMap((key) => streamCloseRows(checkpoint, key, inbound.workspace, inbound.conversation?.channel));
     this.outbox.enqueue(
       closes.map((row) => ({ ...row, followUp: true })),
       now,
@@ -163,14 +165,14 @@ export class Stops {
     );
     if (closes.length > 0) this.wakeAt(now);
     // Remembered before aborting: a run lined up behind an aborted one must not begin in between.
-    for (const key of parked) this.stoppedKeys.set(key, stop, now);
+    for (const key of ended) this.stoppedKeys.set(key, stop, now);
     const runs = [...(this.running.get(conversation) ?? [])].filter(which);
     for (const { key, controller } of runs) {
-      // Begun already: its own attempt settles it parked; a later attempt (a replay) may begin.
+      // Begun already: its own attempt settles it stopped.
       this.stoppedKeys.delete(key);
       controller.abort(stop);
     }
-    if (parked.length > 0) this.released(conversation);
+    if (ended.length > 0) this.released(conversation);
     return runs.length;
   }
 }

@@ -1,13 +1,13 @@
 /**
  * The delivery errors (platform/errors.ts re-exports them): what an attempt's failure asks for its
  * outbox row, as its `disposition` — retried with backoff (`retry`), parked for an operator
- * (`park`), left alone because another attempt owns it (`lease_lost`), or put back without an
- * attempt counted (`postpone`). The settlement an attempt's error comes to is settlement.ts.
+ * (`park`), left alone because another attempt owns it (`lease_lost`), put back without an
+ * attempt counted (`postpone`), or ended as its user stopped it (`stop`: runStopped.ts). The settlement an attempt's error comes to is settlement.ts.
  */
 import { describeError } from "./log";
 
-/** What a DeliveryError asks for its outbox row (docs/design.md "Words"). */
-export type Disposition = "retry" | "park" | "lease_lost" | "postpone";
+/** What a DeliveryError asks for its outbox row (docs/design.md "Words"); `stop`: an outcome the user chose, kept apart from failures. */
+export type Disposition = "retry" | "park" | "lease_lost" | "postpone" | "stop";
 
 /** An attempt that failed in a way we understand; `disposition` is what the outbox does next. */
 export abstract class DeliveryError extends Error {

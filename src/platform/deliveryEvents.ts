@@ -18,12 +18,14 @@ export type DeliveryEvent =
   | (Settled & { type: "delivered"; recordedAt: number })
   | (Settled & { type: "retried"; reason: string; nextAttemptAt: number })
   | (Settled & { type: "parked"; reason: string })
+  /** The run's user stopped it, or a newer message interrupted it: an outcome, never alerted on. */
+  | (Settled & { type: "stopped"; reason: string })
   | (Settled & { type: "postponed"; until: number })
   /**
    * A settle refused by the fence: the lease ran out mid-attempt and another claimer owns the row.
    * `step`: a checkpoint was refused; `post`: a post was not sent (the new owner looks for it first).
    */
-  | (Settled & { type: "fenceRejected"; step: "postpone" | "complete" | "retry" | "park" | "step" | "post" });
+  | (Settled & { type: "fenceRejected"; step: "postpone" | "complete" | "retry" | "park" | "stop" | "step" | "post" });
 
 export type DeliveryListener = (event: DeliveryEvent) => void;
 
@@ -52,6 +54,8 @@ export interface DeliveryCounters {
   delivered: number;
   retried: number;
   parked: number;
+  /** Runs their user stopped or a newer message interrupted: counted apart from failures. */
+  stopped: number;
   postponed: number;
   /** Settles refused by the fence: the lease ran out mid-attempt and another claimer owns the row. */
   fenceRejections: number;
@@ -66,5 +70,5 @@ export function countInto(counters: DeliveryCounters): DeliveryListener {
 }
 
 export function newCounters(): DeliveryCounters {
-  return { delivered: 0, retried: 0, parked: 0, postponed: 0, fenceRejections: 0 };
+  return { delivered: 0, retried: 0, parked: 0, stopped: 0, postponed: 0, fenceRejections: 0 };
 }

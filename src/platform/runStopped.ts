@@ -8,12 +8,13 @@ export const INTERRUPTED = "interrupted by a newer message";
 
 /**
  * The user stopped the run's conversation (agent_session_stopped), or a newer message interrupted
- * its turn (`reason`): parked at once, never retried. A user's stop carries `shownStreams`, the
- * streams Slack showed streaming at the click and stopped (`streaming_message_ts`).
+ * its turn (`reason`): the run ends as stopped at once — an outcome, not a failure: never retried,
+ * parked, alerted on or logged as an error. A user's stop carries `shownStreams`, the streams
+ * Slack showed streaming at the click and stopped (`streaming_message_ts`).
  */
 export class RunStopped extends DeliveryError {
   override name = "RunStopped";
-  readonly disposition = "park";
+  readonly disposition = "stop";
   constructor(
     reason: string = STOPPED_BY_USER,
     readonly shownStreams: readonly string[] = [],

@@ -18,8 +18,9 @@ export type Settlement =
       retryUntil?: number;
       retryAt?: number;
     }
-  /** `uncounted`: the attempt never began (a stop met it first), so it is not counted. */
-  | { disposition: "park"; reason: string; uncounted?: boolean }
+  | { disposition: "park"; reason: string }
+  /** The run's user stopped it, or a newer message interrupted it. `uncounted`: the attempt never began (the stop met it first). */
+  | { disposition: "stop"; reason: string; uncounted: boolean }
   /** The attempt found its lease taken by another claimer (a checkpoint, or a post about to be sent, was fenced out). */
   | { disposition: "lease_lost"; at: "step" | "post" }
   /** Not yet: the row waits until `until` without an attempt counted (pacing, a run's sleep). */
@@ -40,9 +41,9 @@ export function settlementOf(error: unknown): Settlement {
     case "postpone":
       return { disposition: "postpone", until: error instanceof Postponed ? error.until : Date.now() };
     case "park":
-      return error instanceof RunStopped && !error.began
-        ? { disposition: "park", reason, uncounted: true }
-        : { disposition: "park", reason };
+      return { disposition: "park", reason };
+    case "stop":
+      return { disposition: "stop", reason, uncounted: error instanceof RunStopped && !error.began };
     case "retry":
       return {
         disposition: "retry",

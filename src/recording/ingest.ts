@@ -57,7 +57,7 @@ export function ingestDelivery(
     // Before the enqueue: the turns it interrupts no longer hold the thread, so its own turn is leased at once.
     if (place?.waits && turns.some((planned) => planned.turn?.policy === "interrupt")) {
       const interrupting = outbox.turns.interrupt(place, INTERRUPTED, now);
-      interrupted = interrupting.parked;
+      interrupted = interrupting.stopped;
       place = interrupting.place;
     }
     const rows = outbox.enqueue(

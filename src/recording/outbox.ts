@@ -7,6 +7,7 @@ import { type ClaimedRow, enqueuedRow, insertRow, type Lease, type NewRow } from
 import { OutboxSteps } from "./outboxSteps";
 import { OutboxTurns } from "./outboxTurns";
 import { ParkedRows } from "./parkedRows";
+import { StoppedRows } from "./stoppedRows";
 import { HELD_TURN_AT } from "./turnMarks";
 import { Waits } from "./waits";
 
@@ -23,6 +24,8 @@ export type { ClaimedRow, Lease, NewRow } from "./outboxRows";
 export class Outbox {
   readonly steps: OutboxSteps;
   readonly parked: ParkedRows;
+  /** Runs their user stopped or a newer message interrupted: an outcome, kept apart from the dead letters (stoppedRows.ts). */
+  readonly stopped: StoppedRows;
   readonly waits: Waits;
   readonly turns: OutboxTurns;
   readonly stops: ConversationStops; // when each user last stopped each conversation (conversationStops.ts)
@@ -44,7 +47,9 @@ export class Outbox {
     this.claims = new OutboxClaims(sql, this.memory.leases);
     this.turns = new OutboxTurns(sql, this.memory, () => this.walked(), leadsKept);
     // A parking's follow-ups are enqueued as any row is, in the parking's transaction.
-    this.parked = new ParkedRows(sql, (rows, now) => this.enqueue(rows, now, null), this.memory.leases, this.memory.counts);
+    const enqueue = (rows: readonly NewRow[], now: number) => this.enqueue(rows, now, null);
+    this.parked = new ParkedRows(sql, enqueue, this.memory.leases, this.memory.counts);
+    this.stopped = new StoppedRows(sql, enqueue, this.memory.leases, this.memory.counts);
   }
 
   /**

@@ -8,7 +8,7 @@ import type { OutboxStatus } from "../rpc/shard";
  * the walk when it gets there — so each row is counted once, whatever the order.
  */
 export class OutboxCounts {
-  private readonly counts: Record<OutboxStatus, number> = { pending: 0, parked: 0 };
+  private readonly counts: Record<OutboxStatus, number> = { pending: 0, parked: 0, stopped: 0 };
 
   /** `passed`: whether the walk has read the key's place already (outboxWalk.ts). */
   constructor(private readonly passed: (key: string) => boolean) {}

@@ -48,7 +48,7 @@ export class OutboxMemory {
         if (row.turn !== null && (row.turnAfter === LEAD_UNKNOWN || row.held)) this.threadsToSettle.add(row.turn);
         this.counts.walked("pending");
       },
-      parked: () => this.counts.walked("parked"),
+      ended: (status) => this.counts.walked(status),
     });
   }
 }

@@ -150,15 +150,15 @@ export class OutboxTurns {
   }
 
   /**
-   * `interrupt`: parks the turns of `conversation` that hold its thread before `place` — its lead
+   * `interrupt`: stops the turns of `conversation` that hold its thread before `place` — its lead
    * and the indexed ones before it — in an attempt or not (one in an attempt is aborted by its shard
-   * and settles parked the same way: delivery/stops.ts), born followed up as a stopped run is.
-   * Returns the keys parked, and the interrupting turn's place, which then waits for none.
+   * and settles stopped the same way: delivery/stops.ts). Returns the keys stopped, and the
+   * interrupting turn's place, which then waits for none.
    */
-  interrupt(place: TurnOfRow, reason: string, now: number): { parked: string[]; place: TurnOfRow } {
-    const parked = this.sql
+  interrupt(place: TurnOfRow, reason: string, now: number): { stopped: string[]; place: TurnOfRow } {
+    const stopped = this.sql
       .all<{ idempotency_key: string }>(
-        `UPDATE outbox AS earlier SET status = 'parked', last_error = ?1, parked_at = ?2, followed_up_at = coalesce(followed_up_at, ?2)
+        `UPDATE outbox AS earlier SET status = 'stopped', last_error = ?1, stopped_at = ?2
           WHERE ${holdsThread("earlier")} AND (earlier.idempotency_key = ?5
             OR (earlier.turn = ?3 AND earlier.turn_seq IS NOT NULL AND earlier.turn_seq < ?4))
           RETURNING idempotency_key`,
@@ -169,10 +169,10 @@ export class OutboxTurns {
         place.after ?? null,
       )
       .map((row) => row.idempotency_key);
-    this.memory.counts.moved(parked, "pending", "parked");
+    this.memory.counts.moved(stopped, "pending", "stopped");
     // A lead not known yet (the instance's walk goes on) cannot be interrupted: the turn waits for it instead.
-    if (place.after === LEAD_UNKNOWN) return { parked, place };
-    return { parked, place: { conversation: place.conversation, seq: place.seq, waits: false } };
+    if (place.after === LEAD_UNKNOWN) return { stopped, place };
+    return { stopped, place: { conversation: place.conversation, seq: place.seq, waits: false } };
   }
 
   /** The conversation's pending lead, as remembered (not verified: a caller reads the row anyway). */

@@ -1,4 +1,5 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { OutboxStatus } from "../rpc/shard";
 import { HELD_TURN_AT } from "./turnMarks";
 
 /** Rows read per step of the walk: a bounded key range, a few milliseconds at most. */
@@ -19,10 +20,10 @@ export interface WalkedRow {
   held: boolean;
 }
 
-/** What the walk tells the outbox's memory about each row (`pending` ones in full). */
+/** What the walk tells the outbox's memory about each row (`pending` ones in full, the others' status). */
 export interface WalkFindings {
   row(row: WalkedRow): void;
-  parked(key: string): void;
+  ended(status: Exclude<OutboxStatus, "pending">): void;
 }
 
 /**
@@ -92,7 +93,7 @@ export class OutboxWalk {
     );
     for (const row of rows) {
       if (row.status !== "pending") {
-        this.findings.parked(row.key);
+        this.findings.ended(row.status as Exclude<OutboxStatus, "pending">);
         continue;
       }
       this.findings.row({

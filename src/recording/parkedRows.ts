@@ -1,7 +1,5 @@
-import type { Inbound } from "../inbound/types";
-import { userOf } from "../inbound/userOf";
 import type { MeteredSql } from "../platform/sql/meteredSql";
-import type { ParkedCursor, ParkedRow } from "../rpc/shard";
+import type { OutboxStatus, ParkedCursor, ParkedRow } from "../rpc/shard";
 import { attemptBegan } from "./leaseTokens";
 import type { OutboxCounts } from "./outboxCounts";
 import type { OutboxLeases } from "./outboxLeases";
@@ -16,7 +14,7 @@ export type ParkedOrder = "oldest first" | { newestBefore: ParkedCursor | null }
 
 /**
  * The SQL of `outbox`'s dead-letter side: parking a claimed row (its follow-ups enqueued through
- * `enqueue`, the outbox's), a workspace's waiting rows or a conversation's runs; listing,
+ * `enqueue`, the outbox's) or a workspace's waiting rows; listing,
  * replaying and discarding parked ones.
  */
 export class ParkedRows {
@@ -55,8 +53,7 @@ export class ParkedRows {
       );
       if (!held) return null;
       this.leases.forgotten(key);
-      // A row a stop or an interrupt parked while this attempt ran is counted parked already.
-      if (held.status === "pending") this.counts.moved([key], "pending", "parked");
+      if (held.status !== "parked") this.counts.moved([key], held.status as OutboxStatus, "parked");
       this.sql.all(
         `UPDATE outbox SET status = 'parked', attempts = ?1, last_error = ?2, parked_at = ?3, claim_token = NULL, claim_expires_at = NULL,
           followed_up_at = coalesce(followed_up_at, ?3), posts_uncertain_since = coalesce(posts_uncertain_since, ?5)
@@ -94,51 +91,6 @@ export class ParkedRows {
       .map((row) => row.idempotency_key);
     this.counts.moved(keys, "pending", "parked");
     return keys.length;
-  }
-
-  /**
-   * Parks the waiting runs of one conversation (its key, as recorded on the run's delivery) that
-   * reply to `user` (the delivery's user, inbound/userOf.ts) with `reason` (that user stopped it),
-   * except those of the delivery `except` (the stop's own): in an attempt or not — one in an
-   * attempt is aborted by its shard and settles parked the same way. Born followed up: a stopped
-   * run plans no follow-ups. Returns the keys parked.
-   * Read by key and index, never by a scan of the backlog: the conversation's indexed turns
-   * (`outbox_turns`), and `candidates` — its lead, the runs in an attempt, the rows leased out
-   * (delivery/stops.ts). A run that is no turn and waits unleased (a retry) is met when it begins.
-   */
-  parkConversationRuns(
-    conversation: string,
-    user: string,
-    except: string,
-    reason: string,
-    now: number,
-    candidates: readonly string[],
-  ): string[] {
-    const runs = this.sql.all<{ idempotency_key: string; inbound: string }>(
-      `SELECT idempotency_key, payload ->> '$.inbound' AS inbound FROM outbox
-        WHERE (idempotency_key IN (SELECT value FROM json_each(?3))
-            OR idempotency_key IN (SELECT idempotency_key FROM outbox AS turn WHERE turn.turn = ?1 AND turn.turn_seq IS NOT NULL))
-          AND status = 'pending' AND effect = 'run' AND payload ->> '$.inbound.conversation.key' = ?1
-          AND payload ->> '$.inbound.dedupeKey' IS NOT ?2`,
-      conversation,
-      except,
-      JSON.stringify(candidates),
-    );
-    const keys = runs.filter((run) => userOf(JSON.parse(run.inbound) as Inbound) === user).map((run) => run.idempotency_key);
-    if (keys.length === 0) return [];
-    // No await since the read: the rows it chose are still waiting, and both commit together.
-    const parked = this.sql
-      .all<{ idempotency_key: string }>(
-        `UPDATE outbox SET status = 'parked', last_error = ?1, parked_at = ?2, followed_up_at = coalesce(followed_up_at, ?2)
-          WHERE status = 'pending' AND idempotency_key IN (SELECT value FROM json_each(?3))
-          RETURNING idempotency_key`,
-        reason,
-        now,
-        JSON.stringify(keys),
-      )
-      .map((row) => row.idempotency_key);
-    this.counts.moved(parked, "pending", "parked");
-    return parked;
   }
 
   /**

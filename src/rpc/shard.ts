@@ -120,7 +120,7 @@ export interface BackendResponse {
   body: string;
 }
 
-export type OutboxStatus = "pending" | "parked";
+export type OutboxStatus = "pending" | "parked" | "stopped";
 
 /** A parked (dead-letter) row as the operations API lists it. */
 export type ParkedRow = {

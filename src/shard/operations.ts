@@ -32,7 +32,7 @@ export class Operations {
       rowsWritten: storage.sql.rowsWritten,
       alarmsSet: storage.wakeUps.alarmsSet,
     };
-    if (!storage.migrated) return { receipts: 0, outbox: { pending: 0, parked: 0 }, migration: null, counters };
+    if (!storage.migrated) return { receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 }, migration: null, counters };
     const receipts = recording?.receiptCount() ?? 0;
     return { receipts, outbox: this.outbox.countsByStatus(), migration: storage.applied, counters };
   }

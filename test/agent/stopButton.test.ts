@@ -23,24 +23,39 @@ function question(team: string, text: string) {
   return { inbound, channel, ts };
 }
 
+/** The runs kept as stopped (an outcome, apart from the parked ones), as the outbox holds them. */
+function stoppedIn(state: DurableObjectState) {
+  return state.storage.sql
+    .exec<{ idempotency_key: string; last_error: string; attempts: number }>(
+      "SELECT idempotency_key, last_error, attempts FROM outbox WHERE status = 'stopped' ORDER BY idempotency_key",
+    )
+    .toArray();
+}
+
 describe("the stop button (agent_session_stopped)", () => {
   it("aborts a running run at once: its signal, no Slack call of it after the stop, its stream stopped, the session active", async () => {
     controlClock();
     const team = newWorkspace();
     const streaming = latch();
-    const ended = latch<{ abortedAt: number; said: string; streamed: string }>();
+    const aborted = latch<number>();
+    const after: string[] = [];
     const app = new App().message("think", async ({ signal, sayStream, say }) => {
       const stream = sayStream();
       await stream.append({ markdown_text: "thinking… ".repeat(30) });
       streaming.open();
       await new Promise((resolve) => signal.addEventListener("abort", resolve));
-      const abortedAt = Date.now();
-      // A run that goes on after the stop: nothing of it reaches Slack.
-      const said = await say("too late").then(() => "none", String);
-      const streamed = await stream
-        .append({ markdown_text: "too late ".repeat(40) })
-        .then(() => stream.stop({ markdown_text: "still too late" }).then(() => "none", String), String);
-      ended.open({ abortedAt, said, streamed });
+      aborted.open(Date.now());
+      // A run that goes on after the stop, inside Slack's sample try/catch: nothing of it reaches Slack,
+      // and neither its next line nor its catch runs (the call never settles).
+      try {
+        await say("too late");
+        after.push("said");
+        await stream.append({ markdown_text: "too late ".repeat(40) });
+        after.push("streamed");
+      } catch (error) {
+        after.push(`caught ${error}`);
+        await say(`:warning: Something went wrong! (${error})`);
+      }
     });
     const { channel, ts, inbound } = question(team, "think about it");
     const outcome = await runInDurableObject(shardStub(team), async (_, state) => {
@@ -52,33 +67,38 @@ describe("the stop button (agent_session_stopped)", () => {
         .then(() => slack().messagesIn(channel, ts));
       const settled = latch<string>();
       shard.delivery.events.subscribe((event) => {
-        if (event.type === "parked") settled.open(event.reason);
+        if (event.type === "stopped") settled.open(event.reason);
+        if (event.type === "parked") settled.open(`parked: ${event.reason}`);
       });
       const stoppedAt = Date.now();
       const callsBefore = slack().calls.length;
       await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs: ts }, [stream!.ts])));
-      const run = await ended.opened;
+      const abortedAt = await aborted.opened;
       const active = await slack().waitFor("agents.sessions.setStatus", (call) => call.body.status === "active");
       await slack().waitFor("chat.stopStream");
       await slack().waitFor("assistant.threads.setStatus", (call) => call.body.status === "");
-      // The run's own attempt settles parked too, with no follow-ups (the stop told Slack already).
+      // The run's own attempt settles stopped: an outcome, not parked, no follow-ups (the stop told Slack already).
       const reason = await settled.opened;
       const parked = shard.operations.listParked();
+      const rows = state.storage.sql
+        .exec("SELECT idempotency_key, status, last_error, attempts FROM outbox WHERE effect = 'run'")
+        .toArray();
       return {
         stoppedAt,
-        run,
+        abortedAt,
         active,
         reason,
         parked,
+        rows,
+        counts: shard.operations.stats().outbox,
         after: slack().calls.slice(callsBefore),
         stream: slack().message(channel, stream!.ts),
       };
     });
     // Aborted in the stop's own turn: no time had to pass for it (the clock never moved).
-    expect(outcome.run.abortedAt).toBe(outcome.stoppedAt);
-    // Its calls fail unsent: Slack calls are refused, and so is its stream (its checkpoint or its call).
-    expect(outcome.run.said).toBe("RunStopped: stopped by user");
-    expect(outcome.run.streamed).toMatch(/stopped by user|LeaseLost/);
+    expect(outcome.abortedAt).toBe(outcome.stoppedAt);
+    // Its calls are refused unsent, and its code goes no further: not to its next line, not to its catch.
+    expect(after).toEqual([]);
     expect(outcome.active.at - outcome.stoppedAt).toBeLessThan(2500);
     expect(outcome.active.body).toEqual({ channel_id: channel, thread_ts: ts, status: "active" });
     // After the stop, only the stop's own calls: the stream it names stopped, the session active.
@@ -94,10 +114,17 @@ describe("the stop button (agent_session_stopped)", () => {
         .map((call) => call.body.status),
     ).toEqual(["processing", "active"]);
     expect(outcome.reason).toBe("stopped by user");
-    // The operations API lists it parked with that reason (GET /admin/shards/{workspace}/{bucket}/parked).
-    expect(outcome.parked).toMatchObject([
-      { idempotency_key: `${inbound.dedupeKey}:run:message:think`, last_error: "stopped by user", attempts: 1 },
+    // A stop is an outcome: nothing parked (no dead letter, no alert), the run kept as stopped and counted apart.
+    expect(outcome.parked).toEqual([]);
+    expect(outcome.rows).toEqual([
+      {
+        idempotency_key: `${inbound.dedupeKey}:run:message:think`,
+        status: "stopped",
+        last_error: "stopped by user",
+        attempts: 1,
+      },
     ]);
+    expect(outcome.counts).toEqual({ pending: 0, parked: 0, stopped: 1 });
   });
 
   it("a stream Slack stopped already counts as stopped: nothing is parked for it", async () => {
@@ -137,7 +164,7 @@ describe("the stop button (agent_session_stopped)", () => {
     expect(outcome.parked).toEqual([]);
   });
 
-  it("a run not yet begun never begins: its row is parked 'stopped by user', listed by the operations API; another thread's runs run", async () => {
+  it("a run not yet begun never begins: its row is stopped ('stopped by user'), not parked; another thread's runs run", async () => {
     const clock = controlClock();
     const team = newWorkspace();
     const ran: string[] = [];
@@ -171,15 +198,13 @@ describe("the stop button (agent_session_stopped)", () => {
       await stopRan.opened;
       clock.advance(60_000);
       await shard.delivery.sweep(Date.now());
-      return shard.operations.listParked();
+      return { parked: shard.operations.listParked(), stopped: stoppedIn(state) };
     });
     expect(ran.sort()).toEqual(["later, elsewhere", "the stop's own run"]);
-    expect(parked).toHaveLength(1);
-    expect(parked[0]).toMatchObject({
-      idempotency_key: `${inbound.dedupeKey}:run:message:later`,
-      last_error: "stopped by user",
-      attempts: 0,
-    });
+    expect(parked.parked).toEqual([]);
+    expect(parked.stopped).toEqual([
+      { idempotency_key: `${inbound.dedupeKey}:run:message:later`, last_error: "stopped by user", attempts: 0 },
+    ]);
   });
 
   it("a run no index finds when the stop comes (no turn, waiting for a retry) is stopped as it begins, by the next instance too", async () => {
@@ -209,10 +234,11 @@ describe("the stop button (agent_session_stopped)", () => {
       const shard = await workspaceShardIn(state, { app });
       clock.advance(3_600_000);
       await shard.delivery.sweep(Date.now());
-      return shard.operations.listParked();
+      return { parked: shard.operations.listParked(), stopped: stoppedIn(state) };
     });
     expect(ran).toEqual([]);
-    expect(parked).toMatchObject([
+    expect(parked.parked).toEqual([]);
+    expect(parked.stopped).toEqual([
       { idempotency_key: `${inbound.dedupeKey}:run:message:later`, last_error: "stopped by user", attempts: 1 },
     ]);
   });
@@ -241,10 +267,10 @@ describe("the stop button (agent_session_stopped)", () => {
       return state.storage.sql.exec("SELECT status, last_error FROM outbox WHERE idempotency_key = 'queued:run'").toArray();
     });
     expect(ran).toEqual([]);
-    expect(settled).toEqual([{ status: "parked", last_error: "stopped by user" }]);
+    expect(settled).toEqual([{ status: "stopped", last_error: "stopped by user" }]);
   });
 
-  it("a run waiting for its retry is discarded, and a later message in the thread runs as usual", async () => {
+  it("a run waiting for its retry is stopped, and a later message in the thread runs as usual", async () => {
     const clock = controlClock();
     const team = newWorkspace();
     const attempts: string[] = [];
@@ -274,7 +300,7 @@ describe("the stop button (agent_session_stopped)", () => {
       return state.storage.sql.exec("SELECT status, last_error FROM outbox WHERE effect = 'run' ORDER BY created_at").toArray();
     });
     expect(attempts).toEqual(["flaky first", "flaky again"]);
-    expect(rows).toEqual([{ status: "parked", last_error: "stopped by user" }]);
+    expect(rows).toEqual([{ status: "stopped", last_error: "stopped by user" }]);
   });
 });
 

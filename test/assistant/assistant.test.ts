@@ -78,7 +78,7 @@ describe("app.assistant", () => {
     const context = { channel_id: "C0000SEEN", team_id: team, enterprise_id: null };
     await send(team, threadEvent("assistant_thread_context_changed", thread, context));
     await sweepUntilQuiet(shardStub(team), clock, 2);
-    expect(await storedFor(team)).toMatchObject({ outbox: { pending: 0, parked: 0 } });
+    expect(await storedFor(team)).toMatchObject({ outbox: { pending: 0, parked: 0, stopped: 0 } });
     const saved = await runInDurableObject(shardStub(team), (_, state) =>
       state.storage.sql
         .exec<{ context: string }>("SELECT context FROM assistant_threads WHERE channel = ?", thread.channel)

@@ -35,10 +35,10 @@ describe("the ack budget (ACK_BUDGET_MS)", () => {
 
     release();
     await lateCommit;
-    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, parked: 0, stopped: 0 } });
     const retry = await deliver(await signedEvent(envelope, signedBy({ retryNum: 1, retryReason: "http_timeout" })));
     expect(retry.status).toBe(200);
-    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, parked: 0, stopped: 0 } });
   });
 
   it("a Durable Object error marked retryable is retried once on a fresh stub → 200", async () => {
@@ -50,7 +50,7 @@ describe("the ack budget (ACK_BUDGET_MS)", () => {
     const response = await deliver(delivery);
     expect(response.status).toBe(200);
     expect(spy).toHaveBeenCalledTimes(2);
-    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, parked: 0, stopped: 0 } });
   });
 
   it("an overloaded Durable Object is never retried → 503", async () => {

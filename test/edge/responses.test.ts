@@ -16,7 +16,7 @@ import { outboxRows } from "../support/outboxRows";
 
 // One test per row of DESIGN.md §3 "Responses (Slack endpoints)".
 
-const nothingStored = { receipts: 0, outbox: { pending: 0, parked: 0 } };
+const nothingStored = { receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 } };
 
 describe("response table", () => {
   it("missing signature headers → 401, nothing stored", async () => {
@@ -100,7 +100,7 @@ describe("response table", () => {
     const team = newWorkspace();
     const notice = { token: "x", type: "app_rate_limited", team_id: team, minute_rate_limited: 1_796_000_100, api_app_id: "A1" };
     expect((await deliver(await signedEvent(notice, signedBy()))).status).toBe(200);
-    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 } });
     await vi.waitFor(async () => {
       const health = (await (await adminGet("/admin/health")).json()) as { app_rate_limited: { latest: unknown } };
       expect(health.app_rate_limited.latest).toMatchObject({ workspace: team, minute: 1_796_000_100 });
@@ -143,7 +143,7 @@ describe("response table", () => {
     const retry = await signedEvent(envelope, signedBy({ retryNum: 1, retryReason: "http_timeout" }));
     const response = await deliver(retry);
     expect(response.status).toBe(200);
-    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, parked: 0, stopped: 0 } });
   });
 
   it("deliberately ignored (no handler, a bot's message) → 200, nothing stored", async () => {
@@ -220,7 +220,7 @@ describe("response table", () => {
     const response = await deliver(delivery);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("");
-    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, parked: 0, stopped: 0 } });
     expect((await outboxRows(shardStub(team))).map((row) => row.idempotency_key)).toEqual([
       `${envelope.event_id}:run:event:app_mention`,
     ]);
@@ -232,7 +232,7 @@ describe("response table", () => {
       const response = await deliver(await signedForm(slashCommandFields("/echo", "hello", { team_id: team }), signedBy()), path);
       expect(response.status).toBe(200);
     }
-    expect(await storedFor(team)).toEqual({ receipts: 3, outbox: { pending: 3, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 3, outbox: { pending: 3, parked: 0, stopped: 0 } });
   });
 });
 

@@ -51,7 +51,7 @@ describe("the demo agent, tested with the public kit", () => {
     await slack.waitFor("agents.sessions.setStatus", (call) => call.body.status === "active");
     // Nothing is left to reach Slack: the stop's calls, and the stopped run's close of its message
     // (found stopped already: it keeps the text it showed). The run itself is parked, by the stop.
-    expect(await waitUntilSettled({ shard: env.SHARD, workspace: team })).toEqual({ pending: 0, parked: 1 });
+    expect(await waitUntilSettled({ shard: env.SHARD, workspace: team })).toEqual({ pending: 0, parked: 1, stopped: 0 });
     // Stopped where the stop met it, short of 500, and never streaming again.
     const stopped = slack.message("C0STOP", streaming!.ts);
     expect(stopped?.streaming).toBe(false);

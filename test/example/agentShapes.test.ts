@@ -49,7 +49,7 @@ async function expectAllDone(team: string) {
 
 /** The event was ignored: nothing to do recorded in the workspace's shard, no Slack call. */
 async function expectIgnored(team: string) {
-  expect(await storedFor(team)).toMatchObject({ outbox: { pending: 0, parked: 0 } });
+  expect(await storedFor(team)).toMatchObject({ outbox: { pending: 0, parked: 0, stopped: 0 } });
   expect(slack().calls).toEqual([]);
 }
 

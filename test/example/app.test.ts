@@ -94,7 +94,7 @@ describe("app.event: a mention", () => {
     for (const envelope of [fromOtherBot, fromItself, botSubtype]) {
       expect((await deliver(await signedEvent(envelope, signedBy()))).status).toBe(200);
     }
-    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 } });
   });
 });
 
@@ -161,7 +161,7 @@ describe("app.action", () => {
     const team = newWorkspace();
     const payload = blockActions({ teamId: team, actionId: "nobody_listens" });
     expect((await deliver(await signedInteraction(payload, signedBy()), "/slack/interactivity")).status).toBe(200);
-    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 } });
   });
 });
 
@@ -175,7 +175,7 @@ describe("app.view", () => {
       response_action: "errors",
       errors: { feedback: "Please write at least 3 characters." },
     });
-    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 0, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 0, parked: 0, stopped: 0 } });
   });
 
   it("a valid submission closes the modal (empty 200) and is processed in run", async () => {

@@ -23,7 +23,7 @@ describe("waitUntilSettled (issue 31: the kit without leaks between tests)", () 
       text: "<@U0000BOT> count to 5",
     });
     expect((await exports.default.fetch(mention)).status).toBe(200);
-    expect(await waitUntilSettled({ shard: env.SHARD, workspace: team })).toEqual({ pending: 0, parked: 0 });
+    expect(await waitUntilSettled({ shard: env.SHARD, workspace: team })).toEqual({ pending: 0, parked: 0, stopped: 0 });
     const made = slack.calls.map((call) => call.method);
     // The turn's last calls are in: its stream stopped, and the session back to active.
     expect(made).toContain("chat.stopStream");

@@ -12,14 +12,14 @@ describe("built-in filtering of the app's own messages", () => {
     const team = newWorkspace();
     const own = eventCallback(channelMessage({ user: BOT, text: "ping" }), { teamId: team, botUserId: BOT });
     expect((await deliver(await signedEvent(own, signedBy()))).status).toBe(200);
-    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 } });
   });
 
   it("an edit of the app's own message (message_changed) is filtered too", async () => {
     const team = newWorkspace();
     const edit = { ...channelMessage({ subtype: "message_changed", text: "ping" }), message: { user: BOT, text: "ping" } };
     expect((await deliver(await signedEvent(eventCallback(edit, { teamId: team }), signedBy()))).status).toBe(200);
-    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 } });
   });
 
   it("other events about the bot user are not its messages: the bot joining a channel reaches its listener", async () => {

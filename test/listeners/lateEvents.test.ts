@@ -13,7 +13,7 @@ const slack = useFakeSlack();
 const HOUR = 3_600_000;
 /** One receipt generation: RECEIPT_RETENTION_HOURS as the shards under test read it (24 h). */
 const RETENTION_MS = recordSettings(env).receiptRetentionMs;
-const NOTHING_STORED = { receipts: 0, outbox: { pending: 0, parked: 0 } };
+const NOTHING_STORED = { receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 } };
 
 /** `event` in its envelope, as Slack sent it `ageMs` ago (its event_time). */
 function sentAgo(team: string, event: Record<string, unknown>, ageMs: number): Record<string, unknown> {
@@ -83,7 +83,7 @@ describe("late events: acked and logged, not answered hours late", () => {
     const envelope = eventCallback(appMention(), { teamId: team });
     expect((await deliver(await signedEvent(envelope, signedBy()))).status).toBe(200);
     await slack().waitForCall((call) => call.method === "chat.postMessage");
-    expect(await waitUntilSettled({ shard: env.SHARD, workspace: team })).toEqual({ pending: 0, parked: 0 });
+    expect(await waitUntilSettled({ shard: env.SHARD, workspace: team })).toEqual({ pending: 0, parked: 0, stopped: 0 });
 
     // Two generations on, the shard's alarm has dropped the original's receipt: nothing dedupes a retry any more.
     clock.advance(2 * RETENTION_MS + 60_000);

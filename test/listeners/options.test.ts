@@ -15,7 +15,7 @@ describe("an options load (block_suggestion)", () => {
     expect(response.headers.get("content-type")).toContain("application/json");
     expect(await response.json()).toEqual({ options: [option("production"), option("preview")] });
     // Slack never retries a load and it changes nothing: no receipt, no outbox row, no shard written.
-    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 } });
   });
 
   it("of a select no listener serves is acked empty, as any delivery without a handler", async () => {
@@ -24,7 +24,7 @@ describe("an options load (block_suggestion)", () => {
     const response = await exports.default.fetch(await simulate.blockSuggestion("pick_nothing", "pr"));
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("");
-    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 } });
   });
 
   it("with a wrong signature is refused like any request", async () => {

@@ -71,7 +71,7 @@ describe("an app.options listener that reads before it acks", () => {
     expect(api).toHaveBeenCalledTimes(1);
     expect(seen).toEqual([{ action: "pick_customer", userId: "U0000USER" }]);
     expect(lines(warnings).map((line) => line.msg)).toContain("ack() called again in an options load: the first answer stands");
-    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 } });
   });
 
   it("slower than ACK_BUDGET_MS: Slack gets an empty list in time, the listener's signal aborts, a line says so", async () => {
@@ -87,7 +87,7 @@ describe("an app.options listener that reads before it acks", () => {
         action_id: "pick_slow",
       }),
     );
-    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 } });
   });
 
   it("that throws, or returns without acking: an empty list and a line naming the select", async () => {
@@ -106,7 +106,7 @@ describe("an app.options listener that reads before it acks", () => {
         action_id: "pick_forgetful",
       }),
     );
-    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 } });
   });
 
   it("beside a pure ack, which still answers at once", async () => {

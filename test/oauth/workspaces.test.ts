@@ -27,7 +27,7 @@ async function deliverEvent(from: From, event: Record<string, unknown>): Promise
 
 /** Waits until the lifecycle rows of `workspace` are delivered: their change has reached its shards by then. */
 const toldItsShards = (workspace: string) =>
-  vi.waitFor(async () => expect((await storedFor(workspace)).outbox).toEqual({ pending: 0, parked: 0 }));
+  vi.waitFor(async () => expect((await storedFor(workspace)).outbox).toEqual({ pending: 0, parked: 0, stopped: 0 }));
 
 const mention = (from: From) => deliverEvent(from, appMention({ text: `hello from ${from.team}` }));
 
@@ -42,7 +42,7 @@ describe("events in OAuth mode", () => {
     const response = await mention({ team });
     expect(response.status).toBe(410);
     expect(response.headers.get("x-slack-no-retry")).toBe("1");
-    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 } });
   });
 
   it("in steady state neither the ack nor the delivery asks the store: 20 events, one lookup of each kind", async () => {
@@ -156,7 +156,7 @@ describe("token rotation when Slack fails", () => {
     await sweepUntilQuiet(shardStub(team), clock);
     expect(slack().refreshCalls()).toHaveLength(2);
     expect(postsWith(`xoxe.xoxb-${team}-r1`)).toHaveLength(1);
-    expect((await shardStub(team).stats()).outbox).toEqual({ pending: 0, parked: 0 });
+    expect((await shardStub(team).stats()).outbox).toEqual({ pending: 0, parked: 0, stopped: 0 });
   });
 });
 

@@ -43,7 +43,7 @@ describe("operations API", () => {
     await runDurableObjectAlarm(stub);
 
     const stats = await (await admin(`/shards/${team}/0`)).json<{ outbox: { parked: number } }>();
-    expect(stats.outbox).toEqual({ pending: 0, parked: 2 });
+    expect(stats.outbox).toEqual({ pending: 0, parked: 2, stopped: 0 });
     const parked = await (await admin(`/shards/${team}/0/parked`)).json<Array<{ idempotency_key: string; last_error: string }>>();
     expect(parked.map((p) => [p.idempotency_key, p.last_error])).toEqual([
       [first, "chat.postMessage: 200 not_in_channel"],
@@ -90,7 +90,7 @@ describe("operations API", () => {
   it("reading a shard that was never written answers empty counts and creates no storage", async () => {
     const team = newWorkspace();
     const stats = await (await admin(`/shards/${team}/0`)).json<{ receipts: number; outbox: unknown }>();
-    expect(stats).toMatchObject({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(stats).toMatchObject({ receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 } });
     expect(await (await admin(`/shards/${team}/0/parked`)).json()).toEqual([]);
     const tables = await runInDurableObject(shardStub(team), (_, state) =>
       state.storage.sql.exec("SELECT name FROM sqlite_master").toArray(),
@@ -106,7 +106,7 @@ describe("operations API", () => {
     await seedEffects(stub, workspace, [{ name: "a", effect: postMessage("C1") }]);
     await runDurableObjectAlarm(stub);
     const stats = await (await admin(`/shards/${encodeURIComponent(workspace)}/0`)).json<{ outbox: unknown }>();
-    expect(stats.outbox).toEqual({ pending: 0, parked: 1 });
+    expect(stats.outbox).toEqual({ pending: 0, parked: 1, stopped: 0 });
   });
 });
 

@@ -19,10 +19,10 @@ describe("one ingest transaction", () => {
     expect(failed.status).toBe(503);
     expect(failed.headers.get("x-slack-no-retry")).toBeNull();
     expect(enqueue).toHaveBeenCalledTimes(1);
-    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 } });
 
     const retry = await deliver(await signedEvent(envelope, signedBy({ retryNum: 1, retryReason: "http_error" })));
     expect(retry.status).toBe(200);
-    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, parked: 0, stopped: 0 } });
   });
 });

@@ -73,13 +73,13 @@ describe("a backlog does not slow the hot path (each statement reads an index ra
         nextInLine: rowsReadBy(sql, () => outbox.nextInLineSince()),
         parkedList: rowsReadBy(sql, () => outbox.parked.list(50, { newestBefore: null })),
         stop: rowsReadBy(sql, () =>
-          outbox.parked.parkConversationRuns(`${team}:C1:1.000001`, "U1", "Ev-stop", "stopped by user", now, []),
+          outbox.stopped.stopConversationRuns(`${team}:C1:1.000001`, "U1", "Ev-stop", "stopped by user", now, []),
         ),
         claimedNothingElse: outbox.claimedBy("sweep").map((row) => row.idempotency_key),
       };
     });
     expect(reads.walkedAll).toBe(true);
-    expect(reads.counts).toEqual({ pending: 15_001, parked: 5_000 });
+    expect(reads.counts).toEqual({ pending: 15_001, parked: 5_000, stopped: 0 });
     // The one due row is claimed (not the 10,000 due in an hour, nor the 5,000 leased out).
     expect(reads.claimedNothingElse).toEqual(["Ev-new:reply"]);
     expect(reads.claim).toBeLessThan(20);
@@ -153,8 +153,8 @@ describe("the walk of what an instance inherits", () => {
       return { midway, kept, counted };
     });
     expect(result.midway).toBe(false);
-    expect(result.kept).toEqual({ pending: result.counted.pending, parked: result.counted.parked });
-    expect(result.kept).toEqual({ pending: 400 + 300 - 1 + 1 + 2 - 1 - 2, parked: 300 - 1 - 1 + 1 + 2 - 1 });
+    expect(result.kept).toEqual({ pending: result.counted.pending, parked: result.counted.parked, stopped: 0 });
+    expect(result.kept).toEqual({ pending: 400 + 300 - 1 + 1 + 2 - 1 - 2, parked: 300 - 1 - 1 + 1 + 2 - 1, stopped: 0 });
   });
 
   it("a turn recorded before the walk knows its thread's lead waits for it, then names it; the lead's end lets it go", async () => {

@@ -13,7 +13,7 @@ describe("race-free dedupe", () => {
     );
     const responses = await Promise.all(deliveries.map((d) => deliver(d)));
     expect(responses.map((r) => r.status)).toEqual(Array(25).fill(200));
-    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 1, outbox: { pending: 1, parked: 0, stopped: 0 } });
   });
 
   it("two identical slash commands are two invocations (dedupe by trigger_id)", async () => {
@@ -26,6 +26,6 @@ describe("race-free dedupe", () => {
       );
       expect(response.status).toBe(200);
     }
-    expect(await storedFor(team)).toEqual({ receipts: 2, outbox: { pending: 2, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 2, outbox: { pending: 2, parked: 0, stopped: 0 } });
   });
 });

@@ -41,7 +41,7 @@ describe("schema migrations", () => {
 
     const after = await runInDurableObject(stub, (_, state) => appliedIn(state));
     expect(after).toEqual(before);
-    expect(await storedFor(team)).toEqual({ receipts: 2, outbox: { pending: 2, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 2, outbox: { pending: 2, parked: 0, stopped: 0 } });
   });
 
   it("a second migration applies on a shard that already has data, exactly once", async () => {
@@ -99,7 +99,7 @@ describe("schema migrations", () => {
   it("a shard that was only read (the operations API) gets no schema and no storage", async () => {
     const team = newWorkspace();
     const stub = shardStub(team);
-    expect(await stub.stats()).toMatchObject({ receipts: 0, outbox: { pending: 0, parked: 0 }, migration: null });
+    expect(await stub.stats()).toMatchObject({ receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 }, migration: null });
     expect(await stub.listParked()).toEqual([]);
     expect(await stub.replay()).toBe(0);
     const tables = await runInDurableObject(stub, (_, state) =>

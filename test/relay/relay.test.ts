@@ -81,7 +81,7 @@ describe("relay mode: a backend that fails", () => {
     await vi.waitFor(async () => expect((await shardStub(team).stats()).counters.retried).toBe(1));
     await sweepUntilQuiet(shardStub(team), clock);
     expect(attemptsSeen()).toEqual(["1", "2", "3"]);
-    expect((await shardStub(team).stats()).outbox).toEqual({ pending: 0, parked: 0 });
+    expect((await shardStub(team).stats()).outbox).toEqual({ pending: 0, parked: 0, stopped: 0 });
   });
 
   it("a backend that is down for a while (connections dropped) receives every event once it is back", async () => {
@@ -94,7 +94,7 @@ describe("relay mode: a backend that fails", () => {
     await sweepUntilQuiet(shardStub(team), clock);
     const delivered = new Set(relayed().map((request) => request.headers.get("x-relay-delivery-id")));
     expect(delivered).toEqual(new Set(deliveries.map(({ envelope }) => envelope.event_id)));
-    expect((await shardStub(team).stats()).outbox).toEqual({ pending: 0, parked: 0 });
+    expect((await shardStub(team).stats()).outbox).toEqual({ pending: 0, parked: 0, stopped: 0 });
   });
 
   it("410 parks at once, as does x-slack-no-retry: 1", async () => {

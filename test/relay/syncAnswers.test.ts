@@ -57,7 +57,7 @@ describe("relay mode: synchronous answers for commands and interactivity", () =>
     expect(response.headers.get("content-type")).toBe("application/json");
     expect(JSON.parse(body)).toEqual(answer);
     // Completed, fenced, by that attempt: nothing left to deliver, nothing delivered twice.
-    expect((await shardStub(team).stats()).outbox).toEqual({ pending: 0, parked: 0 });
+    expect((await shardStub(team).stats()).outbox).toEqual({ pending: 0, parked: 0, stopped: 0 });
     await pause(100);
     expect(relayed()).toHaveLength(1);
     expect(relayed()[0]!.headers.get("x-relay-attempt")).toBe("1");
@@ -93,7 +93,7 @@ describe("relay mode: synchronous answers for commands and interactivity", () =>
     const { response, body } = await timedDeliver(await signedInteraction(payload, signedBy()), "/slack/interactivity");
     expect(response.status).toBe(200);
     expect(JSON.parse(body)).toEqual({ options: [{ text: { type: "plain_text", text: "staging" }, value: "staging" }] });
-    expect(await shardStub(team).stats()).toMatchObject({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(await shardStub(team).stats()).toMatchObject({ receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 } });
     await pause(100);
     expect(relayed()).toEqual([]);
   });
@@ -119,7 +119,7 @@ describe("relay mode: synchronous answers for commands and interactivity", () =>
     // The first attempt is not cut short: it completes the row when the backend answers.
     await vi.waitFor(async () => expect((await shardStub(team).stats()).counters.delivered).toBe(1), { timeout: 5_000 });
     expect(relayed().map((request) => request.headers.get("x-relay-delivery-id"))).toEqual([fields.trigger_id]);
-    expect((await shardStub(team).stats()).outbox).toEqual({ pending: 0, parked: 0 });
+    expect((await shardStub(team).stats()).outbox).toEqual({ pending: 0, parked: 0, stopped: 0 });
   });
 
   it("a backend that fails inline: an empty 200, and the row is delivered durably afterwards", async () => {

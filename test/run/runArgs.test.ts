@@ -27,7 +27,7 @@ describe("a run's Bolt arguments", () => {
   it("a message its pattern does not match runs nothing", async () => {
     const team = newWorkspace();
     expect((await message(team, "count to five")).status).toBe(200);
-    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0 } });
+    expect(await storedFor(team)).toEqual({ receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 } });
     expect(slack().calls.filter((call) => call.method === "chat.postMessage")).toEqual([]);
   });
 

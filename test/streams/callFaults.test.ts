@@ -86,7 +86,7 @@ describe("a stream's calls under faults, beyond the matrix", () => {
     expect(orphan!.streaming).toBe(true);
     expect(answered.map((m) => m.text).join("")).toBe(text.join(""));
     expect(answered.every((m) => !m.streaming)).toBe(true);
-    expect(run.counts).toEqual({ pending: 0, parked: 0 });
+    expect(run.counts).toEqual({ pending: 0, parked: 0, stopped: 0 });
   });
 
   it("a parked run's stream.close on a message deleted in Slack is done, not parked", async () => {

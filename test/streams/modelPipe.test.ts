@@ -70,7 +70,7 @@ describe("sayStream().pipe(result): the AI SDK's streamText into the reply", () 
       expect(piped.text).toBe("Hello, world.");
     });
     expect(messages).toMatchObject([{ text: "Hello, world.", streaming: false, chunks: [] }]);
-    expect(counts).toEqual({ pending: 0, parked: 0 });
+    expect(counts).toEqual({ pending: 0, parked: 0, stopped: 0 });
   });
 
   it("shows a tool call as a task_update, in_progress then complete with its sources, among the text", async () => {
@@ -141,7 +141,7 @@ describe("sayStream().pipe(result): the AI SDK's streamText into the reply", () 
     expect(calls).toBe(2);
     expect(messages.map((m) => m.text).join("")).toBe("Hello, world.");
     expect(messages.every((m) => !m.streaming)).toBe(true);
-    expect(counts).toEqual({ pending: 0, parked: 0 });
+    expect(counts).toEqual({ pending: 0, parked: 0, stopped: 0 });
   });
 });
 

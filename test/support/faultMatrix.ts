@@ -105,7 +105,7 @@ export async function runAnswer(scenario: Scenario, ...faults: Injected[]): Prom
   });
   const stub = env.SHARD.get(env.SHARD.idFromName(`matrix-${crypto.randomUUID()}`));
   const team = "T0MATRIX";
-  let counts: AnswerRun["counts"] = { pending: 0, parked: 0 };
+  let counts: AnswerRun["counts"] = { pending: 0, parked: 0, stopped: 0 };
   await runInDurableObject(stub, async (_, state) => {
     const shard = shardIn(state, { name: `${team}/0`, app: scenario.app, settings: { SLACK_PACING: "false", ...scenario.vars } });
     outbox = shard.outbox;

@@ -1,6 +1,5 @@
 import { stoppedStreams } from "../../inbound/stoppedStreams";
 import type { Conversation, Inbound } from "../../inbound/types";
-import { STOPPED_BY_USER } from "../../platform/errors";
 import type { PlannedEffect, RunEffect } from "../contract";
 
 /** The conversation of an agent's run: a user's message (`message`, `app_mention`) in a thread or starting one. */
@@ -55,12 +54,12 @@ const statusCleared = (channel: string, threadTs: string): PlannedEffect["effect
 /**
  * What an agent conversation's run finally parked plans (a park follow-up): the user is told
  * `text` in the thread (none when empty) and the session leaves `processing`. A run the user
- * stopped plans nothing: the stop did both.
+ * stopped is never parked (platform/runStopped.ts): its stop did both.
  */
 export function parkedRunNotice(text: string): (effect: RunEffect, reason: string) => PlannedEffect[] {
-  return (effect, reason) => {
+  return (effect) => {
     const conversation = agentConversationOf(effect.inbound);
-    if (!conversation || reason === STOPPED_BY_USER) return [];
+    if (!conversation) return [];
     const { channel, threadTs } = conversation;
     const told: PlannedEffect[] =
       text === ""

@@ -86,7 +86,9 @@ const isUserMessageInDm = (event: Record<string, unknown>) =>
 /** A handler as a listener's run: every run's arguments, its `say` bound to the thread, and the assistant's tools. */
 function asRun(handler: Handler<never>): NonNullable<ListenerSpec["run"]> {
   return (args: RunArgs, tools?: RunTools) => {
-    const own = assistantTools(args.inbound, args.event ?? {}, args.client, tools);
+    const tooled = assistantTools(args.inbound, args.event ?? {}, args.client, tools);
+    // Its own tools past the run's catch too, as the run's other tools are (app/run/guardedTools.ts).
+    const own = tools?.guarded ? tools.guarded(tooled) : tooled;
     return (handler as Handler<RunArgs>)({ ...args, ...own });
   };
 }

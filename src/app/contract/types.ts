@@ -84,6 +84,12 @@ export interface RunTools {
   userToken?: string;
   /** Where the run's durable waits for a person are kept (`waitForAction`). */
   waits?: WaitLedger;
+  /**
+   * The attempt's tools as the run's code gets them (app/run/guardedTools.ts): what ends the
+   * attempt — a wait, a sleep, the stop button, a failure the outbox retries — never reaches the
+   * code's `catch`. Set by the app for each attempt; the kinds built on listeners guard their own tools with it.
+   */
+  guarded?: <T extends object>(tools: T) => T;
 }
 
 /**

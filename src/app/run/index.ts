@@ -3,9 +3,12 @@
  * `respond`, `context`, `logger`, `sayStream`, `complete` / `fail`, the client with Bolt 5's
  * `chatStream` in `chatStream.ts`; `sleep` and `waitForAction` from waits/) and its controls (the thread's
  * status kept alive, its agent session, the stop button's `signal`) around each attempt; and an
- * options load's listener that reads before it acks, run at the edge with Bolt's arguments (`optionsLoad.ts`).
+ * options load's listener that reads before it acks, run at the edge with Bolt's arguments (`optionsLoad.ts`);
+ * what ends an attempt where the run's code cannot catch it (`attemptEnding.ts`, `guardedTools.ts`).
  */
 
+export { AttemptEnding, endsTheAttempt } from "./attemptEnding";
+export { guardedTools } from "./guardedTools";
 export { loadOptionsWith } from "./optionsLoad";
 export { runArgsOf } from "./runArgs";
 export { withRunControls } from "./runControls";

@@ -11,7 +11,8 @@ import { sayAndRespond } from "./sayAndRespond";
 
 /**
  * What a listener's `run` is handed: its view of the delivery and, with Bolt's names, every
- * helper a run has. The one place a new run capability adds its arguments.
+ * helper a run has. The one place a new run capability adds its arguments. Its tools are the
+ * attempt's `guarded` ones (app/run/guardedTools.ts) when the app runs it.
  */
 export function runArgsOf(name: string, matched: ListenerContext, tools: RunTools, sayStream: SayStream = noStreams): RunArgs {
   const { client, step, attempt, env = {} } = tools;
@@ -21,7 +22,7 @@ export function runArgsOf(name: string, matched: ListenerContext, tools: RunTool
   const helpers = { ack: ackInRun, ...sayAndRespond(inbound, client), ...functionCompletion(inbound, client, step) };
   const runClient = runClientOf(client, sayStream);
   const suspensions = { ...durableTimers(step), ...durableWaits(inbound, client, step, tools.waits) };
-  return {
+  const args: RunArgs = {
     ...matched,
     client: runClient,
     step,
@@ -34,4 +35,5 @@ export function runArgsOf(name: string, matched: ListenerContext, tools: RunTool
     ...helpers,
     ...runControls(tools),
   };
+  return tools.guarded ? tools.guarded(args) : args;
 }

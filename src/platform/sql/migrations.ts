@@ -16,6 +16,7 @@ import turnLeads from "../../../migrations/0015_turn_leads.sql";
 import dueRows from "../../../migrations/0016_due_rows.sql";
 import databaseSize from "../../../migrations/0017_database_size.sql";
 import conversationStops from "../../../migrations/0018_conversation_stops.sql";
+import stoppedRuns from "../../../migrations/0019_stopped_runs.sql";
 import { type MigrationId, SchemaNewerThanCode } from "../errors";
 
 export interface Migration {
@@ -45,6 +46,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 16, name: "0016_due_rows", sql: dueRows },
   { id: 17, name: "0017_database_size", sql: databaseSize },
   { id: 18, name: "0018_conversation_stops", sql: conversationStops },
+  { id: 19, name: "0019_stopped_runs", sql: stoppedRuns },
 ];
 
 /**
