@@ -7,6 +7,8 @@ export type AppView = "agent_view" | "assistant_view";
  * Which view the app declares, if any. The agent view when the app is declared an agent:
  * `AGENT_SESSIONS` (`options.agentView`), the app's `manifest.agent`, a listener's `agent` option or
  * a listener of an event only agents get. Otherwise `app.assistant` keeps the assistant view.
+ * `agentView` unset counts as false: the Worker always passes AGENT_SESSIONS, whose default
+ * (settings/table.ts) is the one switch that makes the agent view every app's.
  */
 export function viewOf(
   needs: readonly ListenerNeeds[],
