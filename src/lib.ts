@@ -117,6 +117,7 @@ export type {
 } from "./app/listeners";
 export { ownBotUser, ParkedError } from "./app/listeners";
 export type {
+  AppHomeDeclaration,
   AppManifest,
   AppManifestDeclaration,
   AssistantDeclaration,

@@ -243,7 +243,7 @@ export class App implements SlackApp {
     if (this.listeners.some((l) => l.name === name)) throw new Error(`listener name "${name}" is already taken`);
     checkedMaxEventAge(spec.maxEventAgeMs, `listener "${name}"`);
     this.listeners.push({ name, spec, match });
-    this.needs.push({ name, needs });
+    this.needs.push({ name, needs: slackManifest.withAgentOption(needs, spec.agent) });
     return this;
   }
 }

@@ -79,6 +79,34 @@ describe("the demo's manifest", () => {
   });
 });
 
+describe("the manifest of an agent that is not an app.assistant, from the Worker", () => {
+  it("follows AGENT_SESSIONS: the agent view, the stop button's event and assistant:write", async () => {
+    const app = new App({ manifest: { name: "Mentions" } }).event("app_mention", async () => {});
+    const { worker } = createCoordinator({ app });
+    const context = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
+    const headers = { authorization: `Bearer ${(env as unknown as CoordinatorEnv).ADMIN_TOKEN}` };
+    const ask = async (agentSessions: string): Promise<AppManifest> => {
+      const path = `/admin/manifest?url=${encodeURIComponent(URL_)}`;
+      const request = new Request(`https://coordinator.test${path}`, { headers }) as Parameters<typeof worker.fetch>[0];
+      const response = await worker.fetch(
+        request,
+        { ...(env as unknown as CoordinatorEnv), AGENT_SESSIONS: agentSessions },
+        context,
+      );
+      expect(response.status).toBe(200);
+      return response.json();
+    };
+    const agent = await ask("true");
+    expect(agent.features?.agent_view).toEqual({ agent_description: "Mentions, in Slack" });
+    expect(agent.settings?.event_subscriptions?.bot_events).toEqual(["agent_session_stopped", "app_mention"]);
+    expect(agent.oauth_config?.scopes?.bot).toContain("assistant:write");
+    expect(validate(slackSchema, agent)).toEqual([]);
+    const plain = await ask("false");
+    expect(plain.features?.agent_view).toBeUndefined();
+    expect(plain.settings?.event_subscriptions?.bot_events).toEqual(["app_mention"]);
+  });
+});
+
 describe("a listener the deployed manifest does not subscribe to", () => {
   afterEach(() => vi.restoreAllMocks());
 

@@ -125,6 +125,11 @@ export interface ListenerSpec<C = ListenerContext> {
    * an hour); `Infinity` answers events of any age. Commands and interactivity are never late.
    */
   maxEventAgeMs?: number;
+  /**
+   * This listener answers as an agent (`sayStream`, `setStatus`, the stop button): the app's
+   * manifest declares the agent view, `agent_session_stopped` and `assistant:write` (app/manifest/agentView.ts).
+   */
+  agent?: boolean;
 }
 
 /** A listener is its `run` alone, or a spec with `ack`, `run` and options. */

@@ -1,3 +1,5 @@
+import { type AppView, viewFeature, viewOf } from "./agentView";
+import { appHomeOf } from "./appHome";
 import type {
   AppManifest,
   AppManifestDeclaration,
@@ -45,18 +47,17 @@ function functionsOf(needs: readonly ListenerNeeds[]): AppManifest["functions"] 
   );
 }
 
-function featuresOf(needs: readonly ListenerNeeds[], name: string, urls: ReturnType<typeof slackUrls>, agentView: boolean) {
+function featuresOf(
+  needs: readonly ListenerNeeds[],
+  declared: AppManifestDeclaration,
+  name: string,
+  urls: ReturnType<typeof slackUrls>,
+  view: AppView | undefined,
+) {
   const commands = needs.flatMap((n) => (n.command ? [n.command] : []));
   const shortcuts = needs.flatMap((n) => (n.shortcut ? [n.shortcut] : []));
-  const assistant = needs.find((n) => n.assistant)?.assistant;
-  const dm = needs.some((n) => n.events?.includes("message.im"));
-  const view = assistant && {
-    [agentView ? "agent_description" : "assistant_description"]: assistant.description ?? `${name}, in Slack`,
-    ...(assistant.suggested_prompts ? { suggested_prompts: assistant.suggested_prompts } : {}),
-  };
   return {
-    // Users write to the app in its Messages tab: the DM's messages reach `message.im` listeners.
-    ...(dm || assistant ? { app_home: { messages_tab_enabled: true, messages_tab_read_only_enabled: false } } : {}),
+    ...appHomeOf(needs, view, declared.app_home),
     bot_user: { display_name: name, always_online: false },
     ...(commands.length
       ? {
@@ -79,15 +80,16 @@ function featuresOf(needs: readonly ListenerNeeds[], name: string, urls: ReturnT
           })),
         }
       : {}),
-    ...(view ? { [agentView ? "agent_view" : "assistant_view"]: view } : {}),
+    ...(view ? viewFeature(view, needs, declared, name) : {}),
   };
 }
 
 /**
  * The Slack app manifest the registrations need (pure): a bot event for every event and message
  * listener, the scopes those events and the coordinator's own calls need (with the app's declared
- * ones), slash commands, shortcuts, interactivity and options load URLs, custom steps, the agent
- * (or assistant) view, and in OAuth mode the redirect URL and the install's scopes.
+ * ones), slash commands, shortcuts, interactivity and options load URLs, custom steps, the App
+ * Home's tabs, the agent (or assistant) view with the stop button's event, and in OAuth mode the
+ * redirect URL and the install's scopes.
  */
 export function appManifest(
   registered: readonly NamedNeeds[],
@@ -97,11 +99,10 @@ export function appManifest(
   const needs = registered.map((r) => r.needs);
   const urls = slackUrls(options.url);
   const name = options.name ?? declared.name ?? "Slack app";
-  const agentView = options.agentView ?? false;
-  const assistant = needs.some((n) => n.assistant);
+  const view = viewOf(needs, declared, options);
   const events = sorted([
     ...needs.flatMap((n) => n.events ?? []),
-    ...(assistant && agentView ? AGENT_VIEW_EVENTS : []),
+    ...(view === "agent_view" ? AGENT_VIEW_EVENTS : []),
     ...(options.oauth ? OAUTH_EVENTS : []),
   ]);
   const bot = sorted([
@@ -109,7 +110,7 @@ export function appManifest(
     ...events.flatMap((event) => EVENT_SCOPES[event] ?? []),
     ...needs.flatMap((n) => n.scopes ?? []),
     ...(needs.some((n) => n.command || n.shortcut) ? [COMMANDS_SCOPE] : []),
-    ...(assistant ? ASSISTANT_SCOPES : []),
+    ...(view ? ASSISTANT_SCOPES : []),
     ...(declared.scopes ?? []),
     ...(options.oauth?.scopes ?? []),
   ]);
@@ -123,7 +124,7 @@ export function appManifest(
       ...(declared.description ? { description: declared.description } : {}),
       ...(declared.background_color ? { background_color: declared.background_color } : {}),
     },
-    features: featuresOf(needs, name, urls, agentView),
+    features: featuresOf(needs, declared, name, urls, view),
     oauth_config: {
       ...(options.oauth ? { redirect_urls: [options.oauth.redirectUrl ?? urls.oauthRedirect] } : {}),
       scopes: { bot, ...(user.length ? { user } : {}) },

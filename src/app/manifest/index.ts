@@ -1,12 +1,23 @@
 /**
  * The Slack app manifest made from the registrations: what each listener needs of it
- * (`ListenerNeeds`, declared beside `app.command`, `app.shortcut`, `app.function`, `app.assistant`),
- * which scopes events and the coordinator's own calls need (`scopes.ts`, data), the manifest
- * itself (`appManifest`, pure), and the listeners a given manifest leaves unreachable.
+ * (`ListenerNeeds`, declared beside `app.command`, `app.shortcut`, `app.function`, `app.assistant`,
+ * a listener's `agent` option), which scopes events and the coordinator's own calls need
+ * (`scopes.ts`, data), which view the app declares (`agentView.ts`: agent or assistant), its App
+ * Home's tabs (`appHome.ts`), the manifest itself (`appManifest`, pure), and the listeners a given
+ * manifest leaves unreachable.
  */
 export { appManifest, slackUrls } from "./appManifest";
-export { assistantNeeds, commandNeeds, declarationAnd, eventNeeds, functionNeeds, shortcutNeeds } from "./listenerNeeds";
+export {
+  assistantNeeds,
+  commandNeeds,
+  declarationAnd,
+  eventNeeds,
+  functionNeeds,
+  shortcutNeeds,
+  withAgentOption,
+} from "./listenerNeeds";
 export type {
+  AppHomeDeclaration,
   AppManifest,
   AppManifestDeclaration,
   AssistantDeclaration,

@@ -5,14 +5,26 @@ import type {
   ListenerNeeds,
   ShortcutDeclaration,
 } from "./manifestTypes";
-import { MESSAGE_EVENTS } from "./scopes";
+import { AGENT_ONLY_EVENTS, MESSAGE_EVENTS } from "./scopes";
 
 /** A constraint the manifest can name: a string. A RegExp matches what only the app's own manifest can list. */
 type Constraint = string | RegExp | undefined;
 
-/** The bot events of an Events API type: `message` is one per conversation kind, the others their own name. */
+/**
+ * The bot events of Events API types: `message` is one per conversation kind, the others their own
+ * name. An event only an agent gets makes the app an agent; `app_home_opened` turns the Home tab on.
+ */
 export function eventNeeds(types: readonly string[]): ListenerNeeds {
-  return { events: types.flatMap((type) => (type === "message" ? MESSAGE_EVENTS : [type])) };
+  return {
+    events: types.flatMap((type) => (type === "message" ? MESSAGE_EVENTS : [type])),
+    ...(types.some((type) => AGENT_ONLY_EVENTS.includes(type)) ? { agent: true } : {}),
+    ...(types.includes("app_home_opened") ? { homeTab: true } : {}),
+  };
+}
+
+/** A listener's own `agent` option: it answers as an agent (`sayStream`, `setStatus`, the stop button), whatever it listens to. */
+export function withAgentOption(needs: ListenerNeeds, agent: boolean | undefined): ListenerNeeds {
+  return agent ? { ...needs, agent: true } : needs;
 }
 
 export function commandNeeds(name: Constraint, declaration: CommandDeclaration = {}): ListenerNeeds {

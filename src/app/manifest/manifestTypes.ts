@@ -39,10 +39,22 @@ export interface ShortcutDeclaration {
   type?: "global" | "message";
 }
 
-/** What `app.assistant(assistant, declaration)` declares of the agent (or assistant) view. */
+/** What `app.assistant(assistant, declaration)` (or `new App({ manifest: { agent } })`) declares of the agent (or assistant) view. */
 export interface AssistantDeclaration {
+  /** `agent_description` (Slack: at most 300 characters), or `assistant_description` on the assistant view. */
   description?: string;
+  /** Slack shows at most 4. */
   suggested_prompts?: { title: string; message: string }[];
+}
+
+/** The App Home's tabs (Slack's `features.app_home`): what is set here wins over what the listeners imply. */
+export interface AppHomeDeclaration {
+  /** The Home tab (default: on when an `app_home_opened` listener is registered). */
+  home_tab_enabled?: boolean;
+  /** The Messages tab, the app's DM (default: on for a `message.im` listener, an assistant or an agent). */
+  messages_tab_enabled?: boolean;
+  /** Users may read but not write in the Messages tab (default: false where the tab is on). */
+  messages_tab_read_only_enabled?: boolean;
 }
 
 /** The app's own part of its manifest (`new App({ manifest })`): its name, and the scopes its handlers' own calls need. */
@@ -55,6 +67,10 @@ export interface AppManifestDeclaration {
   scopes?: readonly string[];
   /** User scopes asked for at install (OAuth mode). */
   userScopes?: readonly string[];
+  /** The agent view's words; declares the app an agent (`features.agent_view`), as `AGENT_SESSIONS` does. */
+  agent?: AssistantDeclaration;
+  /** The App Home's tabs, over what the listeners imply. */
+  app_home?: AppHomeDeclaration;
 }
 
 /**
@@ -73,6 +89,13 @@ export interface ListenerNeeds {
   options?: boolean;
   /** Part of `app.assistant`: the app shows the agent (or assistant) view. */
   assistant?: AssistantDeclaration;
+  /**
+   * Answers as an agent (a listener's `agent` option), or listens to an event Slack sends only to
+   * an app declared an agent: the manifest declares the agent view.
+   */
+  agent?: boolean;
+  /** Listens to `app_home_opened`: the App Home's Home tab is on. */
+  homeTab?: boolean;
 }
 
 /** A listener's name (as the app registered it) and its needs. */
@@ -87,7 +110,11 @@ export interface ManifestOptions {
   url: string;
   /** OAuth mode: the redirect URL (default `{url}/slack/oauth_redirect`), and the scopes asked for at install. */
   oauth?: { redirectUrl?: string; scopes?: readonly string[]; userScopes?: readonly string[] };
-  /** Declared an agent (`AGENT_SESSIONS`): `features.agent_view` and `agent_session_stopped`; else `assistant_view`. */
+  /**
+   * `AGENT_SESSIONS`: the app is declared an agent — `features.agent_view`, `agent_session_stopped`
+   * (the stop button), `assistant:write` and the Messages tab, whatever its listeners; when false or
+   * unset, an agent only if a declaration or a listener says so, and `app.assistant` on `assistant_view`.
+   */
   agentView?: boolean;
   /** Overrides the app's declared name. */
   name?: string;

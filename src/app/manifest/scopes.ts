@@ -43,11 +43,22 @@ export const COMMANDS_SCOPE = "commands";
 export const COORDINATOR_SCOPES = ["chat:write", "channels:history", "groups:history", "im:history", "mpim:history"] as const;
 
 /**
- * `app.assistant`: the agent or assistant view, suggested prompts and thread titles
- * (`assistant.threads.setTitle`; under the agent view `agents.sessions.rename`) need `assistant:write`.
+ * Either view (`app.assistant`, an agent): the view itself, suggested prompts and thread titles
+ * (`assistant.threads.setTitle`; under the agent view `agents.sessions.rename`) need
+ * `assistant:write`, which Slack adds to an app declared an agent (its Agent sessions guide).
  */
 export const ASSISTANT_SCOPES = ["assistant:write"] as const;
 
 /** Events the coordinator plans for itself: the stop button under the agent view, an installation's lifecycle in OAuth mode. */
 export const AGENT_VIEW_EVENTS = ["agent_session_stopped"] as const;
+
+/**
+ * Events Slack sends only to an app declared an agent (its events reference): agent sessions are
+ * an agent's alone, and `app_context_changed` needs `agent_view`. A listener of one makes the app an agent.
+ */
+export const AGENT_ONLY_EVENTS: readonly string[] = [
+  "agent_session_stopped",
+  "agent_session_title_changed",
+  "app_context_changed",
+];
 export const OAUTH_EVENTS = ["app_uninstalled", "tokens_revoked"] as const;
