@@ -1,4 +1,4 @@
-import type { SlackApp } from "./app/contract";
+import type { EnvBindings, SlackApp } from "./app/contract";
 import type { AppManifest } from "./app/manifest";
 import type { Authorize } from "./auth/authorize";
 import { buildRouter } from "./edge/router";
@@ -8,15 +8,16 @@ import { log } from "./platform/log";
 import type { CoordinatorEnv } from "./rpc/env";
 import { defineShard } from "./shard/Shard";
 
-export interface CoordinatorOptions {
+/** `Env`: the Worker's env as the app's listeners and `authorize` see it (`createCoordinator<Env>`, `new App<Env>()`). */
+export interface CoordinatorOptions<Env = EnvBindings> {
   /** The app: an `App` with Bolt-style listeners, or anything that plans effects (SlackApp). */
-  app: SlackApp;
+  app: SlackApp<Env>;
   /**
    * Credentials per workspace, resolved on the shard when an effect calls the Web API.
    * Default: the installation store in OAuth mode (SLACK_CLIENT_ID and SLACK_CLIENT_SECRET set),
    * else single-workspace mode, SLACK_BOT_TOKEN for every workspace.
    */
-  authorize?: Authorize<CoordinatorEnv>;
+  authorize?: Authorize<CoordinatorEnv & Env>;
   /**
    * The app's Slack manifest as deployed (e.g. `import manifest from "./manifest.json"`): at start
    * (an isolate's first request) one log line names every listener it does not subscribe to.
@@ -42,9 +43,11 @@ function manifestCheck(app: SlackApp, manifest: AppManifest | undefined): () => 
 /**
  * Composes the front Worker and the Durable Object classes for one app. Export them from the
  * Worker's entry module under the names wrangler.toml binds: `Shard` always, `Installations`
- * for OAuth mode (docs/guides/oauth.md).
+ * for OAuth mode (docs/guides/oauth.md). `Env` is inferred from `app` (`new App<Env>()`), or given.
  */
-export function createCoordinator({ app, authorize = byMode, manifest }: CoordinatorOptions) {
+export function createCoordinator<Env = EnvBindings>({ app: typedApp, authorize = byMode, manifest }: CoordinatorOptions<Env>) {
+  // The shard hands the app the Worker's env as it is: `Env` is the app's word for what it holds.
+  const app = typedApp as SlackApp;
   const router = buildRouter(app);
   const checkManifest = manifestCheck(app, manifest);
   return {
@@ -54,7 +57,7 @@ export function createCoordinator({ app, authorize = byMode, manifest }: Coordin
         return router.fetch(request, env, ctx);
       },
     } satisfies ExportedHandler<CoordinatorEnv>,
-    Shard: defineShard(app, authorize),
+    Shard: defineShard(app, authorize as Authorize<CoordinatorEnv>),
     Installations,
   };
 }

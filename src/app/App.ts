@@ -1,7 +1,7 @@
 import type { Inbound } from "../inbound/types";
 import { ListenerGone } from "../platform/errors";
 import { type Assistant, type AssistantConfig, assistantListeners } from "./assistant";
-import type { AckBody, OptionsLoadWorld, Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from "./contract";
+import type { AckBody, EnvBindings, OptionsLoadWorld, Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from "./contract";
 import { functionMatch, functionParked } from "./functions";
 import {
   type ActionArgs,
@@ -52,10 +52,10 @@ type ParkContributor = NonNullable<SlackApp["parked"]>;
 export type { AppOptions };
 
 /** A listener as its overload typed it; `never` accepts every kind's listener. */
-type AnyListener = Listener<never>;
+type AnyListener = Listener<never, never>;
 
 /** Listeners that set `subtypes` also get the subtyped members of the event's union. */
-type WithSubtypes<C> = ListenerSpec<C> & { subtypes: readonly string[] | "all" };
+type WithSubtypes<C, Env> = ListenerSpec<C, Env> & { subtypes: readonly string[] | "all" };
 
 function asSpec(listener: AnyListener): ListenerSpec {
   const spec = typeof listener === "function" ? { run: listener } : (listener ?? {});
@@ -66,8 +66,9 @@ function asSpec(listener: AnyListener): ListenerSpec {
 /**
  * Bolt-style listeners with a durability guarantee Bolt does not have: `ack` is given inside the ingest transaction,
  * `run` happens after the ack from the outbox — retried, resumable through `step()`. Compose it with `createCoordinator({ app })`.
+ * `Env`: the Worker's env as listeners see it (`new App<Env>()`, with the `Env` that `wrangler types` writes).
  */
-export class App implements SlackApp {
+export class App<Env = EnvBindings> implements SlackApp<Env> {
   private readonly listeners: Registered[] = [];
   /** What each listener needs of the app's manifest, by its name. */
   private readonly needs: slackManifest.NamedNeeds[] = [];
@@ -88,8 +89,8 @@ export class App implements SlackApp {
    * Events API events of `type` (`app_mention`, `reaction_added`, …), or of any of several
    * types — with `dedupe: "fact"`, one message seen as both `message` and `app_mention` runs once.
    */
-  event<T extends EventType>(type: T | readonly T[], listener: WithSubtypes<EventArgs<EventWithSubtypesOf<T>>>): this;
-  event<T extends EventType>(type: T | readonly T[], listener: Listener<EventArgs<EventOf<T>>>): this;
+  event<T extends EventType>(type: T | readonly T[], listener: WithSubtypes<EventArgs<EventWithSubtypesOf<T>>, Env>): this;
+  event<T extends EventType>(type: T | readonly T[], listener: Listener<EventArgs<EventOf<T>>, Env>): this;
   event(type: string | readonly string[], listener: AnyListener): this {
     const types = typeof type === "string" ? [type] : type;
     return this.register(`event:${types.join("+")}`, listener, eventMatch(types), slackManifest.eventNeeds(types));
@@ -99,12 +100,12 @@ export class App implements SlackApp {
    * `message` events whose text contains `pattern` (a string) or matches it (a RegExp, whose
    * match is `context.matches`); all when omitted.
    */
-  message(pattern: RegExp, listener: WithSubtypes<MessageArgs<EventWithSubtypesOf<"message">> & Matched>): this;
-  message(pattern: RegExp, listener: Listener<MessageArgs<EventOf<"message">> & Matched>): this;
-  message(pattern: Matcher | undefined, listener: WithSubtypes<MessageArgs<EventWithSubtypesOf<"message">>>): this;
-  message(pattern: Matcher | undefined, listener: Listener<MessageArgs<EventOf<"message">>>): this;
-  message(listener: WithSubtypes<MessageArgs<EventWithSubtypesOf<"message">>>): this;
-  message(listener: Listener<MessageArgs<EventOf<"message">>>): this;
+  message(pattern: RegExp, listener: WithSubtypes<MessageArgs<EventWithSubtypesOf<"message">> & Matched, Env>): this;
+  message(pattern: RegExp, listener: Listener<MessageArgs<EventOf<"message">> & Matched, Env>): this;
+  message(pattern: Matcher | undefined, listener: WithSubtypes<MessageArgs<EventWithSubtypesOf<"message">>, Env>): this;
+  message(pattern: Matcher | undefined, listener: Listener<MessageArgs<EventOf<"message">>, Env>): this;
+  message(listener: WithSubtypes<MessageArgs<EventWithSubtypesOf<"message">>, Env>): this;
+  message(listener: Listener<MessageArgs<EventOf<"message">>, Env>): this;
   message(patternOrListener: Matcher | AnyListener | undefined, maybeListener?: AnyListener): this {
     const [pattern, listener] =
       maybeListener === undefined && !(typeof patternOrListener === "string" || patternOrListener instanceof RegExp)
@@ -115,8 +116,8 @@ export class App implements SlackApp {
   }
 
   /** A slash command, e.g. `"/echo"`; its manifest entry (`description`, `usage_hint`) may be declared first. */
-  command(name: Matcher, listener: Listener<CommandArgs>): this;
-  command(name: Matcher, declaration: slackManifest.CommandDeclaration, listener: Listener<CommandArgs>): this;
+  command(name: Matcher, listener: Listener<CommandArgs, Env>): this;
+  command(name: Matcher, declaration: slackManifest.CommandDeclaration, listener: Listener<CommandArgs, Env>): this;
   command(name: Matcher, first: unknown, second?: AnyListener): this {
     const [declaration, listener] = slackManifest.declarationAnd<slackManifest.CommandDeclaration, AnyListener>(first, second);
     const needs = slackManifest.commandNeeds(name, declaration);
@@ -124,7 +125,10 @@ export class App implements SlackApp {
   }
 
   /** block_actions whose action matches `action_id` (or `{ action_id, block_id }`); `app.action<BlockAction>` as Bolt's. */
-  action<B extends BlockAction = BlockAction>(constraint: OptionsConstraint, listener: Listener<ActionArgs & { body: B }>): this {
+  action<B extends BlockAction = BlockAction>(
+    constraint: OptionsConstraint,
+    listener: Listener<ActionArgs & { body: B }, Env>,
+  ): this {
     const constraints = constraintOf<"action_id" | "block_id">(constraint, "action_id");
     const name = `action:${describeMatcher(constraints.action_id)}`;
     return this.register(name, listener, actionMatch(constraints), { interactivity: true });
@@ -133,7 +137,7 @@ export class App implements SlackApp {
   /** view_submission (default) or view_closed of views with this `callback_id`. */
   view(
     constraint: Matcher | { callback_id: Matcher; type?: "view_submission" | "view_closed" },
-    listener: Listener<ViewArgs>,
+    listener: Listener<ViewArgs, Env>,
   ): this {
     const { callback_id, type = "view_submission" } =
       typeof constraint === "object" && !(constraint instanceof RegExp) ? constraint : { callback_id: constraint };
@@ -145,13 +149,13 @@ export class App implements SlackApp {
    * Options loads (`block_suggestion`) of an external select, answered at the edge: `{ ack }` acks
    * them purely; Bolt's `async ({ options, ack }) => …` may read first (app/listeners/optionsLoads.ts).
    */
-  options(constraint: OptionsConstraint, listener: OptionsListener): this {
+  options(constraint: OptionsConstraint, listener: OptionsListener<Env>): this {
     return this.register(...optionsRegistration(constraint, listener), { options: true });
   }
 
   /** Global and message shortcuts (`message_action`) with this `callback_id`; its manifest entry may be declared first. */
-  shortcut(callbackId: Matcher, listener: Listener<ShortcutArgs>): this;
-  shortcut(callbackId: Matcher, declaration: slackManifest.ShortcutDeclaration, listener: Listener<ShortcutArgs>): this;
+  shortcut(callbackId: Matcher, listener: Listener<ShortcutArgs, Env>): this;
+  shortcut(callbackId: Matcher, declaration: slackManifest.ShortcutDeclaration, listener: Listener<ShortcutArgs, Env>): this;
   shortcut(callbackId: Matcher, first: unknown, second?: AnyListener): this {
     const [declaration, listener] = slackManifest.declarationAnd<slackManifest.ShortcutDeclaration, AnyListener>(first, second);
     const needs = slackManifest.shortcutNeeds(callbackId, declaration);
@@ -159,7 +163,7 @@ export class App implements SlackApp {
   }
 
   /** Bolt's Assistant or its config: each handler a durable run in the assistant thread (app/assistant/assistant.ts). */
-  assistant(assistant: AssistantConfig | Assistant, declaration?: slackManifest.AssistantDeclaration): this {
+  assistant(assistant: AssistantConfig<Env> | Assistant<Env>, declaration?: slackManifest.AssistantDeclaration): this {
     return assistantListeners(assistant).reduce(
       (app, { name, spec, match }) => app.register(name, spec, match, slackManifest.assistantNeeds(name, declaration)),
       this,
@@ -170,8 +174,8 @@ export class App implements SlackApp {
    * A custom workflow step: `function_executed` of the app's function `callbackId`; its run gets
    * `inputs`, `complete`, `fail`. Its manifest entry (`title`, `input_parameters`, …) may be declared before the listener.
    */
-  function(callbackId: Matcher, listener: Listener<FunctionArgs>): this;
-  function(callbackId: Matcher, declaration: slackManifest.FunctionDeclaration, listener: Listener<FunctionArgs>): this;
+  function(callbackId: Matcher, listener: Listener<FunctionArgs, Env>): this;
+  function(callbackId: Matcher, declaration: slackManifest.FunctionDeclaration, listener: Listener<FunctionArgs, Env>): this;
   function(callbackId: Matcher, first: unknown, second?: AnyListener): this {
     const [declaration, listener] = slackManifest.declarationAnd<slackManifest.FunctionDeclaration, AnyListener>(first, second);
     const needs = slackManifest.functionNeeds(callbackId, declaration);
@@ -192,9 +196,9 @@ export class App implements SlackApp {
     return planOf(inbound, this.listeners, this.filters);
   }
 
-  loadOptions(inbound: Inbound, world: OptionsLoadWorld): Promise<AckBody | undefined> | undefined {
+  loadOptions(inbound: Inbound, world: OptionsLoadWorld<Env>): Promise<AckBody | undefined> | undefined {
     const loader = optionsLoaderFor(inbound, this.listeners, this.filters);
-    return loader && loadOptionsWith(loader, inbound, world);
+    return loader && loadOptionsWith(loader, inbound, world as OptionsLoadWorld);
   }
 
   parked(effect: RunEffect, reason: string): PlannedEffect[] {
@@ -206,14 +210,15 @@ export class App implements SlackApp {
     this.parkContributors.push(contributor);
   }
 
-  /** Bolt's `app.error`: called once when a listener's run is finally parked (not on a retry), as a run of its own. */
-  error(handler: ErrorHandler): this {
+  /** Bolt's `app.error`, once a run is finally parked: given the error (`message`, `code`, `original`) and the run's args. */
+  error(handler: ErrorHandler<Env>): this {
     if (!this.errorHandler) this.onParked(errorFollowUps);
-    this.errorHandler = handler;
+    this.errorHandler = handler as ErrorHandler;
     return this;
   }
 
-  async run(effect: RunEffect, tools: RunTools): Promise<void> {
+  async run(effect: RunEffect, typed: RunTools<Env>): Promise<void> {
+    const tools = typed as RunTools; // the Worker's env as it is: `Env` only types the listeners' registrations
     const { failure, inbound } = effect;
     const listener = this.listeners.find((l) => l.name === (failure?.listener ?? effect.listener));
     const context = listener?.match(inbound);

@@ -20,7 +20,14 @@ const mention = (team: string, text: string): Inbound => ({
   payload: { team_id: team, event: { type: "app_mention", text, user: "U1", channel: "C1", ts: "1.1" } },
 });
 
-type Seen = Pick<ErrorArgs, "listener" | "body"> & { name: string; originalName?: string; message: string; teamId?: string };
+type Seen = Pick<ErrorArgs, "listener" | "body"> & {
+  name: string;
+  originalName?: string;
+  message: string;
+  teamId?: string;
+  code: string;
+  original: { name: string; message: string };
+};
 type Rows = Array<{ idempotency_key: string; status: string }>;
 
 /**
@@ -67,6 +74,7 @@ function appWithErrorHandler(handlerThrows = false) {
     .event("app_mention", {
       name: "misuse",
       when: ({ event }) => event.text === "misuse",
+      // @ts-expect-error a body in run does not compile; JavaScript code gets the run-time refusal.
       run: async ({ ack }) => ack({ text: "too late" }),
     })
     .error(async ({ error, listener, body, context }) => {
@@ -77,6 +85,8 @@ function appWithErrorHandler(handlerThrows = false) {
         originalName: error.originalName,
         message: error.message,
         teamId: context.teamId,
+        code: error.code,
+        original: { name: error.original.name, message: error.original.message },
       });
       if (handlerThrows) throw new Error("the error handler is broken too");
     });
@@ -101,6 +111,8 @@ describe("app.error", () => {
       name: "ParkedError",
       originalName: "TypeError",
       teamId: expect.any(String),
+      code: "slack_coordinator_handler_error",
+      original: { name: "TypeError", message: "always broken" },
     });
     expect(call!.body).toMatchObject({ event: { type: "app_mention", text: "broken" } });
     expect(call!.message).toMatch(/^attempts exhausted; last: handler "broken" threw TypeError: always broken/);
@@ -110,8 +122,16 @@ describe("app.error", () => {
     const { app, seen } = appWithErrorHandler();
     await deliverAndSettle(app, "misuse");
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ listener: "misuse", originalName: "HandlerMisuse" });
+    expect(seen[0]).toMatchObject({
+      listener: "misuse",
+      originalName: "HandlerMisuse",
+      code: "slack_coordinator_handler_misuse",
+    });
     expect(seen[0]!.message).toContain('handler "misuse": ack(body) in run comes too late');
+    expect(seen[0]!.original).toMatchObject({
+      name: "HandlerMisuse",
+      message: expect.stringMatching(/^ack\(body\) in run comes too late/),
+    });
   });
 
   it("that throws is retried and parked like a run, and never calls itself again", async () => {
@@ -122,5 +142,45 @@ describe("app.error", () => {
       { idempotency_key: "Ev-broken:run:broken:parked:app.error", status: "parked" },
     ]);
     expect(seen.map((call) => call.listener)).toEqual(Array(HANDLER_MAX_ATTEMPTS).fill("broken"));
+  });
+
+  it("is given the error itself, as Bolt's handler is: message, code, original, and the run's arguments on it", async () => {
+    const seen: Record<string, unknown>[] = [];
+    const app = new App()
+      .event("app_mention", async () => {
+        throw new RangeError("out of range");
+      })
+      .error(async (error) => {
+        const { message, code, original, listener, event, say, env } = error;
+        const runArgs = { event: (event as { text?: string }).text, say: typeof say, env: typeof env };
+        seen.push({
+          isError: error instanceof Error,
+          message,
+          code,
+          original: `${original.name}: ${original.message}`,
+          listener,
+        });
+        // The run's arguments are on it, but not what logs or JSON of the error show: never the env's secrets.
+        seen.push({ ...runArgs, keys: Object.keys(error).sort(), json: Object.keys(JSON.parse(JSON.stringify(error))).sort() });
+      });
+    await deliverAndSettle(app, "range");
+    expect(seen).toEqual([
+      {
+        isError: true,
+        message: expect.stringMatching(
+          /^attempts exhausted; last: handler "event:app_mention" threw RangeError: out of range \(at /,
+        ),
+        code: "slack_coordinator_handler_error",
+        original: "RangeError: out of range",
+        listener: "event:app_mention",
+      },
+      {
+        event: "range",
+        say: "function",
+        env: "object",
+        keys: ["code", "listener", "name", "original", "originalName", "reason"],
+        json: ["code", "listener", "name", "original", "originalName", "reason"],
+      },
+    ]);
   });
 });

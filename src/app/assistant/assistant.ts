@@ -8,24 +8,32 @@ import type {
 } from "@slack/types";
 import { eventOf } from "../../inbound/eventOf";
 import type { Inbound } from "../../inbound/types";
-import type { RunTools } from "../contract";
+import type { EnvBindings, RunTools } from "../contract";
 import type { EventArgs, ListenerContext, ListenerSpec, Match, RunArgs, TurnPolicy } from "../listeners";
 import { type AgentViewTools, type AssistantTools, assistantTools } from "./assistantTools";
 
 /** A user's message in an assistant thread, or (agent view) the root of a new one. */
 export type AssistantUserMessageEvent = (GenericMessageEvent | FileShareMessageEvent) & { channel_type: "im" };
 
-/** A run's arguments with the assistant's tools in place of the plain `say`. */
-type WithTools<E, T> = Omit<RunArgs<EventArgs<E>>, "say"> & T;
+/** A run's arguments with the assistant's tools in place of the plain `say`; `env` typed by `new Assistant<Env>()`. */
+type WithTools<E, T, Env> = Omit<RunArgs<EventArgs<E>, Env>, "say"> & T;
 
-export type AssistantThreadStartedArgs = WithTools<AssistantThreadStartedEvent, AssistantTools>;
-export type AssistantThreadContextChangedArgs = WithTools<AssistantThreadContextChangedEvent, AssistantTools>;
+export type AssistantThreadStartedArgs<Env = EnvBindings> = WithTools<AssistantThreadStartedEvent, AssistantTools, Env>;
+export type AssistantThreadContextChangedArgs<Env = EnvBindings> = WithTools<
+  AssistantThreadContextChangedEvent,
+  AssistantTools,
+  Env
+>;
 /** Bolt's `message` is there too: the same event as `event`, as in any message listener. */
-export type AssistantUserMessageArgs = WithTools<AssistantUserMessageEvent, AssistantTools> & {
+export type AssistantUserMessageArgs<Env = EnvBindings> = WithTools<AssistantUserMessageEvent, AssistantTools, Env> & {
   message: AssistantUserMessageEvent;
 };
-export type AgentMessagesTabOpenedArgs = WithTools<AppHomeOpenedEvent & { tab: "messages" }, AgentViewTools>;
-export type AgentAppContextChangedArgs = WithTools<AppContextChangedEvent, AgentViewTools>;
+export type AgentMessagesTabOpenedArgs<Env = EnvBindings> = WithTools<
+  AppHomeOpenedEvent & { tab: "messages" },
+  AgentViewTools,
+  Env
+>;
+export type AgentAppContextChangedArgs<Env = EnvBindings> = WithTools<AppContextChangedEvent, AgentViewTools, Env>;
 
 type Handler<A> = (args: A) => void | Promise<void>;
 
@@ -33,26 +41,26 @@ type Handler<A> = (args: A) => void | Promise<void>;
  * Bolt's assistant configuration, each handler a durable `run`: the thread's events, the user's
  * messages in it, and the agent view's events (a Messages tab opened, the user's view changed).
  */
-export interface AssistantConfig {
+export interface AssistantConfig<Env = EnvBindings> {
   /** `assistant_thread_started`: greet, set suggested prompts. */
-  threadStarted: Handler<AssistantThreadStartedArgs>;
+  threadStarted: Handler<AssistantThreadStartedArgs<Env>>;
   /** `assistant_thread_context_changed`; by default the new context is saved (`saveThreadContext()`). */
-  threadContextChanged?: Handler<AssistantThreadContextChangedArgs>;
+  threadContextChanged?: Handler<AssistantThreadContextChangedArgs<Env>>;
   /** A user's message in the app's DM: in an assistant thread, or (agent view) the root of its own thread. */
-  userMessage: Handler<AssistantUserMessageArgs>;
+  userMessage: Handler<AssistantUserMessageArgs<Env>>;
   /** Agent view: `app_home_opened` on the Messages tab. */
-  messagesTabOpened?: Handler<AgentMessagesTabOpenedArgs>;
+  messagesTabOpened?: Handler<AgentMessagesTabOpenedArgs<Env>>;
   /** Agent view: `app_context_changed`, what the user is viewing now (`event.context.entities`). */
-  appContextChanged?: Handler<AgentAppContextChangedArgs>;
+  appContextChanged?: Handler<AgentAppContextChangedArgs<Env>>;
   /** A user's message while the thread's previous one is still answered: `queue`, `interrupt` or `parallel` (default: the app's, `queue`). */
   turns?: TurnPolicy;
   /** The oldest event (ms) its handlers answer; older ones are acked and logged (default: the app's, an hour). */
   maxEventAgeMs?: number;
 }
 
-/** Bolt's `new Assistant({ … })`, for `app.assistant(assistant)`: the configuration, checked. */
-export class Assistant {
-  constructor(readonly config: AssistantConfig) {
+/** Bolt's `new Assistant({ … })`, for `app.assistant(assistant)`: its configuration, checked (`Assistant<Env>`: `App<Env>`). */
+export class Assistant<Env = EnvBindings> {
+  constructor(readonly config: AssistantConfig<Env>) {
     for (const key of ["threadStarted", "userMessage"] as const)
       if (typeof config?.[key] !== "function") throw new TypeError(`Assistant needs a ${key} function`);
   }
@@ -94,11 +102,11 @@ function asRun(handler: Handler<never>): NonNullable<ListenerSpec["run"]> {
 }
 
 /** The listeners of one `app.assistant(…)`: named `assistant:{handler}`, each matching its events. */
-export function assistantListeners(assistant: AssistantConfig | Assistant): AssistantListener[] {
+export function assistantListeners<Env>(assistant: AssistantConfig<Env> | Assistant<Env>): AssistantListener[] {
   const config = assistant instanceof Assistant ? assistant.config : new Assistant(assistant).config;
   const policies = { turns: config.turns, maxEventAgeMs: config.maxEventAgeMs };
   const saveContext: Handler<AssistantThreadContextChangedArgs> = ({ saveThreadContext }) => saveThreadContext();
-  const handlers: [Exclude<keyof AssistantConfig, "turns" | "maxEventAgeMs">, Handler<never> | undefined, Match][] = [
+  const handlers: [Exclude<keyof AssistantConfig<Env>, "turns" | "maxEventAgeMs">, Handler<never> | undefined, Match][] = [
     ["threadStarted", config.threadStarted, eventMatching((e) => e.type === "assistant_thread_started")],
     [
       "threadContextChanged",

@@ -21,6 +21,7 @@ export type { StreamLedger, StreamLimits, StreamTools } from "./streamTools";
 export type { AssistantThreadContext, ContextSave, ThreadContextStore } from "./threadContexts";
 export type {
   AckBody,
+  EnvBindings,
   LateEvent,
   OptionsLoadWorld,
   Plan,

@@ -25,6 +25,12 @@ export interface PlannedEffect {
   turn?: { conversation: string; policy: "queue" | "interrupt" };
 }
 
+/**
+ * The Worker's env bindings as a listener sees them unless the app names its own `Env`
+ * (`new App<Env>()`, the interface `wrangler types` writes): any key, each `unknown`.
+ */
+export type EnvBindings = Record<string, unknown>;
+
 /** The synchronous body Slack allows in the ack (a command's ephemeral text, a view's response_action). */
 export type AckBody = Record<string, unknown>;
 
@@ -60,8 +66,8 @@ export interface RunControls {
   setStatus(status: StatusUpdate): Promise<void>;
 }
 
-/** What the shard hands an app to perform one `run` effect. */
-export interface RunTools {
+/** What the shard hands an app to perform one `run` effect; `Env`: the app's type of the Worker's env. */
+export interface RunTools<Env = EnvBindings> {
   /** Web API client bound to the workspace's credentials and to this delivery's handles. */
   client: SlackWebClient;
   /** Runs `fn` once per run: a retried run gets the stored result instead of running it again. */
@@ -69,7 +75,7 @@ export interface RunTools {
   /** 1 for the first attempt of this run. */
   attempt: number;
   /** The Worker's env bindings, handed to the run as `env`. */
-  env?: Record<string, unknown>;
+  env?: Env;
   /** The run's outbox idempotency key, for its log lines. */
   key?: string;
   /** Where `sayStream()` keeps its checkpoints (on the run's row) and Slack's stream limits. */
@@ -98,9 +104,9 @@ export interface RunTools {
  * shard's ingest transaction, which is the authority. `run` performs a `run` effect after
  * the ack; what it throws decides whether the outbox retries or parks it (platform/errors.ts).
  */
-export interface SlackApp {
+export interface SlackApp<Env = EnvBindings> {
   plan(inbound: Inbound): Plan;
-  run?(effect: RunEffect, tools: RunTools): Promise<void>;
+  run?(effect: RunEffect, tools: RunTools<Env>): Promise<void>;
   /**
    * Follow-ups of a `run` finally parked with `reason` (`app.error`, a custom step's
    * `completeError`): recorded in the parking's transaction, keyed by the parked row and each
@@ -112,7 +118,7 @@ export interface SlackApp {
    * answer, at the edge, nothing recorded — undefined at once when no such listener takes it
    * (then `plan` does), else what the listener acked (undefined: it returned without acking).
    */
-  loadOptions?(inbound: Inbound, world: OptionsLoadWorld): Promise<AckBody | undefined> | undefined;
+  loadOptions?(inbound: Inbound, world: OptionsLoadWorld<Env>): Promise<AckBody | undefined> | undefined;
   /** The Slack app manifest the app's registrations need (`GET /admin/manifest`, the `manifest` command). */
   manifest?(options: ManifestOptions): AppManifest;
   /** The registered listeners a given manifest leaves unreachable (named once at start: `createCoordinator({ manifest })`). */
@@ -120,7 +126,7 @@ export interface SlackApp {
 }
 
 /** What an options load's listener may use at the edge: the Worker's env, and a signal aborted when the answer is due. */
-export interface OptionsLoadWorld {
-  env: Record<string, unknown>;
+export interface OptionsLoadWorld<Env = EnvBindings> {
+  env: Env;
   signal: AbortSignal;
 }

@@ -1,35 +1,30 @@
 import { ListenerGone } from "../../platform/errors";
-import type { PlannedEffect, RunEffect, RunFailure } from "../contract";
+import type { EnvBindings, PlannedEffect, RunEffect, RunFailure } from "../contract";
+import type { ListenerContext } from "./listenerArgs";
 import type { RunArgs } from "./listeners";
+import { ParkedError } from "./parkedError";
 
 /** The name `app.error`'s runs are performed, logged and parked under. */
 export const ERROR_HANDLER = "app.error";
 
 /**
- * What `app.error` is given for a run that was finally parked: an Error whose message is the
- * park reason, the listener's name, and the run arguments of that listener's delivery (`body`,
- * `context`, `client`, `logger`, `env`, `say`, `respond`, `step`, …).
+ * Bolt's extended error handler's `{ error, logger, body, context }`, and the rest of the failed
+ * listener's run arguments (`client`, `say`, `respond`, `step`, `env`, …) with its name, `listener`.
+ * Bolt's `message` is the error's own: an `app.message` listener's event is `event` here.
  */
-export type ErrorArgs = RunArgs & { error: ParkedError; listener: string };
+export type ErrorArgs<Env = EnvBindings> = Omit<RunArgs<ListenerContext, Env>, "message"> & {
+  error: ParkedError;
+  listener: string;
+};
 
-export type ErrorHandler = (args: ErrorArgs) => void | Promise<void>;
+/**
+ * What `app.error`'s handler is given: the error itself, as Bolt's `app.error(async (error) => …)`
+ * gets it (`message`, `code`, `original`), which also carries `ErrorArgs` — so Bolt's extended
+ * shape, `async ({ error, logger, body, context }) => …`, works too.
+ */
+export type ErrorHandlerArg<Env = EnvBindings> = ParkedError & ErrorArgs<Env>;
 
-/** A listener's run, finally parked: the reason as the message, and the class it threw when the reason names it. */
-export class ParkedError extends Error {
-  override name = "ParkedError";
-  /** The class of what was thrown (`TypeError`, `HandlerMisuse`), when the park reason says. */
-  readonly originalName?: string;
-
-  constructor(
-    readonly listener: string,
-    readonly reason: string,
-  ) {
-    super(reason);
-    // The reason's shapes are effects/run.ts's: `handler "…" threw TypeError: …`, or `handler "…": …` for a misuse.
-    this.originalName =
-      /threw ([A-Za-z_$][\w$]*):/.exec(reason)?.[1] ?? (/^handler "[^"]*": /.test(reason) ? "HandlerMisuse" : undefined);
-  }
-}
+export type ErrorHandler<Env = EnvBindings> = (error: ErrorHandlerArg<Env>) => void | Promise<void>;
 
 /**
  * `app.error`'s follow-up of a parked run: a run of its own after the parking, retried and parked
@@ -42,8 +37,18 @@ export function errorFollowUps(effect: RunEffect, reason: string): PlannedEffect
   ];
 }
 
+/**
+ * The error with the run arguments on it, each not enumerable: what logs or serializes the error
+ * (a logger, `JSON.stringify`) sees an error, never the env's secrets or the client.
+ */
+function errorWithArgs(failure: RunFailure, { message: _event, ...args }: RunArgs): ErrorHandlerArg {
+  const error = new ParkedError(failure.listener, failure.reason);
+  const fields = Object.entries({ ...args, error }).map(([name, value]) => [name, { value, writable: true, configurable: true }]);
+  return Object.defineProperties(error, Object.fromEntries(fields)) as ErrorHandlerArg;
+}
+
 /** Performs `app.error`'s run with the failed listener's run arguments. */
 export async function runErrorHandler(handler: ErrorHandler | undefined, failure: RunFailure, args: RunArgs): Promise<void> {
   if (!handler) throw new ListenerGone("no app.error handler any more");
-  await handler({ ...args, error: new ParkedError(failure.listener, failure.reason), listener: failure.listener });
+  await handler(errorWithArgs(failure, args));
 }

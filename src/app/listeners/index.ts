@@ -4,15 +4,15 @@
  * the built-in filters and the app's options (`appOptions.ts`), a delivery's plan over the registered
  * listeners (`deliveryPlan.ts`), which of its runs are turns of a conversation (`turns.ts`) and which
  * listeners an event is too old for (`lateEvents.ts`),
- * options loads acked at the edge, ack bodies, and `app.error`.
+ * options loads acked at the edge, ack bodies, and `app.error` with the error it is given (`parkedError.ts`).
  */
 export { toAckBody } from "./ackBody";
 export type { AppOptions, PlanOptions } from "./appOptions";
 export { planOptionsOf } from "./appOptions";
 export type { Registered } from "./deliveryPlan";
 export { planOf } from "./deliveryPlan";
-export type { ErrorArgs, ErrorHandler } from "./errorHandler";
-export { ERROR_HANDLER, errorFollowUps, ParkedError, runErrorHandler } from "./errorHandler";
+export type { ErrorArgs, ErrorHandler, ErrorHandlerArg } from "./errorHandler";
+export { ERROR_HANDLER, errorFollowUps, runErrorHandler } from "./errorHandler";
 export { ownBotUser } from "./filters";
 export type {
   FunctionCompleteArguments,
@@ -40,6 +40,7 @@ export type { DeliveryFilters } from "./listenerFilters";
 export { ignoredDelivery, listenerWants } from "./listenerFilters";
 export type {
   AckArgs,
+  AckBodyInRun,
   AckResult,
   ChatStreamArguments,
   Listener,
@@ -62,6 +63,8 @@ export type {
   OptionsLoader,
 } from "./optionsLoads";
 export { optionsLoadAck, optionsLoaderFor, optionsRegistration } from "./optionsLoads";
+export type { CodedError, ParkedErrorCode } from "./parkedError";
+export { ParkedError } from "./parkedError";
 export type {
   BlockAction,
   BlockActionsBody,

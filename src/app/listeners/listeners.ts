@@ -1,5 +1,5 @@
 import type { SlackWebClient } from "../../slack/client";
-import type { AckBody, RunTools, StatusUpdate, Step } from "../contract";
+import type { AckBody, EnvBindings, RunTools, StatusUpdate, Step } from "../contract";
 import type { ChatStreamer, SayStreamOptions } from "../streams";
 import type { DurableTimers, DurableWaits } from "../waits";
 import type { FunctionCompletion, FunctionInputs } from "./functionPayloads";
@@ -62,8 +62,14 @@ export type ChatStreamArguments = SayStreamOptions & { channel: string; thread_t
 /** A run's Web API client: every method, and Bolt 5's `chatStream` (the durable `sayStream`, app/run/chatStream.ts). */
 export type RunClient = SlackWebClient & { chatStream(args: ChatStreamArguments): ChatStreamer };
 
-/** Arguments of `run`: durable, after the ack, retried by the outbox. */
-export type RunArgs<C = ListenerContext> = C & {
+/**
+ * The only body `ack` takes in a run, so that `ack(body)` there does not compile and its error names
+ * the fix: Slack was answered when the delivery was recorded (JavaScript callers get HandlerMisuse).
+ */
+export type AckBodyInRun = "ack(body) in run comes too late: answer with a body from the ack phase: { ack: (…) => body, run }";
+
+/** Arguments of `run`: durable, after the ack, retried by the outbox; `env` typed as the app's `Env`. */
+export type RunArgs<C = ListenerContext, Env = EnvBindings> = C & {
   client: RunClient;
   /**
    * Checkpoint: `fn` runs until it succeeds once; its result is stored in the shard and a
@@ -89,10 +95,10 @@ export type RunArgs<C = ListenerContext> = C & {
   context: RunContext;
   /** JSON log lines with this delivery's dedupe key, outbox key and listener. */
   logger: RunLogger;
-  /** The Worker's env bindings (KV, D1, vars, …). */
-  env: Record<string, unknown>;
-  /** For Bolt code: `ack()` does nothing (Slack was acked when the delivery was recorded); `ack(body)` is refused. */
-  ack(body?: AckBody | string): Promise<void>;
+  /** The Worker's env bindings (KV, D1, vars, secrets, …), typed by `new App<Env>()`. */
+  env: Env;
+  /** For Bolt code: `ack()` does nothing (Slack was acked when the delivery was recorded); a body does not compile. */
+  ack(body?: AckBodyInRun): Promise<void>;
 } & DurableTimers &
   DurableWaits &
   FunctionTools<C>;
@@ -100,12 +106,12 @@ export type RunArgs<C = ListenerContext> = C & {
 // biome-ignore lint/suspicious/noConfusingVoidType: an `ack` that returns nothing is the common case, and must type-check as such.
 export type AckResult = AckBody | string | void;
 
-export interface ListenerSpec<C = ListenerContext> {
+export interface ListenerSpec<C = ListenerContext, Env = EnvBindings> {
   /** Stable name, part of the outbox key of this listener's runs. Defaults to kind and constraint. */
   name?: string;
   ack?: (args: AckArgs<C>) => AckResult;
   /** `tools`: what the shard handed this run, for the kinds built on listeners (app.assistant). */
-  run?: (args: RunArgs<C>, tools?: RunTools) => void | Promise<void>;
+  run?: (args: RunArgs<C, Env>, tools?: RunTools<Env>) => void | Promise<void>;
   /** "fact": run at most once per message (team, channel, ts), even if it arrives as several events. */
   dedupe?: "delivery" | "fact";
   /** Message subtypes this listener also wants, besides plain messages (`["message_changed"]`, or `"all"`). Default: none. */
@@ -133,7 +139,7 @@ export interface ListenerSpec<C = ListenerContext> {
 }
 
 /** A listener is its `run` alone, or a spec with `ack`, `run` and options. */
-export type Listener<C = ListenerContext> = ListenerSpec<C>["run"] | ListenerSpec<C>;
+export type Listener<C = ListenerContext, Env = EnvBindings> = ListenerSpec<C, Env>["run"] | ListenerSpec<C, Env>;
 
 export type Matcher = string | RegExp;
 

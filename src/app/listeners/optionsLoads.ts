@@ -1,5 +1,5 @@
 import type { Inbound } from "../../inbound/types";
-import type { AckBody, SlackApp } from "../contract";
+import type { AckBody, EnvBindings, SlackApp } from "../contract";
 import type { Registered } from "./deliveryPlan";
 import type { OptionsArgs } from "./listenerArgs";
 import { type DeliveryFilters, ignoredDelivery, listenerWants } from "./listenerFilters";
@@ -25,11 +25,11 @@ export type OptionsConstraint = Matcher | { action_id?: Matcher; block_id?: Matc
 export type OptionsAcker = Pick<ListenerSpec<OptionsArgs>, "name" | "when"> & { ack: (args: OptionsArgs) => OptionsAckBody };
 
 /** What a loading `app.options` listener gets: Bolt's arguments, at the edge, while Slack waits. */
-export type OptionsLoadArgs = OptionsArgs & {
+export type OptionsLoadArgs<Env = EnvBindings> = OptionsArgs & {
   /** Answers the load with these options (the first call counts): Bolt's `await ack({ options })`. */
   ack(body: OptionsAckBody): Promise<void>;
-  /** The Worker's bindings: a D1 database, a KV namespace, an API's key, where the options come from. */
-  env: Record<string, unknown>;
+  /** The Worker's bindings (typed by `new App<Env>()`): a D1 database, a KV namespace, an API's key the options come from. */
+  env: Env;
   context: RunContext;
   logger: RunLogger;
   /** Aborted when the answer is due (ACK_BUDGET_MS after the request arrived): pass it to `fetch`. */
@@ -41,9 +41,9 @@ export type OptionsLoadArgs = OptionsArgs & {
  * a database or an API before it acks. It runs at the edge, once per load, and records nothing; a
  * load not acked within the edge's budget is answered with an empty list (edge/answerOptionsLoad.ts).
  */
-export type OptionsLoader = (args: OptionsLoadArgs) => void | Promise<void>;
+export type OptionsLoader<Env = EnvBindings> = (args: OptionsLoadArgs<Env>) => void | Promise<void>;
 
-export type OptionsListener = OptionsAcker | OptionsLoader;
+export type OptionsListener<Env = EnvBindings> = OptionsAcker | OptionsLoader<Env>;
 
 /** A loading listener as its registration keeps it: a spec with neither ack nor run, and its load. */
 type LoaderSpec = ListenerSpec & { load: OptionsLoader };
@@ -66,9 +66,13 @@ export function optionsMatch({ action_id, block_id }: { action_id?: Matcher; blo
 }
 
 /** `app.options`' registration: its default name, the listener as a spec, its match. */
-export function optionsRegistration(constraint: OptionsConstraint, listener: OptionsListener): [string, Listener<never>, Match] {
+export function optionsRegistration<Env>(
+  constraint: OptionsConstraint,
+  listener: OptionsListener<Env>,
+): [string, Listener<never>, Match] {
   const constraints = constraintOf<"action_id" | "block_id">(constraint, "action_id");
-  const spec: ListenerSpec<OptionsArgs> | LoaderSpec = typeof listener === "function" ? { load: listener } : listener;
+  // The load gets the Worker's env, which `Env` describes (the app's word for it; loadOptionsWith passes it as is).
+  const spec = (typeof listener === "function" ? { load: listener } : listener) as ListenerSpec<OptionsArgs> | LoaderSpec;
   // The spec's ack gets the context optionsMatch builds, which is what OptionsArgs promises.
   return [`options:${describeMatcher(constraints.action_id)}`, spec as Listener<never>, optionsMatch(constraints)];
 }
