@@ -9,6 +9,8 @@ export interface MetricCounts {
   delivered: number;
   retried: number;
   parked: number;
+  /** Runs their user stopped or a newer message interrupted: outcomes, counted apart from failures (absent from minutes written before). */
+  stopped: number;
   fenceRejections: number;
   rowsWritten: number;
 }
@@ -35,6 +37,7 @@ export const emptyCounts = (): MetricCounts => ({
   delivered: 0,
   retried: 0,
   parked: 0,
+  stopped: 0,
   fenceRejections: 0,
   rowsWritten: 0,
 });

@@ -43,7 +43,7 @@ export class Metrics {
   readonly onDelivery: DeliveryListener = (event) => {
     const now = Date.now();
     if (event.type === "delivered") this.minutes.delivered(now - event.recordedAt, now);
-    else if (event.type === "retried" || event.type === "parked" || event.type === "fenceRejected")
+    else if (event.type === "retried" || event.type === "parked" || event.type === "stopped" || event.type === "fenceRejected")
       this.minutes.count(event.type === "fenceRejected" ? "fenceRejections" : event.type, now);
     else return;
     this.storage.wakeUps.arm(this.minutes.dueAt());
