@@ -13,7 +13,6 @@ import {
   commandMatch,
   constraintOf,
   describeMatcher,
-  ERROR_HANDLER,
   type ErrorHandler,
   type EventArgs,
   type EventOf,
@@ -36,15 +35,13 @@ import {
   planOf,
   planOptionsOf,
   type Registered,
-  runErrorHandler,
   type ShortcutArgs,
   shortcutMatch,
   type ViewArgs,
   viewMatch,
 } from "./listeners";
 import * as slackManifest from "./manifest";
-import { AttemptEnding, guardedTools, loadOptionsWith, runArgsOf } from "./run";
-import { withStreams } from "./streams";
+import { loadOptionsWith, performRun } from "./run";
 
 /** Follow-ups of a parked run, planned purely (SlackApp.parked). */
 type ParkContributor = NonNullable<SlackApp["parked"]>;
@@ -223,17 +220,10 @@ export class App<Env = EnvBindings> implements SlackApp<Env> {
     const listener = this.listeners.find((l) => l.name === (failure?.listener ?? effect.listener));
     const context = listener?.match(inbound);
     const matched = context ?? { inbound, body: inbound.payload };
-    // The attempt as the code sees it: a wait, a stop or a retried failure ends it past any catch (app/run/attemptEnding.ts).
-    const ending = new AttemptEnding();
-    const guarded: RunTools = { ...tools, guarded: (own) => guardedTools(own, ending) };
-    if (failure)
-      return ending.race(() => runErrorHandler(this.errorHandler, failure, runArgsOf(ERROR_HANDLER, matched, guarded)));
+    if (failure) return performRun(tools, matched, { failure, errorHandler: this.errorHandler });
     if (!listener?.spec.run || !context)
       throw new ListenerGone(`no listener "${effect.listener}" matches this delivery any more`);
-    const run = listener.spec.run;
-    await withStreams(inbound, tools, (sayStream) =>
-      ending.race(() => run(runArgsOf(listener.name, context, guarded, sayStream), guarded)),
-    );
+    await performRun(tools, context, { listener: listener.name, run: listener.spec.run });
   }
 
   private register(

@@ -120,7 +120,7 @@ export class Stops {
   /** The alarm's part: stops kept past their week go (conversationStops.ts), stopped runs past their day (recording/stoppedRows.ts). */
   prune(now: number): void {
     this.outbox.stops.prune(now);
-    if (this.outbox.stopped.prune(now) > 0) this.wakeAt(now + 1_000);
+    if (this.outbox.stopped.prune(now)) this.wakeAt(now + 1_000);
   }
 
   /**

@@ -16,15 +16,14 @@ export type { ClaimedRow, Lease, NewRow } from "./outboxRows";
 /**
  * All SQL touching `outbox`: enqueue, claim, leases and the fenced settles here (every write after
  * a claim is fenced by the claim token); a run's checkpoints in `steps` (outboxSteps.ts); the
- * dead-letter side, parking included, in `parked` (parkedRows.ts); a run's durable waits for a
- * person in `waits` (waits.ts); one turn at a time per conversation in `turns` (outboxTurns.ts:
- * the rule of who holds a thread). Claims and wake-ups read index ranges and keys only
- * (outboxClaims.ts); what an instance inherits it learns by a bounded walk (outboxWalk.ts).
+ * dead letters in `parked` (parkedRows.ts), stopped runs apart in `stopped` (stoppedRows.ts); waits
+ * for a person in `waits` (waits.ts); one turn at a time per conversation in `turns` (outboxTurns.ts:
+ * who holds a thread). Claims and wake-ups read index ranges and keys only (outboxClaims.ts); what
+ * an instance inherits it learns by a bounded walk (outboxWalk.ts).
  */
 export class Outbox {
   readonly steps: OutboxSteps;
   readonly parked: ParkedRows;
-  /** Runs their user stopped or a newer message interrupted: an outcome, kept apart from the dead letters (stoppedRows.ts). */
   readonly stopped: StoppedRows;
   readonly waits: Waits;
   readonly turns: OutboxTurns;
@@ -46,7 +45,7 @@ export class Outbox {
     this.memory = OutboxMemory.of(sql);
     this.claims = new OutboxClaims(sql, this.memory.leases);
     this.turns = new OutboxTurns(sql, this.memory, () => this.walked(), leadsKept);
-    // A parking's follow-ups are enqueued as any row is, in the parking's transaction.
+    // A parking's (a stop's) follow-ups are enqueued as any row is, in its transaction.
     const enqueue = (rows: readonly NewRow[], now: number) => this.enqueue(rows, now, null);
     this.parked = new ParkedRows(sql, enqueue, this.memory.leases, this.memory.counts);
     this.stopped = new StoppedRows(sql, enqueue, this.memory.leases, this.memory.counts);
@@ -238,14 +237,10 @@ export class Outbox {
   }
 
   /** When the waiting row next in line was recorded: the backlog's age as the console shows it (outboxClaims.ts). */
-  nextInLineSince(): number | null {
-    return this.claims.nextInLineSince();
-  }
+  nextInLineSince = (): number | null => this.claims.nextInLineSince();
 
   /** When a pending row needs attention: due, or its lease running out (outboxClaims.ts); now while the walk goes on. */
-  nextWakeAt(): number | null {
-    return this.walked() ? this.claims.nextWakeAt() : Date.now();
-  }
+  nextWakeAt = (): number | null => (this.walked() ? this.claims.nextWakeAt() : Date.now());
 
   /** A settle of a row this instance leased: its lease is forgotten, its status counted. */
   private settled(key: string, from: OutboxStatus, to: OutboxStatus | null): void {

@@ -158,7 +158,7 @@ export class OutboxTurns {
   interrupt(place: TurnOfRow, reason: string, now: number): { stopped: string[]; place: TurnOfRow } {
     const stopped = this.sql
       .all<{ idempotency_key: string }>(
-        `UPDATE outbox AS earlier SET status = 'stopped', last_error = ?1, stopped_at = ?2
+        `UPDATE outbox AS earlier SET status = 'parked', last_error = ?1, stopped_at = ?2
           WHERE ${holdsThread("earlier")} AND (earlier.idempotency_key = ?5
             OR (earlier.turn = ?3 AND earlier.turn_seq IS NOT NULL AND earlier.turn_seq < ?4))
           RETURNING idempotency_key`,

@@ -1,11 +1,12 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { OutboxStatus } from "../rpc/shard";
+import { STATUS_OF } from "./rowStatus";
 import { HELD_TURN_AT } from "./turnMarks";
 
 /** Rows read per step of the walk: a bounded key range, a few milliseconds at most. */
 export const WALK_STEP_ROWS = 256;
 
-const WALKED = `idempotency_key AS key, status, claim_token, claim_expires_at, turn, turn_seq, turn_after,
+const WALKED = `idempotency_key AS key, ${STATUS_OF("outbox")} AS status, claim_token, claim_expires_at, turn, turn_seq, turn_after,
   claim_token IS NULL AND next_attempt_at = ${HELD_TURN_AT} AS held`;
 
 /** One pending row as the walk reads it (the columns before `payload` and after, never `payload` itself). */

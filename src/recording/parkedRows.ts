@@ -4,10 +4,11 @@ import { attemptBegan } from "./leaseTokens";
 import type { OutboxCounts } from "./outboxCounts";
 import type { OutboxLeases } from "./outboxLeases";
 import type { ClaimedRow, NewRow } from "./outboxRows";
+import { DEAD_LETTER, STATUS_OF } from "./rowStatus";
 
-/** Parked rows are read from their own partial index (migrations/0016_due_rows.sql), never by a scan of the backlog. */
+/** Parked rows are read from their own partial index (migrations/0016_due_rows.sql, 0019_stopped_runs.sql), never by a scan of the backlog. */
 const PARKED = `SELECT idempotency_key, workspace, effect, attempts, last_error, created_at, parked_at FROM outbox INDEXED BY outbox_parked
-        WHERE status = 'parked'`;
+        WHERE ${DEAD_LETTER}`;
 
 /** Which parked rows a list gives: the oldest first, or the newest at or before a cursor first. */
 export type ParkedOrder = "oldest first" | { newestBefore: ParkedCursor | null };
@@ -46,16 +47,16 @@ export class ParkedRows {
   ): ClaimedRow[] | null {
     return this.sql.transaction(() => {
       // Read and written in one synchronous transaction: no other attempt can park this row in between.
-      const [held] = this.sql.all<{ followed_up_at: number | null; status: string }>(
-        "SELECT followed_up_at, status FROM outbox WHERE idempotency_key = ? AND claim_token = ?",
+      const [held] = this.sql.all<{ followed_up_at: number | null; status: OutboxStatus }>(
+        `SELECT followed_up_at, ${STATUS_OF("outbox")} AS status FROM outbox WHERE idempotency_key = ? AND claim_token = ?`,
         key,
         token,
       );
       if (!held) return null;
       this.leases.forgotten(key);
-      if (held.status !== "parked") this.counts.moved([key], held.status as OutboxStatus, "parked");
+      if (held.status !== "parked") this.counts.moved([key], held.status, "parked");
       this.sql.all(
-        `UPDATE outbox SET status = 'parked', attempts = ?1, last_error = ?2, parked_at = ?3, claim_token = NULL, claim_expires_at = NULL,
+        `UPDATE outbox SET status = 'parked', stopped_at = NULL, attempts = ?1, last_error = ?2, parked_at = ?3, claim_token = NULL, claim_expires_at = NULL,
           followed_up_at = coalesce(followed_up_at, ?3), posts_uncertain_since = coalesce(posts_uncertain_since, ?5)
           WHERE idempotency_key = ?4`,
         attempts,
@@ -125,7 +126,7 @@ export class ParkedRows {
             posts_uncertain_since = CASE WHEN ${attemptBegan("outbox")}
               THEN coalesce(posts_uncertain_since, claimed_at, created_at) ELSE posts_uncertain_since END,
             claim_token = NULL, claim_expires_at = NULL
-          WHERE status = 'parked' AND (?2 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?2))) RETURNING idempotency_key`,
+          WHERE ${DEAD_LETTER} AND (?2 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?2))) RETURNING idempotency_key`,
         now,
         keys === null ? null : JSON.stringify(keys),
       )
@@ -139,7 +140,7 @@ export class ParkedRows {
   discard(keys: readonly string[] | null): number {
     const discarded = this.sql
       .all<{ idempotency_key: string }>(
-        `DELETE FROM outbox WHERE status = 'parked'
+        `DELETE FROM outbox WHERE ${DEAD_LETTER}
           AND (?1 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?1))) RETURNING idempotency_key`,
         keys === null ? null : JSON.stringify(keys),
       )

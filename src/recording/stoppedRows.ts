@@ -5,11 +5,14 @@ import type { OutboxStatus } from "../rpc/shard";
 import type { OutboxCounts } from "./outboxCounts";
 import type { OutboxLeases } from "./outboxLeases";
 import type { ClaimedRow, NewRow } from "./outboxRows";
+import { STATUS_OF, STOPPED } from "./rowStatus";
 
 /** A stopped run is kept this long (the console counts it, an operator can read it), then pruned. */
 export const STOPPED_RETENTION_MS = 24 * 3_600_000;
 /** Stopped runs pruned per alarm at most: the rest at the next. */
 const PRUNE_BATCH = 500;
+/** The alarm prunes stopped runs at most this often, unless the last prune left some. */
+const PRUNE_INTERVAL_MS = 3_600_000;
 
 /**
  * The SQL of `outbox`'s stopped runs (migrations/0019_stopped_runs.sql): runs their user stopped
@@ -18,6 +21,8 @@ const PRUNE_BATCH = 500;
  * never claimed, listed, alerted on or replayed — and is pruned STOPPED_RETENTION_MS later.
  */
 export class StoppedRows {
+  private prunedAt = Number.NEGATIVE_INFINITY;
+
   constructor(
     private readonly sql: MeteredSql,
     private readonly enqueue: (rows: readonly NewRow[], now: number) => ClaimedRow[],
@@ -41,16 +46,16 @@ export class StoppedRows {
     postsUncertainSince: number | null,
   ): ClaimedRow[] | null {
     return this.sql.transaction(() => {
-      const [held] = this.sql.all<{ status: string }>(
-        "SELECT status FROM outbox WHERE idempotency_key = ? AND claim_token = ?",
+      const [held] = this.sql.all<{ status: OutboxStatus }>(
+        `SELECT ${STATUS_OF("outbox")} AS status FROM outbox WHERE idempotency_key = ? AND claim_token = ?`,
         key,
         token,
       );
       if (!held) return null;
       this.leases.forgotten(key);
-      if (held.status !== "stopped") this.counts.moved([key], held.status as OutboxStatus, "stopped");
+      if (held.status !== "stopped") this.counts.moved([key], held.status, "stopped");
       this.sql.all(
-        `UPDATE outbox SET status = 'stopped', attempts = ?1, last_error = ?2, stopped_at = coalesce(stopped_at, ?3),
+        `UPDATE outbox SET status = 'parked', attempts = ?1, last_error = ?2, stopped_at = coalesce(stopped_at, ?3),
           claim_token = NULL, claim_expires_at = NULL, posts_uncertain_since = coalesce(posts_uncertain_since, ?5)
           WHERE idempotency_key = ?4`,
         attempts,
@@ -98,7 +103,7 @@ export class StoppedRows {
     // No await since the read: the rows it chose are still waiting, and both commit together.
     const stopped = this.sql
       .all<{ idempotency_key: string }>(
-        `UPDATE outbox SET status = 'stopped', last_error = ?1, stopped_at = ?2
+        `UPDATE outbox SET status = 'parked', last_error = ?1, stopped_at = ?2
           WHERE status = 'pending' AND idempotency_key IN (SELECT value FROM json_each(?3))
           RETURNING idempotency_key`,
         reason,
@@ -110,17 +115,25 @@ export class StoppedRows {
     return stopped;
   }
 
-  /** The alarm's part: stopped runs older than STOPPED_RETENTION_MS go (by their index), PRUNE_BATCH at a time. Returns how many. */
-  prune(now: number): number {
+  /**
+   * The alarm's part: stopped runs older than STOPPED_RETENTION_MS go (by their index), PRUNE_BATCH
+   * at a time, once an hour at most. Returns whether a full batch went (more may be left: the
+   * caller asks for an alarm soon, which prunes again).
+   */
+  prune(now: number): boolean {
+    if (now - this.prunedAt < PRUNE_INTERVAL_MS) return false;
     const pruned = this.sql
       .all<{ idempotency_key: string }>(
         `DELETE FROM outbox WHERE idempotency_key IN (SELECT idempotency_key FROM outbox INDEXED BY outbox_stopped
-          WHERE status = 'stopped' AND stopped_at < ?1 LIMIT ?2) RETURNING idempotency_key`,
+          WHERE ${STOPPED} AND stopped_at < ?1 LIMIT ?2) RETURNING idempotency_key`,
         now - STOPPED_RETENTION_MS,
         PRUNE_BATCH,
       )
       .map((row) => row.idempotency_key);
     this.counts.moved(pruned, "stopped", null);
-    return pruned.length;
+    const more = pruned.length === PRUNE_BATCH;
+    // A full batch: the next alarm goes on at once; else not before the hour is over.
+    this.prunedAt = more ? Number.NEGATIVE_INFINITY : now;
+    return more;
   }
 }

@@ -27,7 +27,7 @@ function question(team: string, text: string) {
 function stoppedIn(state: DurableObjectState) {
   return state.storage.sql
     .exec<{ idempotency_key: string; last_error: string; attempts: number }>(
-      "SELECT idempotency_key, last_error, attempts FROM outbox WHERE status = 'stopped' ORDER BY idempotency_key",
+      "SELECT idempotency_key, last_error, attempts FROM outbox WHERE status = 'parked' AND stopped_at IS NOT NULL ORDER BY idempotency_key",
     )
     .toArray();
 }

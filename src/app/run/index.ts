@@ -10,5 +10,6 @@
 export { AttemptEnding, endsTheAttempt } from "./attemptEnding";
 export { guardedTools } from "./guardedTools";
 export { loadOptionsWith } from "./optionsLoad";
+export { type Performed, performRun } from "./performRun";
 export { runArgsOf } from "./runArgs";
 export { withRunControls } from "./runControls";
