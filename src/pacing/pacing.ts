@@ -1,4 +1,5 @@
 import { Paced } from "../platform/errors";
+import { waitForClock } from "../platform/heldClock";
 import type { Outbound } from "../platform/outboundCalls";
 import { workspaceRateKey } from "../platform/retryAfter";
 import { type Pace, paceOf } from "./tiers";
@@ -58,7 +59,8 @@ export function callPacing(
       const wait = slot - Date.now();
       if (wait <= 0) return;
       if (wait > INLINE_WAIT_MS) throw new Paced(paced.rateKey, slot);
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      // On the clock's own time: a test's held clock is moved to the slot (platform/heldClock.ts).
+      await waitForClock(slot);
       await keeper.spend(rateKey, holder);
     },
     async rateLimited(method, body, until) {

@@ -1,3 +1,4 @@
+import { holdClock } from "../platform/heldClock";
 import { shardName } from "../rpc/shardFor";
 
 /**
@@ -27,7 +28,10 @@ export function runShardAlarm(options: ShardAlarmOptions): Promise<boolean> {
 /**
  * Takes over `Date.now` for the tests' isolate (with @cloudflare/vitest-plugin the Worker and its
  * shards run in it), starting an hour ahead so alarms the shard arms lie in the real future: only
- * `runShardAlarm` fires them, after `advance`. `restore` gives the real clock back.
+ * `runShardAlarm` fires them, after `advance`. A wait the coordinator makes for a time on this
+ * clock — a paced call's turn, a stream's turn after Slack's pace — moves it there instead of
+ * waiting in real time for a time that would never come (src/platform/heldClock.ts), so pacing
+ * stays on in tests. `restore` gives the real clock back.
  */
 export class TestClock {
   private current: number;
@@ -36,6 +40,7 @@ export class TestClock {
   constructor(start = Date.now() + 3_600_000) {
     this.current = start;
     Date.now = () => this.current;
+    holdClock({ reach: (at) => this.reach(at) });
   }
 
   now(): number {
@@ -47,7 +52,14 @@ export class TestClock {
     return this.current;
   }
 
+  /** Moves the clock to `at` if it is earlier (never back): what a wait on this clock does. */
+  reach(at: number): number {
+    this.current = Math.max(this.current, at);
+    return this.current;
+  }
+
   restore(): void {
     Date.now = this.real;
+    holdClock(undefined);
   }
 }

@@ -32,7 +32,7 @@ const POLL_MS = 10;
  * and every effect it planned settled (sent, or parked) — so the test's next fake Slack gets none
  * of this test's calls (a run still clearing a thread's status after its stream stopped, say).
  * Rejects after `timeoutMs` naming what is still pending: a retry waiting for its backoff needs
- * the test to move its TestClock and run the shard's alarm.
+ * the test to move its TestClock and run the shard's alarm (the message shows how).
  */
 export async function waitUntilSettled(options: SettledOptions): Promise<SettledOutbox> {
   const { shard, timeoutMs = 5_000 } = options;
@@ -43,7 +43,7 @@ export async function waitUntilSettled(options: SettledOptions): Promise<Settled
     if (outbox.pending === 0) return outbox;
     if (performance.now() > until)
       throw new Error(
-        `waitUntilSettled: ${outbox.pending} effect(s) of ${options.workspace} still pending after ${timeoutMs} ms — a retry waiting for its backoff is delivered when the test moves its TestClock past it and runs runShardAlarm`,
+        `waitUntilSettled: ${outbox.pending} effect(s) of ${options.workspace} still pending after ${timeoutMs} ms — a retry waiting for its backoff is delivered when the test moves its TestClock past it and runs the shard's alarm: clock.advance(15_000), then await runShardAlarm({ shard, workspace, runDurableObjectAlarm }), until it is sent (pacing stays on: a TestClock is moved to each paced call's turn)`,
       );
     if (options.runDurableObjectAlarm) await options.runDurableObjectAlarm(stub as DurableObjectStub);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

@@ -43,5 +43,9 @@ describe("waitUntilSettled (issue 31: the kit without leaks between tests)", () 
     await expect(waitUntilSettled({ shard: env.SHARD, workspace: team, timeoutMs: 300 })).rejects.toThrow(
       /1 effect\(s\) of T.+ still pending after 300 ms — a retry waiting for its backoff/,
     );
+    // The shape it recommends is the one that works with pacing on (heldClockKit.test.ts runs it).
+    await expect(waitUntilSettled({ shard: env.SHARD, workspace: team, timeoutMs: 0 })).rejects.toThrow(
+      "clock.advance(15_000), then await runShardAlarm({ shard, workspace, runDurableObjectAlarm }), until it is sent (pacing stays on: a TestClock is moved to each paced call's turn)",
+    );
   });
 });

@@ -3,6 +3,7 @@ import { isObject, optionalString } from "../../inbound/fields";
 import type { Inbound } from "../../inbound/types";
 import { userOf } from "../../inbound/userOf";
 import { HandlerMisuse } from "../../platform/errors";
+import { waitForClock } from "../../platform/heldClock";
 import type { SlackWebClient } from "../../slack/client";
 import type { StreamTools } from "../contract";
 import { DurableStreamer } from "./durableStreamer";
@@ -56,7 +57,8 @@ export function runStreams(
 ) {
   const ledger = tools.ledger ?? memoryLedger();
   const limits = tools.limits ?? DEFAULT_STREAM_LIMITS;
-  const wait = tools.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  // A wait for a turn is a wait on the clock: a test's held clock is moved to its end (platform/heldClock.ts).
+  const wait = tools.sleep ?? ((ms: number) => waitForClock(Date.now() + ms));
   // A stopped run waits for no turn: its next call is refused at once, so the attempt ends now, not after Slack's pace.
   const sleep = (ms: number) => (signal ? Promise.race([wait(ms), abortedOf(signal)]) : wait(ms));
   const streamers: DurableStreamer[] = [];
