@@ -5,6 +5,7 @@ import { FakeAnswers, type FakeMessage } from "./fakeSlackAnswers";
 import { FakeOauth } from "./fakeSlackOauth";
 import { type FakeStreamLimits, FakeStreams } from "./fakeStreams";
 import { FakeRateLimits, type PostLimit, SLACK_TIERS, type TierLimits } from "./fakeTiers";
+import { type PostedQuestion, type QuestionPlace, waitForQuestion } from "./questionClicks";
 
 /**
  * A fake Slack Web API (and response_url endpoint) that records every call and plays scripted
@@ -172,6 +173,14 @@ export class FakeSlack {
   /** One message the app posted or streamed: its text as Slack shows it, blocks, stream state. */
   message(channel: string, ts: string): FakeMessage | undefined {
     return this.answers.messagesIn(channel).find((message) => message.ts === ts);
+  }
+
+  /**
+   * The newest message the app posted with buttons (a durable wait's question), in `place` (a
+   * channel, a thread) when told; waits up to `timeoutMs` for one. Click it with SlackSimulator's `click`.
+   */
+  question(place: QuestionPlace = {}, timeoutMs = 5_000): Promise<PostedQuestion> {
+    return waitForQuestion(() => this.answers.posted(), place, timeoutMs);
   }
 
   /** Resolves with the first recorded call matching `predicate` (already made, or the next one). */

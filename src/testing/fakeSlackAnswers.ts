@@ -49,6 +49,11 @@ export class FakeAnswers {
     }));
   }
 
+  /** Every message posted so far, each with its channel: what a search for a question reads. */
+  posted(): Array<FakeMessage & { channel: string }> {
+    return [...this.channels.keys()].flatMap((channel) => this.messagesIn(channel).map((message) => ({ ...message, channel })));
+  }
+
   answer(method: string, body: Record<string, unknown>): Record<string, unknown> {
     const channel = String(body.channel ?? "");
     if (typeof body.thread_ts === "string") this.threadTss.add(`${channel} ${body.thread_ts}`);

@@ -9,6 +9,7 @@ import {
   type ViewInputState,
   viewSubmission,
 } from "./deliveries";
+import { type ButtonChoice, type ClickOptions, clickPayload, type PostedQuestion } from "./questionClicks";
 import { type Delivery, type SignOptions, signedEvent, signedForm, signedInteraction, toRequest } from "./signedDeliveries";
 
 /**
@@ -64,6 +65,15 @@ export class SlackSimulator {
     const payload = blockActions({ teamId: this.teamId, actionId });
     const [action] = payload.actions as Fields[];
     return this.interaction({ ...payload, actions: [{ ...action, value }], ...overrides });
+  }
+
+  /**
+   * A click on a button of a message the app posted — a durable wait's question, as FakeSlack's
+   * `question()` finds it — by its `value` or `action_id` (`click(question, "yes")`): the button's
+   * block_id, the message's ts, channel and thread, as Slack sends them; by `user` (U0000USER unless told).
+   */
+  click(question: PostedQuestion, button: ButtonChoice, options: ClickOptions = {}): Promise<Request> {
+    return this.interaction(clickPayload(question, button, this.teamId, options));
   }
 
   /** A modal submitted: `values` is `block_id` → `action_id` → a text input's value, or an element's state. */
