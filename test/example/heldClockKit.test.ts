@@ -41,7 +41,7 @@ async function click(request: Promise<Request>) {
   expect((await exports.default.fetch(await request)).status).toBe(200);
   // The click made the run due now: the shard's alarm runs it.
   await runShardAlarm({ shard: env.SHARD, workspace: team, runDurableObjectAlarm });
-  expect(await waitUntilSettled({ shard: env.SHARD, workspace: team })).toEqual({ pending: 0, parked: 0 });
+  expect(await waitUntilSettled({ shard: env.SHARD, workspace: team })).toMatchObject({ pending: 0, parked: 0 });
 }
 
 describe("the kit's TestClock and pacing agree (issue 46)", () => {
@@ -55,7 +55,7 @@ describe("the kit's TestClock and pacing agree (issue 46)", () => {
       clock.advance(15_000);
       expect(await runShardAlarm({ shard: env.SHARD, workspace: team, runDurableObjectAlarm })).toBe(true);
     }
-    expect(await waitUntilSettled({ shard: env.SHARD, workspace: team })).toEqual({ pending: 0, parked: 0 });
+    expect(await waitUntilSettled({ shard: env.SHARD, workspace: team })).toMatchObject({ pending: 0, parked: 0 });
     // The retry streamed the whole count, its appends paced (Tier 4: one every 0.6 s, no burst): a
     // third append's turn lies over a second ahead, so the held clock was moved to it.
     const appends = slack.callsTo("chat.appendStream");
