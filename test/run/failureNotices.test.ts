@@ -122,6 +122,8 @@ describe("failure notices", () => {
     expect((await answer(new App({ failureNotices: false }).message(failing()), { im: true })).texts).toEqual([]);
     const app = new App({ failureNotices: true }).event("app_mention", { failureNotices: false, run: failing() });
     expect((await answer(app)).texts).toEqual([]);
+    const assistant = new App().assistant({ threadStarted: async () => {}, userMessage: failing(), failureNotices: false });
+    expect((await answer(assistant, { im: true })).texts).toEqual([]);
   });
 
   it("on by default in an agent's runs: a user's message in the app's DM, or with AGENT_SESSIONS; a listener's words win", async () => {
