@@ -102,8 +102,9 @@ export interface RunTools<Env = EnvBindings> {
  * Whether a run's user is told of its failures, and in what words (`SlackApp.failureNotices`):
  * once its first attempt failed and it is retried (`retrying`), and once it is finally parked
  * (`failed`); an empty text is not posted, an absent one is the coordinator's (RUN_RETRYING_TEXT,
- * RUN_PARKED_TEXT). `runs`: `"agents"` (default) tells only an agent's runs (an assistant's, and
- * with AGENT_SESSIONS those of a user's message), `"all"` every run, `"none"` none.
+ * RUN_PARKED_TEXT). `runs`: `"agents"` (default) tells only an agent's runs (app/agent/runNotices.ts:
+ * an assistant thread's, a user's message in the app's DM, with AGENT_SESSIONS every user's message;
+ * `App` adds its `agent: true` listeners'), `"all"` every run, `"none"` none.
  */
 export interface FailureNotices {
   runs?: "agents" | "all" | "none";

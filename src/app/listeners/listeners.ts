@@ -139,8 +139,8 @@ export interface ListenerSpec<C = ListenerContext, Env = EnvBindings> {
   agent?: boolean;
   /**
    * Whether its run's user is told, in the run's thread, that the answer is delayed (after its first
-   * failed attempt) and that it failed (once parked): `true`, `false`, or the words
-   * `{ retrying, failed }`. Default: the app's (`new App({ failureNotices })`), on for agents' runs.
+   * failed attempt) and that it failed (once parked): `true`, `false`, or `{ runs?, retrying?, failed? }`.
+   * Default: the app's (`new App({ failureNotices })`), on for agents' runs.
    */
   failureNotices?: FailureNoticesOption;
 }
