@@ -126,9 +126,11 @@ describe("failure notices", () => {
     expect((await answer(assistant, { im: true })).texts).toEqual([]);
   });
 
-  it("on by default in an agent's runs: a user's message in the app's DM, or with AGENT_SESSIONS; a listener's words win", async () => {
-    const dm = await answer(new App().message(failing()), { im: true });
-    expect(dm.texts).toEqual([await defaultText("RUN_RETRYING_TEXT"), await defaultText("RUN_PARKED_TEXT")]);
+  it("on by default in an agent's runs: a user's message in the app's DM, an agent listener's, with AGENT_SESSIONS; a listener's words win", async () => {
+    const defaults = [await defaultText("RUN_RETRYING_TEXT"), await defaultText("RUN_PARKED_TEXT")];
+    expect((await answer(new App().message(failing()), { im: true })).texts).toEqual(defaults);
+    const declared = new App().event("app_mention", { agent: true, run: failing() });
+    expect((await answer(declared)).texts).toEqual(defaults);
     const worded = new App({ failureNotices: { retrying: "app's" } }).event("app_mention", {
       failureNotices: { retrying: RETRYING },
       run: failing(),
