@@ -49,6 +49,7 @@ export type {
   ContextSave,
   Effect,
   EnvBindings,
+  FailureNotices,
   InstallationEffect,
   LateEvent,
   OptionsLoadWorld,

@@ -21,6 +21,7 @@ import {
   errorFollowUps,
   eventMatch,
   type FunctionArgs,
+  failureNoticesOf,
   type Listener,
   type ListenerSpec,
   type Matched,
@@ -75,9 +76,9 @@ export class App<Env = EnvBindings> implements SlackApp<Env> {
   private readonly parkContributors: ParkContributor[] = [];
   private errorHandler?: ErrorHandler;
 
-  constructor(options: AppOptions = {}) {
-    this.filters = planOptionsOf(options);
-    this.declared = options.manifest ?? {};
+  constructor(private readonly appOptions: AppOptions = {}) {
+    this.filters = planOptionsOf(appOptions);
+    this.declared = appOptions.manifest ?? {};
     // A custom step whose run is finally parked tells Slack it failed: its workflow must not hang.
     this.onParked(functionParked);
   }
@@ -200,6 +201,11 @@ export class App<Env = EnvBindings> implements SlackApp<Env> {
 
   parked(effect: RunEffect, reason: string): PlannedEffect[] {
     return this.parkContributors.flatMap((contribute) => contribute(effect, reason));
+  }
+
+  /** Whether the user of `effect`'s run is told of its failures, and in what words: the listener's option over the app's. */
+  failureNotices(effect: RunEffect) {
+    return failureNoticesOf(this.appOptions.failureNotices, this.listeners.find((l) => l.name === effect.listener)?.spec);
   }
 
   /** @internal For listener kinds (`app.error`, `app.function`): what they plan once a run is finally parked. */

@@ -1,8 +1,9 @@
 import { RetryAfterMemory } from "../platform/retryAfter";
 import { COMPLETION_WAIT_MS, Completions } from "./completions";
 import type { Courier } from "./deliverClaimed";
+import { failedNotices, retryNotices } from "./failureNotices";
 import { LeaseRenewals } from "./leaseRenewals";
-import { agentFollowUps, parkedStreamCloses, parkFollowUps } from "./parkFollowUps";
+import { parkedStreamCloses, parkFollowUps } from "./parkFollowUps";
 import { type CourierParts, rowPerformer } from "./performRow";
 
 /** Wires what the delivery loop needs of a shard: its outbox, settings, events and how to perform a row. */
@@ -23,7 +24,8 @@ export function buildCourier(parts: CourierParts): Courier {
     retryAfters: new RetryAfterMemory(),
     // Step checkpoints and completions share commits.
     perform: rowPerformer(parts, { commits: completions, outbound: parts.outbound }),
-    followUps: parkFollowUps(parts.app, agentFollowUps(settings)),
+    followUps: parkFollowUps(parts.app, failedNotices(parts.app, settings)),
+    retrying: retryNotices(parts.app, settings),
     closes: parkedStreamCloses((key, name) => outbox.steps.read(key, name)),
   };
 }

@@ -30,6 +30,8 @@ export interface Courier {
   perform(effect: Effect, row: ClaimedRow, token: string, report?: AttemptReport): Promise<void>;
   /** What the app plans once a row is finally parked, recorded with the parking (parkFollowUps.ts). */
   followUps?: FollowUps;
+  /** What a run's first failed attempt records with its retry: its user told once (failureNotices.ts). */
+  retrying?: FollowUps;
   /** What closes the streams a run left open, recorded with each of its parkings, a replay's too (parkFollowUps.ts). */
   closes?: FollowUps;
   /** Called with the time a row becomes due again, so the shard can move its alarm earlier. */
@@ -171,10 +173,12 @@ async function settle(
   }
   if (settlement.retryAfterMs !== undefined && row.rate_key !== null)
     retryAfters.remember(workspaceRateKey(row.workspace, row.rate_key), now + settlement.retryAfterMs, now);
-  if (!outbox.retryLater(key, token, attempts, nextAttemptAt, settlement.reason, postsUncertainSince))
-    return fenced(courier, row, "retry");
-  courier.wakeAt(nextAttemptAt);
-  return { type: "retried", shard, key, attempts, reason: settlement.reason, nextAttemptAt };
+  const { retrying } = courier;
+  const notices = attempts === 1 && effect && retrying ? () => retrying(effect, row, settlement.reason) : undefined;
+  const told = outbox.retryLater(key, token, attempts, nextAttemptAt, settlement.reason, postsUncertainSince, notices);
+  if (told === null) return fenced(courier, row, "retry");
+  courier.wakeAt(told.length > 0 ? now : nextAttemptAt);
+  return { type: "retried", shard, key, attempts, reason: settlement.reason, nextAttemptAt, effect: effect?.type };
 }
 
 /** Puts the row back until `until` without counting an attempt (its rate key is cooling down, or paced). */

@@ -1,7 +1,7 @@
 import type { DeliveryListener } from "../platform/deliveryEvents";
 import { log } from "../platform/log";
 
-/** The logging subscriber: one JSON line per outcome worth reading (deliveries themselves are silent). */
+/** The logging subscriber: one JSON line per outcome worth reading (deliveries themselves are silent); a run's first failure at `warn`. */
 export const logDeliveryEvents: DeliveryListener = (event) => {
   const { shard, key, attempts } = event;
   switch (event.type) {
@@ -13,9 +13,11 @@ export const logDeliveryEvents: DeliveryListener = (event) => {
       log("info", "run stopped", { shard, key, attempts, reason: event.reason });
       break;
     case "retried":
-      log("info", "effect will be retried", {
+      // A run's first failure is news (a handler's bug, Slack failing): its user waits meanwhile.
+      log(attempts === 1 && event.effect === "run" ? "warn" : "info", "effect will be retried", {
         shard,
         key,
+        effect: event.effect,
         attempts,
         reason: event.reason,
         inMs: event.nextAttemptAt - Date.now(),

@@ -1,13 +1,11 @@
-import { parkedRunNotice } from "../app/agent";
-import type { Effect, SlackApp } from "../app/contract";
+import type { Effect, PlannedEffect, RunEffect, SlackApp } from "../app/contract";
 import { streamCloses } from "../app/streams";
 import { channelOf } from "../inbound/channelOf";
 import { describeError, log } from "../platform/log";
 import type { ClaimedRow, NewRow } from "../recording/outbox";
 import { newRow } from "../recording/outboxRows";
-import type { DeliverySettings } from "../settings";
 
-/** What the app plans once a row is finally parked, as rows to enqueue with the parking. */
+/** What is planned once a row is finally parked (or a run's first attempt failed: failureNotices.ts), as rows to enqueue with that settle. */
 export type FollowUps = (effect: Effect, row: ClaimedRow, reason: string) => NewRow[];
 
 /** A row's step checkpoint by name (outbox.steps.read): a parked row keeps its steps. */
@@ -31,32 +29,38 @@ export function streamCloseRows(checkpoint: CheckpointOf, key: string, workspace
 }
 
 /**
- * The follow-ups of a parked `run` (`app.error`, a custom step's `completeError`), planned by
- * `app.parked` — after the coordinator's `own` (an agent session's notice) — and keyed by the parked row's key and the follow-up's name, so they are recorded
- * once and delivered at least once like any effect. A plan that throws is logged, and the row is
- * parked without follow-ups: a bug in a follow-up never keeps a row from its dead-letter queue.
+ * A run's planned follow-ups as rows, keyed by the settled row's key and each follow-up's name, so
+ * they are recorded once and delivered at least once like any effect. A plan that throws is
+ * logged (as `what`) and plans none: a bug in a follow-up never keeps a row from its settle.
  */
-export function parkFollowUps(app: SlackApp | undefined, own: NonNullable<SlackApp["parked"]> = () => []): FollowUps {
+export function plannedFollowUps(what: string, plan: (effect: RunEffect, reason: string) => PlannedEffect[]): FollowUps {
   return (effect, row, reason) => {
     if (effect.type !== "run") return [];
     try {
-      return [...own(effect, reason), ...(app?.parked?.(effect, reason) ?? [])].map((planned) =>
+      return plan(effect, reason).map((planned) =>
         newRow(`${row.idempotency_key}:${planned.name}`, row.workspace, planned.effect),
       );
     } catch (error) {
-      log("error", "park follow-ups not planned", { key: row.idempotency_key, error: describeError(error, true) });
+      log("error", `${what} not planned`, { key: row.idempotency_key, error: describeError(error, true) });
       return [];
     }
   };
+}
+
+/**
+ * The follow-ups of a parked `run` (`app.error`, a custom step's `completeError`), planned by
+ * `app.parked` — after the coordinator's `own` (failureNotices.ts: the user told, an agent
+ * session's end) — in the parking's transaction: a row finally parked still is, whatever they do.
+ */
+export function parkFollowUps(app: SlackApp | undefined, own: NonNullable<SlackApp["parked"]> = () => []): FollowUps {
+  return plannedFollowUps("park follow-ups", (effect, reason) => [
+    ...own(effect, reason),
+    ...(app?.parked?.(effect, reason) ?? []),
+  ]);
 }
 
 /** At each parking of a `run` (a replayed one's too), whatever the app plans: its open streams are closed. */
 export function parkedStreamCloses(checkpoint: CheckpointOf): FollowUps {
   return (effect, row) =>
     effect.type === "run" ? streamCloseRows(checkpoint, row.idempotency_key, row.workspace, channelOf(effect.inbound)) : [];
-}
-
-/** The coordinator's own follow-ups of a parked run: in an agent session (AGENT_SESSIONS), the user is told (RUN_PARKED_TEXT). */
-export function agentFollowUps({ agent }: DeliverySettings): NonNullable<SlackApp["parked"]> | undefined {
-  return agent.sessions ? parkedRunNotice(agent.parkedText) : undefined;
 }

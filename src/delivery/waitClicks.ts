@@ -28,7 +28,7 @@ export class WaitClicks {
     const logged = { shard: this.shard, dedupeKey: inbound.dedupeKey, wait: click.waitId };
     if (verdict.answered) {
       // A run in an attempt now is not woken here: its settle sees the answer (deliverClaimed.ts).
-      if (this.outbox.wake(verdict.runKey, now)) this.wakeAt(now);
+      if (this.outbox.waits.wake(verdict.runKey, now)) this.wakeAt(now);
       log("info", "wait answered", { ...logged, key: verdict.runKey });
       return;
     }

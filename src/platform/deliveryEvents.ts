@@ -16,7 +16,8 @@ interface Settled {
 export type DeliveryEvent =
   /** `recordedAt`: when the row's delivery was recorded (delivery latency = now − recordedAt). */
   | (Settled & { type: "delivered"; recordedAt: number })
-  | (Settled & { type: "retried"; reason: string; nextAttemptAt: number })
+  /** `effect`: the row's kind (`run`, `slack.api`, …), when its payload could be read. */
+  | (Settled & { type: "retried"; reason: string; nextAttemptAt: number; effect?: string })
   | (Settled & { type: "parked"; reason: string })
   /** The run's user stopped it, or a newer message interrupted it: an outcome, never alerted on. */
   | (Settled & { type: "stopped"; reason: string })

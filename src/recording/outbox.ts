@@ -177,6 +177,8 @@ export class Outbox {
   /**
    * Fenced failure: counts the attempt and schedules the next one. `postsUncertainSince`: the
    * attempt sent a post it may have made (answered, or its answer lost) and the retry will repeat.
+   * `notices` (a run's first failure: delivery/failureNotices.ts) are enqueued in the same
+   * transaction, born followed up, unless the row was ever parked. Returns them, or null when fenced out.
    */
   retryLater(
     key: string,
@@ -185,21 +187,30 @@ export class Outbox {
     nextAttemptAt: number,
     error: string,
     postsUncertainSince: number | null = null,
-  ): boolean {
-    const settled =
-      this.sql.count(
+    notices = (): NewRow[] => [],
+  ): ClaimedRow[] | null {
+    return this.sql.transaction(() => {
+      const [held] = this.sql.all<{ followed_up_at: number | null }>(
         `UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, claim_token = NULL, claim_expires_at = NULL,
           posts_uncertain_since = coalesce(posts_uncertain_since, ?)
-        WHERE idempotency_key = ? AND claim_token = ? RETURNING 1`,
+        WHERE idempotency_key = ? AND claim_token = ? RETURNING followed_up_at`,
         attempts,
         nextAttemptAt,
         error,
         postsUncertainSince,
         key,
         token,
-      ) === 1;
-    if (settled) this.settled(key, "pending", "pending");
-    return settled;
+      );
+      if (!held) return null;
+      this.settled(key, "pending", "pending");
+      // A row parked once told its user so: its replay's failures tell no one again.
+      const told = held.followed_up_at === null ? notices() : [];
+      return this.enqueue(
+        told.map((row) => ({ ...row, followUp: true })),
+        Date.now(),
+        null,
+      );
+    });
   }
 
   /** Fenced postponement without an attempt (the row's rate key is cooling down, or paced); `postsUncertainSince` as retryLater's. */
@@ -216,18 +227,6 @@ export class Outbox {
       ) === 1;
     if (settled) this.settled(key, "pending", "pending");
     return settled;
-  }
-
-  /** A suspended run whose wait was answered is due now (a row in an attempt is left to its settle: deliverClaimed.ts). */
-  wake(key: string, now: number): boolean {
-    return (
-      this.sql.count(
-        `UPDATE outbox SET next_attempt_at = ?1 WHERE idempotency_key = ?2 AND status = 'pending'
-          AND claim_token IS NULL AND next_attempt_at > ?1 RETURNING 1`,
-        now,
-        key,
-      ) === 1
-    );
   }
 
   /** Rows by status, from the counts kept as rows change (outboxCounts.ts): no scan. */

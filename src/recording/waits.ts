@@ -90,6 +90,18 @@ export class Waits {
     return this.sql.all("SELECT 1 FROM waits WHERE run_key = ? AND state = 'answered' LIMIT 1", runKey).length > 0;
   }
 
+  /** A suspended run (its outbox row) whose wait was answered is due now; a row in an attempt is left to its settle (deliverClaimed.ts). */
+  wake(key: string, now: number): boolean {
+    return (
+      this.sql.count(
+        `UPDATE outbox SET next_attempt_at = ?1 WHERE idempotency_key = ?2 AND status = 'pending'
+          AND claim_token IS NULL AND next_attempt_at > ?1 RETURNING 1`,
+        now,
+        key,
+      ) === 1
+    );
+  }
+
   /** Deletes waits whose deadline is WAIT_KEEP_MS past; returns how many. */
   prune(now: number): number {
     return this.sql.count("DELETE FROM waits WHERE deadline < ? RETURNING 1", now - WAIT_KEEP_MS);

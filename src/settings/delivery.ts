@@ -26,8 +26,11 @@ export interface DeliverySettings {
   history: HistoryReads;
   /** SHARD_BUCKETS: where a workspace's rate keys are kept (one shard each, by hash). */
   shardBuckets: number;
-  /** AGENT_SESSIONS: a user's message is worked on in its thread's agent session; RUN_PARKED_TEXT: told when its run is parked. */
-  agent: { sessions: boolean; parkedText: string };
+  /**
+   * AGENT_SESSIONS: a user's message is worked on in its thread's agent session; RUN_RETRYING_TEXT,
+   * RUN_PARKED_TEXT: the failure notices' words unless the app chooses its own (delivery/failureNotices.ts).
+   */
+  agent: { sessions: boolean; retryingText: string; parkedText: string };
   delivery: {
     timeoutMs: number;
     leaseMs: number;
@@ -59,7 +62,11 @@ export const deliverySettings = oncePerEnv((vars): DeliverySettings => {
     streamBurst: setting(vars, "SLACK_STREAM_BURST"),
     history: historyReads(vars),
     shardBuckets: setting(vars, "SHARD_BUCKETS"),
-    agent: { sessions: setting(vars, "AGENT_SESSIONS"), parkedText: setting(vars, "RUN_PARKED_TEXT") },
+    agent: {
+      sessions: setting(vars, "AGENT_SESSIONS"),
+      retryingText: setting(vars, "RUN_RETRYING_TEXT"),
+      parkedText: setting(vars, "RUN_PARKED_TEXT"),
+    },
     delivery: {
       timeoutMs,
       leaseMs,

@@ -135,10 +135,15 @@ export const SETTINGS = {
     read: flag(false),
     doc: "the app is declared an agent in its Slack settings: a run of a user's message (`message`, `app_mention`) marks the thread's agent session `processing` while it works and `active` once it returns, and a parked one moves it back to `active`; an assistant's `setTitle` renames the session (`agents.sessions.rename`) ([Agent sessions and the stop button](app-api.md#agent-sessions-and-the-stop-button))",
   },
+  RUN_RETRYING_TEXT: {
+    part: "delivery",
+    read: wording("Sorry, this is taking longer than it should: something went wrong, and I am trying again."),
+    doc: "what the user of a run is told once, in its thread, after its first attempt failed and it is retried, where failure notices are on (an agent's runs by default, `new App({ failureNotices })` overrides it: [When a run fails](app-api.md#when-a-run-fails-failure-notices)); empty: nothing is posted",
+  },
   RUN_PARKED_TEXT: {
     part: "delivery",
     read: wording("Sorry, something went wrong and I could not finish this."),
-    doc: "in an agent session (`AGENT_SESSIONS`), what the user is told in the thread when a run of their message is finally parked; empty: nothing is posted",
+    doc: "what the user of a run is told in its thread when it is finally parked, where failure notices are on (as `RUN_RETRYING_TEXT`); empty: nothing is posted",
   },
   ...STREAMED_REPLY_SETTINGS,
   RELAY_URL: {

@@ -153,7 +153,7 @@ describe("a run finally parked in an agent session", () => {
     return { parked, channel, ts };
   }
 
-  it("tells the user in the thread and moves the session out of processing", async () => {
+  it("tells the user in the thread (once retried, once parked) and moves the session out of processing", async () => {
     const { parked, channel, ts } = await parkIn({});
     expect(parked).toHaveLength(1);
     expect(parked[0]!.last_error).toContain("the model is gone");
@@ -162,21 +162,27 @@ describe("a run finally parked in an agent session", () => {
         .callsTo("chat.postMessage")
         .map((call) => call.body),
     ).toEqual([
+      {
+        channel,
+        thread_ts: ts,
+        text: "Sorry, this is taking longer than it should: something went wrong, and I am trying again.",
+        metadata: namedPost(),
+      },
       { channel, thread_ts: ts, text: "Sorry, something went wrong and I could not finish this.", metadata: namedPost() },
     ]);
     expect(sessionStatuses().at(-1)).toBe("active");
     expect(sessionStatuses().filter((status) => status === "processing")).toHaveLength(HANDLER_MAX_ATTEMPTS);
   });
 
-  it("says RUN_PARKED_TEXT instead; empty, it says nothing and still ends the session's processing", async () => {
-    await parkIn({ RUN_PARKED_TEXT: "The agent gave up: ask again." });
+  it("says RUN_RETRYING_TEXT and RUN_PARKED_TEXT instead; empty, it says nothing and still ends the session's processing", async () => {
+    await parkIn({ RUN_RETRYING_TEXT: "Trying again.", RUN_PARKED_TEXT: "The agent gave up: ask again." });
     expect(
       slack()
         .callsTo("chat.postMessage")
         .map((call) => call.body.text),
-    ).toEqual(["The agent gave up: ask again."]);
+    ).toEqual(["Trying again.", "The agent gave up: ask again."]);
     const before = slack().calls.length;
-    await parkIn({ RUN_PARKED_TEXT: "" });
+    await parkIn({ RUN_RETRYING_TEXT: "", RUN_PARKED_TEXT: "" });
     const later = slack().calls.slice(before);
     expect(later.filter((call) => call.method === "chat.postMessage")).toEqual([]);
     expect(later.filter((call) => call.method === "agents.sessions.setStatus").at(-1)?.body.status).toBe("active");

@@ -52,24 +52,12 @@ const statusCleared = (channel: string, threadTs: string): PlannedEffect["effect
 });
 
 /**
- * What an agent conversation's run finally parked plans (a park follow-up): the user is told
- * `text` in the thread (none when empty) and the session leaves `processing`. A run the user
- * stopped is never parked (platform/runStopped.ts): its stop did both.
+ * What an agent conversation's run finally parked plans for its session (a park follow-up): it
+ * leaves `processing` (a stopped run's stop did that itself). The user is told by the run's failure
+ * notice (runNotices.ts).
  */
-export function parkedRunNotice(text: string): (effect: RunEffect, reason: string) => PlannedEffect[] {
-  return (effect) => {
-    const conversation = agentConversationOf(effect.inbound);
-    if (!conversation) return [];
-    const { channel, threadTs } = conversation;
-    const told: PlannedEffect[] =
-      text === ""
-        ? []
-        : [
-            {
-              name: "parked:told",
-              effect: { type: "slack.api", method: "chat.postMessage", body: { channel, thread_ts: threadTs, text } },
-            },
-          ];
-    return [...told, { name: "parked:session", effect: sessionActive(channel, threadTs) }];
-  };
+export function parkedSession(effect: RunEffect): PlannedEffect[] {
+  const conversation = agentConversationOf(effect.inbound);
+  if (!conversation) return [];
+  return [{ name: "parked:session", effect: sessionActive(conversation.channel, conversation.threadTs) }];
 }

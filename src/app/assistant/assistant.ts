@@ -56,6 +56,8 @@ export interface AssistantConfig<Env = EnvBindings> {
   turns?: TurnPolicy;
   /** The oldest event (ms) its handlers answer; older ones are acked and logged (default: the app's, an hour). */
   maxEventAgeMs?: number;
+  /** Whether its runs' failures are told in the thread (an agent's are, unless the app's option says otherwise). */
+  failureNotices?: ListenerSpec["failureNotices"];
 }
 
 /** Bolt's `new Assistant({ … })`, for `app.assistant(assistant)`: its configuration, checked (`Assistant<Env>`: `App<Env>`). */
@@ -104,9 +106,13 @@ function asRun(handler: Handler<never>): NonNullable<ListenerSpec["run"]> {
 /** The listeners of one `app.assistant(…)`: named `assistant:{handler}`, each matching its events. */
 export function assistantListeners<Env>(assistant: AssistantConfig<Env> | Assistant<Env>): AssistantListener[] {
   const config = assistant instanceof Assistant ? assistant.config : new Assistant(assistant).config;
-  const policies = { turns: config.turns, maxEventAgeMs: config.maxEventAgeMs };
+  const policies = { turns: config.turns, maxEventAgeMs: config.maxEventAgeMs, failureNotices: config.failureNotices };
   const saveContext: Handler<AssistantThreadContextChangedArgs> = ({ saveThreadContext }) => saveThreadContext();
-  const handlers: [Exclude<keyof AssistantConfig<Env>, "turns" | "maxEventAgeMs">, Handler<never> | undefined, Match][] = [
+  const handlers: [
+    Exclude<keyof AssistantConfig<Env>, "turns" | "maxEventAgeMs" | "failureNotices">,
+    Handler<never> | undefined,
+    Match,
+  ][] = [
     ["threadStarted", config.threadStarted, eventMatching((e) => e.type === "assistant_thread_started")],
     [
       "threadContextChanged",

@@ -22,6 +22,7 @@ export type { AssistantThreadContext, ContextSave, ThreadContextStore } from "./
 export type {
   AckBody,
   EnvBindings,
+  FailureNotices,
   LateEvent,
   OptionsLoadWorld,
   Plan,

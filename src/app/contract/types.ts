@@ -99,6 +99,20 @@ export interface RunTools<Env = EnvBindings> {
 }
 
 /**
+ * Whether a run's user is told of its failures, and in what words (`SlackApp.failureNotices`):
+ * once its first attempt failed and it is retried (`retrying`), and once it is finally parked
+ * (`failed`); an empty text is not posted, an absent one is the coordinator's (RUN_RETRYING_TEXT,
+ * RUN_PARKED_TEXT). `runs`: `"agents"` (default) tells only an agent's runs (app/agent/runNotices.ts:
+ * an assistant thread's, a user's message in the app's DM, with AGENT_SESSIONS every user's message;
+ * `App` adds its `agent: true` listeners'), `"all"` every run, `"none"` none.
+ */
+export interface FailureNotices {
+  runs?: "agents" | "all" | "none";
+  retrying?: string;
+  failed?: string;
+}
+
+/**
  * The contract between the coordinator and the user's app. `plan` must be pure and fast:
  * it runs at the edge (to skip the shard for ignored deliveries) and again inside the
  * shard's ingest transaction, which is the authority. `run` performs a `run` effect after
@@ -113,6 +127,8 @@ export interface SlackApp<Env = EnvBindings> {
    * name, delivered at least once; planned once per row, never for a follow-up. Pure, no I/O.
    */
   parked?(effect: RunEffect, reason: string): PlannedEffect[];
+  /** Whether and how the user of `effect`'s run is told of its failures; absent: an agent's runs are, in the coordinator's words. Pure. */
+  failureNotices?(effect: RunEffect): FailureNotices;
   /**
    * An options load whose listener reads before it acks (Bolt's `async ({ ack }) => …`): its
    * answer, at the edge, nothing recorded — undefined at once when no such listener takes it

@@ -29,6 +29,7 @@ export function withOwnEffects(app: SlackApp, own: OwnEffects): SlackApp {
       },
       run: app.run?.bind(app),
       parked: app.parked?.bind(app),
+      failureNotices: app.failureNotices?.bind(app),
       loadOptions: app.loadOptions?.bind(app),
     };
     byApp.set(app, served);

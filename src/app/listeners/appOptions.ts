@@ -1,4 +1,5 @@
 import type { AppManifestDeclaration } from "../manifest";
+import type { FailureNoticesOption } from "./failureNotices";
 import { checkedMaxEventAge, DEFAULT_MAX_EVENT_AGE_MS } from "./lateEvents";
 import type { DeliveryFilters } from "./listenerFilters";
 import type { TurnPolicy } from "./turns";
@@ -23,6 +24,15 @@ export interface AppOptions {
    * A listener's own `turns` (or `app.assistant({ turns })`) overrides it.
    */
   turns?: TurnPolicy;
+  /**
+   * Whether a run's user is told, once in the run's thread, that the answer is delayed and retried
+   * (after its first failed attempt) and, once it is finally parked, that it failed: `true` every
+   * run, `false` none, or `{ runs?: "agents" | "all" | "none", retrying?, failed? }` (the words;
+   * empty: not posted). Default: only agents' runs (an assistant thread's, a user's message in the
+   * app's DM, an `agent: true` listener's; with AGENT_SESSIONS every run of a user's message), in
+   * RUN_RETRYING_TEXT's and RUN_PARKED_TEXT's words. A listener's own `failureNotices` overrides it, field by field.
+   */
+  failureNotices?: FailureNoticesOption;
 }
 
 /** What planning a delivery takes of the app's options: the built-in filters, the default turn policy and maximum event age. */

@@ -2,8 +2,8 @@
  * The Bolt-style listener API: what each kind of listener receives (payload types after Slack's and
  * `@slack/types`), its arguments per phase (`ack`, `run`), how a registration matches a delivery,
  * the built-in filters and the app's options (`appOptions.ts`), a delivery's plan over the registered
- * listeners (`deliveryPlan.ts`), which of its runs are turns of a conversation (`turns.ts`) and which
- * listeners an event is too old for (`lateEvents.ts`),
+ * listeners (`deliveryPlan.ts`), which of its runs are turns of a conversation (`turns.ts`), which
+ * listeners an event is too old for (`lateEvents.ts`) and whose failures its user is told (`failureNotices.ts`),
  * options loads acked at the edge, ack bodies, and `app.error` with the error it is given (`parkedError.ts`).
  */
 export { toAckBody } from "./ackBody";
@@ -13,6 +13,8 @@ export type { Registered } from "./deliveryPlan";
 export { planOf } from "./deliveryPlan";
 export type { ErrorArgs, ErrorHandler, ErrorHandlerArg } from "./errorHandler";
 export { ERROR_HANDLER, errorFollowUps, runErrorHandler } from "./errorHandler";
+export type { FailureNoticesOption } from "./failureNotices";
+export { failureNoticesOf } from "./failureNotices";
 export { ownBotUser } from "./filters";
 export type {
   FunctionCompleteArguments,

@@ -2,6 +2,7 @@ import type { SlackWebClient } from "../../slack/client";
 import type { AckBody, EnvBindings, RunTools, StatusUpdate, Step } from "../contract";
 import type { ChatStreamer, SayStreamOptions } from "../streams";
 import type { DurableTimers, DurableWaits } from "../waits";
+import type { FailureNoticesOption } from "./failureNotices";
 import type { FunctionCompletion, FunctionInputs } from "./functionPayloads";
 import type { ActionArgs, FunctionArgs, ListenerContext, ViewArgs } from "./listenerArgs";
 import type { RespondArguments, SayArguments } from "./payloads";
@@ -136,6 +137,12 @@ export interface ListenerSpec<C = ListenerContext, Env = EnvBindings> {
    * manifest declares the agent view, `agent_session_stopped` and `assistant:write` (app/manifest/agentView.ts).
    */
   agent?: boolean;
+  /**
+   * Whether its run's user is told, in the run's thread, that the answer is delayed (after its first
+   * failed attempt) and that it failed (once parked): `true`, `false`, or `{ runs?, retrying?, failed? }`.
+   * Default: the app's (`new App({ failureNotices })`), on for agents' runs.
+   */
+  failureNotices?: FailureNoticesOption;
 }
 
 /** A listener is its `run` alone, or a spec with `ack`, `run` and options. */

@@ -19,6 +19,7 @@ export function withWaitClicks(app: SlackApp): SlackApp {
       plan: (inbound: Inbound): Plan => (waitClickOf(inbound) ? { effects: [] } : app.plan(inbound)),
       run: app.run?.bind(app),
       parked: app.parked?.bind(app),
+      failureNotices: app.failureNotices?.bind(app),
       loadOptions: app.loadOptions?.bind(app),
       manifest: app.manifest?.bind(app),
       unsubscribed: app.unsubscribed?.bind(app),
