@@ -5,7 +5,7 @@ import { channelMessage, messageTs } from "../../src/testing/deliveries";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { eventDelivery } from "../support/inboundOf";
-import { askedIn, clickOn } from "../support/questionClicks";
+import { clickOn } from "../support/questionClicks";
 import { workspaceShardIn } from "../support/shardIn";
 import { settled, suspendedOn } from "../support/suspended";
 import { useFakeSlack } from "../support/useFakeSlack";
@@ -92,7 +92,7 @@ describe("a run's code inside Slack's sample try/catch", () => {
       await suspendedOn(shard, message(team, "delete the old tickets"));
       expect(said()).toEqual(["Delete these 40 tickets?"]);
       expect(state.storage.sql.exec("SELECT state FROM waits").one().state).toBe("open");
-      await shard.recording.ingest(clickOn(team, askedIn(slack()), "delete_confirm", "yes"));
+      await shard.recording.ingest(await clickOn(slack(), team, "yes"));
       await shard.delivery.sweep(Date.now());
       expect(said()).toEqual(["Delete these 40 tickets?", "You said yes."]);
       expect(state.storage.sql.exec("SELECT count(*) AS n FROM outbox").one().n).toBe(0);
