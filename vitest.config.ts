@@ -2,7 +2,13 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { configDefaults, defineConfig } from "vitest/config";
 import { devVarsExample } from "./test/support/devVarsExample.ts";
 import { quietExpectedFaults } from "./test/support/quietExpectedFaults.ts";
-import { EXAMPLE_TEST_BINDINGS, OAUTH_TEST_BINDINGS, RELAY_TEST_BINDINGS, TEST_BINDINGS } from "./test/support/testBindings.ts";
+import {
+  EXAMPLE_TEST_BINDINGS,
+  OAUTH_TEST_BINDINGS,
+  RELAY_TEST_BINDINGS,
+  STARTER_AGENT_TEST_BINDINGS,
+  TEST_BINDINGS,
+} from "./test/support/testBindings.ts";
 
 quietExpectedFaults();
 
@@ -56,9 +62,16 @@ export default defineConfig({
         // running in workerd on 127.0.0.1 — a Node test, not one inside workerd.
         test: { name: "browser", include: ["test/browser/*.test.ts"], environment: "node", testTimeout: 120_000 },
       },
-      // Slack's samples, ported (test/ports/): each its own Worker.
-      ...["gettingStarted", "starterTemplate", "assistantTemplate", "customStepTemplate", "supportAgent"].map((port) => ({
-        plugins: [workerUnderTest(`./test/ports/${port}.ts`)],
+      // Slack's samples, ported (test/ports/): each its own Worker; the starter agent on the agent view.
+      ...Object.entries({
+        gettingStarted: TEST_BINDINGS,
+        starterTemplate: TEST_BINDINGS,
+        assistantTemplate: TEST_BINDINGS,
+        customStepTemplate: TEST_BINDINGS,
+        supportAgent: TEST_BINDINGS,
+        starterAgent: STARTER_AGENT_TEST_BINDINGS,
+      }).map(([port, bindings]) => ({
+        plugins: [workerUnderTest(`./test/ports/${port}.ts`, bindings)],
         test: { name: `port:${port}`, include: [`test/ports/${port}.test.ts`], ...shared },
       })),
       {

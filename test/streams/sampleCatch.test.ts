@@ -59,13 +59,16 @@ const scenario: Scenario = {
   makes: ["chat.startStream", "chat.appendStream", "chat.stopStream"],
 };
 
-/** The task cards the thread shows last, per task: none may be left `in_progress`. */
-const lastTaskStatuses = (run: AnswerRun) => {
-  const last = new Map<string, string>();
-  for (const message of run.slack.messagesIn(run.channel, run.thread))
+/**
+ * The task cards the thread shows, message by message (a card's last status in each message that
+ * has it): none may be left `in_progress`, in a message closed early either.
+ */
+const lastTaskStatuses = (run: AnswerRun) =>
+  run.slack.messagesIn(run.channel, run.thread).flatMap((message) => {
+    const last = new Map<string, string>();
     for (const chunk of message.chunks) if (chunk.type === "task_update") last.set(chunk.id, chunk.status);
-  return [...last.values()];
-};
+    return [...last.values()];
+  });
 
 describe("Slack's sample listener, its stream under its own try/catch", () => {
   it("answers once, whole, its task complete, its tool run once (a step), whatever fault meets any stream call", async () => {

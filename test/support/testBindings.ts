@@ -55,8 +55,14 @@ export const RELAY_SIGNING_SECRET = "backend-signing-secret";
 /** 36 seconds: the retry horizon is reached within a test's controlled clock. */
 export const RELAY_RETRY_HOURS = 0.01;
 
-/** Where alerts go in the "relay" test project (a fake receiver; loopback, nothing listens). */
+/** Where alerts go in the "relay" test project and the starter agent's port (a fake receiver; loopback, nothing listens). */
 export const ALERT_RECEIVER_URL = "http://127.0.0.1:12/alerts";
+
+/**
+ * Slack's starter agent, ported (port:starterAgent): an app on Slack's agent view (AGENT_SESSIONS,
+ * so the stop button reaches it), with alerts on, so a test can see that a stop alerts nobody.
+ */
+export const STARTER_AGENT_TEST_BINDINGS = { ...TEST_BINDINGS, AGENT_SESSIONS: "true", ALERT_WEBHOOK_URL: ALERT_RECEIVER_URL };
 
 /** How long the ack of a command or interaction waits for the backend, shortened for tests. */
 export const RELAY_SYNC_MS = 400;

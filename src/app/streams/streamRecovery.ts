@@ -28,7 +28,11 @@ export async function recoverStream(
     let gone = unconfirmed.op === "delete";
     try {
       if (gone) await sender.delete(message);
-      else if (unconfirmed.op === "final") {
+      else if (unconfirmed.op === "append" && unconfirmed.text === "" && message.open) {
+        // Chunks alone (a task's update, keyed by its id) show the same when sent twice: the message
+        // stays open and the retry sends them again there. Closed, its cards would stay as they were
+        // (a task `in_progress` for good) above a new message.
+      } else if (unconfirmed.op === "final") {
         // Not written ahead: until the handler's stop sets the blocks in place, the checkpoint says they may show.
         await stopStreaming(() => client.call("chat.stopStream", { channel: target.channel, ts: message.ts }));
         await sender.closeByUpdate(message);
