@@ -55,6 +55,18 @@ export function outboxRows(stub: ShardStub): Promise<OutboxRow[]> {
   );
 }
 
+/**
+ * The runs kept as stopped (the stop button, an interrupt): an outcome, apart from the parked ones
+ * (never in `listParked()`), as the outbox holds them, by key.
+ */
+export function stoppedIn(state: DurableObjectState) {
+  return state.storage.sql
+    .exec<{ idempotency_key: string; last_error: string; attempts: number }>(
+      "SELECT idempotency_key, last_error, attempts FROM outbox WHERE status = 'stopped' ORDER BY idempotency_key",
+    )
+    .toArray();
+}
+
 export function postMessage(channel: string, text = "hello"): Effect {
   return { type: "slack.api", method: "chat.postMessage", body: { channel, text } };
 }
