@@ -7,6 +7,7 @@ import { type ClaimedRow, enqueuedRow, insertRow, type Lease, type NewRow } from
 import { OutboxSteps } from "./outboxSteps";
 import { OutboxTurns } from "./outboxTurns";
 import { ParkedRows } from "./parkedRows";
+import { STATUS_OF } from "./rowStatus";
 import { StoppedRows } from "./stoppedRows";
 import { HELD_TURN_AT } from "./turnMarks";
 import { Waits } from "./waits";
@@ -157,11 +158,11 @@ export class Outbox {
   /** Fenced completion: deletes the delivered row only if `token` still holds its lease. */
   complete(key: string, token: string): boolean {
     const [done] = this.sql.all<{ status: OutboxStatus }>(
-      "DELETE FROM outbox WHERE idempotency_key = ? AND claim_token = ? RETURNING status",
+      `DELETE FROM outbox WHERE idempotency_key = ? AND claim_token = ? RETURNING ${STATUS_OF("outbox")} AS status`,
       key,
       token,
     );
-    // A row a stop parked while its attempt ran may still be completed by that attempt.
+    // A row a stop marked stopped while its attempt ran may still be completed by that attempt.
     if (done) this.settled(key, done.status, null);
     return done !== undefined;
   }

@@ -4,12 +4,14 @@ import { App } from "../../src/app/App";
 import { deliverLeased } from "../../src/delivery/sweep";
 import { RetryableError } from "../../src/platform/errors";
 import { newRow } from "../../src/recording/outboxRows";
+import { STATUS_OF } from "../../src/recording/rowStatus";
 import { channelMessage, messageTs } from "../../src/testing/deliveries";
 import { agentSessionStopped } from "../support/assistantPayloads";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { eventDelivery } from "../support/inboundOf";
 import { latch } from "../support/latch";
+import { stoppedIn } from "../support/outboxRows";
 import { workspaceShardIn } from "../support/shardIn";
 import { useFakeSlack } from "../support/useFakeSlack";
 
@@ -21,15 +23,6 @@ function question(team: string, text: string) {
   const inbound = eventDelivery(team, channelMessage({ text, ts }));
   const channel = inbound.conversation!.channel;
   return { inbound, channel, ts };
-}
-
-/** The runs kept as stopped (an outcome, apart from the parked ones), as the outbox holds them. */
-function stoppedIn(state: DurableObjectState) {
-  return state.storage.sql
-    .exec<{ idempotency_key: string; last_error: string; attempts: number }>(
-      "SELECT idempotency_key, last_error, attempts FROM outbox WHERE status = 'parked' AND stopped_at IS NOT NULL ORDER BY idempotency_key",
-    )
-    .toArray();
 }
 
 describe("the stop button (agent_session_stopped)", () => {
@@ -81,7 +74,7 @@ describe("the stop button (agent_session_stopped)", () => {
       const reason = await settled.opened;
       const parked = shard.operations.listParked();
       const rows = state.storage.sql
-        .exec("SELECT idempotency_key, status, last_error, attempts FROM outbox WHERE effect = 'run'")
+        .exec(`SELECT idempotency_key, ${STATUS_OF("outbox")} AS status, last_error, attempts FROM outbox WHERE effect = 'run'`)
         .toArray();
       return {
         stoppedAt,
@@ -124,7 +117,8 @@ describe("the stop button (agent_session_stopped)", () => {
         attempts: 1,
       },
     ]);
-    expect(outcome.counts).toEqual({ pending: 0, parked: 0, stopped: 1 });
+    // (`pending` still holds the stop's own calls, answered but not yet completed, and the close of the run's stream.)
+    expect(outcome.counts).toMatchObject({ parked: 0, stopped: 1 });
   });
 
   it("a stream Slack stopped already counts as stopped: nothing is parked for it", async () => {
@@ -179,7 +173,7 @@ describe("the stop button (agent_session_stopped)", () => {
     const { channel, ts, inbound } = question(team, "later please");
     // The same channel, another thread: not stopped.
     const elsewhere = eventDelivery(team, channelMessage({ text: "later, elsewhere", channel }));
-    const parked = await runInDurableObject(shardStub(team), async (_, state) => {
+    const outcome = await runInDurableObject(shardStub(team), async (_, state) => {
       const shard = await workspaceShardIn(state, { app });
       // Recorded for the sweep (not leased): waiting for their first attempt when the stop comes.
       const outbox = shard.delivery.ready!.courier.outbox;
@@ -201,8 +195,8 @@ describe("the stop button (agent_session_stopped)", () => {
       return { parked: shard.operations.listParked(), stopped: stoppedIn(state) };
     });
     expect(ran.sort()).toEqual(["later, elsewhere", "the stop's own run"]);
-    expect(parked.parked).toEqual([]);
-    expect(parked.stopped).toEqual([
+    expect(outcome.parked).toEqual([]);
+    expect(outcome.stopped).toEqual([
       { idempotency_key: `${inbound.dedupeKey}:run:message:later`, last_error: "stopped by user", attempts: 0 },
     ]);
   });
@@ -230,15 +224,15 @@ describe("the stop button (agent_session_stopped)", () => {
       await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs: ts })));
     });
     await evictDurableObject(stub);
-    const parked = await runInDurableObject(stub, async (_, state) => {
+    const outcome = await runInDurableObject(stub, async (_, state) => {
       const shard = await workspaceShardIn(state, { app });
       clock.advance(3_600_000);
       await shard.delivery.sweep(Date.now());
       return { parked: shard.operations.listParked(), stopped: stoppedIn(state) };
     });
     expect(ran).toEqual([]);
-    expect(parked.parked).toEqual([]);
-    expect(parked.stopped).toEqual([
+    expect(outcome.parked).toEqual([]);
+    expect(outcome.stopped).toEqual([
       { idempotency_key: `${inbound.dedupeKey}:run:message:later`, last_error: "stopped by user", attempts: 1 },
     ]);
   });
@@ -264,7 +258,9 @@ describe("the stop button (agent_session_stopped)", () => {
       const rows = courier.outbox.claimBatch(token, Date.now(), 60_000, 10);
       await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs: ts })));
       await deliverLeased(courier, token, rows);
-      return state.storage.sql.exec("SELECT status, last_error FROM outbox WHERE idempotency_key = 'queued:run'").toArray();
+      return state.storage.sql
+        .exec(`SELECT ${STATUS_OF("outbox")} AS status, last_error FROM outbox WHERE idempotency_key = 'queued:run'`)
+        .toArray();
     });
     expect(ran).toEqual([]);
     expect(settled).toEqual([{ status: "stopped", last_error: "stopped by user" }]);
@@ -297,7 +293,9 @@ describe("the stop button (agent_session_stopped)", () => {
         clock.advance(60_000);
         await shard.delivery.sweep(Date.now());
       }
-      return state.storage.sql.exec("SELECT status, last_error FROM outbox WHERE effect = 'run' ORDER BY created_at").toArray();
+      return state.storage.sql
+        .exec(`SELECT ${STATUS_OF("outbox")} AS status, last_error FROM outbox WHERE effect = 'run' ORDER BY created_at`)
+        .toArray();
     });
     expect(attempts).toEqual(["flaky first", "flaky again"]);
     expect(rows).toEqual([{ status: "stopped", last_error: "stopped by user" }]);

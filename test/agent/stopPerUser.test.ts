@@ -9,6 +9,7 @@ import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { eventDelivery } from "../support/inboundOf";
 import { latch } from "../support/latch";
+import { stoppedIn } from "../support/outboxRows";
 import { workspaceShardIn } from "../support/shardIn";
 import { useFakeSlack } from "../support/useFakeSlack";
 
@@ -56,11 +57,11 @@ describe("a stop is the clicking user's (agent_session_stopped names its user)",
     const outcome = await runInDurableObject(shardStub(team), async (_, state) => {
       // Unpaced: both streams start at once (pacing is not what this test is about).
       const shard = await workspaceShardIn(state, { app, settings: { SLACK_PACING: "false" } });
-      // How Bob's run settles: delivered, or parked (as a stop of everyone's would leave it).
+      // How Bob's run settles: delivered, or stopped (as a stop of everyone's would leave it) or parked.
       const bobSettled = latch<string>();
       shard.delivery.events.subscribe((event) => {
-        if ((event.type === "delivered" || event.type === "parked") && event.key.startsWith(`${bob.dedupeKey}:run:`))
-          bobSettled.open(event.type);
+        const settled = event.type === "delivered" || event.type === "stopped" || event.type === "parked";
+        if (settled && event.key.startsWith(`${bob.dedupeKey}:run:`)) bobSettled.open(event.type);
       });
       await shard.recording.ingest(ann);
       await shard.recording.ingest(bob);
@@ -83,22 +84,25 @@ describe("a stop is the clicking user's (agent_session_stopped names its user)",
       return {
         abortedAtStop,
         parked: shard.operations.listParked(),
+        stopped: stoppedIn(state),
         bobRun,
         ann: slack().message(channel, annStream.ts),
         bob: slack().message(channel, bobStream.ts),
       };
     });
     expect(outcome.abortedAtStop).toEqual([ANN]);
-    expect(outcome.parked).toMatchObject([
+    // Ann's run is stopped (an outcome), not parked; Bob's is neither.
+    expect(outcome.parked).toEqual([]);
+    expect(outcome.stopped).toMatchObject([
       { idempotency_key: `${ann.dedupeKey}:run:message:think`, last_error: "stopped by user" },
     ]);
     expect(outcome.ann).toMatchObject({ streaming: false });
-    // Bob's run was delivered, not parked, and his answer is whole and finalised.
+    // Bob's run was delivered, not stopped, and his answer is whole and finalised.
     expect(outcome.bobRun).toBe("delivered");
     expect(outcome.bob).toMatchObject({ text: `thinking for ${BOB}… done.`, streaming: false });
   });
 
-  it("Bob's stop parks only Bob's waiting run: Ann's run in the same thread still runs", async () => {
+  it("Bob's stop stops only Bob's waiting run (not parked): Ann's run in the same thread still runs", async () => {
     const clock = controlClock();
     const team = newWorkspace();
     const ran: string[] = [];
@@ -106,7 +110,7 @@ describe("a stop is the clicking user's (agent_session_stopped names its user)",
       ran.push(String(event.user));
     });
     const { ann, bob, channel, ts } = twoUsersInOneThread(team);
-    const parked = await runInDurableObject(shardStub(team), async (_, state) => {
+    const outcome = await runInDurableObject(shardStub(team), async (_, state) => {
       const shard = await workspaceShardIn(state, { app });
       // Recorded for the sweep (not leased): both wait for their first attempt when the stop comes.
       shard.delivery.ready!.courier.outbox.enqueue(
@@ -119,9 +123,12 @@ describe("a stop is the clicking user's (agent_session_stopped names its user)",
       await shard.recording.ingest(eventDelivery(team, stoppedBy(BOB, channel, ts)));
       clock.advance(60_000);
       await shard.delivery.sweep(Date.now());
-      return shard.operations.listParked();
+      return { parked: shard.operations.listParked(), stopped: stoppedIn(state) };
     });
     expect(ran).toEqual([ANN]);
-    expect(parked).toMatchObject([{ idempotency_key: `${bob.dedupeKey}:run:message:think`, last_error: "stopped by user" }]);
+    expect(outcome.parked).toEqual([]);
+    expect(outcome.stopped).toMatchObject([
+      { idempotency_key: `${bob.dedupeKey}:run:message:think`, last_error: "stopped by user" },
+    ]);
   });
 });

@@ -30,11 +30,13 @@ function answersHeldFor(method: string, release: Promise<void>, text?: string): 
   });
 }
 
-/** The run's stop parked: resolves with its reason. */
-function parkedReason(shard: WorkspaceShard, key: string) {
+/** The run settled stopped (an outcome): resolves with its reason — or with "parked: …" should it be parked. */
+function stoppedReason(shard: WorkspaceShard, key: string) {
   const settled = latch<string>();
   shard.delivery.events.subscribe((event) => {
-    if (event.type === "parked" && event.key.startsWith(key)) settled.open(event.reason);
+    if (!event.key.startsWith(key)) return;
+    if (event.type === "stopped") settled.open(event.reason);
+    if (event.type === "parked") settled.open(`parked: ${event.reason}`);
   });
   return settled.opened;
 }
@@ -43,8 +45,8 @@ function parkedReason(shard: WorkspaceShard, key: string) {
  * A question `app` answers with a stream, in a workspace of its own, whose `held` call's answer
  * is held back: once the call has reached Slack (the stream shows it), the user clicks stop and
  * the event names the stream; only then (after the stop's alarm, with `alarmFirst`) does the
- * answer come. Resolves when the stopped run is parked and the thread's status cleared, with the
- * park's reason, the message as Slack shows it, and this channel's calls of a method.
+ * answer come. Resolves when the run settles stopped and the thread's status is cleared, with the
+ * stop's reason, the message as Slack shows it, and this channel's calls of a method.
  */
 async function stoppedWhileAnswerHeld(app: App, held: { method: string; text?: string }, { alarmFirst = false } = {}) {
   controlClock();
@@ -56,7 +58,7 @@ async function stoppedWhileAnswerHeld(app: App, held: { method: string; text?: s
   const channel = inbound.conversation!.channel;
   const outcome = await runInDurableObject(shardStub(team), async (_, state) => {
     const shard = await workspaceShardIn(state, { app, settings: { AGENT_SESSIONS: "true" } });
-    const parked = parkedReason(shard, inbound.dedupeKey);
+    const stopped = stoppedReason(shard, inbound.dedupeKey);
     await shard.recording.ingest(inbound);
     const reached = (call: RecordedCall) => held.text === undefined || call.body.markdown_text === held.text;
     await slack().waitFor(held.method, reached, 2000);
@@ -65,7 +67,7 @@ async function stoppedWhileAnswerHeld(app: App, held: { method: string; text?: s
     // The stop's alarm: its follow-ups (the run's streams closed from its checkpoint) are due at once.
     if (alarmFirst) await shard.alarm();
     answerComes.open();
-    const reason = await parked;
+    const reason = await stopped;
     await slack().waitFor("assistant.threads.setStatus", (call) => call.body.status === "");
     return { reason, message: slack().message(channel, shown!.ts) };
   });

@@ -17,6 +17,7 @@ import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { eventDelivery, inboundOf } from "../support/inboundOf";
 import { latch } from "../support/latch";
+import { stoppedIn } from "../support/outboxRows";
 import { shardIn, workspaceShardIn } from "../support/shardIn";
 import { LEASE_MS } from "../support/testBindings";
 import { useFakeSlack } from "../support/useFakeSlack";
@@ -55,12 +56,12 @@ function answering(hold: (name: string, signal: AbortSignal) => Promise<void> = 
   };
 }
 
-/** Resolves once a delivered (or parked) event names `dedupeKey`'s rows. */
+/** Resolves once a delivered (or parked, or stopped) event names `dedupeKey`'s rows, with its type. */
 function settledOf(events: { subscribe(f: (event: { type: string; key: string }) => void): unknown }, dedupeKey: string) {
   const settled = latch<string>();
   events.subscribe((event) => {
-    if ((event.type === "delivered" || event.type === "parked") && event.key.startsWith(`${dedupeKey}:run:`))
-      settled.open(event.type);
+    const ended = event.type === "delivered" || event.type === "parked" || event.type === "stopped";
+    if (ended && event.key.startsWith(`${dedupeKey}:run:`)) settled.open(event.type);
   });
   return settled.opened;
 }
@@ -168,7 +169,7 @@ describe("one turn at a time per thread", () => {
     },
   );
 
-  it("a stopped turn releases the thread: another user's message waiting behind it is answered once the stop parks it", async () => {
+  it("a stopped turn releases the thread: another user's message waiting behind it is answered once the stop ends it", async () => {
     controlClock();
     const team = newWorkspace();
     const firstStreaming = latch();
@@ -196,7 +197,7 @@ describe("one turn at a time per thread", () => {
       return { callsBeforeStop, startsBeforeStop, firstDone: await firstDone, secondDone: await secondDone };
     });
     expect(outcome.startsBeforeStop).toBe(1);
-    expect(outcome.firstDone).toBe("parked");
+    expect(outcome.firstDone).toBe("stopped");
     expect(outcome.secondDone).toBe("delivered");
     const secondStart = slack().callsTo("chat.startStream")[1];
     expect(position(secondStart)).toBeGreaterThanOrEqual(outcome.callsBeforeStop);
@@ -249,7 +250,7 @@ describe("one turn at a time per thread", () => {
     });
   });
 
-  it("interrupt: the new message stops the running turn as the stop button does (parked, signal aborted, stream closed), then runs", async () => {
+  it("interrupt: the new message stops the running turn as the stop button does (stopped, not parked; signal aborted, stream closed), then runs", async () => {
     controlClock();
     const team = newWorkspace();
     const firstStreaming = latch();
@@ -276,12 +277,13 @@ describe("one turn at a time per thread", () => {
       const [firstOutcome, secondOutcome] = [await firstDone, await secondDone];
       // The interrupted turn's stream is closed by its follow-up row (the sweep delivers it).
       await shard.delivery.sweep(Date.now());
-      return { reason, firstOutcome, secondOutcome, parked: shard.operations.listParked() };
+      return { reason, firstOutcome, secondOutcome, parked: shard.operations.listParked(), stopped: stoppedIn(state) };
     });
     expect(outcome.reason).toBe("RunStopped: interrupted by a newer message");
-    expect(outcome.firstOutcome).toBe("parked");
+    expect(outcome.firstOutcome).toBe("stopped");
     expect(outcome.secondOutcome).toBe("delivered");
-    expect(outcome.parked).toMatchObject([
+    expect(outcome.parked).toEqual([]);
+    expect(outcome.stopped).toMatchObject([
       { idempotency_key: `${first.dedupeKey}:run:message:/answer (\\w+)/`, last_error: "interrupted by a newer message" },
     ]);
     expect(

@@ -157,8 +157,8 @@ describe("the demo agent: count to N", () => {
     const acked = slack().calls.length;
     await sessionActive();
     await slack().waitFor("chat.stopStream");
-    // Parked by the stop; its attempt (the model aborted) let go of it at once, not when 500 was reached.
-    expect(await runLetGo(team, 1000)).toMatchObject({ status: "parked", last_error: "stopped by user", claim_token: null });
+    // Stopped (an outcome, not parked); its attempt (the model aborted) let go of it at once, not when 500 was reached.
+    expect(await runLetGo(team, 1000)).toMatchObject({ status: "stopped", last_error: "stopped by user", claim_token: null });
 
     const after = slack()
       .calls.slice(acked)
@@ -185,7 +185,7 @@ describe("the demo agent: count to N", () => {
       const shard = await workspaceShardIn(state, { app: exampleApp, settings });
       const ended = latch<number>();
       shard.delivery.events.subscribe((event) => {
-        if (event.type === "parked" && event.key.includes(":run:")) ended.open(Date.now());
+        if (event.type === "stopped" && event.key.includes(":run:")) ended.open(Date.now());
       });
       await shard.recording.ingest(eventDelivery(team, mention));
       await slack().waitFor("chat.startStream", undefined, 10_000);
@@ -195,7 +195,7 @@ describe("the demo agent: count to N", () => {
       await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs }, [streaming!.ts])));
       const endedAt = await ended.opened;
       await sessionActive();
-      // The stop's and the parked run's each close the message: the second finds it stopped and keeps its text.
+      // The stop's and the stopped run's each close the message: the second finds it stopped and keeps its text.
       // (This channel's: an earlier test's shard may still close its own message, whose ts can be the same.)
       const stops = () =>
         slack()

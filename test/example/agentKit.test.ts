@@ -50,8 +50,8 @@ describe("the demo agent, tested with the public kit", () => {
     expect((await exports.default.fetch(stop)).status).toBe(200);
     await slack.waitFor("agents.sessions.setStatus", (call) => call.body.status === "active");
     // Nothing is left to reach Slack: the stop's calls, and the stopped run's close of its message
-    // (found stopped already: it keeps the text it showed). The run itself is parked, by the stop.
-    expect(await waitUntilSettled({ shard: env.SHARD, workspace: team })).toEqual({ pending: 0, parked: 1, stopped: 0 });
+    // (found stopped already: it keeps the text it showed). The run itself is stopped by the stop: an outcome, not parked.
+    expect(await waitUntilSettled({ shard: env.SHARD, workspace: team })).toEqual({ pending: 0, parked: 0, stopped: 1 });
     // Stopped where the stop met it, short of 500, and never streaming again.
     const stopped = slack.message("C0STOP", streaming!.ts);
     expect(stopped?.streaming).toBe(false);

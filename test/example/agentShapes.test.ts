@@ -76,7 +76,7 @@ async function expectCountStreamed(channel: string, threadTs: string, n: number)
 
 /**
  * The stop button pressed for `thread` while its answer streams: the stream stopped, the session
- * active, and the run of the thread's message parked as stopped, the stop's own effects all done.
+ * active, and the run of the thread's message kept as stopped (not parked), the stop's own effects all done.
  */
 async function expectStopMeetsAnswer(team: string, thread: { channel: string; threadTs: string }) {
   await slack().waitFor("chat.startStream");
@@ -85,10 +85,10 @@ async function expectStopMeetsAnswer(team: string, thread: { channel: string; th
   await slack().waitFor("agents.sessions.setStatus", (call) => call.body.status === "active");
   await slack().waitFor("chat.stopStream");
   expect(slack().message(thread.channel, streaming!.ts)).toMatchObject({ streaming: false });
-  // Once nothing is pending (the parked run's stream.close included), nothing of it can reach the next test's fake.
-  const parked = (await settledRows(team)).filter((row) => row.status === "parked");
-  expect(parked.map((row) => [row.idempotency_key.replace(/^[^:]*:/, ""), row.last_error])).toEqual([
-    ["run:assistant:userMessage", "stopped by user"],
+  // Once nothing is pending (the stopped run's stream.close included), nothing of it can reach the next test's fake.
+  const rows = await settledRows(team);
+  expect(rows.map((row) => [row.idempotency_key.replace(/^[^:]*:/, ""), row.status, row.last_error])).toEqual([
+    ["run:assistant:userMessage", "stopped", "stopped by user"],
   ]);
 }
 

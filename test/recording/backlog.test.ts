@@ -5,6 +5,7 @@ import { applyMigrations } from "../../src/platform/sql/migrations";
 import { Outbox } from "../../src/recording/outbox";
 import { newRow } from "../../src/recording/outboxRows";
 import { WALK_STEP_ROWS } from "../../src/recording/outboxWalk";
+import { STATUS_OF } from "../../src/recording/rowStatus";
 import { HELD_TURN_AT, LEAD_UNKNOWN } from "../../src/recording/turnMarks";
 import { newWorkspace, shardStub } from "../support/coordinator";
 
@@ -136,25 +137,31 @@ describe("the walk of what an instance inherits", () => {
       outbox.parked.discard(["Ev-park-000299"]);
       outbox.enqueue([newRow("Ev-aaa:first", team, effect), newRow("Ev-zzz:last", team, effect)], now, null);
       outbox.turns.interrupt({ conversation: "none", seq: 1, waits: true, after: "Ev-wait-000001" }, "interrupted", now);
-      // A row parked under its running attempt (a stop, an interrupt), then settled by that attempt.
+      // Rows stopped under their running attempt (a stop, an interrupt), then settled by that attempt: completed, or stopped.
       state.storage.sql.exec(
-        "UPDATE outbox SET status = 'parked' WHERE idempotency_key IN ('Ev-lease-000003', 'Ev-lease-000004')",
+        "UPDATE outbox SET status = 'parked', stopped_at = ?1 WHERE idempotency_key IN ('Ev-lease-000003', 'Ev-lease-000004')",
+        now,
       );
-      outbox.memory.counts.moved(["Ev-lease-000003", "Ev-lease-000004"], "pending", "parked");
+      outbox.memory.counts.moved(["Ev-lease-000003", "Ev-lease-000004"], "pending", "stopped");
       outbox.complete("Ev-lease-000003", "running");
-      outbox.parked.park("Ev-lease-000004", "running", 1, "stopped by user", now);
+      outbox.stopped.stop("Ev-lease-000004", "running", 1, "stopped by user", now, () => [], null);
       outbox.walkOn(60_000);
       const kept = outbox.countsByStatus();
       const counted: Record<string, number> = {};
       for (const row of state.storage.sql.exec<{ status: string; n: number }>(
-        "SELECT status, count(*) AS n FROM outbox GROUP BY status",
+        `SELECT ${STATUS_OF("outbox")} AS status, count(*) AS n FROM outbox GROUP BY 1`,
       ))
         counted[row.status] = row.n;
       return { midway, kept, counted };
     });
     expect(result.midway).toBe(false);
-    expect(result.kept).toEqual({ pending: result.counted.pending, parked: result.counted.parked, stopped: 0 });
-    expect(result.kept).toEqual({ pending: 400 + 300 - 1 + 1 + 2 - 1 - 2, parked: 300 - 1 - 1 + 1 + 2 - 1, stopped: 0 });
+    expect(result.kept).toEqual({
+      pending: result.counted.pending,
+      parked: result.counted.parked,
+      stopped: result.counted.stopped,
+    });
+    // The interrupt and the stops under running attempts leave `parked` alone: they are counted `stopped`.
+    expect(result.kept).toEqual({ pending: 400 + 300 - 1 + 1 + 2 - 1 - 2, parked: 300 - 1 - 1, stopped: 1 + 2 - 1 });
   });
 
   it("a turn recorded before the walk knows its thread's lead waits for it, then names it; the lead's end lets it go", async () => {

@@ -1,6 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import type { Effect } from "../../src/app/contract/effects";
 import { newRow } from "../../src/recording/outboxRows";
+import { STATUS_OF, STOPPED } from "../../src/recording/rowStatus";
 import type { Shard } from "../worker";
 import { outboxOf } from "./shardIn";
 
@@ -49,10 +50,24 @@ export function outboxRows(stub: ShardStub): Promise<OutboxRow[]> {
   return runInDurableObject(stub, (_, state) =>
     state.storage.sql
       .exec<OutboxRow>(
-        "SELECT idempotency_key, status, attempts, next_attempt_at, claim_token, claim_expires_at, last_error FROM outbox ORDER BY idempotency_key",
+        // The status as the code reads it: a stopped run is stored `parked` with `stopped_at` (src/recording/rowStatus.ts).
+        `SELECT idempotency_key, ${STATUS_OF("outbox")} AS status, attempts, next_attempt_at, claim_token, claim_expires_at, last_error
+          FROM outbox ORDER BY idempotency_key`,
       )
       .toArray(),
   );
+}
+
+/**
+ * The runs kept as stopped (the stop button, an interrupt): an outcome, apart from the parked ones
+ * (never in `listParked()`), as the outbox holds them, by key.
+ */
+export function stoppedIn(state: DurableObjectState) {
+  return state.storage.sql
+    .exec<{ idempotency_key: string; last_error: string; attempts: number }>(
+      `SELECT idempotency_key, last_error, attempts FROM outbox WHERE ${STOPPED} ORDER BY idempotency_key`,
+    )
+    .toArray();
 }
 
 export function postMessage(channel: string, text = "hello"): Effect {

@@ -20,6 +20,8 @@ import { RetryableError } from "../../src/platform/errors";
  *   returns a BigInt from its step; `/hugestep` returns 2.5 MB from its step and `/growstep` two
  *   steps of 1.2 MB (past Cloudflare's 2 MB for a row: refused, never run again: `bigStepRuns`);
  * - `/fail TEXT` throws an Error saying TEXT (a handler quoting outside data in its error).
+ * - "answer carefully" is Slack's samples' shape: it says "thinking…" then "done thinking" inside a
+ *   `try`, whose `catch` logs at error and says ":warning: Something went wrong!".
  * - a run's Bolt arguments: "count to N" says "counted to N" (`context.matches`), "context please"
  *   says its `context`, "env please" says the DELIVERY_TIMEOUT_MS binding, "ack plain" calls
  *   `ack()` then says "acked", "ack with body" calls `ack({ text })` (misuse).
@@ -125,6 +127,16 @@ testApp.command("/growstep", async ({ step }) => {
 
 testApp.command("/fail", async ({ command }) => {
   throw new Error(command!.text ?? "");
+});
+
+testApp.message("answer carefully", async ({ say, logger }) => {
+  try {
+    await say("thinking…");
+    await say("done thinking");
+  } catch (error) {
+    logger.error(`Failed to handle a message: ${error}`);
+    await say(`:warning: Something went wrong! (${error})`);
+  }
 });
 
 testApp.message(/^count to (\d+)$/, async ({ context, say }) => {

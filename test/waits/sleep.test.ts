@@ -6,6 +6,7 @@ import { agentSessionStopped } from "../support/assistantPayloads";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { eventDelivery } from "../support/inboundOf";
+import { stoppedIn } from "../support/outboxRows";
 import { workspaceShardIn } from "../support/shardIn";
 import { suspendedOn } from "../support/suspended";
 import { useFakeSlack } from "../support/useFakeSlack";
@@ -84,11 +85,11 @@ describe("a run's durable sleep", () => {
     expect(said()).toEqual(["I will remind you in a minute.", "Reminder: stretch."]);
   });
 
-  it("is cancelled by the stop button: parked, and nothing more is said when its time comes", async () => {
+  it("is cancelled by the stop button: stopped (not parked), and nothing more is said when its time comes", async () => {
     const clock = controlClock();
     const team = newWorkspace();
     const { inbound, channel, ts } = question(team);
-    const parked = await runInDurableObject(shardStub(team), async (_, state) => {
+    const outcome = await runInDurableObject(shardStub(team), async (_, state) => {
       const shard = await workspaceShardIn(state, { app, settings: { AGENT_SESSIONS: "true" } });
       await suspendedOn(shard, inbound);
       await shard.recording.ingest(eventDelivery(team, agentSessionStopped({ channel, threadTs: ts })));
@@ -96,9 +97,10 @@ describe("a run's durable sleep", () => {
         clock.advance(60_000);
         await shard.delivery.sweep(Date.now());
       }
-      return shard.operations.listParked();
+      return { parked: shard.operations.listParked(), stopped: stoppedIn(state) };
     });
     expect(said()).toEqual(["I will remind you in a minute."]);
-    expect(parked.map((row) => row.last_error)).toEqual(["stopped by user"]);
+    expect(outcome.parked).toEqual([]);
+    expect(outcome.stopped.map((row) => row.last_error)).toEqual(["stopped by user"]);
   });
 });

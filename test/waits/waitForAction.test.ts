@@ -8,6 +8,7 @@ import { agentSessionStopped } from "../support/assistantPayloads";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { eventDelivery, inboundOf } from "../support/inboundOf";
+import { stoppedIn } from "../support/outboxRows";
 import { workspaceShardIn } from "../support/shardIn";
 import { settled, suspendedOn } from "../support/suspended";
 import { useFakeSlack } from "../support/useFakeSlack";
@@ -192,11 +193,11 @@ describe("waitForAction: a durable wait for a person's click", () => {
     expect(said()).toEqual(["Delete these 40 tickets?", "Deleted, as <@U0000USER> said."]);
   });
 
-  it("is cancelled by the stop button: parked, its session left, and a click after it is told it ended", async () => {
+  it("is cancelled by the stop button: stopped (not parked), its session left, and a click after it is told it ended", async () => {
     const clock = controlClock();
     const team = newWorkspace();
     const { inbound, channel, ts } = question(team);
-    const parked = await runInDurableObject(shardStub(team), async (_, state) => {
+    const outcome = await runInDurableObject(shardStub(team), async (_, state) => {
       const shard = await workspaceShardIn(state, { app, settings: { AGENT_SESSIONS: "true" } });
       await suspendedOn(shard, inbound);
       const on = asked();
@@ -204,10 +205,11 @@ describe("waitForAction: a durable wait for a person's click", () => {
       await shard.recording.ingest(click(team, on, "yes"));
       clock.advance(TEN_MINUTES);
       await shard.delivery.sweep(Date.now());
-      return shard.operations.listParked();
+      return { parked: shard.operations.listParked(), stopped: stoppedIn(state) };
     });
     expect(said()).toEqual(["Delete these 40 tickets?"]);
-    expect(parked.map((row) => row.last_error)).toEqual(["stopped by user"]);
+    expect(outcome.parked).toEqual([]);
+    expect(outcome.stopped.map((row) => row.last_error)).toEqual(["stopped by user"]);
     expect(ephemerals()).toEqual([{ user: "U0000USER", text: WAIT_ENDED_TEXT }]);
   });
 
