@@ -72,7 +72,7 @@ export class DeliveryLoop {
   readonly events: DeliveryEvents;
   /** Null while paused by an invalid setting. */
   readonly ready: ReadyDelivery | null = null;
-  /** The stop button: a recorded stop parks its conversation's runs and aborts those running (stops.ts). */
+  /** The stop button: a recorded stop stops its conversation's runs and aborts those running (stops.ts). */
   readonly stops: Stops;
   /** Clicks on durable waits' questions: each answers its wait, or is told it ended (waitClicks.ts). */
   readonly waitClicks: WaitClicks;

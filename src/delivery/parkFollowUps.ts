@@ -13,7 +13,7 @@ export type CheckpointOf = (key: string, name: string) => string | undefined;
 
 /**
  * The follow-ups that close the messages a parked run `key` left streaming, however it was
- * parked (its attempts ran out, an error parked it, the user stopped it): read from its stream
+ * parked or stopped (its attempts ran out, an error parked it, the user stopped it): read from its stream
  * checkpoints, which a parked row keeps and takes no more writes to (app/streams/streamClosing.ts).
  */
 export function streamCloseRows(checkpoint: CheckpointOf, key: string, workspace: string, channel?: string): NewRow[] {

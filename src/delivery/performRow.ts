@@ -90,7 +90,7 @@ export function rowPerformer(
       });
       return authorizing;
     };
-    // Throws RunStopped when a stop parked the row while this attempt waited in line.
+    // Throws RunStopped when a stop stopped the row while this attempt waited in line.
     const stop = stops?.begin(effect, key, inFirstLease(row.noCheckpointsUntil) ? undefined : row.created_at);
     // This attempt's calls, its pace keepers' included, go through the shard's door; it remembers a refusal.
     const outbound = new AttemptOutbound(door, () => {

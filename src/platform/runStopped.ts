@@ -1,6 +1,6 @@
 import { DeliveryError } from "./deliveryErrors";
 
-/** The reason a stopped run's rows are parked with (`agent_session_stopped`): the operations API lists it. */
+/** The reason a stopped run's row is kept with (`agent_session_stopped`): its `last_error`, as a stopped run. */
 export const STOPPED_BY_USER = "stopped by user";
 
 /** The reason a turn's rows are parked with when a newer message of its conversation interrupts it (`turns: "interrupt"`). */

@@ -17,7 +17,7 @@ export const runControls = (tools: { controls?: RunControls }): RunControls => t
  * Performs a run with its controls: its session marked while it works, its status kept alive and
  * then cleared — also while it is suspended, its session then `suspended` when it waits for a
  * person and `active` when it sleeps. Stopped (`stopped` aborted), it ends as RunStopped whatever it did — its row
- * stays parked "stopped by user" — and sends nothing more.
+ * a stopped run ("stopped by user"), never parked — and sends nothing more.
  */
 export async function withRunControls(
   inbound: Inbound,
