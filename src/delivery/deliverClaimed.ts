@@ -10,6 +10,7 @@ import type { ClaimedRow, Outbox } from "../recording/outbox";
 import type { DeliverySettings } from "../settings";
 import type { AttemptReport } from "./attemptPosts";
 import type { Completions } from "./completions";
+import { RETRYING_NOTICE_AT_ATTEMPT } from "./failureNotices";
 import type { LeaseRenewals } from "./leaseRenewals";
 import type { FollowUps } from "./parkFollowUps";
 
@@ -30,7 +31,7 @@ export interface Courier {
   perform(effect: Effect, row: ClaimedRow, token: string, report?: AttemptReport): Promise<void>;
   /** What the app plans once a row is finally parked, recorded with the parking (parkFollowUps.ts). */
   followUps?: FollowUps;
-  /** What a run's first failed attempt records with its retry: its user told once (failureNotices.ts). */
+  /** What a run's second failed attempt in a row records with its retry: its user told once (failureNotices.ts). */
   retrying?: FollowUps;
   /** What closes the streams a run left open, recorded with each of its parkings, a replay's too (parkFollowUps.ts). */
   closes?: FollowUps;
@@ -174,7 +175,8 @@ async function settle(
   if (settlement.retryAfterMs !== undefined && row.rate_key !== null)
     retryAfters.remember(workspaceRateKey(row.workspace, row.rate_key), now + settlement.retryAfterMs, now);
   const { retrying } = courier;
-  const notices = attempts === 1 && effect && retrying ? () => retrying(effect, row, settlement.reason) : undefined;
+  const notices =
+    attempts === RETRYING_NOTICE_AT_ATTEMPT && effect && retrying ? () => retrying(effect, row, settlement.reason) : undefined;
   const told = outbox.retryLater(key, token, attempts, nextAttemptAt, settlement.reason, postsUncertainSince, notices);
   if (told === null) return fenced(courier, row, "retry");
   courier.wakeAt(told.length > 0 ? now : nextAttemptAt);

@@ -24,9 +24,16 @@ function noticeTexts(app: SlackApp | undefined, { agent }: DeliverySettings): (e
 }
 
 /**
- * What a run's first failed attempt records with its retry (outbox.retryLater, once per row before
- * it is ever parked): its user is told once, in its thread, that the answer is delayed. A stop and
- * a wait are no failure: they never retry.
+ * The failed attempt whose retry tells the user: the second in a row. A transient failure the
+ * first retry gets past (a 500 on one call, a lost answer: the retry comes ~2 s later) shows the
+ * user nothing but the answer; a run that fails again is told about some 6 s after its first try.
+ */
+export const RETRYING_NOTICE_AT_ATTEMPT = 2;
+
+/**
+ * What a run's RETRYING_NOTICE_AT_ATTEMPT-th failed attempt records with its retry
+ * (outbox.retryLater, once per row before it is ever parked): its user is told once, in its
+ * thread, that the answer is delayed. A stop and a wait are no failure: they never retry.
  */
 export function retryNotices(app: SlackApp | undefined, settings: DeliverySettings): FollowUps {
   const texts = noticeTexts(app, settings);

@@ -138,7 +138,7 @@ export const SETTINGS = {
   RUN_RETRYING_TEXT: {
     part: "delivery",
     read: wording("Sorry, this is taking longer than it should: something went wrong, and I am trying again."),
-    doc: "what the user of a run is told once, in its thread, after its first attempt failed and it is retried, where failure notices are on (an agent's runs by default, `new App({ failureNotices })` overrides it: [When a run fails](app-api.md#when-a-run-fails-failure-notices)); empty: nothing is posted",
+    doc: "what the user of a run is told once, in its thread, when its second attempt in a row failed and it is retried (a failure the first retry gets past tells nothing), where failure notices are on (an agent's runs by default, `new App({ failureNotices })` overrides it: [When a run fails](app-api.md#when-a-run-fails-failure-notices)); empty: nothing is posted",
   },
   RUN_PARKED_TEXT: {
     part: "delivery",

@@ -110,9 +110,10 @@ describe("failure notices", () => {
     expect(texts).toEqual([RETRYING, FAILED]);
   });
 
-  it("a retry that succeeds: the notice, then the answer, and no failure", async () => {
-    const app = new App({ failureNotices: true }).event("app_mention", failing(1));
-    const { texts, parked } = await answer(app);
+  it("a transient failure the first retry gets past shows only the answer; a second failure tells the user once", async () => {
+    const transient = await answer(new App({ failureNotices: true }).event("app_mention", failing(1)));
+    expect(transient).toEqual({ texts: ["the answer"], parked: [] });
+    const { texts, parked } = await answer(new App({ failureNotices: true }).event("app_mention", failing(2)));
     expect(parked).toEqual([]);
     expect(texts).toEqual([await defaultText("RUN_RETRYING_TEXT"), "the answer"]);
   });

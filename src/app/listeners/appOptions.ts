@@ -26,7 +26,7 @@ export interface AppOptions {
   turns?: TurnPolicy;
   /**
    * Whether a run's user is told, once in the run's thread, that the answer is delayed and retried
-   * (after its first failed attempt) and, once it is finally parked, that it failed: `true` every
+   * (after its second failed attempt in a row) and, once it is finally parked, that it failed: `true` every
    * run, `false` none, or `{ runs?: "agents" | "all" | "none", retrying?, failed? }` (the words;
    * empty: not posted). Default: only agents' runs (an assistant thread's, a user's message in the
    * app's DM, an `agent: true` listener's; with AGENT_SESSIONS every run of a user's message), in
