@@ -12,7 +12,7 @@ export function renderCards(overview) {
     ["Retried", number(totals.retried), "attempts, last hour"],
     ["Pending now", number(pending), "in the outboxes", pending > 0 && shards.some((s) => s.oldestPendingAgeMs > 60_000)],
     ["Parked now", number(parked), "wait for an operator", parked > 0],
-    ["Stopped", number(totals.stopped ?? 0), "runs their users stopped, last hour (not failures)"],
+    ["Stopped", number(totals.stopped ?? 0), "by their users, last hour"],
     ["Ack p99", ms(totals.ack.p99), "edge to commit"],
     ["Delivery p99", ms(totals.delivery.p99), "record to delivered"],
     [
