@@ -152,7 +152,7 @@ export type {
 } from "./app/streams";
 export { ModelAborted } from "./app/streams";
 // Durable waits and timers: a run's `sleep`, `sleepUntil` and `waitForAction`.
-export type { DurableTimers, DurableWaits, WaitButton, WaitOutcome, WaitQuestion } from "./app/waits";
+export type { DurableTimers, DurableWaits, WaitAnswerers, WaitButton, WaitOutcome, WaitQuestion } from "./app/waits";
 export type { Authorization, Authorize, WorkspaceRef } from "./auth/authorize";
 export { singleWorkspace } from "./auth/authorize";
 export type { CoordinatorOptions } from "./coordinator";

@@ -1,4 +1,4 @@
-import { WAIT_ENDED_TEXT } from "../app/waits";
+import { WAIT_ENDED_TEXT, waitNotYoursText } from "../app/waits";
 import type { Inbound } from "../inbound/types";
 import { waitClickOf } from "../inbound/waitClicks";
 import { log } from "../platform/log";
@@ -8,9 +8,10 @@ import { newRow } from "../recording/outboxRows";
 /**
  * Clicks on durable waits' questions, in the turn of the click's own ingest (so the answer commits
  * with its receipt): a click on an open wait of this shard, from that wait's own question, answers
- * it and makes its suspended run due at once; any other — the wait answered already, timed out,
- * its run stopped or parked, or a click naming a wait it was never shown — answers nothing, and
- * the clicking user is told so in an ephemeral message.
+ * it and makes its suspended run due at once — when the clicking user is one of its answerers
+ * (`from`); any other — the wait answered already, timed out, its run stopped or parked, a click
+ * naming a wait it was never shown, or by someone the question is not for — answers nothing, and
+ * the clicking user is told so in an ephemeral message (whose question it is, when it is open).
  */
 export class WaitClicks {
   constructor(
@@ -32,15 +33,29 @@ export class WaitClicks {
       log("info", "wait answered", { ...logged, key: verdict.runKey });
       return;
     }
-    log("info", "a click on a wait that is not open answered nothing", { ...logged, why: verdict.why });
+    const notYours = verdict.why === "not_yours";
+    // Someone else's click leaves the wait open for its answerers (`from`): only the clicker is told.
+    log(
+      "info",
+      notYours
+        ? "a click by someone the wait is not for answered nothing"
+        : "a click on a wait that is not open answered nothing",
+      {
+        ...logged,
+        why: verdict.why,
+        user: click.user,
+      },
+    );
     if (!click.user || !click.channel) return;
     const thread = click.threadTs ? { thread_ts: click.threadTs } : {};
+    const text = notYours ? waitNotYoursText(verdict.answerers) : WAIT_ENDED_TEXT;
     const told = {
       type: "slack.api" as const,
       method: "chat.postEphemeral",
-      body: { channel: click.channel, user: click.user, ...thread, text: WAIT_ENDED_TEXT },
+      body: { channel: click.channel, user: click.user, ...thread, text },
     };
-    this.outbox.enqueue([newRow(`${inbound.dedupeKey}:wait:ended`, inbound.workspace, told)], now, null);
+    const name = `${inbound.dedupeKey}:wait:${notYours ? "not_yours" : "ended"}`;
+    this.outbox.enqueue([newRow(name, inbound.workspace, told)], now, null);
     this.wakeAt(now);
   }
 

@@ -9,8 +9,8 @@ import type { Outbox } from "../recording/outbox";
 export function waitLedgerFor(outbox: Outbox, key: string, shard: string): WaitLedger {
   const bucket = Number(shard.slice(shard.lastIndexOf("/") + 1)) || 0;
   return {
-    open(name, channel, deadline) {
-      const wait = outbox.waits.open(key, name, channel, deadline, Date.now());
+    open(name, channel, deadline, answerers) {
+      const wait = outbox.waits.open(key, name, { channel, deadline, answerers }, Date.now());
       return { ...wait, blockId: waitBlockId(bucket, wait.waitId) };
     },
     posted: (waitId, messageTs) => outbox.waits.posted(waitId, messageTs),

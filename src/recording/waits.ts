@@ -15,7 +15,8 @@ interface WaitRow extends Record<string, SqlStorageValue> {
 /** Whether a click found its wait open and answered it, or why not. */
 export type ClickVerdict =
   | { answered: true; runKey: string }
-  | { answered: false; why: "unknown" | "ended" | "elsewhere"; channel?: string };
+  | { answered: false; why: "unknown" | "ended" | "elsewhere"; channel?: string }
+  | { answered: false; why: "not_yours"; answerers: string[] };
 
 /**
  * All SQL touching `waits` (migrations/0013_waits.sql): a run's durable waits for a person —
@@ -25,16 +26,25 @@ export type ClickVerdict =
 export class Waits {
   constructor(private readonly sql: MeteredSql) {}
 
-  /** Opens the run's wait `name` (once: later calls, a retried attempt's, get the same wait). */
-  open(runKey: string, name: string, channel: string, deadline: number, now: number): WaitRecord {
+  /**
+   * Opens the run's wait `name` (once: later calls, a retried attempt's, get the same wait and keep
+   * its first `answerers`): who may answer it, or null for anyone (migrations/0020_wait_answerers.sql).
+   */
+  open(
+    runKey: string,
+    name: string,
+    wait: { channel: string; deadline: number; answerers: string[] | null },
+    now: number,
+  ): WaitRecord {
     this.sql.all(
-      `INSERT INTO waits (wait_id, run_key, name, channel, deadline, created_at) VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO waits (wait_id, run_key, name, channel, deadline, answerers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (run_key, name) DO NOTHING`,
       randomWaitId(),
       runKey,
       name,
-      channel,
-      deadline,
+      wait.channel,
+      wait.deadline,
+      wait.answerers === null ? null : JSON.stringify(wait.answerers),
       now,
     );
     return recordOf(
@@ -65,12 +75,19 @@ export class Waits {
 
   /**
    * A click on a wait's question: answers it when the wait is open, before its deadline, its run
-   * still waiting (pending: not parked, not done), and the click comes from the wait's own question
-   * (its channel and, once known, its message). A click on any other wait answers nothing.
+   * still waiting (pending: not parked, not done), the click comes from the wait's own question
+   * (its channel and, once known, its message) and from one of its answerers. A click on any other
+   * wait answers nothing; one by someone else leaves the wait open for its answerers.
    */
   answer(waitId: string, click: { channel?: string; messageTs?: string }, answer: WaitAnswer, now: number): ClickVerdict {
-    const [wait] = this.sql.all<{ run_key: string; channel: string; message_ts: string | null; open: number }>(
-      `SELECT w.run_key, w.channel, w.message_ts,
+    const [wait] = this.sql.all<{
+      run_key: string;
+      channel: string;
+      message_ts: string | null;
+      answerers: string | null;
+      open: number;
+    }>(
+      `SELECT w.run_key, w.channel, w.message_ts, w.answerers,
               (w.state = 'open' AND w.deadline > ? AND o.status = 'pending') AS open
          FROM waits w LEFT JOIN outbox o ON o.idempotency_key = w.run_key
         WHERE w.wait_id = ?`,
@@ -81,6 +98,8 @@ export class Waits {
     const fromQuestion = click.channel === wait.channel && (wait.message_ts === null || click.messageTs === wait.message_ts);
     if (!fromQuestion) return { answered: false, why: "elsewhere", channel: wait.channel };
     if (wait.open !== 1) return { answered: false, why: "ended", channel: wait.channel };
+    const answerers = wait.answerers === null ? null : (JSON.parse(wait.answerers) as string[]);
+    if (answerers && !(answer.user && answerers.includes(answer.user))) return { answered: false, why: "not_yours", answerers };
     this.sql.all("UPDATE waits SET state = 'answered', answer = ? WHERE wait_id = ?", JSON.stringify(answer), waitId);
     return { answered: true, runKey: wait.run_key };
   }

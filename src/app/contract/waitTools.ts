@@ -17,8 +17,11 @@ export interface WaitRecord {
 
 /** Where a run's durable waits are kept (a table of the shard's, by the run's row and the wait's name). */
 export interface WaitLedger {
-  /** Opens the wait once per run and name (a retried attempt gets the same wait), with the block_id its buttons carry. */
-  open(name: string, channel: string, deadline: number): WaitRecord & { blockId: string };
+  /**
+   * Opens the wait once per run and name (a retried attempt gets the same wait), with the block_id
+   * its buttons carry; `answerers` are the user ids whose click may answer it, null for anyone.
+   */
+  open(name: string, channel: string, deadline: number, answerers: string[] | null): WaitRecord & { blockId: string };
   /** The question's message, once posted. */
   posted(waitId: string, messageTs: string): void;
   /** The run has read its answer. */

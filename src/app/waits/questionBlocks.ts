@@ -1,4 +1,5 @@
 import type { Block, KnownBlock } from "@slack/types";
+import type { WaitAnswerers } from "./waitAnswerers";
 
 /** One of a question's buttons. */
 export interface WaitButton {
@@ -19,6 +20,12 @@ export interface WaitQuestion {
   blocks?: (KnownBlock | Block)[];
   /** How long the question waits for a click (ms) before the run goes on with `timedOut`. */
   timeoutMs: number;
+  /**
+   * Whose click answers it: `"asker"` (default: the user whose message or action started the run),
+   * a list of user ids, or `"anyone"`. Anyone else's click is told whose question it is, ephemerally,
+   * and the question stays open.
+   */
+  from?: WaitAnswerers;
 }
 
 /**

@@ -5,6 +5,18 @@ import type { Plan, SlackApp } from "../contract";
 /** What a click on an ended wait (answered, timed out, stopped) is told, ephemerally. */
 export const WAIT_ENDED_TEXT = "This question has ended: your click changes nothing.";
 
+/** How many answerers a refused click is told of by name (a longer list is counted). */
+const NAMED_ANSWERERS = 5;
+
+/** What a click by someone who may not answer a wait is told, ephemerally: whose question it is. */
+export function waitNotYoursText(answerers: readonly string[]): string {
+  const named = answerers.slice(0, NAMED_ANSWERERS).map((user) => `<@${user}>`);
+  const more = answerers.length - named.length;
+  if (more > 0) named.push(`${more} other${more === 1 ? "" : "s"}`);
+  const who = named.length === 1 ? named[0] : `${named.slice(0, -1).join(", ")} or ${named.at(-1)}`;
+  return `This question is for ${who}.`;
+}
+
 const served = new WeakMap<SlackApp, SlackApp>();
 
 /**

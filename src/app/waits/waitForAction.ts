@@ -4,6 +4,7 @@ import { HandlerMisuse, RunWaiting } from "../../platform/errors";
 import type { SlackWebClient } from "../../slack/client";
 import type { Step, WaitAnswer, WaitLedger, WaitRecord } from "../contract";
 import { questionBlocks, type WaitQuestion } from "./questionBlocks";
+import { waitAnswerersOf } from "./waitAnswerers";
 
 /** How a durable wait ended: a click (which button, its value, who), or its timeout. */
 export type WaitOutcome = ({ timedOut: false } & WaitAnswer & Asked) | ({ timedOut: true } & Asked);
@@ -19,8 +20,9 @@ export interface DurableWaits {
    * Posts `question` with its buttons in the delivery's thread and suspends the run until one of
    * them is clicked or `timeoutMs` passes: the attempt ends, holding no lease, isolate or delivery
    * slot (a row and an alarm), and the run goes on from the top — its steps kept — with the click
-   * or `{ timedOut: true }`. Only a click on this question's buttons answers it; a click after it
-   * ended gets a short ephemeral answer. The stop button cancels it. `name` is unique in the run
+   * or `{ timedOut: true }`. Only a click on this question's buttons by one of its answerers
+   * (`from`: the asker by default) answers it; anyone else's click, or a click after it ended, gets
+   * a short ephemeral answer. The stop button cancels it. `name` is unique in the run
    * (step names' letters, digits, `_ . : -`).
    */
   waitForAction(name: string, question: WaitQuestion): Promise<WaitOutcome>;
@@ -34,10 +36,11 @@ export function durableWaits(inbound: Inbound, client: SlackWebClient, step: Ste
       const channel = inbound.conversation?.channel ?? channelOf(inbound);
       if (!channel) throw new HandlerMisuse(`waitForAction("${name}"): this delivery has no channel to ask in`);
       if (!(question.timeoutMs > 0)) throw new HandlerMisuse(`waitForAction("${name}"): timeoutMs must be a positive number`);
+      const answerers = waitAnswerersOf(name, question.from, inbound);
       // The deadline is the first attempt's: a retried or resumed run waits no longer than asked.
       const deadline = await step(`wait:${name}:deadline`, () => Date.now() + question.timeoutMs);
       // Opened before its question is posted: no click can come before the wait it answers.
-      const wait = ledger.open(name, channel, deadline);
+      const wait = ledger.open(name, channel, deadline, answerers);
       const thread = inbound.conversation ? { thread_ts: inbound.conversation.threadTs } : {};
       const asked = await step(`wait:${name}`, async () => {
         const blocks = questionBlocks(name, question, wait.blockId);
@@ -51,7 +54,7 @@ export function durableWaits(inbound: Inbound, client: SlackWebClient, step: Ste
       });
       ledger.posted(wait.waitId, asked.ts);
       // Read again: the post's await let clicks in.
-      return outcomeOf(name, ledger.open(name, channel, deadline), ledger, { message: asked });
+      return outcomeOf(name, ledger.open(name, channel, deadline, answerers), ledger, { message: asked });
     },
   };
 }
@@ -66,5 +69,5 @@ function outcomeOf(name: string, wait: WaitRecord, ledger: WaitLedger, asked: As
   if (Date.now() < wait.deadline) throw new RunWaiting(name, wait.deadline);
   // Past its deadline: ended now, unless a click answered it in between (then read it again).
   if (ledger.timeOut(wait.waitId)) return { timedOut: true, ...asked };
-  return outcomeOf(name, ledger.open(name, "", wait.deadline), ledger, asked);
+  return outcomeOf(name, ledger.open(name, "", wait.deadline, null), ledger, asked);
 }
