@@ -9,7 +9,7 @@ import { FakeSlack, runShardAlarm, SlackSimulator, TestClock, waitUntilSettled }
 // turn used to wait in real time for a time the held clock never reached, and runShardAlarm never
 // returned. And a durable wait's question is answered by clicking its button: FakeSlack finds the
 // question, SlackSimulator sends the click with the block_id the wait checks (the demo asks before
-// counting past 500, src/example/agent.ts).
+// counting past 500, src/example/agent.ts) — only the asker's click answers it (issue 41).
 
 let slack: FakeSlack;
 let simulate: SlackSimulator;
@@ -81,5 +81,19 @@ describe("simulate.click(question, value): a wait answered by its button (issue 
     const question = await ask("C0CLICK", "1700000000.000200", 600);
     await click(simulate.click(question, { action_id: "count_confirm", value: "yes" }));
     expect(texts("C0CLICK", "1700000000.000200")).toEqual([question.text, counted(600)]);
+  });
+
+  it("by someone else: told whose question it is, nothing counted; the asker's own click then answers (issue 41)", async () => {
+    // The demo's confirm takes waitForAction's default `from`, the asker (the mention's U0000USER).
+    const question = await ask("C0CLICK", "1700000000.000300", 1000);
+    expect((await exports.default.fetch(await simulate.click(question, "yes", { user: "U0000STRANGER" }))).status).toBe(200);
+    await runShardAlarm({ shard: env.SHARD, workspace: team, runDurableObjectAlarm });
+    expect(slack.callsTo("chat.postEphemeral").map((call) => ({ user: call.body.user, text: call.body.text }))).toEqual([
+      { user: "U0000STRANGER", text: "This question is for <@U0000USER>." },
+    ]);
+    expect(texts("C0CLICK", "1700000000.000300")).toEqual([question.text]);
+    expect(slack.callsTo("chat.startStream")).toEqual([]);
+    await click(simulate.click(question, "no", { user: "U0000USER" }));
+    expect(texts("C0CLICK", "1700000000.000300")).toEqual([question.text, "All right, I will not count."]);
   });
 });

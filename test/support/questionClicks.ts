@@ -14,3 +14,10 @@ export async function clickOn(slack: FakeSlack, team: string, choice: ButtonChoi
   const { type, ...payload } = clickPayload(question, choice, team, { user });
   return inboundOf("interaction", String(type), payload, { team, id: slackId("13345224609.") });
 }
+
+/** The texts of every `chat.postMessage`: a wait's question and what its run said after. */
+export const postedTexts = (slack: FakeSlack) => slack.callsTo("chat.postMessage").map((call) => call.body.text);
+
+/** Every ephemeral the clicks earned: to whom, what. */
+export const ephemeralsOf = (slack: FakeSlack) =>
+  slack.callsTo("chat.postEphemeral").map((call) => ({ user: call.body.user, text: call.body.text }));

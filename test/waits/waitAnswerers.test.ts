@@ -2,14 +2,13 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
 import type { WaitQuestion } from "../../src/app/waits";
-import { parseForm } from "../../src/inbound/parseForm";
 import type { Inbound } from "../../src/inbound/types";
 import type { WorkspaceShard } from "../../src/shard/workspaceShard";
-import { channelMessage, slackId } from "../../src/testing/deliveries";
-import { clickPayload } from "../../src/testing/questionClicks";
+import { channelMessage } from "../../src/testing/deliveries";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { eventDelivery } from "../support/inboundOf";
+import { clickOn, ephemeralsOf, postedTexts } from "../support/questionClicks";
 import { workspaceShardIn } from "../support/shardIn";
 import { settled, suspendedOn } from "../support/suspended";
 import { useFakeSlack } from "../support/useFakeSlack";
@@ -49,29 +48,15 @@ const app = new App()
     },
   });
 
-/** A click on the question's "Yes" by `user`, as the edge parses it (a fresh trigger_id each time). */
-async function clickBy(team: string, user: string): Promise<Inbound> {
-  const question = await slack().question();
-  const payload = { ...clickPayload(question, "yes", team, { user }), trigger_id: slackId("13345224609.") };
-  const parsed = parseForm(new URLSearchParams({ payload: JSON.stringify(payload) }).toString());
-  if (parsed.kind !== "inbound") throw new Error("not a delivery");
-  return parsed.inbound;
-}
-
 /** Ingests `click`, then runs whatever is due: the ephemeral it may have earned, the run it may have woken. */
 async function ingestClick(shard: WorkspaceShard, click: Inbound): Promise<void> {
   expect((await shard.recording.ingest(click)).verdict).toBe("accepted");
   await shard.delivery.sweep(Date.now());
 }
 
-const said = () =>
-  slack()
-    .callsTo("chat.postMessage")
-    .map((call) => call.body.text);
-const ephemerals = () =>
-  slack()
-    .callsTo("chat.postEphemeral")
-    .map((call) => ({ user: call.body.user, text: call.body.text }));
+const said = () => postedTexts(slack());
+const ephemerals = () => ephemeralsOf(slack());
+const clickBy = (team: string, user: string) => clickOn(slack(), team, "yes", user);
 const waitRow = (state: DurableObjectState) =>
   state.storage.sql.exec<{ state: string; answerers: string | null }>("SELECT state, answerers FROM waits").one();
 

@@ -9,6 +9,7 @@ import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { eventDelivery, inboundOf } from "../support/inboundOf";
 import { stoppedIn } from "../support/outboxRows";
+import { ephemeralsOf, postedTexts } from "../support/questionClicks";
 import { workspaceShardIn } from "../support/shardIn";
 import { settled, suspendedOn } from "../support/suspended";
 import { useFakeSlack } from "../support/useFakeSlack";
@@ -68,14 +69,8 @@ function click(team: string, on: ReturnType<typeof asked>, value: string, user =
   );
 }
 
-const said = () =>
-  slack()
-    .callsTo("chat.postMessage")
-    .map((call) => call.body.text);
-const ephemerals = () =>
-  slack()
-    .callsTo("chat.postEphemeral")
-    .map((call) => ({ user: call.body.user, text: call.body.text }));
+const said = () => postedTexts(slack());
+const ephemerals = () => ephemeralsOf(slack());
 
 describe("waitForAction: a durable wait for a person's click", () => {
   it("asks in the thread with its buttons, holds nothing while it waits, and goes on once with the click", async () => {
@@ -97,11 +92,11 @@ describe("waitForAction: a durable wait for a person's click", () => {
       ]);
 
       clock.advance(60_000);
-      const verdict = await shard.recording.ingest(click(team, on, "yes", "U0000BOSS"));
+      const verdict = await shard.recording.ingest(click(team, on, "yes"));
       expect(verdict.verdict).toBe("accepted");
       // The click made the run due at once: the sweep runs it now, not at the deadline.
       await shard.delivery.sweep(Date.now());
-      expect(said()).toEqual(["Delete these 40 tickets?", "Deleted, as <@U0000BOSS> said."]);
+      expect(said()).toEqual(["Delete these 40 tickets?", "Deleted, as <@U0000USER> said."]);
       expect(state.storage.sql.exec("SELECT count(*) AS n FROM outbox").one().n).toBe(0);
       expect(state.storage.sql.exec("SELECT state FROM waits").one().state).toBe("closed");
     });
