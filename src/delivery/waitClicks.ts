@@ -35,17 +35,10 @@ export class WaitClicks {
     }
     const notYours = verdict.why === "not_yours";
     // Someone else's click leaves the wait open for its answerers (`from`): only the clicker is told.
-    log(
-      "info",
-      notYours
-        ? "a click by someone the wait is not for answered nothing"
-        : "a click on a wait that is not open answered nothing",
-      {
-        ...logged,
-        why: verdict.why,
-        user: click.user,
-      },
-    );
+    const said = notYours
+      ? "a click by someone the wait is not for answered nothing"
+      : "a click on a wait that is not open answered nothing";
+    log("info", said, { ...logged, why: verdict.why, user: click.user });
     if (!click.user || !click.channel) return;
     const thread = click.threadTs ? { thread_ts: click.threadTs } : {};
     const text = notYours ? waitNotYoursText(verdict.answerers) : WAIT_ENDED_TEXT;
