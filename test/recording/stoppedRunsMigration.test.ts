@@ -32,7 +32,10 @@ describe("migration 0019_stopped_runs", () => {
       insertBefore0019(state, "b:failed", "parked", "chat.postMessage: 200 not_in_channel");
       insertBefore0019(state, "c:stopped", "parked", "stopped by user");
       insertBefore0019(state, "d:interrupted", "parked", "interrupted by a newer message");
-      const applied = applyMigrations(state.storage);
+      const applied = applyMigrations(
+        state.storage,
+        MIGRATIONS.filter((m) => m.id <= 19),
+      );
       const rows = sql.exec<Row>("SELECT * FROM outbox ORDER BY idempotency_key").toArray();
       const indexes = sql
         .exec<{ name: string }>(

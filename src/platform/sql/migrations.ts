@@ -17,6 +17,7 @@ import dueRows from "../../../migrations/0016_due_rows.sql";
 import databaseSize from "../../../migrations/0017_database_size.sql";
 import conversationStops from "../../../migrations/0018_conversation_stops.sql";
 import stoppedRuns from "../../../migrations/0019_stopped_runs.sql";
+import releasedTurns from "../../../migrations/0020_released_turns.sql";
 import { type MigrationId, SchemaNewerThanCode } from "../errors";
 
 export interface Migration {
@@ -47,6 +48,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 17, name: "0017_database_size", sql: databaseSize },
   { id: 18, name: "0018_conversation_stops", sql: conversationStops },
   { id: 19, name: "0019_stopped_runs", sql: stoppedRuns },
+  { id: 20, name: "0020_released_turns", sql: releasedTurns },
 ];
 
 /**
