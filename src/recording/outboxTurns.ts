@@ -179,7 +179,8 @@ export class OutboxTurns {
       place.after ?? null,
     );
     const mine = (inbound: string | null) =>
-      whose === "anyone" || (whose.user !== undefined && inbound !== null && userOf(JSON.parse(inbound) as Inbound) === whose.user);
+      whose === "anyone" ||
+      (whose.user !== undefined && inbound !== null && userOf(JSON.parse(inbound) as Inbound) === whose.user);
     const keys = holders.filter((row) => mine(row.inbound)).map((row) => row.idempotency_key);
     // No await since the read: the turns it chose still hold the thread, and both commit together.
     const stopped = this.sql
