@@ -171,12 +171,14 @@ export class OutboxTurns {
     whose: "anyone" | { user: string | undefined },
   ): { stopped: string[]; place: TurnOfRow } {
     const holders = this.sql.all<{ idempotency_key: string; inbound: string | null }>(
-      `SELECT idempotency_key, payload ->> '$.inbound' AS inbound FROM outbox AS earlier
+      // A delivery's user is read from its run's payload only when it matters (a run's payload is JSON).
+      `SELECT idempotency_key, CASE WHEN ?4 THEN payload ->> '$.inbound' END AS inbound FROM outbox AS earlier
         WHERE ${holdsThread("earlier")} AND (earlier.idempotency_key = ?3
           OR (earlier.turn = ?1 AND earlier.turn_seq IS NOT NULL AND earlier.turn_seq < ?2))`,
       place.conversation,
       place.seq ?? 0,
       place.after ?? null,
+      whose === "anyone" ? 0 : 1,
     );
     const mine = (inbound: string | null) =>
       whose === "anyone" ||

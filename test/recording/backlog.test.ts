@@ -136,6 +136,8 @@ describe("the walk of what an instance inherits", () => {
       outbox.parked.replay(now, ["Ev-park-000300", "Ev-lease-000002"]);
       outbox.parked.discard(["Ev-park-000299"]);
       outbox.enqueue([newRow("Ev-aaa:first", team, effect), newRow("Ev-zzz:last", team, effect)], now, null);
+      // A thread's lead (a turn: it has its conversation), stopped by an interrupt.
+      state.storage.sql.exec("UPDATE outbox SET turn = 'none' WHERE idempotency_key = 'Ev-wait-000001'");
       outbox.turns.interrupt(
         { conversation: "none", seq: 1, waits: true, after: "Ev-wait-000001" },
         "interrupted",
