@@ -1,47 +1,23 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
-import type { EventOf, Matched, MessageArgs, RunArgs, TurnPolicy } from "../../src/app/listeners";
-import type { Inbound } from "../../src/inbound/types";
+import type { TurnPolicy } from "../../src/app/listeners";
 import { HELD_TURN_AT } from "../../src/recording/turnMarks";
 import type { RecordedCall } from "../../src/testing";
-import { channelMessage, messageTs } from "../../src/testing/deliveries";
 import { USER } from "../support/assistantPayloads";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
-import { eventDelivery } from "../support/inboundOf";
 import { latch } from "../support/latch";
 import { stoppedIn } from "../support/outboxRows";
 import { workspaceShardIn } from "../support/shardIn";
 import { suspendedOn } from "../support/suspended";
+import { answering, settledWithin, thread } from "../support/turnThreads";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();
 const settings = { SLACK_PACING: "false" };
 const OTHER = "U0000OTHER";
 const DAY_MS = 86_400_000;
-
-/** A thread in a channel of its own: its root message (USER's), and replies in it by `user`. */
-function thread(team: string, text: string) {
-  const root = messageTs();
-  const first = eventDelivery(team, channelMessage({ text, ts: root }));
-  const channel = first.conversation!.channel;
-  const reply = (text: string, user: string): Inbound =>
-    eventDelivery(team, { ...channelMessage({ text, channel, user }), thread_ts: root });
-  return { root, channel, first, reply };
-}
-
-/** An answering listener: "answer of NAME: part 1, part 2", `hold(name, signal)` between the parts. */
-function answering(hold: (name: string, signal: AbortSignal) => Promise<void> = async () => {}) {
-  return async ({ sayStream, context, signal }: RunArgs<MessageArgs<EventOf<"message">> & Matched>) => {
-    const name = context.matches![1]!;
-    const stream = sayStream();
-    await stream.append({ markdown_text: `answer of ${name}: part 1` });
-    await hold(name, signal);
-    await stream.append({ markdown_text: ", part 2" });
-    await stream.stop();
-  };
-}
 
 /** A reminder that sleeps a day between its two posts (the demo's shape), beside `answer NAME`, both turns (queue). */
 function reminderApp(hold?: (name: string, signal: AbortSignal) => Promise<void>) {
@@ -52,17 +28,6 @@ function reminderApp(hold?: (name: string, signal: AbortSignal) => Promise<void>
       await say("Reminder: stretch.");
     })
     .message(/answer (\w+)/, answering(hold));
-}
-
-/** Resolves with the type of the first settle (delivered, parked, stopped) of `dedupeKey`'s run, or "not yet" after `ms` of real time. */
-function settledWithin(events: { subscribe(f: (event: { type: string; key: string }) => void): unknown }, dedupeKey: string) {
-  const settled = latch<string>();
-  events.subscribe((event) => {
-    const ended = event.type === "delivered" || event.type === "parked" || event.type === "stopped";
-    if (ended && event.key.startsWith(`${dedupeKey}:run:`)) settled.open(event.type);
-  });
-  return (ms = 1_000) =>
-    Promise.race([settled.opened, new Promise<string>((resolve) => setTimeout(() => resolve("not yet"), ms))]);
 }
 
 const position = (call: RecordedCall | undefined) => (call ? slack().calls.indexOf(call) : -1);
@@ -179,7 +144,7 @@ describe("interrupt stops the same user's turns by default", () => {
     const release = latch();
     const app = new App().message(/answer (\w+)/, {
       turns,
-      run: answering(async (name, signal) => {
+      ...answering(async (name, signal) => {
         if (name !== "one") return;
         streaming.open();
         await Promise.race([release.opened, new Promise((resolve) => signal.addEventListener("abort", resolve))]);
