@@ -61,20 +61,25 @@ export async function deliverClaimed(
   }
 }
 
-async function deliverOne(courier: Courier, token: string, row: ClaimedRow): Promise<void> {
+async function deliverOne(courier: Courier, token: string, claimed: ClaimedRow): Promise<void> {
   const { retryAfters, events } = courier;
-  const key = row.idempotency_key;
+  const key = claimed.idempotency_key;
   const blockedUntil =
-    row.rate_key === null ? undefined : retryAfters.blockedUntil(workspaceRateKey(row.workspace, row.rate_key), Date.now());
+    claimed.rate_key === null
+      ? undefined
+      : retryAfters.blockedUntil(workspaceRateKey(claimed.workspace, claimed.rate_key), Date.now());
   if (blockedUntil !== undefined) {
-    events.emit(postpone(courier, token, row, blockedUntil));
+    events.emit(postpone(courier, token, claimed, blockedUntil));
     return;
   }
   // The invocation's subrequests are spent: the row waits for the next alarm's, not begun (no handler half run), no attempt counted.
   if (courier.meters.current.spent) {
-    events.emit(postpone(courier, token, row, Date.now() + SPENT_RESUME_MS));
+    events.emit(postpone(courier, token, claimed, Date.now() + SPENT_RESUME_MS));
     return;
   }
+  // A suspended run woke: it takes a new turn, the newest of its thread (recording/suspendedTurns.ts).
+  const row = claimed.turn_released ? reentered(courier, token, claimed) : claimed;
+  if (row === undefined) return;
 
   let settlement: Settlement;
   let effect: Effect | undefined;
@@ -129,7 +134,8 @@ async function settle(
     if (closes.length > 0) courier.wakeAt(now);
     return { type: "stopped", shard, key, attempts, reason: settlement.reason };
   }
-  if (settlement.disposition === "postpone") return postpone(courier, token, row, settlement.until, postsUncertainSince);
+  if (settlement.disposition === "postpone")
+    return postpone(courier, token, row, settlement.until, postsUncertainSince, settlement.suspended === true);
   if (settlement.disposition === "delivered") {
     return (await completions.complete(key, token))
       ? { type: "delivered", shard, key, attempts, recordedAt: row.created_at }
@@ -183,20 +189,38 @@ async function settle(
   return { type: "retried", shard, key, attempts, reason: settlement.reason, nextAttemptAt, effect: effect?.type };
 }
 
-/** Puts the row back until `until` without counting an attempt (its rate key is cooling down, or paced). */
+/**
+ * Puts the row back until `until` without counting an attempt (its rate key is cooling down, or
+ * paced, or its run `suspended` itself: then its turn is given back, and the thread's next turn goes).
+ */
 function postpone(
   courier: Courier,
   token: string,
   row: ClaimedRow,
   until: number,
   postsUncertainSince: number | null = null,
+  suspended = false,
 ): DeliveryEvent {
   // A click answered the run's wait while this attempt was suspending it (its ingest could not wake
   // a leased row): due now. Read in the same turn as the postpone, so no click falls in between.
   const due = courier.outbox.waits.answeredFor(row.idempotency_key) ? Date.now() : until;
+  // Fenced by the same lease as the postpone, with no await between: both are written, or neither.
+  const released = suspended && row.turn ? courier.outbox.turns.suspended.release(row.idempotency_key, token) : null;
   if (!courier.outbox.postpone(row.idempotency_key, token, due, postsUncertainSince)) return fenced(courier, row, "postpone");
+  if (released !== null) courier.turnEnded?.(released, row.idempotency_key);
   courier.wakeAt(due);
   return { type: "postponed", shard: courier.shard, key: row.idempotency_key, attempts: row.attempts, until: due };
+}
+
+/**
+ * The woken run `row`, with its new turn; undefined when a turn holds its thread now (it is held
+ * behind it, unleased: that turn's end lets it go) or its lease was lost.
+ */
+function reentered(courier: Courier, token: string, row: ClaimedRow): ClaimedRow | undefined {
+  const conversation = row.turn_released as string;
+  const turn = courier.outbox.turns.suspended.reenter(row.idempotency_key, token, conversation);
+  if (turn === null) courier.events.emit(fenced(courier, row, "postpone"));
+  return turn === null || turn.waits ? undefined : { ...row, turn: conversation, turn_released: null };
 }
 
 function fenced(

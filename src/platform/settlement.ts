@@ -2,7 +2,7 @@
  * An attempt's settlement (docs/design.md "Words"; platform/errors.ts re-exports it): what it does
  * to its outbox row, read from the disposition of the DeliveryError it threw (deliveryErrors.ts).
  */
-import { DeliveryError, LeaseLost, Postponed } from "./deliveryErrors";
+import { DeliveryError, LeaseLost, Postponed, RunSuspended } from "./deliveryErrors";
 import { describeError } from "./log";
 import { RunStopped } from "./runStopped";
 
@@ -23,8 +23,11 @@ export type Settlement =
   | { disposition: "stop"; reason: string; uncounted: boolean }
   /** The attempt found its lease taken by another claimer (a checkpoint, or a post about to be sent, was fenced out). */
   | { disposition: "lease_lost"; at: "step" | "post" }
-  /** Not yet: the row waits until `until` without an attempt counted (pacing, a run's sleep). */
-  | { disposition: "postpone"; until: number };
+  /**
+   * Not yet: the row waits until `until` without an attempt counted (pacing, a run's sleep).
+   * `suspended`: the run suspended itself (sleep, waitForAction), so its turn is released.
+   */
+  | { disposition: "postpone"; until: number; suspended?: true };
 
 /**
  * The settlement of an attempt that threw `error`, read from the error's disposition. Anything
@@ -39,7 +42,11 @@ export function settlementOf(error: unknown): Settlement {
     case "lease_lost":
       return { disposition: "lease_lost", at: error instanceof LeaseLost ? error.fencedAt : "step" };
     case "postpone":
-      return { disposition: "postpone", until: error instanceof Postponed ? error.until : Date.now() };
+      return {
+        disposition: "postpone",
+        until: error instanceof Postponed ? error.until : Date.now(),
+        ...(error instanceof RunSuspended ? { suspended: true as const } : {}),
+      };
     case "park":
       return { disposition: "park", reason };
     case "stop":

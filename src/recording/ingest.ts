@@ -1,6 +1,7 @@
 import type { PlannedEffect, SlackApp } from "../app/contract";
 import { outboxKeyOf } from "../app/contract";
 import type { Inbound } from "../inbound/types";
+import { userOf } from "../inbound/userOf";
 import { INTERRUPTED } from "../platform/errors";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { IngestResult } from "../rpc/shard";
@@ -19,7 +20,8 @@ export interface IngestStores {
  * Records one delivery: its receipt and outbox rows in ONE transaction, so either all of it is
  * stored or none. New rows are leased to `lease` (the immediate attempt) as they are written,
  * or left unleased for the sweep when `lease` is null. Returns the verdict, the new rows leased
- * and, when its turn interrupts (`turns: "interrupt"`), the keys of the turns it parked.
+ * and, when its turn interrupts (`turns: "interrupt"`), the keys of the turns it stopped: its own
+ * user's earlier turns, or anyone's (`of: "anyone"`); with another user's left, it queues behind them.
  * A delivery's runs that are turns (PlannedEffect.turn) take its place in their conversation,
  * after every turn recorded before it (recording/outboxTurns.ts).
  */
@@ -55,8 +57,10 @@ export function ingestDelivery(
     const conversation = turns[0]?.turn?.conversation;
     let place = conversation === undefined ? undefined : outbox.turns.place(conversation, turns.length);
     // Before the enqueue: the turns it interrupts no longer hold the thread, so its own turn is leased at once.
-    if (place?.waits && turns.some((planned) => planned.turn?.policy === "interrupt")) {
-      const interrupting = outbox.turns.interrupt(place, INTERRUPTED, now);
+    const interrupts = turns.find((planned) => planned.turn?.policy === "interrupt")?.turn;
+    if (place?.waits && interrupts) {
+      const whose = interrupts.of === "anyone" ? "anyone" : { user: userOf(inbound) };
+      const interrupting = outbox.turns.interrupt(place, INTERRUPTED, now, whose);
       interrupted = interrupting.stopped;
       place = interrupting.place;
     }

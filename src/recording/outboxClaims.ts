@@ -7,7 +7,7 @@ import { HELD_TURN_AT, NOT_HELD } from "./turnMarks";
 
 /** The columns of a row its claimer delivers from. */
 export const CLAIMED_COLUMNS =
-  "idempotency_key, workspace, payload, rate_key, attempts, created_at, posts_uncertain_since, claimed_at, turn";
+  "idempotency_key, workspace, payload, rate_key, attempts, created_at, posts_uncertain_since, claimed_at, turn, turn_released";
 
 type Returned = StoredRow & { next_attempt_at: number };
 

@@ -20,6 +20,8 @@ export type ClaimedRow = {
   claimed_at?: number | null;
   /** A turn's conversation (migrations/0014_turns.sql): when it settles, the conversation's next turn may begin. */
   turn?: string | null;
+  /** A suspended run's conversation while its turn is given back: it takes a new one when it wakes (suspendedTurns.ts). */
+  turn_released?: string | null;
   /** Written unleased: an earlier turn of its conversation holds the thread (recording/outboxTurns.ts). */
   waitsForTurn?: boolean;
   /** The effect itself, for a row its ingest just wrote: the immediate attempt parses nothing back. */

@@ -1,17 +1,22 @@
+import type { Inbound } from "../inbound/types";
+import { userOf } from "../inbound/userOf";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { OutboxMemory } from "./outboxMemory";
+import { SuspendedTurns } from "./suspendedTurns";
 import { HELD_TURN_AT, LEAD_UNKNOWN } from "./turnMarks";
 
 /**
  * THE rule of who holds a conversation's thread (migrations/0014_turns.sql, 0015_turn_leads.sql),
  * as a predicate on the outbox row `row` names: a turn holds its thread while it is pending —
- * neither parked (stopped, interrupted, given up) nor completed (a completed row is deleted). A
- * turn in an attempt, waiting for a retry or cooling down under a rate limit still holds it. Every
+ * neither parked (stopped, interrupted, given up) nor completed (a completed row is deleted) — and
+ * not suspended (a run in `sleep` / `waitForAction` gave its turn back: its `turn` is NULL until it
+ * wakes, 0021_released_turns.sql, suspendedTurns.ts). A turn in an attempt, waiting for a retry or
+ * cooling down under a rate limit still holds it. Every
  * question about turns — the claim, the enqueue's lease, the alarm, an interrupt — asks it here
  * and nowhere else.
  */
 export function holdsThread(row: string): string {
-  return `${row}.status = 'pending'`;
+  return `(${row}.status = 'pending' AND ${row}.turn IS NOT NULL)`;
 }
 
 /**
@@ -55,6 +60,8 @@ export class OutboxTurns {
    */
   private readonly leads: Map<string, string>;
   private readonly threadsToSettle: Set<string>;
+  /** Runs suspended in `sleep` / `waitForAction`: their turns given back, and taken anew when they wake. */
+  readonly suspended: SuspendedTurns;
 
   /** `walked`: whether the outbox's walk has read back every lead of the instances before this one (outboxWalk.ts). */
   constructor(
@@ -65,6 +72,7 @@ export class OutboxTurns {
   ) {
     this.leads = memory.leads;
     this.threadsToSettle = memory.threadsToSettle;
+    this.suspended = new SuspendedTurns(sql, memory, this);
   }
 
   /**
@@ -151,27 +159,45 @@ export class OutboxTurns {
 
   /**
    * `interrupt`: stops the turns of `conversation` that hold its thread before `place` — its lead
-   * and the indexed ones before it — in an attempt or not (one in an attempt is aborted by its shard
-   * and settles stopped the same way: delivery/stops.ts). Returns the keys stopped, and the
-   * interrupting turn's place, which then waits for none.
+   * and the indexed ones before it — of `whose` user (inbound/userOf.ts, as the stop button's), or
+   * of anyone: in an attempt or not (one in an attempt is aborted by its shard and settles stopped
+   * the same way: delivery/stops.ts). Returns the keys stopped, and the interrupting turn's place:
+   * it waits for none, or, when another user's turn still holds the thread, queues behind it.
    */
-  interrupt(place: TurnOfRow, reason: string, now: number): { stopped: string[]; place: TurnOfRow } {
+  interrupt(
+    place: TurnOfRow,
+    reason: string,
+    now: number,
+    whose: "anyone" | { user: string | undefined },
+  ): { stopped: string[]; place: TurnOfRow } {
+    const holders = this.sql.all<{ idempotency_key: string; inbound: string | null }>(
+      // A delivery's user is read from its run's payload only when it matters (a run's payload is JSON).
+      `SELECT idempotency_key, CASE WHEN ?4 THEN payload ->> '$.inbound' END AS inbound FROM outbox AS earlier
+        WHERE ${holdsThread("earlier")} AND (earlier.idempotency_key = ?3
+          OR (earlier.turn = ?1 AND earlier.turn_seq IS NOT NULL AND earlier.turn_seq < ?2))`,
+      place.conversation,
+      place.seq ?? 0,
+      place.after ?? null,
+      whose === "anyone" ? 0 : 1,
+    );
+    const mine = (inbound: string | null) =>
+      whose === "anyone" ||
+      (whose.user !== undefined && inbound !== null && userOf(JSON.parse(inbound) as Inbound) === whose.user);
+    const keys = holders.filter((row) => mine(row.inbound)).map((row) => row.idempotency_key);
+    // No await since the read: the turns it chose still hold the thread, and both commit together.
     const stopped = this.sql
       .all<{ idempotency_key: string }>(
-        `UPDATE outbox AS earlier SET status = 'parked', last_error = ?1, stopped_at = ?2
-          WHERE ${holdsThread("earlier")} AND (earlier.idempotency_key = ?5
-            OR (earlier.turn = ?3 AND earlier.turn_seq IS NOT NULL AND earlier.turn_seq < ?4))
-          RETURNING idempotency_key`,
+        `UPDATE outbox SET status = 'parked', last_error = ?1, stopped_at = ?2
+          WHERE status = 'pending' AND idempotency_key IN (SELECT value FROM json_each(?3)) RETURNING idempotency_key`,
         reason,
         now,
-        place.conversation,
-        place.seq ?? 0,
-        place.after ?? null,
+        JSON.stringify(keys),
       )
       .map((row) => row.idempotency_key);
     this.memory.counts.moved(stopped, "pending", "stopped");
-    // A lead not known yet (the instance's walk goes on) cannot be interrupted: the turn waits for it instead.
-    if (place.after === LEAD_UNKNOWN) return { stopped, place };
+    // A lead not known yet (the instance's walk goes on) cannot be interrupted: the turn waits for it
+    // instead; and another user's turn left holding the thread is waited for too.
+    if (place.after === LEAD_UNKNOWN || stopped.length < holders.length) return { stopped, place };
     return { stopped, place: { conversation: place.conversation, seq: place.seq, waits: false } };
   }
 
@@ -206,6 +232,6 @@ export class OutboxTurns {
   }
 
   private isPending(key: string): boolean {
-    return this.sql.all("SELECT 1 FROM outbox WHERE idempotency_key = ? AND status = 'pending'", key).length > 0;
+    return this.sql.all(`SELECT 1 FROM outbox AS row WHERE row.idempotency_key = ? AND ${holdsThread("row")}`, key).length > 0;
   }
 }

@@ -77,7 +77,7 @@ export class StoppedRows {
    * delivery `except` (the stop's own): in an attempt or not — one in an attempt is aborted by its
    * shard and settles stopped the same way. Returns the keys stopped.
    * Read by key and index, never by a scan of the backlog: the conversation's indexed turns
-   * (`outbox_turns`), and `candidates` — its lead, the runs in an attempt, the rows leased out
+   * (`outbox_turns`), its suspended runs (`outbox_released_turns`), and `candidates` — its lead, the runs in an attempt, the rows leased out
    * (delivery/stops.ts). A run that is no turn and waits unleased (a retry) is met when it begins.
    */
   stopConversationRuns(
@@ -91,7 +91,8 @@ export class StoppedRows {
     const runs = this.sql.all<{ idempotency_key: string; inbound: string }>(
       `SELECT idempotency_key, payload ->> '$.inbound' AS inbound FROM outbox
         WHERE (idempotency_key IN (SELECT value FROM json_each(?3))
-            OR idempotency_key IN (SELECT idempotency_key FROM outbox AS turn WHERE turn.turn = ?1 AND turn.turn_seq IS NOT NULL))
+            OR idempotency_key IN (SELECT idempotency_key FROM outbox AS turn WHERE turn.turn = ?1 AND turn.turn_seq IS NOT NULL)
+            OR idempotency_key IN (SELECT idempotency_key FROM outbox WHERE turn_released = ?1))
           AND status = 'pending' AND effect = 'run' AND payload ->> '$.inbound.conversation.key' = ?1
           AND payload ->> '$.inbound.dedupeKey' IS NOT ?2`,
       conversation,

@@ -2,9 +2,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
 import type { AssistantUserMessageArgs } from "../../src/app/assistant";
-import type { EventOf, Matched, MessageArgs, RunArgs, TurnPolicy } from "../../src/app/listeners";
+import type { TurnPolicy } from "../../src/app/listeners";
 import { deliverClaimed } from "../../src/delivery/deliverClaimed";
-import type { Inbound } from "../../src/inbound/types";
 import { HandlerMisuse } from "../../src/platform/errors";
 import { MeteredSql } from "../../src/platform/sql/meteredSql";
 import { applyMigrations } from "../../src/platform/sql/migrations";
@@ -12,7 +11,7 @@ import { type ClaimedRow, Outbox } from "../../src/recording/outbox";
 import { newRow } from "../../src/recording/outboxRows";
 import type { RecordedCall } from "../../src/testing";
 import { blockActions, channelMessage, messageTs } from "../../src/testing/deliveries";
-import { agentSessionStopped, assistantThreadMessage, dmThread, USER } from "../support/assistantPayloads";
+import { agentSessionStopped, assistantThreadMessage, dmThread } from "../support/assistantPayloads";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { eventDelivery, inboundOf } from "../support/inboundOf";
@@ -20,51 +19,12 @@ import { latch } from "../support/latch";
 import { stoppedIn } from "../support/outboxRows";
 import { shardIn, workspaceShardIn } from "../support/shardIn";
 import { LEASE_MS } from "../support/testBindings";
+import { answering, answerOf, settledOf, thread } from "../support/turnThreads";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();
 // Slack's pace per channel is pacing's own tests' business: here both answers share one channel.
 const settings = { SLACK_PACING: "false" };
-
-/** A thread in a channel of its own: its root message, and replies in it (by `user`, USER unless told). */
-function thread(team: string) {
-  const root = messageTs();
-  const first = eventDelivery(team, channelMessage({ text: "answer one", ts: root }));
-  const channel = first.conversation!.channel;
-  const reply = (text: string, user = USER): Inbound =>
-    eventDelivery(team, { ...channelMessage({ text, channel, user }), thread_ts: root });
-  return { root, channel, first, reply };
-}
-
-/** What the answers of `/answer (\w+)/` stream: "answer of NAME: part 1, part 2". */
-const answerOf = (name: string) => `answer of ${name}: part 1, part 2`;
-
-/**
- * An answering listener: streams its answer in two parts; `hold(name)` may make it wait between
- * them (the first answer still streaming when the second message comes), given its run's signal.
- */
-function answering(hold: (name: string, signal: AbortSignal) => Promise<void> = async () => {}) {
-  return {
-    run: async ({ sayStream, context, signal }: RunArgs<MessageArgs<EventOf<"message">> & Matched>) => {
-      const name = context.matches![1]!;
-      const stream = sayStream();
-      await stream.append({ markdown_text: `answer of ${name}: part 1` });
-      await hold(name, signal);
-      await stream.append({ markdown_text: ", part 2" });
-      await stream.stop();
-    },
-  };
-}
-
-/** Resolves once a delivered (or parked, or stopped) event names `dedupeKey`'s rows, with its type. */
-function settledOf(events: { subscribe(f: (event: { type: string; key: string }) => void): unknown }, dedupeKey: string) {
-  const settled = latch<string>();
-  events.subscribe((event) => {
-    const ended = event.type === "delivered" || event.type === "parked" || event.type === "stopped";
-    if (ended && event.key.startsWith(`${dedupeKey}:run:`)) settled.open(event.type);
-  });
-  return settled.opened;
-}
 
 const position = (call: RecordedCall | undefined) => (call ? slack().calls.indexOf(call) : -1);
 

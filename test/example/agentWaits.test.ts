@@ -121,4 +121,31 @@ describe("the demo agent waits durably", () => {
     await runDurableObjectAlarm(shardStub(team));
     expect(texts(channel, threadTs)).toEqual(["Reminder: stretch my legs"]);
   });
+
+  it("a day-long reminder never blocks its thread: another user's count to 5 there is answered at once, the reminder after the day", async () => {
+    const clock = controlClock();
+    const team = newWorkspace();
+    const { channel, threadTs } = await mention(team, "remind me in 86400 seconds to stretch my legs");
+    await slack().waitFor("agents.sessions.setStatus", (call) => call.body.status === "active");
+    await untilNoAttemptOut(shardStub(team), clock.now());
+    // Another member of the channel, in the same thread, a minute later: its turn is not held for the day.
+    clock.advance(60_000);
+    const count = appMention({ text: "<@U0000BOT> count to 5", threadTs, channel, user: "U0000OTHER" });
+    expect((await deliver(await signedEvent(eventCallback(count, { teamId: team }), signedBy()))).status).toBe(200);
+    // Slack's pace in the thread's channel puts the stream's calls a second apart: time passes by the second.
+    for (let second = 0; second < 10 && slack().callsTo("chat.stopStream").length === 0; second++) {
+      await untilNoAttemptOut(shardStub(team), clock.now());
+      clock.advance(1_000);
+      await runDurableObjectAlarm(shardStub(team));
+    }
+    await slack().waitFor("chat.stopStream");
+    expect(texts(channel, threadTs)).toEqual([counted(5)]);
+    await untilNoAttemptOut(shardStub(team), clock.now());
+    clock.advance(86_400_000);
+    await runDurableObjectAlarm(shardStub(team));
+    await slack().waitFor("chat.postMessage");
+    clock.advance(60_000);
+    await runDurableObjectAlarm(shardStub(team));
+    expect(texts(channel, threadTs)).toEqual([counted(5), "Reminder: stretch my legs"]);
+  });
 });

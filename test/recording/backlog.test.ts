@@ -136,7 +136,14 @@ describe("the walk of what an instance inherits", () => {
       outbox.parked.replay(now, ["Ev-park-000300", "Ev-lease-000002"]);
       outbox.parked.discard(["Ev-park-000299"]);
       outbox.enqueue([newRow("Ev-aaa:first", team, effect), newRow("Ev-zzz:last", team, effect)], now, null);
-      outbox.turns.interrupt({ conversation: "none", seq: 1, waits: true, after: "Ev-wait-000001" }, "interrupted", now);
+      // A thread's lead (a turn: it has its conversation), stopped by an interrupt.
+      state.storage.sql.exec("UPDATE outbox SET turn = 'none' WHERE idempotency_key = 'Ev-wait-000001'");
+      outbox.turns.interrupt(
+        { conversation: "none", seq: 1, waits: true, after: "Ev-wait-000001" },
+        "interrupted",
+        now,
+        "anyone",
+      );
       // Rows stopped under their running attempt (a stop, an interrupt), then settled by that attempt: completed, or stopped.
       state.storage.sql.exec(
         "UPDATE outbox SET status = 'parked', stopped_at = ?1 WHERE idempotency_key IN ('Ev-lease-000003', 'Ev-lease-000004')",

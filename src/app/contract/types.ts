@@ -19,10 +19,11 @@ export interface PlannedEffect {
   scope?: "delivery" | "fact";
   /**
    * A turn (a run answering a user's message in a conversation): runs one at a time in its
-   * conversation, in arrival order (`queue`), or stops the turn running there first (`interrupt`).
-   * Absent: not a turn, never held back (`parallel`, and every other effect).
+   * conversation, in arrival order (`queue`), or stops the turns there first (`interrupt`): those
+   * of the same user, or anyone's (`of: "anyone"`). Absent: not a turn, never held back
+   * (`parallel`, and every other effect).
    */
-  turn?: { conversation: string; policy: "queue" | "interrupt" };
+  turn?: { conversation: string; policy: "queue" | "interrupt"; of?: "anyone" };
 }
 
 /**

@@ -5,9 +5,11 @@ import type { PlannedEffect } from "../contract";
 /**
  * What a second message in a thread does while the first one's run is still answering (Bolt's
  * chat frameworks' lock per thread): `queue` (default) runs it once the first turn has finished,
- * `interrupt` stops the first turn (as the stop button does) and runs it, `parallel` runs both at once.
+ * `interrupt` stops the same user's earlier turns (as their stop button does) and runs it — behind
+ * another user's turn, which it leaves alone — `{ policy: "interrupt", of: "anyone" }` stops
+ * anyone's, `parallel` runs both at once. A run suspended in `sleep` / `waitForAction` holds no turn.
  */
-export type TurnPolicy = "queue" | "interrupt" | "parallel";
+export type TurnPolicy = "queue" | "interrupt" | "parallel" | { policy: "interrupt"; of: "user" | "anyone" };
 
 /** Message subtypes that are still a person's message (a file shared with it, a reply also sent to the channel). */
 const PERSONS_SUBTYPES = new Set([undefined, "file_share", "thread_broadcast"]);
@@ -22,5 +24,6 @@ export function turnOf(inbound: Inbound, policy: TurnPolicy): PlannedEffect["tur
   if (inbound.type !== "message" && inbound.type !== "app_mention") return undefined;
   const event = isObject(inbound.payload.event) ? inbound.payload.event : undefined;
   if (!event || event.bot_id !== undefined || !PERSONS_SUBTYPES.has(event.subtype as string | undefined)) return undefined;
-  return { conversation: inbound.conversation.key, policy };
+  if (typeof policy === "string") return { conversation: inbound.conversation.key, policy };
+  return { conversation: inbound.conversation.key, policy: "interrupt", ...(policy.of === "anyone" ? { of: "anyone" } : {}) };
 }

@@ -18,6 +18,7 @@ import databaseSize from "../../../migrations/0017_database_size.sql";
 import conversationStops from "../../../migrations/0018_conversation_stops.sql";
 import stoppedRuns from "../../../migrations/0019_stopped_runs.sql";
 import waitAnswerers from "../../../migrations/0020_wait_answerers.sql";
+import releasedTurns from "../../../migrations/0021_released_turns.sql";
 import { type MigrationId, SchemaNewerThanCode } from "../errors";
 
 export interface Migration {
@@ -49,6 +50,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 18, name: "0018_conversation_stops", sql: conversationStops },
   { id: 19, name: "0019_stopped_runs", sql: stoppedRuns },
   { id: 20, name: "0020_wait_answerers", sql: waitAnswerers },
+  { id: 21, name: "0021_released_turns", sql: releasedTurns },
 ];
 
 /**
