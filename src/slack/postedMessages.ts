@@ -1,4 +1,5 @@
 import { Paced } from "../platform/errors";
+import { ownMessages } from "./ownMessages";
 import { postIdOf } from "./postIds";
 
 type Answer = Record<string, unknown>;
@@ -9,7 +10,7 @@ export interface PostPlace {
   threadTs?: string;
 }
 
-/** What a lookup read: the coordinator's posts by id, and whether every page of the window was read. */
+/** What a lookup read: the coordinator's posts (this app's bot's: ownMessages.ts) by id, and whether every page of the window was read. */
 export interface PostedMessages {
   byId: Map<string, Answer>;
   complete: boolean;
@@ -33,7 +34,8 @@ export function readablePlace(body: Answer): PostPlace | undefined {
  * metadata: a thread by `conversations.replies` (oldest first), a channel by
  * `conversations.history` (newest first), `pageSize` messages a page. The first page waits for
  * its turn like any call (Paced postpones the attempt); a further page is read only when its turn
- * is now, else the lookup ends incomplete. Slack's refusals are thrown as any call's.
+ * is now, else the lookup ends incomplete. A message carrying an id counts only when this app's
+ * bot posted it (`auth.test`, asked when one carries an id). Slack's refusals are thrown as any call's.
  */
 export async function findPosted(
   read: (method: string, body: Answer) => Promise<Answer>,
@@ -41,13 +43,14 @@ export async function findPosted(
   sinceMs: number,
   pageSize: number,
 ): Promise<PostedMessages> {
-  const byId = new Map<string, Answer>();
+  const named: Answer[] = [];
   const oldest = (Math.max(0, sinceMs - CLOCK_SLACK_MS) / 1000).toFixed(6);
   const [method, where] =
     place.threadTs === undefined
       ? (["conversations.history", { channel: place.channel }] as const)
       : (["conversations.replies", { channel: place.channel, ts: place.threadTs }] as const);
   let cursor: string | undefined;
+  let complete = false;
   for (let page = 0; page < MAX_PAGES; page++) {
     let answer: Answer;
     try {
@@ -59,17 +62,19 @@ export async function findPosted(
         ...(cursor ? { cursor } : {}),
       });
     } catch (error) {
-      if (page > 0 && error instanceof Paced) return { byId, complete: false };
+      if (page > 0 && error instanceof Paced) break;
       throw error;
     }
     const messages = Array.isArray(answer.messages) ? (answer.messages as unknown[]) : [];
-    for (const message of messages) {
-      const id = postIdOf(message);
-      if (id !== undefined) byId.set(id, message as Answer);
-    }
+    named.push(...messages.filter((message): message is Answer => postIdOf(message) !== undefined));
     const next = (answer.response_metadata as { next_cursor?: unknown } | undefined)?.next_cursor;
     cursor = typeof next === "string" && next !== "" ? next : undefined;
-    if (answer.has_more !== true || cursor === undefined) return { byId, complete: true };
+    if (answer.has_more !== true || cursor === undefined) {
+      complete = true;
+      break;
+    }
   }
-  return { byId, complete: false };
+  // Another app may post any id in the conversation: only the app's own messages are its posts.
+  const own = await ownMessages(read, place.channel, named);
+  return { byId: new Map(own.map((message) => [postIdOf(message)!, message])), complete };
 }

@@ -1,7 +1,7 @@
 import { FakeCalls, type RecordedCall } from "./fakeCalls";
 import { appliedUnder, type CallMatch, FakeFaults, type Fault, playFault, statusOf } from "./fakeFaults";
 import { readRequest } from "./fakeRequests";
-import { FakeAnswers, type FakeMessage } from "./fakeSlackAnswers";
+import { FakeAnswers, type FakeMessage, type MessageAuthor } from "./fakeSlackAnswers";
 import { FakeOauth } from "./fakeSlackOauth";
 import { type FakeStreamLimits, FakeStreams } from "./fakeStreams";
 import { FakeRateLimits, type PostLimit, SLACK_TIERS, type TierLimits } from "./fakeTiers";
@@ -16,7 +16,7 @@ import { type PostedQuestion, type QuestionPlace, waitForQuestion } from "./ques
 
 export type { RecordedCall } from "./fakeCalls";
 export type { CallMatch, Fault } from "./fakeFaults";
-export type { FakeMessage } from "./fakeSlackAnswers";
+export type { FakeMessage, MessageAuthor } from "./fakeSlackAnswers";
 
 export interface FakeSlackOptions extends Partial<FakeStreamLimits> {
   /** Where the fake is reachable (FAKE_SLACK_DEFAULT_ORIGIN unless told). */
@@ -173,6 +173,15 @@ export class FakeSlack {
   /** One message the app posted or streamed: its text as Slack shows it, blocks, stream state. */
   message(channel: string, ts: string): FakeMessage | undefined {
     return this.answers.messagesIn(channel).find((message) => message.ts === ts);
+  }
+
+  /**
+   * Posts `message` (`text`, `thread_ts`, `metadata`, …) in `channel` as someone else: another app
+   * (`{ bot_id, app_id, user }`) or a person (`{ user }`). No call is recorded; the app's reads show
+   * it, metadata and all, as Slack shows other apps' messages. Returns its `ts`.
+   */
+  postAs(author: MessageAuthor, channel: string, message: Record<string, unknown>): string {
+    return String(this.answers.answer("chat.postMessage", { ...message, channel }, author).ts);
   }
 
   /**

@@ -8,13 +8,18 @@ import { readPage } from "./fakeHistory";
 import { isSlackMethod } from "./fakeMethods";
 import type { FakeStreams, MessageState } from "./fakeStreams";
 
-interface StoredMessage {
+/** Who posted a message, as Slack shows it: a bot's `bot_id` and `app_id`, and the user posting (a bot's user). */
+export type MessageAuthor = Partial<Record<"bot_id" | "app_id" | "user", string>>;
+
+/** The app the fake answers: auth.test names its bot, and every message the app posts is by it. */
+export const FAKE_APP_BOT = { bot_id: "B0000FAKE", app_id: "A0000TEST", user: "U0000BOT" } as const;
+
+interface StoredMessage extends MessageAuthor {
   type: "message";
   ts: string;
   text?: unknown;
   blocks?: unknown;
   thread_ts?: string;
-  bot_id: string;
   /** Slack's message metadata (`event_type`, `event_payload`), as posted. */
   metadata?: unknown;
 }
@@ -54,13 +59,15 @@ export class FakeAnswers {
     return [...this.channels.keys()].flatMap((channel) => this.messagesIn(channel).map((message) => ({ ...message, channel })));
   }
 
-  answer(method: string, body: Record<string, unknown>): Record<string, unknown> {
+  /** Slack's answer to `method` called with `body`; a post is by the app's bot unless `author` says who. */
+  answer(method: string, body: Record<string, unknown>, author: MessageAuthor = FAKE_APP_BOT): Record<string, unknown> {
     const channel = String(body.channel ?? "");
     if (typeof body.thread_ts === "string") this.threadTss.add(`${channel} ${body.thread_ts}`);
     switch (method) {
       case "chat.postMessage": {
         // Slack shows a post's markdown_text as its text.
-        const message = this.post(channel, body.markdown_text === undefined ? body : { ...body, text: body.markdown_text });
+        const shown = body.markdown_text === undefined ? body : { ...body, text: body.markdown_text };
+        const message = this.post(channel, shown, author);
         return { ok: true, channel, ts: message.ts, message };
       }
       case "chat.startStream": {
@@ -113,8 +120,9 @@ export class FakeAnswers {
           team: "Test",
           user: "bot",
           team_id: "T0000TEST",
-          user_id: "U0000BOT",
-          bot_id: "B0000FAKE",
+          user_id: FAKE_APP_BOT.user,
+          bot_id: FAKE_APP_BOT.bot_id,
+          app_id: FAKE_APP_BOT.app_id,
         };
       case "agents.sessions.setStatus":
         return this.sessionStatus(body);
@@ -159,11 +167,11 @@ export class FakeAnswers {
     return this.stored(channel).filter((m) => m.ts === ts || m.thread_ts === ts);
   }
 
-  private post(channel: string, body: Record<string, unknown>): StoredMessage {
+  private post(channel: string, body: Record<string, unknown>, author: MessageAuthor = FAKE_APP_BOT): StoredMessage {
     const message: StoredMessage = {
       type: "message",
       ts: this.nextTs(channel),
-      bot_id: "B0000FAKE",
+      ...author,
       ...pick({ ...body, metadata: metadataOf(body.metadata) }, "text", "blocks", "metadata"),
     };
     if (typeof body.thread_ts === "string") message.thread_ts = body.thread_ts;

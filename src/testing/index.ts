@@ -2,7 +2,7 @@
 // Plain Web APIs only (nothing from `cloudflare:*`), so it loads in workerd tests and in Node.
 export type { ViewInputState } from "./deliveries";
 export { messageTs, slackId } from "./deliveries";
-export type { CallMatch, FakeMessage, FakeSlackOptions, Fault, RecordedCall, ScriptedAnswer } from "./fakeSlack";
+export type { CallMatch, FakeMessage, FakeSlackOptions, Fault, MessageAuthor, RecordedCall, ScriptedAnswer } from "./fakeSlack";
 export { FakeSlack } from "./fakeSlack";
 export type { FakeSlackFlags } from "./fakeSlackFlags";
 export { parseFakeSlackFlags } from "./fakeSlackFlags";

@@ -34,7 +34,16 @@ describe("a post's id in its message metadata", () => {
 });
 
 describe("looking for posts in a conversation", () => {
-  const ours = (id: string, ts: string) => ({ ts, text: id, ...withPostId({}, id) });
+  const ours = (id: string, ts: string) => ({ ts, text: id, bot_id: "B1", ...withPostId({}, id) });
+  type Read = (method: string, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** `read` behind a token whose bot is B1: auth.test is answered here, and counted in `asked`. */
+  const asB1 = (read: Read, asked = { authTests: 0 }): Read => {
+    return async (method, body) => {
+      if (method !== "auth.test") return read(method, body);
+      asked.authTests++;
+      return { ok: true, bot_id: "B1", user_id: "U1" };
+    };
+  };
 
   it("reads a thread by conversations.replies and a channel by conversations.history, from the attempt's start less the clock slack", async () => {
     const reads: Array<[string, Record<string, unknown>]> = [];
@@ -43,8 +52,8 @@ describe("looking for posts in a conversation", () => {
       return { ok: true, messages: [ours("k##1", "5.000001"), { ts: "5.000002", text: "someone" }], has_more: false };
     };
     const since = 1_700_000_000_000;
-    const thread = await findPosted(read, { channel: "C1", threadTs: "4.000001" }, since, 15);
-    const channel = await findPosted(read, { channel: "C1" }, since, 15);
+    const thread = await findPosted(asB1(read), { channel: "C1", threadTs: "4.000001" }, since, 15);
+    const channel = await findPosted(asB1(read), { channel: "C1" }, since, 15);
     const oldest = ((since - CLOCK_SLACK_MS) / 1000).toFixed(6);
     expect(reads).toEqual([
       ["conversations.replies", { channel: "C1", ts: "4.000001", oldest, limit: 15, include_all_metadata: true }],
@@ -67,7 +76,7 @@ describe("looking for posts in a conversation", () => {
         response_metadata: { next_cursor: `c${page}`, seen: body.cursor },
       };
     };
-    const read = await findPosted(pages, { channel: "C1" }, 0, 15);
+    const read = await findPosted(asB1(pages), { channel: "C1" }, 0, 15);
     expect([...read.byId.keys()]).toEqual(["k##1", "k##2", "k##3"]);
     expect(read.complete).toBe(false);
 
@@ -77,9 +86,22 @@ describe("looking for posts in a conversation", () => {
       if (calls > 1) throw new Paced("conversations.history", Date.now() + 60_000);
       return { ok: true, messages: [ours("k##1", "5.000001")], has_more: true, response_metadata: { next_cursor: "c1" } };
     };
-    const partial = await findPosted(paced, { channel: "C1" }, 0, 15);
+    const partial = await findPosted(asB1(paced), { channel: "C1" }, 0, 15);
     expect([...partial.byId.keys()]).toEqual(["k##1"]);
     expect(partial.complete).toBe(false);
+  });
+
+  it("takes a message carrying an id only when the app's bot posted it, and asks auth.test only when one carries an id", async () => {
+    const forged = { ...ours("k##1", "5.000003"), bot_id: "B2", app_id: "A2", user: "U2" };
+    const byPerson = { ts: "5.000004", user: "U3", ...withPostId({}, "k##2") };
+    const asked = { authTests: 0 };
+    const shown = (messages: unknown[]) => asB1(async () => ({ ok: true, messages, has_more: false }), asked);
+    const found = await findPosted(shown([ours("k##1", "5.000001"), forged, byPerson]), { channel: "C1" }, 0, 15);
+    expect([...found.byId.entries()]).toEqual([["k##1", ours("k##1", "5.000001")]]);
+    expect(asked.authTests).toBe(1);
+    expect((await findPosted(shown([forged]), { channel: "C1" }, 0, 15)).byId.size).toBe(0);
+    expect((await findPosted(shown([{ ts: "5.000005", text: "no id" }]), { channel: "C1" }, 0, 15)).byId.size).toBe(0);
+    expect(asked.authTests).toBe(2);
   });
 
   it("throws what the first page's call throws: its turn to wait for, Slack's refusal", async () => {

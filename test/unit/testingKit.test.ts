@@ -45,6 +45,22 @@ describe("FakeSlack", () => {
     expect(slack.message("C1", posted.ts)?.text).toBe("**bold**");
   });
 
+  it("posts as another app (postAs): no call recorded, read back beside the app's own messages with who posted each", async () => {
+    const slack = new FakeSlack();
+    const root = await answer(slack, "chat.postMessage", { channel: "C1", text: "ours" });
+    const other = { bot_id: "B0000OTHER", app_id: "A0000OTHER", user: "U0000OTHER" };
+    const metadata = { event_type: "e", event_payload: { id: "x" } };
+    const ts = slack.postAs(other, "C1", { thread_ts: root.ts, text: "theirs", metadata });
+    expect(slack.calls.map((c) => c.method)).toEqual(["chat.postMessage"]);
+    const replies = await answer(slack, "conversations.replies", { channel: "C1", ts: root.ts, include_all_metadata: true });
+    expect(replies.messages).toEqual([
+      expect.objectContaining({ ts: root.ts, text: "ours", bot_id: "B0000FAKE", app_id: "A0000TEST", user: "U0000BOT" }),
+      expect.objectContaining({ ts, text: "theirs", thread_ts: root.ts, metadata, ...other }),
+    ]);
+    // auth.test names who the app's own messages are by.
+    expect(await answer(slack, "auth.test", {})).toMatchObject({ bot_id: "B0000FAKE", app_id: "A0000TEST", user_id: "U0000BOT" });
+  });
+
   it("answers views.* with the view and an id; views.update keeps the view's id", async () => {
     const slack = new FakeSlack();
     const opened = await answer(slack, "views.open", { trigger_id: "1.2", view: { type: "modal", callback_id: "m" } });

@@ -1,13 +1,13 @@
 import { DeliveryError } from "../../platform/errors";
 import { describeError, log } from "../../platform/log";
 import type { SlackWebClient } from "../../slack/client";
+import { ownMessages } from "../../slack/ownMessages";
 // How far before its checkpoint a lost start's message may carry its ts: the one clock allowance of every lookup.
 import { CLOCK_SLACK_MS } from "../../slack/postedMessages";
 import type { StreamedMessage, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
 
-interface ThreadMessage {
+interface ThreadMessage extends Record<string, unknown> {
   ts?: string;
-  bot_id?: string;
   text?: string;
 }
 
@@ -23,11 +23,12 @@ export function wordsOf(text: string): string {
 /**
  * The message a `chat.startStream` (or a posted message's `chat.postMessage`) opened before an
  * attempt died with its ts unknown, recognised by where and when it is: in the thread, from this
- * app's bot, no older than the start's checkpoint, after the reply's last known message, none of
- * its known messages — and showing the start's words (letters and digits, Slack's escaping and
- * formatting set aside), so another run's reply in the thread meanwhile is never taken for it.
- * Exactly one such message is it. None found, or the thread refused for good (no history scope),
- * leaves it to Slack; a lookup that failed otherwise fails the attempt, and the retry looks again.
+ * app's bot (ownMessages.ts: another app may post the same words), no older than the start's
+ * checkpoint, after the reply's last known message, none of its known messages — and showing the
+ * start's words (letters and digits, Slack's escaping and formatting set aside), so another run's
+ * reply in the thread meanwhile is never taken for it. Exactly one such message is it. None
+ * found, or the thread refused for good (no history scope), leaves it to Slack; a lookup that
+ * failed otherwise fails the attempt, and the retry looks again.
  */
 export async function findLostStart(
   client: SlackWebClient,
@@ -37,7 +38,6 @@ export async function findLostStart(
 ): Promise<string | undefined> {
   if (start.at === undefined) return undefined;
   try {
-    const { bot_id: ours } = await client.call<{ bot_id?: string }>("auth.test", {});
     const oldest = ((start.at - CLOCK_SLACK_MS) / 1000).toFixed(6);
     const after = Math.max(Number(oldest), ...known.map((k) => Number(k.ts)));
     const { messages = [] } = await client.call<{ messages?: ThreadMessage[] }>("conversations.replies", {
@@ -46,18 +46,17 @@ export async function findLostStart(
       oldest,
       limit: 200,
     });
+    const words = wordsOf(start.text);
     const found = messages.filter(
       (m) =>
         typeof m.ts === "string" &&
         m.ts !== target.thread_ts &&
         Number(m.ts) >= Number(oldest) &&
         (known.length === 0 || Number(m.ts) > after) &&
-        m.bot_id !== undefined &&
-        (ours === undefined || m.bot_id === ours) &&
-        !known.some((k) => k.ts === m.ts),
+        !known.some((k) => k.ts === m.ts) &&
+        wordsOf(m.text ?? "") === words,
     );
-    const words = wordsOf(start.text);
-    const taken = found.filter((m) => wordsOf(m.text ?? "") === words);
+    const taken = await ownMessages((method, body) => client.call(method, body), target.channel, found);
     return taken.length === 1 ? taken[0]!.ts : undefined;
   } catch (error) {
     // A lookup that may work later fails the attempt (its start stays unconfirmed, and is looked for again).
