@@ -1,3 +1,4 @@
+import { toBase64 } from "../platform/base64";
 import { InvalidSetting, Rejection } from "../platform/errors";
 import { noteFailedLogin } from "./failedLogins";
 import { countFailedLogin, loginClient, refuseThrottledClient } from "./loginThrottle";
@@ -16,7 +17,7 @@ async function digest(text: string): Promise<ArrayBuffer> {
  * exist (404); with one shorter than ADMIN_TOKEN_MIN_LENGTH it is a configuration error for every
  * request, the right bearer included. Digests are compared with timingSafeEqual, so the check
  * leaks neither the token nor its length. Refusals are logged, a minute's worth in one line. A client
- * (CF-Connecting-IP) that presented FAILED_LOGINS_ALLOWED wrong tokens within a minute gets 429 with
+ * (CF-Connecting-IP) that presented FAILED_LOGINS_ALLOWED different wrong tokens within a minute gets 429 with
  * Retry-After, before its token is looked at, until that minute ends (loginThrottle.ts).
  */
 export async function authorizeAdmin(request: Request, adminToken: string | undefined): Promise<void> {
@@ -34,14 +35,13 @@ export async function authorizeAdmin(request: Request, adminToken: string | unde
     throw throttled;
   }
   const presented = request.headers.get("authorization")?.match(/^Bearer (.+)$/)?.[1];
-  if (presented && (await sameToken(adminToken, presented))) return;
+  if (presented) {
+    const [expected, guess] = await Promise.all([digest(adminToken), digest(presented)]);
+    if (crypto.subtle.timingSafeEqual(expected, guess)) return;
+    // The digest, never the token, names the guess: the same wrong token again is one guess.
+    countFailedLogin(client, toBase64(new Uint8Array(guess)));
+  }
   const reason = presented ? "invalid bearer token" : "missing bearer token";
-  if (presented) countFailedLogin(client);
   noteFailedLogin(request, reason);
   throw new Rejection(401, reason);
-}
-
-async function sameToken(expected: string, presented: string): Promise<boolean> {
-  const [a, b] = await Promise.all([digest(expected), digest(presented)]);
-  return crypto.subtle.timingSafeEqual(a, b);
 }

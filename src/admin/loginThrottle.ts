@@ -1,13 +1,17 @@
 import { BoundedMap } from "../platform/boundedMap";
 import { Rejection } from "../platform/errors";
 
-/** Wrong tokens one client may present within a window before its requests are refused until the window ends. */
+/**
+ * Distinct wrong tokens one client may present within a window before its requests are refused
+ * until the window ends. One wrong token sent again (the console's requests of one sign-in) is one guess.
+ */
 export const FAILED_LOGINS_ALLOWED = 5;
 export const FAILED_LOGIN_WINDOW_MS = 60_000;
 /** Clients remembered at once: a flood from many addresses evicts the oldest, never grows memory. */
 const CLIENTS_KEPT = 10_000;
 
-type Failures = { since: number; count: number };
+/** A window's wrong tokens, by their digest's first 16 base64 characters (never the token). */
+type Failures = { since: number; guesses: ReadonlySet<string> };
 
 const ended = (failures: Failures, now: number) => now - failures.since >= FAILED_LOGIN_WINDOW_MS || now < failures.since;
 /** Per client (this isolate's view: a bound on how fast tokens can be guessed, not a global lockout). */
@@ -35,13 +39,14 @@ export function loginClient(request: Request): string {
 /** Throws TooManyFailedLogins while `client` has used up its wrong tokens for the window; checked before any token. */
 export function refuseThrottledClient(client: string, now = Date.now()): void {
   const failures = failuresByClient.get(client);
-  if (!failures || ended(failures, now) || failures.count < FAILED_LOGINS_ALLOWED) return;
+  if (!failures || ended(failures, now) || failures.guesses.size < FAILED_LOGINS_ALLOWED) return;
   throw new TooManyFailedLogins(Math.max(1, Math.ceil((failures.since + FAILED_LOGIN_WINDOW_MS - now) / 1000)));
 }
 
-/** A wrong or missing token from `client`: counted in its window (a new window when the last one ended). */
-export function countFailedLogin(client: string, now = Date.now()): void {
+/** A wrong token from `client` (`guess`: its digest, in base64): counted in its window (a new window when the last one ended). */
+export function countFailedLogin(client: string, guess: string, now = Date.now()): void {
   const failures = failuresByClient.get(client);
-  const current = failures && !ended(failures, now) ? failures : { since: now, count: 0 };
-  failuresByClient.set(client, { since: current.since, count: current.count + 1 }, now);
+  const current = failures && !ended(failures, now) ? failures : { since: now, guesses: new Set<string>() };
+  const guesses = new Set(current.guesses).add(guess.slice(0, 16));
+  failuresByClient.set(client, { since: current.since, guesses }, now);
 }
