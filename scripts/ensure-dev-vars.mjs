@@ -1,24 +1,32 @@
 // `npm start` helper: gives a fresh clone a .dev.vars so the local Worker can verify requests,
-// and a development TOKEN_ENCRYPTION_KEY (OAuth mode never stores tokens unencrypted).
+// a random ADMIN_TOKEN (the example's is public: a tunnel would expose /admin with it), and a
+// development TOKEN_ENCRYPTION_KEY (OAuth mode never stores tokens unencrypted).
 
 import { randomBytes } from "node:crypto";
 import { appendFileSync, copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+
+/** The example's ADMIN_TOKEN, and the older local default before it: both public, in this repository. */
+const PUBLIC_ADMIN_TOKEN = /^ADMIN_TOKEN=(dev-admin-token-local|dev-admin-token)[ \t]*$/m;
+const randomAdminToken = () => `ADMIN_TOKEN=${randomBytes(32).toString("hex")}`;
+const where = resolve(".dev.vars");
 
 if (!existsSync(".dev.vars")) {
   copyFileSync(".dev.vars.example", ".dev.vars");
+  writeFileSync(".dev.vars", readFileSync(".dev.vars", "utf8").replace(PUBLIC_ADMIN_TOKEN, randomAdminToken()));
   console.log(
-    "Created .dev.vars from .dev.vars.example (SLACK_SIGNING_SECRET=dev-signing-secret, ADMIN_TOKEN=dev-admin-token-local). Edit it to use your app's secret.",
+    `Created ${where} from .dev.vars.example (SLACK_SIGNING_SECRET=dev-signing-secret: edit it to use your app's secret), with a random ADMIN_TOKEN: /admin signs in with the ADMIN_TOKEN line of that file.`,
   );
 }
 
-// The admin API refuses an ADMIN_TOKEN under 16 characters: the old local default is replaced, any other is named.
+// A user's .dev.vars is never rewritten silently: a public token is named, with the fix.
 const devVars = readFileSync(".dev.vars", "utf8");
-if (/^ADMIN_TOKEN=dev-admin-token$/m.test(devVars)) {
-  writeFileSync(".dev.vars", devVars.replace(/^ADMIN_TOKEN=dev-admin-token$/m, "ADMIN_TOKEN=dev-admin-token-local"));
-  console.log("Replaced ADMIN_TOKEN=dev-admin-token in .dev.vars by dev-admin-token-local (16 characters at least).");
-} else {
-  if (/^ADMIN_TOKEN=.{1,15}$/m.test(devVars))
-    console.warn("ADMIN_TOKEN in .dev.vars is shorter than 16 characters: /admin/* will answer a configuration error.");
+if (PUBLIC_ADMIN_TOKEN.test(devVars)) {
+  console.warn(
+    `ADMIN_TOKEN in ${where} is the public example value: anyone who reaches this Worker (a tunnel, \`slack run\`) can use /admin. Replace it with a random one (e.g. the output of \`openssl rand -hex 32\`).`,
+  );
+} else if (/^ADMIN_TOKEN=.{1,15}$/m.test(devVars)) {
+  console.warn("ADMIN_TOKEN in .dev.vars is shorter than 16 characters: /admin/* will answer a configuration error.");
 }
 
 // The demo runs as an agent session (docs/guides/ai-agent.md): a .dev.vars from before that default says nothing of it.

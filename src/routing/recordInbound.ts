@@ -1,5 +1,6 @@
 import type { LateEvent, SlackApp } from "../app/contract";
 import type { Inbound } from "../inbound/types";
+import { waitClickOf } from "../inbound/waitClicks";
 import { BudgetExceeded, NotRecorded, WorkspaceNotInstalled } from "../platform/errors";
 import { describeError, log } from "../platform/log";
 import { settleWithin } from "../platform/settleWithin";
@@ -43,6 +44,7 @@ export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound:
         throw new BudgetExceeded("bucket layouts not read within the ack budget");
       }));
     shard = shardOf(inbound, layouts, now, shardBuckets);
+    if (shard === undefined) return outsideLayouts(inbound);
     recorded = { ...(await recordWithinBudget(env.SHARD, shard, inbound, deadline - Date.now())), shard };
   } catch (error) {
     // Not confirmed durable: answer non-2xx without x-slack-no-retry so Slack's retry can still save it.
@@ -55,6 +57,14 @@ export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound:
   if (result.verdict === "not_installed")
     throw new WorkspaceNotInstalled(`workspace not installed: ${result.reason ?? "unknown"}`);
   return { ...result, verdict: result.verdict, shard: recorded.shard, ingestAttempts: attempts };
+}
+
+/** A wait's click naming a bucket no layout of its workspace has: acked, logged, and no shard created for it. */
+function outsideLayouts(inbound: Inbound): Recorded {
+  const { dedupeKey, workspace } = inbound;
+  const bucket = waitClickOf(inbound)?.bucket;
+  log("warn", "a wait's click names a bucket outside its workspace's layouts: ignored", { dedupeKey, workspace, bucket });
+  return { verdict: "ignored", reason: "wait bucket outside the workspace's layouts" };
 }
 
 /**

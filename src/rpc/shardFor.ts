@@ -2,7 +2,7 @@ import { conversationStartedAt } from "../inbound/conversation";
 import type { Inbound } from "../inbound/types";
 import { waitClickOf } from "../inbound/waitClicks";
 import { fmix32, fnv1a32 } from "../platform/hashing";
-import { type BucketLayout, layoutAt } from "./bucketLayouts";
+import { allBuckets, type BucketLayout, layoutAt } from "./bucketLayouts";
 
 /** A shard's name: its workspace and bucket. The bucket is the last `/`-separated part. */
 export function shardName(workspace: string, bucket: number | string): string {
@@ -40,11 +40,13 @@ export function shardFor(workspace: string, routingKey: string, buckets: number,
  * root's conversation key is its fact key, so a thread begun under message routing continues in
  * its root's shard. Pure: every retry of a delivery gets the same name, and what was routed by
  * message before a layout routing by conversation took effect is routed as it was. A click on a
- * durable wait's question goes to the shard that holds the wait, which its buttons name.
+ * durable wait's question goes to the shard that holds the wait, which its buttons name — if
+ * any of the workspace's layouts has that bucket; a click naming another (forged: no wait was
+ * ever asked there) has no shard (undefined), so it never creates one.
  */
-export function shardOf(inbound: Inbound, layouts: readonly BucketLayout[], now: number, fallback: number): string {
+export function shardOf(inbound: Inbound, layouts: readonly BucketLayout[], now: number, fallback: number): string | undefined {
   const click = waitClickOf(inbound);
-  if (click) return shardName(inbound.workspace, click.bucket);
+  if (click) return click.bucket < allBuckets(layouts, fallback) ? shardName(inbound.workspace, click.bucket) : undefined;
   const layout = layoutAt(layouts, inbound.routedAt ?? now, fallback);
   const { conversation } = inbound;
   if (layout.routing !== "conversation" || !conversation) {

@@ -40,8 +40,16 @@ describe("a click on a durable wait's question", () => {
     const byMessage: BucketLayout[] = [{ effectiveAt: 0, buckets: 16, mixed: true, routing: "message" }];
     const byConversation: BucketLayout[] = [{ effectiveAt: 0, buckets: 8, mixed: true, routing: "conversation" }];
     for (const layouts of [byMessage, byConversation, []]) {
-      expect(shardOf(clickIn(waitBlockId(5, "w1")), layouts, Date.now(), 4)).toBe("T1/5");
-      expect(shardOf(clickIn(waitBlockId(0, "w1")), layouts, Date.now(), 4)).toBe("T1/0");
+      expect(shardOf(clickIn(waitBlockId(5, "w1")), layouts, Date.now(), 6)).toBe("T1/5");
+      expect(shardOf(clickIn(waitBlockId(0, "w1")), layouts, Date.now(), 6)).toBe("T1/0");
     }
+  });
+
+  it("has no shard when no layout of the workspace has its bucket (a forged block_id)", () => {
+    const shrunk: BucketLayout[] = [{ effectiveAt: Date.now() - 1, buckets: 2, mixed: true, routing: "conversation" }];
+    // A wait asked under SHARD_BUCKETS=8 before the layout shrank to 2 is still answered in its shard.
+    expect(shardOf(clickIn(waitBlockId(7, "w1")), shrunk, Date.now(), 8)).toBe("T1/7");
+    expect(shardOf(clickIn(waitBlockId(8, "w1")), shrunk, Date.now(), 8)).toBeUndefined();
+    expect(shardOf(clickIn(waitBlockId(999_999, "w1")), [], Date.now(), 1)).toBeUndefined();
   });
 });

@@ -8,7 +8,15 @@ import type {
   ManifestOptions,
   NamedNeeds,
 } from "./manifestTypes";
-import { AGENT_VIEW_EVENTS, ASSISTANT_SCOPES, COMMANDS_SCOPE, COORDINATOR_SCOPES, EVENT_SCOPES, OAUTH_EVENTS } from "./scopes";
+import {
+  AGENT_VIEW_EVENTS,
+  ASSISTANT_SCOPES,
+  COMMANDS_SCOPE,
+  COORDINATOR_SCOPES,
+  EVENT_SCOPES,
+  LOOKUP_SCOPES,
+  OAUTH_EVENTS,
+} from "./scopes";
 
 /** Where Slack sends each surface: the coordinator's paths (docs/reference/endpoints.md), under the Worker's origin. */
 export function slackUrls(url: string) {
@@ -87,7 +95,7 @@ function featuresOf(
 /**
  * The Slack app manifest the registrations need (pure): a bot event for every event and message
  * listener, the scopes those events and the coordinator's own calls need (with the app's declared
- * ones), slash commands, shortcuts, interactivity and options load URLs, custom steps, the App
+ * ones; the lookups' history scopes as optional, and only for an app that hears from conversations), slash commands, shortcuts, interactivity and options load URLs, custom steps, the App
  * Home's tabs, the agent (or assistant) view with the stop button's event, and in OAuth mode the
  * redirect URL and the install's scopes.
  */
@@ -105,7 +113,7 @@ export function appManifest(
     ...(view === "agent_view" ? AGENT_VIEW_EVENTS : []),
     ...(options.oauth ? OAUTH_EVENTS : []),
   ]);
-  const bot = sorted([
+  const needed = sorted([
     ...COORDINATOR_SCOPES,
     ...events.flatMap((event) => EVENT_SCOPES[event] ?? []),
     ...needs.flatMap((n) => n.scopes ?? []),
@@ -114,6 +122,10 @@ export function appManifest(
     ...(declared.scopes ?? []),
     ...(options.oauth?.scopes ?? []),
   ]);
+  // Uncertain posts are looked for in the conversations the app hears from; a commands-only app is never asked.
+  const looksUp = view !== undefined || needs.some((n) => (n.events ?? []).length > 0);
+  const optional = looksUp ? LOOKUP_SCOPES.filter((scope) => !needed.includes(scope)) : [];
+  const bot = sorted([...needed, ...optional]);
   const user = sorted([...(declared.userScopes ?? []), ...(options.oauth?.userScopes ?? [])]);
   const interactive = needs.some((n) => n.interactivity || n.options || n.shortcut);
   const functions = functionsOf(needs);
@@ -127,7 +139,7 @@ export function appManifest(
     features: featuresOf(needs, declared, name, urls, view),
     oauth_config: {
       ...(options.oauth ? { redirect_urls: [options.oauth.redirectUrl ?? urls.oauthRedirect] } : {}),
-      scopes: { bot, ...(user.length ? { user } : {}) },
+      scopes: { bot, ...(optional.length ? { bot_optional: sorted(optional) } : {}), ...(user.length ? { user } : {}) },
     },
     settings: {
       ...(events.length ? { event_subscriptions: { request_url: urls.events, bot_events: events } } : {}),

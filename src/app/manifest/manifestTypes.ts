@@ -125,7 +125,11 @@ export interface AppManifest {
   _metadata?: { major_version: number; minor_version?: number };
   display_information: { name: string; description?: string; background_color?: string };
   features?: Record<string, unknown>;
-  oauth_config?: { redirect_urls?: string[]; scopes?: { bot?: string[]; user?: string[] } };
+  oauth_config?: {
+    redirect_urls?: string[];
+    /** `bot_optional`: scopes of `bot` an installer may decline (Slack's optional scopes, 2026-03). */
+    scopes?: { bot?: string[]; bot_optional?: string[]; user?: string[] };
+  };
   settings?: {
     event_subscriptions?: { request_url?: string; bot_events?: string[]; user_events?: string[] };
     interactivity?: { is_enabled: boolean; request_url?: string; message_menu_options_url?: string };

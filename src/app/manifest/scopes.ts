@@ -36,11 +36,18 @@ export const COMMANDS_SCOPE = "commands";
 /**
  * What the coordinator itself calls for every app: `say`, `respond`'s fallbacks, streams
  * (`chat.startStream` / `appendStream` / `stopStream`), `chat.update` of a closed message and
- * `setStatus` (`assistant.threads.setStatus`) need `chat:write`; an attempt that may already have
- * posted looks for its post in the conversation (`conversations.replies` / `history`), which needs
- * the conversation kind's history scope — without it that post may be sent twice.
+ * `setStatus` (`assistant.threads.setStatus`) need `chat:write`.
  */
-export const COORDINATOR_SCOPES = ["chat:write", "channels:history", "groups:history", "im:history", "mpim:history"] as const;
+export const COORDINATOR_SCOPES = ["chat:write"] as const;
+
+/**
+ * An attempt that may already have posted looks for its post in the conversation
+ * (`conversations.replies` / `history`), which needs the conversation kind's history scope. Asked
+ * for only by an app that hears from conversations (an event listener, a view), and as optional
+ * (`bot_optional`) unless its events need them: without one, such a post is sent again (at least
+ * once, logged once per workspace), never lost.
+ */
+export const LOOKUP_SCOPES = ["channels:history", "groups:history", "im:history", "mpim:history"] as const;
 
 /**
  * Either view (`app.assistant`, an agent): the view itself, suggested prompts and thread titles

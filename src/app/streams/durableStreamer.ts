@@ -2,6 +2,7 @@ import type { AnyChunk } from "@slack/types";
 import { HandlerMisuse } from "../../platform/errors";
 import { log } from "../../platform/log";
 import type { StreamLimits } from "../contract";
+import { BroadcastGuard } from "./broadcastMentions";
 import type { ModelStream, PipedReply, PipeOptions } from "./modelParts";
 import { pipeModel } from "./pipeModel";
 import { ReplyCaps } from "./replyCaps";
@@ -83,9 +84,14 @@ export class DurableStreamer implements ChatStreamer {
   }
 
   /** The AI SDK's `streamText` result into this reply: its text, its tool calls as tasks (app/streams/pipeModel.ts). */
-  pipe(result: ModelStream, options: PipeOptions = {}): Promise<PipedReply> {
+  async pipe(result: ModelStream, options: PipeOptions = {}): Promise<PipedReply> {
     this.usable("pipe");
-    return pipeModel(this, result, options, this.signal);
+    if (options.broadcasts) return pipeModel(this, result, options, this.signal);
+    // The model's broadcasts shown as words (broadcastMentions.ts); `text` stays the model's own.
+    const guard = new BroadcastGuard(this);
+    const piped = await pipeModel(guard, result, options, this.signal);
+    await guard.end();
+    return piped;
   }
 
   async stop(args: StreamStopArguments = {}): Promise<void> {

@@ -74,6 +74,12 @@ export interface PipeOptions {
    * are shown with it too.
    */
   taskOutput?: (outcome: ModelToolOutcome) => TaskOutput;
+  /**
+   * Whether the model's `<!channel>`, `<!here>`, `<!everyone>` and `<!subteam^…>` notify as Slack
+   * broadcasts (default false: shown as plain `@channel`, `@here`, `@everyone`, the group's label;
+   * broadcastMentions.ts). The model writes what its prompts ask; anyone in the channel prompts it.
+   */
+  broadcasts?: boolean;
 }
 
 /** What `pipe()` resolves to once the model's stream ended: the text it appended. */
