@@ -59,11 +59,12 @@ describe("the demo agent waits durably", () => {
       ["count_confirm", "yes"],
       ["count_confirm", "no"],
     ]);
-    // The click made the run due now; the shard's alarm, set for now, runs it.
-    await slack().waitFor("chat.stopStream");
+    // The click made the run due now; the shard's alarm, set for now, runs it. The count's appends are
+    // paced in real time (~4.3 s on an idle machine): the wait allows for a busy one.
+    await slack().waitFor("chat.stopStream", undefined, 15_000);
     const messages = slack().messagesIn(channel, threadTs);
     expect(messages.map((message) => message.text)).toEqual([question.text, counted(501)]);
-  }, 20_000);
+  }, 30_000);
 
   it("no: one short message, no count; a click after that is told the question ended", async () => {
     controlClock();
