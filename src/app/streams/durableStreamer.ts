@@ -36,6 +36,13 @@ export class DurableStreamer implements ChatStreamer {
   /** How far this run's text matched what an earlier attempt's messages show (streamReplay.ts). */
   private replay: ReplayState;
   private readonly caps: ReplyCaps;
+  /** Aborted once the reply reaches its cap: a model given `signal` stops generating there. */
+  private readonly capReached = new AbortController();
+  /**
+   * The stop button or the reply's cap: passed to `streamText` as `abortSignal`, either ends the
+   * model's request (the run's `signal` ends it only at the stop).
+   */
+  readonly signal: AbortSignal;
   private readonly sending: StreamSending;
   /** Text is matched against what Slack shows only once an earlier attempt's last call is recovered. */
   private readonly recovered: Promise<void>;
@@ -45,8 +52,9 @@ export class DurableStreamer implements ChatStreamer {
     given: StreamLimits,
     private readonly bufferSize = BUFFER_SIZE,
     /** The run's stop `signal`: a model piped in is read no further once it aborts. */
-    private readonly signal?: AbortSignal,
+    private readonly stopSignal?: AbortSignal,
   ) {
+    this.signal = stopSignal ? AbortSignal.any([stopSignal, this.capReached.signal]) : this.capReached.signal;
     const limits = { ...DEFAULT_STREAM_LIMITS, ...given };
     this.sending = new StreamSending(messages, limits);
     this.caps = new ReplyCaps(limits.maxReplyChars, Date.now() + limits.maxReplyMs);
@@ -58,6 +66,11 @@ export class DurableStreamer implements ChatStreamer {
 
   get ts(): string | undefined {
     return this.messages.record.last?.ts;
+  }
+
+  /** The reply reached its cap (STREAM_MAX_REPLY_CHARS or STREAM_MAX_REPLY_MS): it takes no more text. */
+  get capped(): boolean {
+    return this.caps.reached;
   }
 
   /** Whether this stream has sent anything, or has a checkpoint from an earlier attempt. */
@@ -85,7 +98,7 @@ export class DurableStreamer implements ChatStreamer {
   /** The AI SDK's `streamText` result into this reply: its text, its tool calls as tasks (app/streams/pipeModel.ts). */
   pipe(result: ModelStream, options: PipeOptions = {}): Promise<PipedReply> {
     this.usable("pipe");
-    return pipeModel(this, result, options, this.signal);
+    return pipeModel(this, result, options, this.stopSignal);
   }
 
   async stop(args: StreamStopArguments = {}): Promise<void> {
@@ -145,6 +158,8 @@ export class DurableStreamer implements ChatStreamer {
     log("warn", "a streamed reply reached its cap (STREAM_MAX_REPLY_CHARS or STREAM_MAX_REPLY_MS): it ends here", {
       ts: this.ts,
     });
+    // A model streaming into this reply is told at once (its text past here would be dropped, and billed).
+    this.capReached.abort(new Error("the reply reached its cap (STREAM_MAX_REPLY_CHARS or STREAM_MAX_REPLY_MS)"));
     this.work = this.enqueue(async () => {
       await this.flushAll();
       await this.sending.stop(undefined);
