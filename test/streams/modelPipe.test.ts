@@ -159,7 +159,10 @@ describe("at the reply's cap, pipe() stops reading the model", () => {
     const { messages, counts } = await answered(
       async ({ sayStream }) => {
         const stream = sayStream();
-        piped = await stream.pipe(streamText({ model, prompt: "go on", abortSignal: stream.signal }));
+        const result = streamText({ model, prompt: "go on", abortSignal: stream.signal });
+        piped = await stream.pipe(result);
+        // Aborted at the cap, streamText's own promises reject with the cap's AbortError.
+        await expect(result.text).rejects.toMatchObject({ name: "AbortError" });
         await stream.stop();
       },
       3,

@@ -158,8 +158,10 @@ export class DurableStreamer implements ChatStreamer {
     log("warn", "a streamed reply reached its cap (STREAM_MAX_REPLY_CHARS or STREAM_MAX_REPLY_MS): it ends here", {
       ts: this.ts,
     });
-    // A model streaming into this reply is told at once (its text past here would be dropped, and billed).
-    this.capReached.abort(new Error("the reply reached its cap (STREAM_MAX_REPLY_CHARS or STREAM_MAX_REPLY_MS)"));
+    // A model streaming into this reply is told at once (its text past here would be dropped, and billed); an AbortError, as fetch's.
+    this.capReached.abort(
+      new DOMException("the reply reached its cap (STREAM_MAX_REPLY_CHARS or STREAM_MAX_REPLY_MS)", "AbortError"),
+    );
     this.work = this.enqueue(async () => {
       await this.flushAll();
       await this.sending.stop(undefined);
