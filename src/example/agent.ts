@@ -45,12 +45,12 @@ const count = tool({
 /**
  * Replies to "count to N" in the thread with a stream alone (no placeholder): a status while the
  * model works, its `count` tool call as a task, the tokens as they come, then feedback buttons.
- * The model is an AI SDK model (demoModel.ts) piped into the reply; the stop button aborts
- * `signal`, which ends the model's generation; the coordinator closes the stream and sets the
- * session `active`.
+ * The model is an AI SDK model (demoModel.ts) piped into the reply; the stop button, or the
+ * reply's cap, aborts the stream's `signal`, which ends the model's generation; the coordinator
+ * closes the stream and sets the session `active`.
  */
 export async function countingReply(args: ReplyArgs, n: number): Promise<void> {
-  const { sayStream, setStatus, signal, env, logger } = args;
+  const { sayStream, setStatus, env, logger } = args;
   if (n < 1 || n > CONFIRMED_COUNT_LIMIT) {
     await sayStream().stop({ markdown_text: `I count from 1 to ${CONFIRMED_COUNT_LIMIT}, one number at a time.` });
     return;
@@ -66,8 +66,8 @@ export async function countingReply(args: ReplyArgs, n: number): Promise<void> {
     prompt: `count to ${n}`,
     tools: { count },
     stopWhen: isStepCount(2),
-    // The stop button aborts the run's signal: the model's request ends with it.
-    abortSignal: signal,
+    // The stop button (the run's signal) or the reply's cap aborts the stream's: the model's request ends with it.
+    abortSignal: stream.signal,
   });
   await stream.pipe(result, { task: () => ({ title: `Counting to ${n}` }) });
   await stream.stop({ blocks: FEEDBACK });

@@ -7,6 +7,8 @@ import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it, vi } from "vitest";
 import { App } from "../../src/app/App";
 import type { EventArgs, RunArgs } from "../../src/app/listeners";
+import type { ModelStreamPart, PipedReply } from "../../src/app/streams";
+import { CUT_TOO_LONG } from "../../src/app/streams/replyCaps";
 import { channelMessage, messageTs } from "../../src/testing/deliveries";
 import { agentSessionStopped } from "../support/assistantPayloads";
 import { controlClock } from "../support/clock";
@@ -14,7 +16,7 @@ import { newWorkspace, shardStub } from "../support/coordinator";
 import { type AnswerRun, problemsOf, runAnswer, type Scenario } from "../support/faultMatrix";
 import { eventDelivery, mentionIn } from "../support/inboundOf";
 import { latch } from "../support/latch";
-import { finish, mockModel, streamOf, textParts, toolCall } from "../support/mockModel";
+import { countedModel, countedStream, finish, mockModel, streamOf, textParts, toolCall } from "../support/mockModel";
 import { recordPlanned, shardIn, workspaceShardIn } from "../support/shardIn";
 import { useFakeSlack } from "../support/useFakeSlack";
 
@@ -25,13 +27,13 @@ const THREAD = "1700000000.000700";
 type Handler = (args: RunArgs<EventArgs<AppMentionEvent>>) => Promise<void>;
 
 /** Runs `handler` for one app_mention in a fresh shard through its real delivery loop; the thread's messages after. */
-async function answered(handler: Handler, sweeps = 3) {
+async function answered(handler: Handler, sweeps = 3, settings: Record<string, string> = {}) {
   const clock = controlClock();
   const team = `T${crypto.randomUUID().slice(0, 8).toUpperCase()}`;
   const app = new App().event("app_mention", handler);
   const stub = env.SHARD.get(env.SHARD.idFromName(`model-${team}`));
   const counts = await runInDurableObject(stub, async (_, state) => {
-    const { outbox, loop } = shardIn(state, { name: `${team}/0`, app, settings: { SLACK_PACING: "false" } });
+    const { outbox, loop } = shardIn(state, { name: `${team}/0`, app, settings: { SLACK_PACING: "false", ...settings } });
     recordPlanned(outbox, app, mentionIn(team, CHANNEL, THREAD, "EvModel"));
     for (let i = 0; i < sweeps; i++) {
       await loop.sweep(Date.now());
@@ -145,6 +147,75 @@ describe("sayStream().pipe(result): the AI SDK's streamText into the reply", () 
   });
 });
 
+/** 4,000 deltas of fifty characters: 200,000 characters, where the reply's cap is 1,000 (its least). */
+const LONG = Array.from({ length: 4_000 }, (_, i) => `${`${i}`.padStart(49, "0")} `);
+const CAP = { STREAM_MAX_REPLY_CHARS: "1000" };
+const SHOWN = `${LONG.join("").slice(0, 1000)}${CUT_TOO_LONG}`;
+
+describe("at the reply's cap, pipe() stops reading the model", () => {
+  it("streamText given stream.signal: its request is aborted, its stream cancelled, a few parts read of 4,000", async () => {
+    const { model, seen } = countedModel([...textParts("t", ...LONG), finish()]);
+    let piped: PipedReply | undefined;
+    const { messages, counts } = await answered(
+      async ({ sayStream }) => {
+        const stream = sayStream();
+        const result = streamText({ model, prompt: "go on", abortSignal: stream.signal });
+        piped = await stream.pipe(result);
+        // Aborted at the cap, streamText's own promises reject with the cap's AbortError.
+        await expect(result.text).rejects.toMatchObject({ name: "AbortError" });
+        await stream.stop();
+      },
+      3,
+      CAP,
+    );
+    // Twenty deltas fill the reply, the 21st is cut at the cap; the rest are never pulled from the model.
+    expect(seen.pulls).toBeLessThan(40);
+    expect(seen.aborted).toBe(true);
+    expect(seen.cancelled).toBe(true);
+    // What pipe() keeps ends with the delta that reached the cap.
+    expect(piped).toEqual({ text: LONG.slice(0, 21).join(""), capped: true });
+    expect(messages).toMatchObject([{ text: SHOWN, streaming: false }]);
+    expect(counts).toEqual({ pending: 0, parked: 0, stopped: 0 });
+  });
+
+  it("a stream of parts: cancelled by pipe() itself, read no further than the cap", async () => {
+    const parts = LONG.map((text): ModelStreamPart & { text: string } => ({ type: "text-delta", text }));
+    const { stream: model, seen } = countedStream(parts);
+    let piped: PipedReply | undefined;
+    const { messages } = await answered(
+      async ({ sayStream }) => {
+        const stream = sayStream();
+        piped = await stream.pipe(model);
+        await stream.stop();
+      },
+      3,
+      CAP,
+    );
+    expect(seen.pulls).toBe(21);
+    expect(seen.cancelled).toBe(true);
+    expect(piped?.text).toHaveLength(1050);
+    expect(piped?.capped).toBe(true);
+    expect(messages).toMatchObject([{ text: SHOWN, streaming: false }]);
+  });
+
+  it("a reply within its cap: the whole stream is read, not capped", async () => {
+    const { stream: model, seen } = countedStream(LONG.slice(0, 5).map((text) => ({ type: "text-delta", text })));
+    let piped: PipedReply | undefined;
+    await answered(
+      async ({ sayStream }) => {
+        const stream = sayStream();
+        piped = await stream.pipe(model);
+        await stream.stop();
+      },
+      3,
+      CAP,
+    );
+    // Five parts and the read that found the end.
+    expect(seen).toEqual({ pulls: 6, cancelled: false });
+    expect(piped).toEqual({ text: LONG.slice(0, 5).join(""), capped: false });
+  });
+});
+
 /** A user's message to the agent in a channel of its own: the root of its conversation. */
 function question(team: string, text: string) {
   const ts = messageTs();
@@ -181,7 +252,7 @@ function endlessModel() {
 }
 
 describe("the stop button ends the model's generation", () => {
-  for (const how of ["abortSignal: signal", "no abortSignal"] as const)
+  for (const how of ["abortSignal: signal", "abortSignal: stream.signal", "no abortSignal"] as const)
     it(`with ${how}: the reply's read ends at once, its message is closed, the run stopped`, async () => {
       controlClock();
       const team = newWorkspace();
@@ -194,7 +265,7 @@ describe("the stop button ends the model's generation", () => {
           tools,
           prompt: "think",
           stopWhen: isStepCount(2),
-          ...(how === "no abortSignal" ? {} : { abortSignal: signal }),
+          ...(how === "no abortSignal" ? {} : { abortSignal: how === "abortSignal: signal" ? signal : stream.signal }),
         });
         // Slack's sample shape: the stop reaches neither the line after the pipe nor the catch.
         try {
@@ -223,7 +294,7 @@ describe("the stop button ends the model's generation", () => {
         return { reason, message: slack().message(channel, answer!.ts) };
       });
       // Passed to streamText, the run's signal reaches the model's request; either way the reply's read ends at the stop.
-      expect(seen.aborted).toBe(how === "abortSignal: signal");
+      expect(seen.aborted).toBe(how !== "no abortSignal");
       // The pipe never settles for the code: no next line, no catch.
       expect(after).toEqual([]);
       expect(outcome.message).toMatchObject({ text: "Thinking", streaming: false });

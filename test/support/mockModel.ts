@@ -44,3 +44,41 @@ export const toolCall = (toolCallId: string, toolName: string, input: unknown): 
   toolName,
   input: JSON.stringify(input),
 });
+
+/**
+ * Parts pulled one at a time, as a provider's response is read: `seen.pulls` counts the parts
+ * read, `seen.cancelled` whether the reader cancelled the stream.
+ */
+export function countedStream<Part>(parts: Part[]) {
+  const seen = { pulls: 0, cancelled: false };
+  let next = 0;
+  const stream = new ReadableStream<Part>(
+    {
+      pull(controller) {
+        seen.pulls++;
+        if (next < parts.length) controller.enqueue(parts[next++]!);
+        else controller.close();
+      },
+      cancel() {
+        seen.cancelled = true;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, seen };
+}
+
+/** A model answering once with `parts`, pulled as counted (countedStream); `seen.aborted` says whether its request's abortSignal aborted. */
+export function countedModel(parts: LanguageModelV4StreamPart[]) {
+  const counted = countedStream(parts);
+  const seen = Object.assign(counted.seen, { aborted: false });
+  const model = new MockLanguageModelV4({
+    doStream: async ({ abortSignal }) => {
+      abortSignal?.addEventListener("abort", () => {
+        seen.aborted = true;
+      });
+      return { stream: counted.stream };
+    },
+  });
+  return { model, seen };
+}

@@ -5,7 +5,7 @@ import type { StreamAppendArguments } from "../../src/app/streams/streamArgument
 /** A guard over a target that records each append. */
 function guarded() {
   const appended: StreamAppendArguments[] = [];
-  const guard = new BroadcastGuard({ append: async (args) => void appended.push(args), sent: async () => {} });
+  const guard = new BroadcastGuard({ append: async (args) => void appended.push(args), sent: async () => {}, capped: false });
   return { guard, appended };
 }
 

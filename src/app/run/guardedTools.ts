@@ -74,6 +74,7 @@ function guardedSayStream(sayStream: SayStream, ending: AttemptEnding): SayStrea
       get ts() {
         return streamer.ts;
       },
+      signal: streamer.signal,
     };
   };
 }
@@ -81,5 +82,6 @@ function guardedSayStream(sayStream: SayStream, ending: AttemptEnding): SayStrea
 /** The streamer of an attempt that has ended: its calls never settle. */
 function endedStreamer(ending: AttemptEnding): ChatStreamer {
   const nothing = () => ending.guard<never>(() => undefined as never);
-  return { append: nothing, stop: nothing, pipe: nothing, ts: undefined };
+  // Its signal is aborted: a model given it does not start for an attempt that has ended.
+  return { append: nothing, stop: nothing, pipe: nothing, ts: undefined, signal: AbortSignal.abort() };
 }

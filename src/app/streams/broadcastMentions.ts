@@ -49,6 +49,11 @@ export class BroadcastGuard implements PipeTarget {
     }
   }
 
+  /** The reply's cap, as the target knows it: the pipe stops reading there. */
+  get capped(): boolean {
+    return this.target.capped;
+  }
+
   sent(): Promise<void> {
     return this.target.sent();
   }

@@ -37,6 +37,13 @@ export class DurableStreamer implements ChatStreamer {
   /** How far this run's text matched what an earlier attempt's messages show (streamReplay.ts). */
   private replay: ReplayState;
   private readonly caps: ReplyCaps;
+  /** Aborted once the reply reaches its cap: a model given `signal` stops generating there. */
+  private readonly capReached = new AbortController();
+  /**
+   * The stop button or the reply's cap: passed to `streamText` as `abortSignal`, either ends the
+   * model's request (the run's `signal` ends it only at the stop).
+   */
+  readonly signal: AbortSignal;
   private readonly sending: StreamSending;
   /** Text is matched against what Slack shows only once an earlier attempt's last call is recovered. */
   private readonly recovered: Promise<void>;
@@ -46,8 +53,9 @@ export class DurableStreamer implements ChatStreamer {
     given: StreamLimits,
     private readonly bufferSize = BUFFER_SIZE,
     /** The run's stop `signal`: a model piped in is read no further once it aborts. */
-    private readonly signal?: AbortSignal,
+    private readonly stopSignal?: AbortSignal,
   ) {
+    this.signal = stopSignal ? AbortSignal.any([stopSignal, this.capReached.signal]) : this.capReached.signal;
     const limits = { ...DEFAULT_STREAM_LIMITS, ...given };
     this.sending = new StreamSending(messages, limits);
     this.caps = new ReplyCaps(limits.maxReplyChars, Date.now() + limits.maxReplyMs);
@@ -59,6 +67,11 @@ export class DurableStreamer implements ChatStreamer {
 
   get ts(): string | undefined {
     return this.messages.record.last?.ts;
+  }
+
+  /** The reply reached its cap (STREAM_MAX_REPLY_CHARS or STREAM_MAX_REPLY_MS): it takes no more text. */
+  get capped(): boolean {
+    return this.caps.reached;
   }
 
   /** Whether this stream has sent anything, or has a checkpoint from an earlier attempt. */
@@ -86,10 +99,10 @@ export class DurableStreamer implements ChatStreamer {
   /** The AI SDK's `streamText` result into this reply: its text, its tool calls as tasks (app/streams/pipeModel.ts). */
   async pipe(result: ModelStream, options: PipeOptions = {}): Promise<PipedReply> {
     this.usable("pipe");
-    if (options.broadcasts) return pipeModel(this, result, options, this.signal);
+    if (options.broadcasts) return pipeModel(this, result, options, this.stopSignal);
     // The model's broadcasts shown as words (broadcastMentions.ts); `text` stays the model's own.
     const guard = new BroadcastGuard(this);
-    const piped = await pipeModel(guard, result, options, this.signal);
+    const piped = await pipeModel(guard, result, options, this.stopSignal);
     await guard.end();
     return piped;
   }
@@ -151,6 +164,10 @@ export class DurableStreamer implements ChatStreamer {
     log("warn", "a streamed reply reached its cap (STREAM_MAX_REPLY_CHARS or STREAM_MAX_REPLY_MS): it ends here", {
       ts: this.ts,
     });
+    // A model streaming into this reply is told at once (its text past here would be dropped, and billed); an AbortError, as fetch's.
+    this.capReached.abort(
+      new DOMException("the reply reached its cap (STREAM_MAX_REPLY_CHARS or STREAM_MAX_REPLY_MS)", "AbortError"),
+    );
     this.work = this.enqueue(async () => {
       await this.flushAll();
       await this.sending.stop(undefined);

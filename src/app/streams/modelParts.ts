@@ -82,9 +82,15 @@ export interface PipeOptions {
   broadcasts?: boolean;
 }
 
-/** What `pipe()` resolves to once the model's stream ended: the text it appended. */
+/** What `pipe()` resolves to once the model's stream ended, or once the reply reached its cap. */
 export interface PipedReply {
+  /**
+   * The model's text as read: at the cap, up to the delta that reached it (so at most
+   * STREAM_MAX_REPLY_CHARS plus one delta), of which the reply shows the part within the cap.
+   */
   text: string;
+  /** The reply reached its cap: reading ended there, the model's stream was cancelled, the reply finished with its notice. */
+  capped: boolean;
 }
 
 /** The parts of `result` in order: its `stream` (v7), else its `fullStream`, else itself. */

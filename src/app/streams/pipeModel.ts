@@ -15,10 +15,12 @@ import {
 } from "./modelParts";
 import type { StreamAppendArguments } from "./streamArguments";
 
-/** What the bridge needs of a stream: Bolt's append, and a wait until what was appended is sent. */
+/** What the bridge needs of a stream: Bolt's append, a wait until what was appended is sent, and whether it takes more. */
 export interface PipeTarget {
   append(args: StreamAppendArguments): Promise<void>;
   sent(): Promise<void>;
+  /** The reply reached its cap (STREAM_MAX_REPLY_CHARS or STREAM_MAX_REPLY_MS): it shows nothing more. */
+  readonly capped: boolean;
 }
 
 /** The model's stream ended on an `abort` part: the run's `signal`, or `streamText`'s own timeout, aborted it. */
@@ -40,7 +42,9 @@ interface OpenTask {
  * after a task's update waits until the update is sent, so the thread shows text and tasks in the
  * order the model made them (a tool that answers at once has both its updates in one call). Sources outside any task end the text as links. When `signal`
  * aborts (the stop button), reading ends at once and the stream is cancelled; an `error` part
- * throws its error, as the run's failure (retried like any).
+ * throws its error, as the run's failure (retried like any). Once the reply reaches its cap,
+ * reading ends and the stream is cancelled too (the model's request ends with the stream's own
+ * `signal`, aborted at the cap): `text` ends with the delta that reached it.
  */
 export async function pipeModel(
   target: PipeTarget,
@@ -58,7 +62,7 @@ export async function pipeModel(
     await target.append({ chunks: [{ ...task.chunk }] });
     tasksUnsent = true;
   };
-  for await (const part of readUntilAborted(partsOf(result), signal)) {
+  for await (const part of readUntilStopped(partsOf(result), signal, () => target.capped)) {
     switch (part.type) {
       case "text-delta": {
         const delta = (part as ModelTextDelta).text;
@@ -117,8 +121,10 @@ export async function pipeModel(
         throw new ModelAborted(`the model's generation was aborted${reasonOf(part)}`);
     }
   }
+  // A capped reply shows nothing more: no links after its notice.
+  if (target.capped) return { text, capped: true };
   if (loose.length > 0) await target.append({ markdown_text: linksOf(loose) });
-  return { text };
+  return { text, capped: false };
 }
 
 const reasonOf = (part: ModelStreamPart): string => {
@@ -131,15 +137,19 @@ const linksOf = (sources: URLSourceElement[]): string =>
   `\n\nSources: ${sources.map((source) => `[${source.text}](${source.url})`).join(" · ")}`;
 
 /**
- * The parts of `parts` until `signal` aborts: a read in flight is not waited for (a model may not
- * answer again), the stream is cancelled (`return()`, which ends this read of it), and the
- * signal's reason is thrown. Cancelling does not abort the model's request: only the run's
- * `signal`, passed to `streamText` as `abortSignal` by the listener, reaches it
- * (test/streams/modelPipe.test.ts, "the stop button ends the model's generation").
+ * The parts of `parts` until `signal` aborts or `capped()` says the reply takes no more. At the
+ * signal a read in flight is not waited for (a model may not answer again) and its reason is
+ * thrown; at the cap no further part is read (a model's parts past it are never pulled). Either
+ * way the stream is cancelled (`return()`, which ends this read of it). Cancelling does not abort
+ * the model's request (`streamText`'s result keeps a branch of its stream for its promises): only
+ * a signal passed to `streamText` as `abortSignal` reaches it, the run's or the stream's
+ * (test/streams/modelPipe.test.ts, "the stop button ends the model's generation", and
+ * test/streams/pipeCap.test.ts).
  */
-async function* readUntilAborted(
+async function* readUntilStopped(
   parts: AsyncIterable<ModelStreamPart>,
   signal: AbortSignal | undefined,
+  capped: () => boolean,
 ): AsyncGenerator<ModelStreamPart> {
   const iterator = parts[Symbol.asyncIterator]();
   let abort = () => {};
@@ -152,7 +162,7 @@ async function* readUntilAborted(
   stopped.catch(() => {});
   let done = false;
   try {
-    while (true) {
+    while (!capped()) {
       const next = await Promise.race([iterator.next(), stopped]);
       if (next.done) {
         done = true;
@@ -162,7 +172,7 @@ async function* readUntilAborted(
     }
   } finally {
     signal?.removeEventListener("abort", abort);
-    // Ended early (aborted, or a part threw): the stream is cancelled, not left half-read (the model's request ends only with its abortSignal).
+    // Ended early (aborted, capped, or a part threw): the stream is cancelled, not left half-read (the model's request ends only with its abortSignal).
     if (!done) void Promise.resolve(iterator.return?.()).catch(() => {});
   }
 }

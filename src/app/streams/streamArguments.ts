@@ -40,11 +40,18 @@ export interface ChatStreamer {
   /**
    * Appends the AI SDK's `streamText(…)` result (v7) as it streams: its text, and each tool call
    * as a `task_update` chunk, `in_progress` then `complete` or `error`, with its sources. Resolves
-   * once the model's stream ended (the reply stays open for more, or `stop()`); throws the
-   * model's error. Pass the run's `signal` to `streamText` as `abortSignal`: the stop button
-   * then ends the generation itself.
+   * once the model's stream ended (the reply stays open for more, or `stop()`), or once the
+   * reply reached its cap (reading ends there and the stream is cancelled); throws the model's
+   * error. Pass this stream's `signal` to `streamText` as `abortSignal`: the stop button and the
+   * cap then end the generation itself.
    */
   pipe(result: ModelStream, options?: PipeOptions): Promise<PipedReply>;
+  /**
+   * Aborts at the stop button (the run's `signal`) or when the reply reaches its cap
+   * (STREAM_MAX_REPLY_CHARS or STREAM_MAX_REPLY_MS): `streamText({ …, abortSignal: stream.signal })`
+   * stops the model's generation, and its bill, at either.
+   */
+  readonly signal: AbortSignal;
   /** The message being streamed (the latest of the reply's messages), once Slack gave its ts. */
   readonly ts: string | undefined;
 }
