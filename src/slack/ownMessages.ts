@@ -48,8 +48,9 @@ export async function ownMessages<M extends Answer>(
   if (found.length === 0) return [];
   const answer = await call("auth.test", {});
   const own: OwnBot = { botId: idOf(answer.bot_id), appId: idOf(answer.app_id), userId: idOf(answer.user_id) };
-  const mine = found.filter((message) => isOwnMessage(message, own));
-  const others = found.filter((message) => !mine.includes(message));
+  const mine: M[] = [];
+  const others: M[] = [];
+  for (const message of found) (isOwnMessage(message, own) ? mine : others).push(message);
   const [first] = others;
   if (first === undefined || told.has(channel)) return mine;
   told.set(channel, true);
