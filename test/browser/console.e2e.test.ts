@@ -80,7 +80,9 @@ describe("the operations console in a browser", () => {
     for (let i = 0; i < 3; i++) await send("TCONSOLEB");
     fake.fake.fail({ method: "chat.postMessage", channel: "C0PARKED" }, { error: HOSTILE }, 1);
     await send("TCONSOLEC", "C0PARKED");
-    await until(() => fake.calls.filter((call) => call.method === "chat.update").length >= 8, "the replies");
+    // Paced as Slack paces them (chat.update is Tier 3, per workspace): ~5 s here when idle; a
+    // loaded CI machine took more than 15.
+    await until(() => fake.calls.filter((call) => call.method === "chat.update").length >= 8, "the replies", 60_000);
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 1100 }, locale: "en-US" });
     const dialogs: string[] = [];
