@@ -65,6 +65,7 @@ export type {
   StatusUpdate,
   Step,
   ThreadContextStore,
+  TurnLimit,
   WaitAnswer,
 } from "./app/contract";
 export type {
@@ -86,6 +87,7 @@ export type {
   EventEnvelope,
   EventOf,
   EventType,
+  ExceededArgs,
   FunctionArgs,
   FunctionCompleteArguments,
   FunctionCompletion,
@@ -115,6 +117,7 @@ export type {
   ShortcutArgs,
   ShortcutBody,
   SlashCommand,
+  TurnLimits,
   TurnPolicy,
   ViewArgs,
   ViewBody,

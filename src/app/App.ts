@@ -24,6 +24,7 @@ import {
   failureNoticesOf,
   type Listener,
   type ListenerSpec,
+  listenerRun,
   type Matched,
   type Matcher,
   type MessageArgs,
@@ -227,9 +228,8 @@ export class App<Env = EnvBindings> implements SlackApp<Env> {
     const context = listener?.match(inbound);
     const matched = context ?? { inbound, body: inbound.payload };
     if (failure) return performRun(tools, matched, { failure, errorHandler: this.errorHandler });
-    if (!listener?.spec.run || !context)
-      throw new ListenerGone(`no listener "${effect.listener}" matches this delivery any more`);
-    await performRun(tools, context, { listener: listener.name, run: listener.spec.run });
+    if (!listener || !context) throw new ListenerGone(`no listener "${effect.listener}" matches this delivery any more`);
+    await performRun(tools, context, { listener: listener.name, run: listenerRun(effect, this.filters.limits, listener.spec) });
   }
 
   private register(

@@ -11,6 +11,8 @@ export interface MetricCounts {
   parked: number;
   /** Runs their user stopped or a newer message interrupted: outcomes, counted apart from failures (absent from minutes written before). */
   stopped: number;
+  /** Turns refused by their budgets (`limits`): not run, their users told (absent from minutes written before). */
+  turnsRefused: number;
   fenceRejections: number;
   rowsWritten: number;
 }
@@ -38,6 +40,7 @@ export const emptyCounts = (): MetricCounts => ({
   retried: 0,
   parked: 0,
   stopped: 0,
+  turnsRefused: 0,
   fenceRejections: 0,
   rowsWritten: 0,
 });

@@ -153,6 +153,8 @@ export interface ShardStats {
   counters: DeliveryCounters & {
     /** Deliveries this instance accepted (first deliveries, not duplicates). */
     accepted: number;
+    /** Turns this instance refused: over a budget (`limits`). Absent from shards of an earlier version. */
+    turnsRefused?: number;
     /** SQLite rows written, index rows included — what Cloudflare bills. */
     rowsWritten: number;
     /** setAlarm calls, each billed as one row written. */

@@ -39,6 +39,11 @@ export class Metrics {
     this.storage.wakeUps.arm(this.minutes.dueAt());
   }
 
+  /** A turn refused by its budget (`limits`), in this minute's `turnsRefused`. */
+  turnRefused(now: number): void {
+    this.minutes.count("turnsRefused", now);
+  }
+
   /** The delivery-events subscriber: outcomes into this minute (after the commit, off the ack path). */
   readonly onDelivery: DeliveryListener = (event) => {
     const now = Date.now();

@@ -9,6 +9,8 @@ import type { ParkedCursor, ParkedRow, ShardStats } from "../rpc/shard";
 export interface RecordingCounts {
   /** Deliveries this instance accepted. */
   readonly accepted: number;
+  /** Turns this instance refused: over a budget (`limits`). */
+  readonly turnsRefused: number;
   receiptCount(): number;
 }
 
@@ -29,6 +31,7 @@ export class Operations {
     const counters = {
       ...this.counters,
       accepted: recording?.accepted ?? 0,
+      turnsRefused: recording?.turnsRefused ?? 0,
       rowsWritten: storage.sql.rowsWritten,
       alarmsSet: storage.wakeUps.alarmsSet,
     };

@@ -1,6 +1,7 @@
-import type { SlackApp } from "../app/contract";
+import type { SlackApp, TurnLimit } from "../app/contract";
 import type { DeliveryLoop } from "../delivery/deliveryLoop";
 import type { Inbound } from "../inbound/types";
+import { userOf } from "../inbound/userOf";
 import { installationCache, type Known } from "../installations/installationCache";
 import { isLifecycleEvent } from "../installations/lifecycle";
 import { log } from "../platform/log";
@@ -8,6 +9,7 @@ import { type IngestStores, ingestDelivery } from "../recording/ingest";
 import type { Outbox } from "../recording/outbox";
 import { Receipts } from "../recording/receipts";
 import { PAUSED_RETRY_MS, type ShardStorage } from "../recording/shardStorage";
+import { TurnBudgets } from "../recording/turnBudgets";
 import type { CoordinatorEnv } from "../rpc/env";
 import { installationStub } from "../rpc/installationStubs";
 import type { InstallationChange } from "../rpc/installations";
@@ -40,6 +42,8 @@ export interface RecordingParts {
 export class Recording {
   /** Deliveries this instance accepted (first deliveries, not duplicates). */
   accepted = 0;
+  /** Turns this instance refused: over a budget (`limits`). */
+  turnsRefused = 0;
   private readonly oauth: boolean;
   private readonly retentionMs: number;
   private readonly receipts: Receipts;
@@ -51,7 +55,7 @@ export class Recording {
     // Recording needs only the receipt retention; without it the shard cannot record (503).
     this.retentionMs = recordSettings(env).receiptRetentionMs;
     this.receipts = new Receipts(storage.sql, this.retentionMs);
-    this.stores = { sql: storage.sql, receipts: this.receipts, outbox };
+    this.stores = { sql: storage.sql, receipts: this.receipts, outbox, budgets: new TurnBudgets(storage.sql) };
     storage.wakeUps.register((now) => {
       const prunable = this.receipts.nextPruneAt(now);
       return prunable === null ? null : Math.max(prunable, now + PRUNE_INTERVAL_MS);
@@ -96,12 +100,13 @@ export class Recording {
     // attempts in flight they wait for one in memory, still leased (immediateAttempts.ts).
     // Only when that line is long too are they written unleased, for the sweep.
     const lease = delivery.leaseFor(now);
-    const { result, leased, interrupted } = ingestDelivery(this.stores, this.parts.app, inbound, now, lease);
+    const { result, leased, interrupted, refused } = ingestDelivery(this.stores, this.parts.app, inbound, now, lease);
     // Delivered rows waiting to be deleted share this turn's commit (completions.ts).
     delivery.ready?.courier.completions.flush();
     metrics.recorded(result.verdict, inbound.receivedAt, now);
     if (result.verdict !== "accepted") return result;
     this.accepted++;
+    if (refused) this.refused(inbound, refused, now);
     // In the same turn as the ingest, so its writes share the commit: a stop parks its conversation's runs,
     // a turn that interrupts stops those its ingest parked — before its own attempt begins below.
     delivery.stops.recorded(inbound, now);
@@ -117,6 +122,15 @@ export class Recording {
     storage.wakeUps.arm(leased.length === 0 ? now + this.retentionMs : (lease?.expiresAt ?? sweepAt));
     if (lease && leased.length > 0) delivery.attempt(inbound, result, lease, leased, now);
     return result;
+  }
+
+  /** A turn over its budget: counted in this minute's metrics and stats, one line logged. */
+  private refused(inbound: Inbound, limit: TurnLimit, now: number): void {
+    this.turnsRefused++;
+    this.parts.metrics.turnRefused(now);
+    const { scope, window, max, resetsAt } = limit;
+    const fields = { shard: this.parts.storage.name, dedupeKey: inbound.dedupeKey, user: userOf(inbound), scope, window, max };
+    log("info", "turn refused: over its budget", { ...fields, resetsAt: new Date(resetsAt).toISOString() });
   }
 
   /**
@@ -143,6 +157,7 @@ export class Recording {
   /** The alarm's part: whole generations expire together (a table each); if the table of before 0005 still holds more than one batch, come back soon. */
   prune(now: number): void {
     if (this.receipts.pruneExpired(now) > 0) this.parts.storage.wakeUps.arm(now + 1_000);
+    this.stores.budgets.prune(now);
   }
 
   receiptCount(): number {

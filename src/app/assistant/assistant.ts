@@ -9,7 +9,7 @@ import type {
 import { eventOf } from "../../inbound/eventOf";
 import type { Inbound } from "../../inbound/types";
 import type { EnvBindings, RunTools } from "../contract";
-import type { EventArgs, ListenerContext, ListenerSpec, Match, RunArgs, TurnPolicy } from "../listeners";
+import type { EventArgs, ListenerContext, ListenerSpec, Match, RunArgs, TurnLimits, TurnPolicy } from "../listeners";
 import { type AgentViewTools, type AssistantTools, assistantTools } from "./assistantTools";
 
 /** A user's message in an assistant thread, or (agent view) the root of a new one. */
@@ -58,6 +58,8 @@ export interface AssistantConfig<Env = EnvBindings> {
   maxEventAgeMs?: number;
   /** Whether its runs' failures are told in the thread (an agent's are, unless the app's option says otherwise). */
   failureNotices?: ListenerSpec["failureNotices"];
+  /** Turn budgets of the users' messages (`userMessage`), over the app's `limits` field by field. */
+  limits?: TurnLimits<ListenerContext, Env>;
 }
 
 /** Bolt's `new Assistant({ … })`, for `app.assistant(assistant)`: its configuration, checked (`Assistant<Env>`: `App<Env>`). */
@@ -106,10 +108,12 @@ function asRun(handler: Handler<never>): NonNullable<ListenerSpec["run"]> {
 /** The listeners of one `app.assistant(…)`: named `assistant:{handler}`, each matching its events. */
 export function assistantListeners<Env>(assistant: AssistantConfig<Env> | Assistant<Env>): AssistantListener[] {
   const config = assistant instanceof Assistant ? assistant.config : new Assistant(assistant).config;
-  const policies = { turns: config.turns, maxEventAgeMs: config.maxEventAgeMs, failureNotices: config.failureNotices };
+  const { turns, maxEventAgeMs, failureNotices } = config;
+  // Only a user's message is a turn, so only userMessage is ever counted against `limits`.
+  const policies = { turns, maxEventAgeMs, failureNotices, limits: config.limits as ListenerSpec["limits"] };
   const saveContext: Handler<AssistantThreadContextChangedArgs> = ({ saveThreadContext }) => saveThreadContext();
   const handlers: [
-    Exclude<keyof AssistantConfig<Env>, "turns" | "maxEventAgeMs" | "failureNotices">,
+    Exclude<keyof AssistantConfig<Env>, "turns" | "maxEventAgeMs" | "failureNotices" | "limits">,
     Handler<never> | undefined,
     Match,
   ][] = [

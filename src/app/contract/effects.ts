@@ -1,4 +1,5 @@
 import type { Inbound, RawRequest } from "../../inbound/types";
+import type { TurnLimit } from "./turnBudget";
 
 /**
  * The side effects a shard performs after the ack, at least once. Plain JSON: each is stored
@@ -39,6 +40,8 @@ export interface RunEffect {
   inbound: Inbound;
   /** `app.error`'s run: the listener whose run was finally parked, and why. */
   failure?: RunFailure;
+  /** A turn refused by its budget, answered by the listener's own `exceeded` run (the limit it was over). */
+  limit?: TurnLimit;
 }
 
 /** A listener's run that was finally parked: what `app.error` is told. */

@@ -19,6 +19,7 @@ export type {
 export { outboxKeyOf } from "./outboxKey";
 export type { StreamLedger, StreamLimits, StreamTools } from "./streamTools";
 export type { AssistantThreadContext, ContextSave, ThreadContextStore } from "./threadContexts";
+export type { BudgetWindows, TurnBudget, TurnLimit } from "./turnBudget";
 export type {
   AckBody,
   EnvBindings,

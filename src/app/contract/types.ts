@@ -4,6 +4,7 @@ import type { AppManifest, ManifestOptions } from "../manifest";
 import type { Effect, RunEffect } from "./effects";
 import type { StreamTools } from "./streamTools";
 import type { ThreadContextStore } from "./threadContexts";
+import type { TurnBudget } from "./turnBudget";
 import type { WaitLedger } from "./waitTools";
 
 export type { Effect, ResponseUrlEffect, RunEffect, RunFailure, SlackApiEffect } from "./effects";
@@ -24,6 +25,8 @@ export interface PlannedEffect {
    * (`parallel`, and every other effect).
    */
   turn?: { conversation: string; policy: "queue" | "interrupt"; of?: "anyone" };
+  /** A person's message under turn budgets (`limits`): counted when first recorded, or refused — not enqueued — when over one. */
+  budget?: TurnBudget;
 }
 
 /**

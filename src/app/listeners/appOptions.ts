@@ -2,6 +2,7 @@ import type { AppManifestDeclaration } from "../manifest";
 import type { FailureNoticesOption } from "./failureNotices";
 import { checkedMaxEventAge, DEFAULT_MAX_EVENT_AGE_MS } from "./lateEvents";
 import type { DeliveryFilters } from "./listenerFilters";
+import type { TurnLimits } from "./listeners";
 import type { TurnPolicy } from "./turns";
 
 export interface AppOptions {
@@ -33,10 +34,16 @@ export interface AppOptions {
    * RUN_RETRYING_TEXT's and RUN_PARKED_TEXT's words. A listener's own `failureNotices` overrides it, field by field.
    */
   failureNotices?: FailureNoticesOption;
+  /**
+   * Turn budgets: `{ turnsPerUser?: { perMinute?, perDay? }, turnsPerWorkspace?: { … }, exceeded? }`,
+   * counted in the shard per UTC minute and day; a turn over one is refused (an ephemeral, or `exceeded`
+   * runs). A listener's own `limits` (or `app.assistant({ limits })`) overrides it field by field.
+   */
+  limits?: TurnLimits;
 }
 
-/** What planning a delivery takes of the app's options: the built-in filters, the default turn policy and maximum event age. */
-export type PlanOptions = DeliveryFilters & { turns: TurnPolicy; maxEventAgeMs: number };
+/** What planning a delivery takes of the app's options: the built-in filters, the default turn policy, maximum event age and turn budgets. */
+export type PlanOptions = DeliveryFilters & { turns: TurnPolicy; maxEventAgeMs: number; limits?: TurnLimits };
 
 export function planOptionsOf(options: AppOptions): PlanOptions {
   return {
@@ -44,5 +51,6 @@ export function planOptionsOf(options: AppOptions): PlanOptions {
     ignoreSelf: options.ignoreSelf ?? true,
     turns: options.turns ?? "queue",
     maxEventAgeMs: checkedMaxEventAge(options.maxEventAgeMs, "new App()") ?? DEFAULT_MAX_EVENT_AGE_MS,
+    ...(options.limits ? { limits: options.limits } : {}),
   };
 }

@@ -7,6 +7,7 @@ import { isLate } from "./lateEvents";
 import { ignoredDelivery, listenerWants } from "./listenerFilters";
 import type { ListenerSpec } from "./listeners";
 import type { Match } from "./matchers";
+import { budgetOf, limitsOf } from "./turnLimits";
 import { turnOf } from "./turns";
 
 /** A listener as the app registered it: its name (one per app), its spec and its match. */
@@ -21,7 +22,8 @@ export interface Registered {
  * A delivery's plan over the registered listeners (`SlackApp.plan`): ignored by the built-in
  * filters or when no listener matches; else the first matching listener's ack body, and a run
  * for each matching listener that runs — a turn of its conversation when it answers a person's
- * message there under the listener's (or the app's) turn policy (turns.ts). A listener the event
+ * message there under the listener's (or the app's) turn policy (turns.ts), under its turn budgets
+ * when it has `limits` (turnLimits.ts; the shard counts them). A listener the event
  * is too old for (lateEvents.ts) is left out and named in `late`; when all are, it is ignored.
  */
 export function planOf(inbound: Inbound, listeners: readonly Registered[], options: PlanOptions): Plan {
@@ -52,7 +54,8 @@ export function planOf(inbound: Inbound, listeners: readonly Registered[], optio
     const effect: RunEffect = { type: "run", listener: listener.name, inbound: delivery };
     const turn = turnOf(inbound, listener.spec.turns ?? options.turns);
     const scope = listener.spec.dedupe === "fact" ? "fact" : "delivery";
-    effects.push({ name: `run:${listener.name}`, effect, scope, ...(turn ? { turn } : {}) });
+    const budget = budgetOf(inbound, limitsOf(options.limits, listener.spec.limits));
+    effects.push({ name: `run:${listener.name}`, effect, scope, ...(turn ? { turn } : {}), ...(budget ? { budget } : {}) });
   }
   const lateEvent = ageMs !== undefined && late.length > 0 ? { late: { ageMs, listeners: late } } : {};
   if (matched) return { effects, ackBody, ...lateEvent };

@@ -2,7 +2,7 @@
  * The Bolt-style listener API: what each kind of listener receives (payload types after Slack's and
  * `@slack/types`), its arguments per phase (`ack`, `run`), how a registration matches a delivery,
  * the built-in filters and the app's options (`appOptions.ts`), a delivery's plan over the registered
- * listeners (`deliveryPlan.ts`), which of its runs are turns of a conversation (`turns.ts`), which
+ * listeners (`deliveryPlan.ts`), which of its runs are turns of a conversation (`turns.ts`) and under which budgets (`turnLimits.ts`), which
  * listeners an event is too old for (`lateEvents.ts`) and whose failures its user is told (`failureNotices.ts`),
  * options loads acked at the edge, ack bodies, and `app.error` with the error it is given (`parkedError.ts`).
  */
@@ -45,6 +45,7 @@ export type {
   AckBodyInRun,
   AckResult,
   ChatStreamArguments,
+  ExceededArgs,
   Listener,
   ListenerSpec,
   Matcher,
@@ -52,6 +53,7 @@ export type {
   RunClient,
   RunContext,
   RunLogger,
+  TurnLimits,
 } from "./listeners";
 export { describeMatcher, matches } from "./listeners";
 export type { Match } from "./matchers";
@@ -85,4 +87,5 @@ export type {
   ViewOutput,
   ViewStateValue,
 } from "./payloads";
+export { listenerRun } from "./turnLimits";
 export type { TurnPolicy } from "./turns";

@@ -1,5 +1,5 @@
 import type { SlackWebClient } from "../../slack/client";
-import type { AckBody, EnvBindings, RunTools, StatusUpdate, Step } from "../contract";
+import type { AckBody, BudgetWindows, EnvBindings, RunTools, StatusUpdate, Step, TurnLimit } from "../contract";
 import type { ChatStreamer, SayStreamOptions } from "../streams";
 import type { DurableTimers, DurableWaits } from "../waits";
 import type { FailureNoticesOption } from "./failureNotices";
@@ -107,6 +107,21 @@ export type RunArgs<C = ListenerContext, Env = EnvBindings> = C & {
 // biome-ignore lint/suspicious/noConfusingVoidType: an `ack` that returns nothing is the common case, and must type-check as such.
 export type AckResult = AckBody | string | void;
 
+/** The arguments of a listener's own answer to a refused turn: a run's, and the budget it was over. */
+export type ExceededArgs<C = ListenerContext, Env = EnvBindings> = RunArgs<C, Env> & { limit: TurnLimit };
+
+/**
+ * Turn budgets (`limits` on `new App`, a listener, `app.assistant`): how many turns — a person's
+ * message or mention the listener runs for (turnLimits.ts) — a user, and the whole workspace, may start
+ * per UTC minute and per UTC day. Over one, the turn is not run: the user gets an ephemeral saying
+ * the limit and when it resets, or `exceeded` runs instead (durably, as a run) to answer in the app's words.
+ */
+export interface TurnLimits<C = ListenerContext, Env = EnvBindings> {
+  turnsPerUser?: BudgetWindows;
+  turnsPerWorkspace?: BudgetWindows;
+  exceeded?: (args: ExceededArgs<C, Env>) => void | Promise<void>;
+}
+
 export interface ListenerSpec<C = ListenerContext, Env = EnvBindings> {
   /** Stable name, part of the outbox key of this listener's runs. Defaults to kind and constraint. */
   name?: string;
@@ -126,6 +141,8 @@ export interface ListenerSpec<C = ListenerContext, Env = EnvBindings> {
    * app's default unless `new App({ turns })`) waits for it to finish, `interrupt` stops it, `parallel` runs at once.
    */
   turns?: TurnPolicy;
+  /** Turn budgets for this listener's turns, over the app's field by field (`new App({ limits })`, turnLimits.ts). */
+  limits?: TurnLimits<C, Env>;
   /**
    * The oldest Events API event (ms from Slack's `event_time` to its arrival) this listener
    * answers; an older one is acked and logged, not run. Default: the app's (`new App({ maxEventAgeMs })`,
