@@ -214,6 +214,20 @@ describe("turn budgets (`limits`)", () => {
     expect({ perUser: perUser - without, both: both - without }).toEqual({ perUser: 1, both: 2 });
   });
 
+  it("rows of a UTC day that is over go with the hourly prune; today's stay", async () => {
+    const clock = controlClock();
+    const app = answering({ limits: { turnsPerUser: { perMinute: 5 } } });
+    const outcome = await inShard(app, async (shard, state, team) => {
+      await answered(shard, messageIn(team, "C0000PRUNE", "one"));
+      shard.recording.prune(Date.now());
+      const today = budgetRows(state).length;
+      clock.advance(86_400_000);
+      shard.recording.prune(Date.now());
+      return { today, tomorrow: budgetRows(state).length };
+    });
+    expect(outcome).toEqual({ today: 1, tomorrow: 0 });
+  });
+
   it("the limits' shape is checked", () => {
     // @ts-expect-error: a window is perMinute or perDay
     const hourly = new App({ limits: { turnsPerUser: { perHour: 5 } } });
