@@ -7,6 +7,7 @@ import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { IngestResult } from "../rpc/shard";
 import type { ClaimedRow, Lease, Outbox } from "./outbox";
 import { newRow } from "./outboxRows";
+import { burstOf, joinBurst } from "./mergedTurns";
 import type { Receipts } from "./receipts";
 
 export interface IngestStores {
@@ -23,7 +24,9 @@ export interface IngestStores {
  * and, when its turn interrupts (`turns: "interrupt"`), the keys of the turns it stopped: its own
  * user's earlier turns, or anyone's (`of: "anyone"`); with another user's left, it queues behind them.
  * A delivery's runs that are turns (PlannedEffect.turn) take its place in their conversation,
- * after every turn recorded before it (recording/outboxTurns.ts).
+ * after every turn recorded before it (recording/outboxTurns.ts); a `merge` turn's run joins its
+ * user's burst there instead while that turn has not started, and is due after its quiet period
+ * (mergedTurns.ts): `dueAt`, the earliest such time, is when the shard's alarm must look again.
  */
 export function ingestDelivery(
   stores: IngestStores,
@@ -31,9 +34,9 @@ export function ingestDelivery(
   inbound: Inbound,
   now: number,
   lease: Lease | null,
-): { result: IngestResult; leased: ClaimedRow[]; interrupted: string[] } {
+): { result: IngestResult; leased: ClaimedRow[]; interrupted: string[]; dueAt: number | null } {
   const plan = app.plan(inbound);
-  if ("ignore" in plan) return { result: { verdict: "ignored", enqueued: 0 }, leased: [], interrupted: [] };
+  if ("ignore" in plan) return { result: { verdict: "ignored", enqueued: 0 }, leased: [], interrupted: [], dueAt: null };
 
   const { sql, receipts, outbox } = stores;
   const factScoped = (planned: PlannedEffect) => planned.scope === "fact" && inbound.factKey !== undefined;
@@ -42,6 +45,7 @@ export function ingestDelivery(
   const byFactOnly = plan.effects.length > 0 && plan.ackBody === undefined && plan.effects.every(factScoped);
   let leased: ClaimedRow[] = [];
   let interrupted: string[] = [];
+  let dueAt: number | null = null;
   receipts.prepare(now);
   const result = sql.transaction((): IngestResult => {
     if (!byFactOnly && !receipts.recordFirst(inbound, plan.ackBody, now)) {
@@ -52,8 +56,14 @@ export function ingestDelivery(
       (planned) => !factScoped(planned) || receipts.recordFirstFact(outboxKeyOf(inbound, planned), inbound, now),
     );
     if (byFactOnly && effects.length === 0) return { verdict: "duplicate", enqueued: 0 };
+    // A merge turn's message joins its user's burst while that turn has not started: no row of its own.
+    const quietEnd = (planned: PlannedEffect) => now + (planned.turn?.quietMs ?? 0);
+    const merges = effects.filter((planned) => planned.turn?.policy === "merge");
+    if (merges.length > 0) dueAt = Math.min(...merges.map(quietEnd));
+    const joined = new Set(merges.filter((planned) => joins(sql, inbound, planned, quietEnd(planned))));
+    const fresh = effects.filter((planned) => !joined.has(planned));
     // One delivery's turns share one conversation (the delivery's) and one place in it.
-    const turns = effects.filter((planned) => planned.turn);
+    const turns = fresh.filter((planned) => planned.turn);
     const conversation = turns[0]?.turn?.conversation;
     let place = conversation === undefined ? undefined : outbox.turns.place(conversation, turns.length);
     // Before the enqueue: the turns it interrupts no longer hold the thread, so its own turn is leased at once.
@@ -65,15 +75,26 @@ export function ingestDelivery(
       place = interrupting.place;
     }
     const rows = outbox.enqueue(
-      effects.map((planned) => ({
-        ...newRow(outboxKeyOf(inbound, planned), inbound.workspace, planned.effect),
-        ...(planned.turn && place ? { turn: place } : {}),
-      })),
+      fresh.map((planned) => {
+        const burst = burstOf(inbound, planned);
+        return {
+          ...newRow(outboxKeyOf(inbound, planned), inbound.workspace, planned.effect),
+          ...(planned.turn && place ? { turn: place } : {}),
+          // A burst's first message: its row is due after the quiet period, and the alarm runs it.
+          ...(burst === undefined ? {} : { burst, dueAt: quietEnd(planned) }),
+        };
+      }),
       now,
       lease,
     );
-    leased = rows.filter((row) => !row.waitsForTurn);
+    leased = rows.filter((row) => !row.waitsForTurn && row.dueAt === undefined);
     return { verdict: "accepted", ackBody: plan.ackBody, enqueued: rows.length };
   });
-  return { result, leased, interrupted };
+  return { result, leased, interrupted, dueAt: result.verdict === "accepted" ? dueAt : null };
+}
+
+/** Whether `planned`'s run of `inbound` joins its user's open burst (mergedTurns.ts), due at `dueAt` then. */
+function joins(sql: MeteredSql, inbound: Inbound, planned: PlannedEffect, dueAt: number): boolean {
+  const burst = burstOf(inbound, planned);
+  return burst !== undefined && joinBurst(sql, burst, inbound, dueAt);
 }
