@@ -5,9 +5,9 @@ import { userOf } from "../inbound/userOf";
 import { INTERRUPTED } from "../platform/errors";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { IngestResult } from "../rpc/shard";
+import { burstOf, joinBurst } from "./mergedTurns";
 import type { ClaimedRow, Lease, Outbox } from "./outbox";
 import { newRow } from "./outboxRows";
-import { burstOf, joinBurst } from "./mergedTurns";
 import type { Receipts } from "./receipts";
 
 export interface IngestStores {

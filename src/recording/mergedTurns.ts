@@ -27,7 +27,7 @@ export function burstOf(inbound: Inbound, planned: PlannedEffect): string | unde
 /**
  * Takes `inbound`'s message into the open merge turn of `burst`, if there is one that has not
  * started — no attempt, never claimed, so no checkpoint either — and has room (BURST_MESSAGES_MAX,
- * BURST_PAYLOAD_MAX): its event is appended to the row's `merged`, and the row is due at `dueAt`
+ * BURST_PAYLOAD_MAX; a full one is closed): its event is appended to the row's `merged`, and it is due at `dueAt`
  * (the quiet period counts from the last message), unless it is held behind another turn (it
  * goes when that one ends). Runs inside its ingest's transaction, with the message's receipt: a
  * retry of the message is a duplicate, never appended twice. Returns whether it was taken in.
@@ -35,18 +35,22 @@ export function burstOf(inbound: Inbound, planned: PlannedEffect): string | unde
 export function joinBurst(sql: MeteredSql, burst: string, inbound: Inbound, dueAt: number): boolean {
   const event = isObject(inbound.payload.event) ? inbound.payload.event : undefined;
   if (event === undefined) return false;
-  // The newest open row of the burst: an older one that filled up leaves it to the turn after it.
+  // A burst has at most one open row: a new one is written only when none is open, or it is full and closed.
   const [open] = sql.all<{ key: string; messages: number; bytes: number }>(
     `SELECT idempotency_key AS key, coalesce(json_array_length(payload, '$.merged'), 0) + 1 AS messages,
         length(CAST(payload AS BLOB)) AS bytes
       FROM outbox INDEXED BY outbox_open_merges
       WHERE merge_open = ? AND status = 'pending' AND attempts = 0 AND claimed_at IS NULL AND claim_token IS NULL
-      ORDER BY created_at DESC LIMIT 1`,
+      LIMIT 1`,
     burst,
   );
+  if (open === undefined) return false;
   const json = JSON.stringify(event);
-  if (open === undefined || open.messages >= BURST_MESSAGES_MAX) return false;
-  if (open.bytes + new TextEncoder().encode(json).length + 1 > BURST_PAYLOAD_MAX) return false;
+  if (open.messages >= BURST_MESSAGES_MAX || open.bytes + new TextEncoder().encode(json).length + 1 > BURST_PAYLOAD_MAX) {
+    // Full: closed, so the turn this message starts is the burst's open row from now on.
+    sql.all("UPDATE outbox SET merge_open = NULL WHERE idempotency_key = ?", open.key);
+    return false;
+  }
   // No await since the read: the row is still unclaimed, and the append commits with the receipt.
   sql.all(
     `UPDATE outbox SET payload = json_set(payload, '$.merged', json_insert(coalesce(payload -> '$.merged', '[]'), '$[#]', json(?1))),

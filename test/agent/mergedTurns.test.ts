@@ -1,10 +1,13 @@
 import { abortAllDurableObjects, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { TurnPolicy } from "../../src/app/listeners";
+import { turnOf } from "../../src/app/listeners/turns";
 import { BURST_MESSAGES_MAX } from "../../src/recording/mergedTurns";
 import { channelMessage, eventCallback, messageTs, signedEvent, slackId } from "../../src/testing/deliveries";
 import { controlClock } from "../support/clock";
 import { deliver, newWorkspace, shardStub, signedBy } from "../support/coordinator";
 import { outboxRows } from "../support/outboxRows";
+import { thread } from "../support/turnThreads";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 // Issue 41, point 5: `turns: "merge"` — a user's quick messages in a thread, one run, one answer.
@@ -123,5 +126,14 @@ describe('turns: "merge" — a burst of messages answered once', () => {
     clock.advance(QUIET_MS);
     await alarm("heard 1: burst again");
     expect(replies()).toEqual(["heard 1: burst one", "heard 1: burst again"]);
+  });
+
+  it("quietMs is the turn's quiet period, 1,500 ms unless told, kept within 0 … 60,000; a wrong shape does not compile", () => {
+    const { reply } = thread(newWorkspace());
+    const quietOf = (policy: TurnPolicy) => turnOf(reply("burst"), policy)?.quietMs;
+    expect([quietOf("merge"), quietOf({ policy: "merge" }), quietOf({ policy: "merge", quietMs: 0 })]).toEqual([1_500, 1_500, 0]);
+    expect([quietOf({ policy: "merge", quietMs: 600_000 }), quietOf({ policy: "merge", quietMs: -1 })]).toEqual([60_000, 0]);
+    // @ts-expect-error: a quiet period is a number of milliseconds
+    expect(quietOf({ policy: "merge", quietMs: "2s" })).toBe(1_500);
   });
 });

@@ -1,6 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
+import { BURST_PAYLOAD_MAX } from "../../src/recording/mergedTurns";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { latch } from "../support/latch";
@@ -50,7 +51,12 @@ describe('turns: "merge" in the shard', () => {
         await written(() => shard.recording.ingest(reply("burst three"))),
       ];
       const [row] = state.storage.sql.exec<{ payload: string }>("SELECT payload FROM outbox").toArray();
-      return { firstCost, mergedCost, rows: rowsIn(state), merged: JSON.parse(row!.payload).merged.map((e: { text: string }) => e.text) };
+      return {
+        firstCost,
+        mergedCost,
+        rows: rowsIn(state),
+        merged: JSON.parse(row!.payload).merged.map((e: { text: string }) => e.text),
+      };
     });
     expect(outcome.rows).toBe(1);
     expect(outcome.merged).toEqual(["burst two", "burst three"]);
@@ -88,5 +94,26 @@ describe('turns: "merge" in the shard', () => {
         .callsTo("chat.postMessage")
         .map((call) => call.body.text),
     ).toEqual(["heard 1: burst one", "heard 1: burst two"]);
+  });
+
+  it("a burst's row takes in no message past its payload bound (well under 2 MB a row): the next starts a turn of its own", async () => {
+    controlClock();
+    const team = newWorkspace();
+    // Slack's longest message text: 40,000 characters.
+    const long = (n: number) => `burst ${n} ${"x".repeat(40_000)}`;
+    const { first, reply } = thread(team, long(1));
+    const rows = await runInDurableObject(shardStub(team), async (_, state) => {
+      const shard = await workspaceShardIn(state, { app: burstApp(), settings });
+      await shard.recording.ingest(first);
+      for (let n = 2; n <= 8; n++) await shard.recording.ingest(reply(long(n)));
+      return state.storage.sql
+        .exec<{ messages: number; bytes: number }>(
+          `SELECT coalesce(json_array_length(payload, '$.merged'), 0) + 1 AS messages, length(CAST(payload AS BLOB)) AS bytes
+            FROM outbox ORDER BY created_at, turn_seq`,
+        )
+        .toArray();
+    });
+    expect(rows.map((row) => row.messages)).toEqual([6, 2]);
+    for (const row of rows) expect(row.bytes).toBeLessThanOrEqual(BURST_PAYLOAD_MAX);
   });
 });
