@@ -43,7 +43,7 @@ import {
   viewMatch,
 } from "./listeners";
 import * as slackManifest from "./manifest";
-import { loadOptionsWith, performRun } from "./run";
+import { loadOptionsWith, performRun, withMessages } from "./run";
 
 /** Follow-ups of a parked run, planned purely (SlackApp.parked). */
 type ParkContributor = NonNullable<SlackApp["parked"]>;
@@ -225,7 +225,7 @@ export class App<Env = EnvBindings> implements SlackApp<Env> {
     const tools = typed as RunTools; // the Worker's env as it is: `Env` only types the listeners' registrations
     const { failure, inbound } = effect;
     const listener = this.listeners.find((l) => l.name === (failure?.listener ?? effect.listener));
-    const context = listener?.match(inbound);
+    const context = withMessages(listener?.match(inbound), effect);
     const matched = context ?? { inbound, body: inbound.payload };
     if (failure) return performRun(tools, matched, { failure, errorHandler: this.errorHandler });
     if (!listener || !context) throw new ListenerGone(`no listener "${effect.listener}" matches this delivery any more`);

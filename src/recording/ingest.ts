@@ -6,6 +6,7 @@ import { INTERRUPTED } from "../platform/errors";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { IngestResult } from "../rpc/shard";
 import { budgetedTurns } from "./budgetedTurns";
+import { burstOf, joinBurst } from "./mergedTurns";
 import type { ClaimedRow, Lease, Outbox } from "./outbox";
 import { newRow } from "./outboxRows";
 import type { Receipts } from "./receipts";
@@ -29,7 +30,10 @@ export interface IngestStores {
  * A delivery's runs that are turns (PlannedEffect.turn) take its place in their conversation,
  * after every turn recorded before it (recording/outboxTurns.ts). A turn under budgets (`limits`)
  * is counted here, only as its delivery is first recorded; over one, it is not enqueued but refused
- * (budgetedTurns.ts), and `refused` says which limit.
+ * (budgetedTurns.ts), and `refused` says which limit. A `merge` turn's run joins its user's burst
+ * instead while that turn has not started — one turn, counted once, at its first message — and is
+ * due after its quiet period (mergedTurns.ts): `dueAt`, the earliest such time, is when the shard's
+ * alarm must look again.
  */
 export function ingestDelivery(
   stores: IngestStores,
@@ -37,9 +41,9 @@ export function ingestDelivery(
   inbound: Inbound,
   now: number,
   lease: Lease | null,
-): { result: IngestResult; leased: ClaimedRow[]; interrupted: string[]; refused?: TurnLimit } {
+): { result: IngestResult; leased: ClaimedRow[]; interrupted: string[]; refused?: TurnLimit; dueAt: number | null } {
   const plan = app.plan(inbound);
-  if ("ignore" in plan) return { result: { verdict: "ignored", enqueued: 0 }, leased: [], interrupted: [] };
+  if ("ignore" in plan) return { result: { verdict: "ignored", enqueued: 0 }, leased: [], interrupted: [], dueAt: null };
 
   const { sql, receipts, outbox } = stores;
   const factScoped = (planned: PlannedEffect) => planned.scope === "fact" && inbound.factKey !== undefined;
@@ -49,6 +53,7 @@ export function ingestDelivery(
   let leased: ClaimedRow[] = [];
   let interrupted: string[] = [];
   let refused: TurnLimit | undefined;
+  let dueAt: number | null = null;
   receipts.prepare(now);
   const result = sql.transaction((): IngestResult => {
     if (!byFactOnly && !receipts.recordFirst(inbound, plan.ackBody, now)) {
@@ -59,8 +64,19 @@ export function ingestDelivery(
       (planned) => !factScoped(planned) || receipts.recordFirstFact(outboxKeyOf(inbound, planned), inbound, now),
     );
     if (byFactOnly && firsts.length === 0) return { verdict: "duplicate", enqueued: 0 };
+    // A merge turn's message joins its user's burst while that turn has not started: no row of its
+    // own, and not a turn of its own either (the burst was counted at its first message).
+    const quietEnd = (planned: PlannedEffect) => now + (planned.turn?.quietMs ?? 0);
+    const merges = firsts.filter((planned) => planned.turn?.policy === "merge");
+    if (merges.length > 0) dueAt = Math.min(...merges.map(quietEnd));
+    const joined = new Set(merges.filter((planned) => joins(sql, inbound, planned, quietEnd(planned))));
     // Counted only here, past both receipts: a retried delivery, or a message's twin event, counts once.
-    const budgeted = budgetedTurns(stores.budgets, inbound, firsts, now);
+    const budgeted = budgetedTurns(
+      stores.budgets,
+      inbound,
+      firsts.filter((planned) => !joined.has(planned)),
+      now,
+    );
     const { effects } = budgeted;
     refused = budgeted.refused;
     // One delivery's turns share one conversation (the delivery's) and one place in it.
@@ -76,15 +92,26 @@ export function ingestDelivery(
       place = interrupting.place;
     }
     const rows = outbox.enqueue(
-      effects.map((planned) => ({
-        ...newRow(outboxKeyOf(inbound, planned), inbound.workspace, planned.effect),
-        ...(planned.turn && place ? { turn: place } : {}),
-      })),
+      effects.map((planned) => {
+        const burst = burstOf(inbound, planned);
+        return {
+          ...newRow(outboxKeyOf(inbound, planned), inbound.workspace, planned.effect),
+          ...(planned.turn && place ? { turn: place } : {}),
+          // A burst's first message: its row is due after the quiet period, and the alarm runs it.
+          ...(burst === undefined ? {} : { burst, dueAt: quietEnd(planned) }),
+        };
+      }),
       now,
       lease,
     );
-    leased = rows.filter((row) => !row.waitsForTurn);
+    leased = rows.filter((row) => !row.waitsForTurn && row.dueAt === undefined);
     return { verdict: "accepted", ackBody: plan.ackBody, enqueued: rows.length };
   });
-  return { result, leased, interrupted, ...(refused ? { refused } : {}) };
+  return { result, leased, interrupted, ...(refused ? { refused } : {}), dueAt: result.verdict === "accepted" ? dueAt : null };
+}
+
+/** Whether `planned`'s run of `inbound` joins its user's open burst (mergedTurns.ts), due at `dueAt` then. */
+function joins(sql: MeteredSql, inbound: Inbound, planned: PlannedEffect, dueAt: number): boolean {
+  const burst = burstOf(inbound, planned);
+  return burst !== undefined && joinBurst(sql, burst, inbound, dueAt);
 }

@@ -24,6 +24,8 @@ export type ClaimedRow = {
   turn_released?: string | null;
   /** Written unleased: an earlier turn of its conversation holds the thread (recording/outboxTurns.ts). */
   waitsForTurn?: boolean;
+  /** Written unleased, due then: a merge turn in its quiet period (recording/mergedTurns.ts); the alarm runs it. */
+  dueAt?: number;
   /** The effect itself, for a row its ingest just wrote: the immediate attempt parses nothing back. */
   effect?: Effect;
   /**
@@ -34,7 +36,7 @@ export type ClaimedRow = {
 };
 
 /** A row as stored (the effect as its JSON only). */
-export type StoredRow = Omit<ClaimedRow, "effect" | "waitsForTurn">;
+export type StoredRow = Omit<ClaimedRow, "effect" | "waitsForTurn" | "dueAt">;
 
 /** A row to enqueue: its idempotency key, workspace, effect (type and JSON) and rate key. */
 export interface NewRow {
@@ -49,6 +51,10 @@ export interface NewRow {
   followUp?: boolean;
   /** A turn: its conversation and place there (one turn at a time per conversation: outboxTurns.ts). */
   turn?: TurnOfRow;
+  /** Written unleased and due then, unless its turn waits (held): a merge turn's quiet period. */
+  dueAt?: number;
+  /** A merge turn: the burst it takes in until it starts (mergedTurns.ts `burstOf`). */
+  burst?: string;
 }
 
 /** A lease on freshly enqueued rows, so their first attempt needs no separate claim write. */
@@ -83,6 +89,7 @@ export function enqueuedRow(row: NewRow, attempts: number, now: number, leased: 
     created_at: now,
     turn: row.turn?.conversation ?? null,
     ...(waits ? { waitsForTurn: true } : {}),
+    ...(!waits && row.dueAt !== undefined ? { dueAt: row.dueAt } : {}),
     effect: row.effect,
     noCheckpointsUntil: leased?.expiresAt,
     claimed_at: leased ? now : null,
@@ -109,8 +116,8 @@ export function insertRow(
   dueAt: number,
 ): { attempts: number }[] {
   return sql.all<{ attempts: number }>(
-    `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at, followed_up_at, claimed_at, turn, turn_seq, turn_after)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at, followed_up_at, claimed_at, turn, turn_seq, turn_after, merge_open)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (idempotency_key) DO NOTHING
      RETURNING attempts`,
     row.key,
@@ -127,5 +134,6 @@ export function insertRow(
     row.turn?.conversation ?? null,
     row.turn?.seq ?? null,
     row.turn?.after ?? null,
+    row.burst ?? null,
   );
 }

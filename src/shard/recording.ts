@@ -100,7 +100,7 @@ export class Recording {
     // attempts in flight they wait for one in memory, still leased (immediateAttempts.ts).
     // Only when that line is long too are they written unleased, for the sweep.
     const lease = delivery.leaseFor(now);
-    const { result, leased, interrupted, refused } = ingestDelivery(this.stores, this.parts.app, inbound, now, lease);
+    const { result, leased, interrupted, refused, dueAt } = ingestDelivery(this.stores, this.parts.app, inbound, now, lease);
     // Delivered rows waiting to be deleted share this turn's commit (completions.ts).
     delivery.ready?.courier.completions.flush();
     metrics.recorded(result.verdict, inbound.receivedAt, now);
@@ -120,6 +120,8 @@ export class Recording {
     // Rows left to the sweep: now — or a second on while a spent meter is still held, so ingests do not spin the alarm.
     const sweepAt = delivery.ready ? (delivery.ready.courier.meters.wakeAt(now, now) ?? now) : now + PAUSED_RETRY_MS;
     storage.wakeUps.arm(leased.length === 0 ? now + this.retentionMs : (lease?.expiresAt ?? sweepAt));
+    // A merge turn's quiet period: its alarm runs it (an earlier alarm finds it not due and re-arms for it).
+    storage.wakeUps.arm(dueAt);
     if (lease && leased.length > 0) delivery.attempt(inbound, result, lease, leased, now);
     return result;
   }

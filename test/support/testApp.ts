@@ -10,6 +10,7 @@ import { RetryableError } from "../../src/platform/errors";
  * - `member_joined_channel` (also when the bot itself joins) gets a welcome;
  * - a message containing "ping" gets "pong" in its channel;
  * - a message containing "replay me" is answered "answered late" whatever its age (`maxEventAgeMs: Infinity`);
+ * - `turns: "merge"`: a user's quick messages starting "burst " are answered once, "heard N: TEXT | TEXT …";
  * - `/whois` looks its invoker up with the typed client (`users.info`) and answers the real name;
  * - `/report TEXT` uploads TEXT as a file to the command's channel (`files.uploadV2`);
  * - `/later TEXT` fails its first 5 attempts before it answers TEXT on the response_url;
@@ -63,6 +64,12 @@ testApp.message("ping", async ({ say }) => {
 testApp.message("replay me", {
   maxEventAgeMs: Number.POSITIVE_INFINITY,
   run: async ({ say }) => void (await say("answered late")),
+});
+
+// One answer to a burst of messages (issue 41): every message of the burst, oldest first.
+testApp.message(/^burst /, {
+  turns: "merge",
+  run: async ({ messages, say }) => void (await say(`heard ${messages!.length}: ${messages!.map((m) => m.text).join(" | ")}`)),
 });
 
 testApp.message(/^search for (.+)$/, async ({ context, client, say }) => {

@@ -52,7 +52,7 @@ export interface AssistantConfig<Env = EnvBindings> {
   messagesTabOpened?: Handler<AgentMessagesTabOpenedArgs<Env>>;
   /** Agent view: `app_context_changed`, what the user is viewing now (`event.context.entities`). */
   appContextChanged?: Handler<AgentAppContextChangedArgs<Env>>;
-  /** A user's message while the thread's previous one is still answered: `queue`, `interrupt` or `parallel` (default: the app's, `queue`). */
+  /** A user's message while the thread's previous one is still answered: `queue`, `interrupt`, `parallel` or `merge` (default: the app's, `queue`). */
   turns?: TurnPolicy;
   /** The oldest event (ms) its handlers answer; older ones are acked and logged (default: the app's, an hour). */
   maxEventAgeMs?: number;

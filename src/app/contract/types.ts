@@ -21,10 +21,11 @@ export interface PlannedEffect {
   /**
    * A turn (a run answering a user's message in a conversation): runs one at a time in its
    * conversation, in arrival order (`queue`), or stops the turns there first (`interrupt`): those
-   * of the same user, or anyone's (`of: "anyone"`). Absent: not a turn, never held back
-   * (`parallel`, and every other effect).
+   * of the same user, or anyone's (`of: "anyone"`), or queues and takes in the same user's later
+   * messages until it starts (`merge`: its row due `quietMs` after the last, recording/mergedTurns.ts).
+   * Absent: not a turn, never held back (`parallel`, and every other effect).
    */
-  turn?: { conversation: string; policy: "queue" | "interrupt"; of?: "anyone" };
+  turn?: { conversation: string; policy: "queue" | "interrupt" | "merge"; of?: "anyone"; quietMs?: number };
   /** A person's message under turn budgets (`limits`): counted when first recorded, or refused — not enqueued — when over one. */
   budget?: TurnBudget;
 }

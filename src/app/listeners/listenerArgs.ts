@@ -21,6 +21,8 @@ export interface ListenerContext {
   /** The raw payload: event envelope, command fields or interaction payload. */
   body: Json;
   event?: Json;
+  /** A message's or mention's run: the messages it answers, oldest first (burstMessages.ts). */
+  messages?: Json[];
   /** `app.message`: the event again, under Bolt's name. */
   message?: Json;
   command?: Record<string, string>;
@@ -45,6 +47,11 @@ export interface EventArgs<E> {
   inbound: Inbound;
   body: EventEnvelope<E>;
   event: E;
+  /**
+   * In a run of a message or mention: the messages it answers, oldest first — under `turns: "merge"`
+   * the user's burst (`event` is its first), else `[event]`. Absent in `ack` and `when`.
+   */
+  messages?: E[];
 }
 
 /** `app.message`: Bolt's `message`, the same event as `event`. */

@@ -138,7 +138,8 @@ export interface ListenerSpec<C = ListenerContext, Env = EnvBindings> {
   includeBots?: boolean;
   /**
    * A person's message in a thread while an earlier one's run still answers there: `queue` (the
-   * app's default unless `new App({ turns })`) waits for it to finish, `interrupt` stops it, `parallel` runs at once.
+   * app's default unless `new App({ turns })`) waits for it to finish, `interrupt` stops it, `parallel` runs at once,
+   * `merge` answers the same user's quick messages once (`messages`) and otherwise queues.
    */
   turns?: TurnPolicy;
   /** Turn budgets for this listener's turns, over the app's field by field (`new App({ limits })`, turnLimits.ts). */

@@ -7,9 +7,22 @@ import type { PlannedEffect } from "../contract";
  * chat frameworks' lock per thread): `queue` (default) runs it once the first turn has finished,
  * `interrupt` stops the same user's earlier turns (as their stop button does) and runs it — behind
  * another user's turn, which it leaves alone — `{ policy: "interrupt", of: "anyone" }` stops
- * anyone's, `parallel` runs both at once. A run suspended in `sleep` / `waitForAction` holds no turn.
+ * anyone's, `parallel` runs both at once, `merge` gives the same user's messages that arrive before
+ * the turn starts — within its quiet period of the last (`quietMs`, default 1,500) — to one run
+ * (`messages`), and otherwise queues. A run suspended in `sleep` / `waitForAction` holds no turn.
  */
-export type TurnPolicy = "queue" | "interrupt" | "parallel" | { policy: "interrupt"; of: "user" | "anyone" };
+export type TurnPolicy =
+  | "queue"
+  | "interrupt"
+  | "parallel"
+  | "merge"
+  | { policy: "interrupt"; of: "user" | "anyone" }
+  | { policy: "merge"; quietMs?: number };
+
+/** `merge`'s quiet period: a burst's turn starts this long after its last message. */
+export const MERGE_QUIET_MS = 1_500;
+/** The longest quiet period a `merge` turn waits (a longer `quietMs` is cut to it): a turn is an answer, not a schedule. */
+export const MERGE_QUIET_MAX_MS = 60_000;
 
 /** Message subtypes that are still a person's message (a file shared with it, a reply also sent to the channel). */
 const PERSONS_SUBTYPES = new Set([undefined, "file_share", "thread_broadcast"]);
@@ -29,6 +42,16 @@ export function isPersonsMessage(inbound: Inbound): boolean {
  */
 export function turnOf(inbound: Inbound, policy: TurnPolicy): PlannedEffect["turn"] {
   if (policy === "parallel" || !inbound.conversation || !isPersonsMessage(inbound)) return undefined;
+  if (policy === "merge") return { conversation: inbound.conversation.key, policy, quietMs: MERGE_QUIET_MS };
+  if (typeof policy === "object" && policy.policy === "merge") {
+    return { conversation: inbound.conversation.key, policy: "merge", quietMs: quietPeriod(policy.quietMs) };
+  }
   if (typeof policy === "string") return { conversation: inbound.conversation.key, policy };
   return { conversation: inbound.conversation.key, policy: "interrupt", ...(policy.of === "anyone" ? { of: "anyone" } : {}) };
+}
+
+/** A `merge` turn's quiet period: `quietMs` within 0 … MERGE_QUIET_MAX_MS, the default when not a number. */
+function quietPeriod(quietMs: number | undefined): number {
+  if (quietMs === undefined || !Number.isFinite(quietMs)) return MERGE_QUIET_MS;
+  return Math.min(Math.max(quietMs, 0), MERGE_QUIET_MAX_MS);
 }

@@ -20,6 +20,7 @@ import stoppedRuns from "../../../migrations/0019_stopped_runs.sql";
 import waitAnswerers from "../../../migrations/0020_wait_answerers.sql";
 import releasedTurns from "../../../migrations/0021_released_turns.sql";
 import turnBudgets from "../../../migrations/0022_turn_budgets.sql";
+import mergedTurns from "../../../migrations/0023_merged_turns.sql";
 import { type MigrationId, SchemaNewerThanCode } from "../errors";
 
 export interface Migration {
@@ -53,6 +54,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 20, name: "0020_wait_answerers", sql: waitAnswerers },
   { id: 21, name: "0021_released_turns", sql: releasedTurns },
   { id: 22, name: "0022_turn_budgets", sql: turnBudgets },
+  { id: 23, name: "0023_merged_turns", sql: mergedTurns },
 ];
 
 /**
