@@ -238,7 +238,7 @@ export class App<Env = EnvBindings> implements SlackApp<Env> {
     match: Registered["match"],
     needs: slackManifest.ListenerNeeds = {},
   ): this {
-    const spec = (typeof listener === "function" ? { run: listener } : (listener ?? {})) as ListenerSpec; // match() typed it
+    const spec = (typeof listener === "function" ? { run: listener } : (listener ?? {})) as ListenerSpec; // typed per overload
     let name = spec.name ?? defaultName;
     if (!spec.name) for (let n = 2; this.listeners.some((l) => l.name === name); n++) name = `${defaultName}#${n}`;
     if (this.listeners.some((l) => l.name === name)) throw new Error(`listener name "${name}" is already taken`);

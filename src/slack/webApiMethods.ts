@@ -9,9 +9,10 @@ import type { EntityPresentDetailsArguments, WorkObjectUnfurls } from "./workObj
  * keeps owning retries, timeouts and the classification of Slack's answers.
  * `files.uploadV2` is Slack's upload flow rather than one method; the client runs it (uploadFilesV2.ts).
  */
-export type WebApiMethods = WithWorkObjects<AcceptingSlackTypes<Omit<SlackAPIClient, "call" | "retryHandlers">>>;
+export type WebApiMethods = WithWorkObjects<AcceptingSlackTypes<Client>>;
 
 type Client = Omit<SlackAPIClient, "call" | "retryHandlers">;
+
 /** Omit over each member of a union (`chat.unfurl`'s target is `channel` + `ts`, or `unfurl_id` + `source`). */
 type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type UnfurlArguments = OmitEach<Parameters<Client["chat"]["unfurl"]>[0], "metadata"> & { metadata?: WorkObjectUnfurls };
