@@ -80,6 +80,7 @@ export type {
   ChatStreamArguments,
   CodedError,
   CommandArgs,
+  EntityDetailsTools,
   ErrorArgs,
   ErrorHandler,
   ErrorHandlerArg,
@@ -131,6 +132,8 @@ export type {
   AppManifestDeclaration,
   AssistantDeclaration,
   CommandDeclaration,
+  EntityDetailsDeclaration,
+  EntityTypeName,
   FunctionDeclaration,
   FunctionParameter,
   FunctionParameters,
@@ -156,6 +159,8 @@ export type {
 export { ModelAborted } from "./app/streams";
 // Durable waits and timers: a run's `sleep`, `sleepUntil` and `waitForAction`.
 export type { DurableTimers, DurableWaits, WaitAnswerers, WaitButton, WaitOutcome, WaitQuestion } from "./app/waits";
+// Work Objects: `app.entityDetails`'s arguments.
+export type { EntityDetailsArgs } from "./app/workObjects";
 export type { Authorization, Authorize, WorkspaceRef } from "./auth/authorize";
 export { singleWorkspace } from "./auth/authorize";
 export type { CoordinatorOptions } from "./coordinator";
@@ -183,3 +188,11 @@ export type { CoordinatorEnv } from "./rpc/env";
 export type { InstallationStatus, InstallationSummary } from "./rpc/installations";
 export type { SlackWebClient } from "./slack/client";
 export type { WebApiMethods } from "./slack/webApiMethods";
+export type {
+  EntityDetails,
+  EntityErrorStatus,
+  EntityPresentDetailsArguments,
+  EntityPresentDetailsError,
+  UnfurledEntity,
+  WorkObjectUnfurls,
+} from "./slack/workObjects";

@@ -44,6 +44,7 @@ import {
 } from "./listeners";
 import * as slackManifest from "./manifest";
 import { loadOptionsWith, performRun, withMessages } from "./run";
+import { type EntityDetailsArgs, entityDetailsMatch } from "./workObjects";
 
 /** Follow-ups of a parked run, planned purely (SlackApp.parked). */
 type ParkContributor = NonNullable<SlackApp["parked"]>;
@@ -55,12 +56,6 @@ type AnyListener = Listener<never, never>;
 
 /** Listeners that set `subtypes` also get the subtyped members of the event's union. */
 type WithSubtypes<C, Env> = ListenerSpec<C, Env> & { subtypes: readonly string[] | "all" };
-
-function asSpec(listener: AnyListener): ListenerSpec {
-  const spec = typeof listener === "function" ? { run: listener } : (listener ?? {});
-  // Each kind's match() builds exactly the context its registration overload promised the listener.
-  return spec as ListenerSpec;
-}
 
 /**
  * Bolt-style listeners with a durability guarantee Bolt does not have: `ack` is given inside the ingest transaction,
@@ -169,6 +164,11 @@ export class App<Env = EnvBindings> implements SlackApp<Env> {
     );
   }
 
+  /** Work Objects: `entity_details_requested`, a flexpane opened; the run's `presentDetails` answers it on its trigger. */
+  entityDetails(listener: Listener<EntityDetailsArgs, Env>, declaration?: slackManifest.EntityDetailsDeclaration): this {
+    return this.register("entityDetails", listener, entityDetailsMatch, slackManifest.entityDetailsNeeds(declaration));
+  }
+
   /**
    * A custom workflow step: `function_executed` of the app's function `callbackId`; its run gets
    * `inputs`, `complete`, `fail`. Its manifest entry (`title`, `input_parameters`, …) may be declared before the listener.
@@ -238,7 +238,7 @@ export class App<Env = EnvBindings> implements SlackApp<Env> {
     match: Registered["match"],
     needs: slackManifest.ListenerNeeds = {},
   ): this {
-    const spec = asSpec(listener);
+    const spec = (typeof listener === "function" ? { run: listener } : (listener ?? {})) as ListenerSpec; // typed per overload
     let name = spec.name ?? defaultName;
     if (!spec.name) for (let n = 2; this.listeners.some((l) => l.name === name); n++) name = `${defaultName}#${n}`;
     if (this.listeners.some((l) => l.name === name)) throw new Error(`listener name "${name}" is already taken`);

@@ -5,7 +5,7 @@ import type { EffectKind } from "./kind";
 
 /**
  * `slack.api`: one Web API call with the workspace's bot token. Classification is Slack's answer
- * (slack/classifyAnswer.ts); a views.open with a trigger_id gets only its immediate attempt.
+ * (slack/classifyAnswer.ts); a call on a trigger_id (views.open, entity.presentDetails) gets only its immediate attempt.
  */
 export const slackApi: EffectKind<SlackApiEffect> = {
   type: "slack.api",

@@ -2,7 +2,7 @@ import type { CallPacing } from "../pacing/pacing";
 import { DeliveryError, ForbiddenUrl, SlackApiError, SlackUnreachable, stoppedBy } from "../platform/errors";
 import { CallTimedOut, DIRECT, type Outbound } from "../platform/outboundCalls";
 import { classifyAnswer, healthyAnswer } from "./classifyAnswer";
-import { assertResponseUrlUsable, assertTriggerUsable, type HandleClock } from "./handles";
+import { assertResponseUrlUsable, assertTriggerUsable, type HandleClock, TRIGGER_METHODS } from "./handles";
 import { NAMED_POSTS } from "./postIds";
 import { uploadFilesV2 } from "./uploadFilesV2";
 import { type CallResult, callWebApi, postFileBytes, postToResponseUrl } from "./webApi";
@@ -109,7 +109,8 @@ export class SlackClient {
     // Not one method but Slack's upload flow (three calls and an upload), as Slack's SDKs offer it.
     if (method === "files.uploadV2") return (await uploadFilesV2(this, body as never)) as T;
     const { handles } = this.options;
-    if (method === "views.open" && handles && typeof body.trigger_id === "string") assertTriggerUsable(handles, Date.now());
+    if (TRIGGER_METHODS.has(method) && handles && typeof body.trigger_id === "string")
+      assertTriggerUsable(handles, Date.now(), method);
     // Bolt's `token:` argument (a user's token, `context.userToken`) is the call's credential, not a field of its body.
     const { token: given, ...rest } = body;
     const callerToken = typeof given === "string" && given !== "";

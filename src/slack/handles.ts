@@ -4,7 +4,7 @@ import { ExpiredHandle } from "../platform/errors";
  * Slack's short-lived handles, one rule each and one clock for both: the time the delivery was
  * recorded (its outbox row's `created_at`), whether a `response_url` effect or a run uses them.
  * - `response_url`: valid 30 minutes and 5 uses;
- * - `trigger_id` (views.open): valid 3 seconds, so only the immediate attempt may use it.
+ * - `trigger_id` (views.open, entity.presentDetails): valid 3 seconds, so only the immediate attempt may use it.
  */
 export const RESPONSE_URL_TTL_MS = 30 * 60_000;
 export const RESPONSE_URL_USES = 5;
@@ -30,9 +30,12 @@ export function assertResponseUrlUsable(clock: HandleClock, usesBefore: number, 
   if (usesBefore >= RESPONSE_URL_USES) throw new ExpiredHandle("response_url used up (5 uses)");
 }
 
-/** Throws ExpiredHandle when the delivery's trigger_id is past use. */
-export function assertTriggerUsable(clock: HandleClock, now: number): void {
+/** The methods that answer on the delivery's trigger_id: a modal opened, a Work Object's flexpane presented. */
+export const TRIGGER_METHODS: ReadonlySet<string> = new Set(["views.open", "entity.presentDetails"]);
+
+/** Throws ExpiredHandle when the delivery's trigger_id is past use by `method`. */
+export function assertTriggerUsable(clock: HandleClock, now: number, method = "views.open"): void {
   if (clock.attempts > 0 || now - clock.recordedAt > TRIGGER_ID_TTL_MS) {
-    throw new ExpiredHandle("trigger_id expired (valid 3 seconds): views.open gets only the immediate attempt");
+    throw new ExpiredHandle(`trigger_id expired (valid 3 seconds): ${method} gets only the immediate attempt`);
   }
 }

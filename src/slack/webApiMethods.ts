@@ -1,5 +1,6 @@
 import type { Block, KnownBlock, View } from "@slack/types";
 import type { SlackAPIClient } from "slack-web-api-client";
+import type { EntityPresentDetailsArguments, WorkObjectUnfurls } from "./workObjects";
 
 /**
  * Every Web API method as a typed tree — `chat.postMessage`, `users.info`,
@@ -8,7 +9,24 @@ import type { SlackAPIClient } from "slack-web-api-client";
  * keeps owning retries, timeouts and the classification of Slack's answers.
  * `files.uploadV2` is Slack's upload flow rather than one method; the client runs it (uploadFilesV2.ts).
  */
-export type WebApiMethods = AcceptingSlackTypes<Omit<SlackAPIClient, "call" | "retryHandlers">>;
+export type WebApiMethods = WithWorkObjects<AcceptingSlackTypes<Client>>;
+
+type Client = Omit<SlackAPIClient, "call" | "retryHandlers">;
+
+/** Omit over each member of a union (`chat.unfurl`'s target is `channel` + `ts`, or `unfurl_id` + `source`). */
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+type UnfurlArguments = OmitEach<Parameters<Client["chat"]["unfurl"]>[0], "metadata"> & { metadata?: WorkObjectUnfurls };
+
+/**
+ * Work Objects typed as Slack documents them (workObjects.ts): `entity.presentDetails`'s entity (the
+ * tree has it `any`), and `chat.unfurl`'s entities with their required `app_unfurl_url`.
+ */
+type WithWorkObjects<T extends { chat: object; entity: object }> = Omit<T, "chat" | "entity"> & {
+  chat: Omit<T["chat"], "unfurl"> & { unfurl(args: UnfurlArguments): ReturnType<Client["chat"]["unfurl"]> };
+  entity: Omit<T["entity"], "presentDetails"> & {
+    presentDetails(args: EntityPresentDetailsArguments): ReturnType<Client["entity"]["presentDetails"]>;
+  };
+};
 
 /**
  * Block Kit as `@slack/types` types it (what Bolt, the package's payload types and most apps

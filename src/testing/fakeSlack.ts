@@ -5,6 +5,7 @@ import { FakeAnswers, type FakeMessage, type MessageAuthor } from "./fakeSlackAn
 import { FakeOauth } from "./fakeSlackOauth";
 import { type FakeStreamLimits, FakeStreams } from "./fakeStreams";
 import { FakeRateLimits, type PostLimit, SLACK_TIERS, type TierLimits } from "./fakeTiers";
+import { FakeWorkObjects } from "./fakeWorkObjects";
 import { type PostedQuestion, type QuestionPlace, waitForQuestion } from "./questionClicks";
 
 /**
@@ -52,6 +53,8 @@ export class FakeSlack {
 
   /** Where the fake is reachable: SLACK_API_URL is `${origin}/api/`, response_urls start with it. */
   readonly origin: string;
+  /** Work Objects it took: flexpanes presented (`entity.presentDetails`) and entities unfurled (`chat.unfurl`). */
+  readonly workObjects = new FakeWorkObjects();
 
   constructor(options: string | FakeSlackOptions = {}) {
     const given = typeof options === "string" ? { origin: options } : options;
@@ -242,6 +245,6 @@ export class FakeSlack {
         needed: "channels:history,groups:history,im:history,mpim:history",
       });
     }
-    return Response.json(this.answers.answer(method, body));
+    return Response.json(this.workObjects.answer(method, body) ?? this.answers.answer(method, body));
   }
 }

@@ -10,6 +10,7 @@ export type { FakeStreamLimits, ShownChunk, StreamState } from "./fakeStreams";
 export { SLACK_STREAM_LIMITS } from "./fakeStreams";
 export type { TierLimits } from "./fakeTiers";
 export { SLACK_TIERS } from "./fakeTiers";
+export type { FakeWorkObjects, PresentedDetails, UnfurledWorkObjects } from "./fakeWorkObjects";
 export type { ButtonChoice, ClickOptions, PostedQuestion, QuestionPlace } from "./questionClicks";
 export type { ShardAlarmOptions, ShardAlarmRunner } from "./shardAlarm";
 export { runShardAlarm, TestClock } from "./shardAlarm";

@@ -1,6 +1,7 @@
 import { App } from "../../src/app/App";
 import { Assistant } from "../../src/app/assistant/assistant";
 import { RetryableError } from "../../src/platform/errors";
+import { withWorkObjects } from "./workObjectListeners";
 
 /**
  * The app the engine's tests run (test/worker.ts): one small listener per behaviour under test.
@@ -34,8 +35,10 @@ import { RetryableError } from "../../src/platform/errors";
  *   `agent_session_stopped`, a click on a `stop_answer` button.
  * - the assistant (`app.assistant`): a thread started is greeted in it, with suggested prompts and a
  *   title; a user's DM message is answered with the thread's saved context; a Messages tab opened is greeted.
+ * - Work Objects (test/support/workObjectListeners.ts): a flexpane presented, a link shared unfurled.
  */
 export const testApp = new App();
+withWorkObjects(testApp);
 
 testApp.event("app_mention", async ({ event, say }) => {
   await say({ text: "reply", thread_ts: String(event!.ts) });

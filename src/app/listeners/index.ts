@@ -45,6 +45,7 @@ export type {
   AckBodyInRun,
   AckResult,
   ChatStreamArguments,
+  EntityDetailsTools,
   ExceededArgs,
   Listener,
   ListenerSpec,

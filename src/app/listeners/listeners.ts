@@ -1,11 +1,12 @@
 import type { SlackWebClient } from "../../slack/client";
+import type { EntityDetails } from "../../slack/workObjects";
 import type { AckBody, BudgetWindows, EnvBindings, RunTools, StatusUpdate, Step, TurnLimit } from "../contract";
 import type { ChatStreamer, SayStreamOptions } from "../streams";
 import type { DurableTimers, DurableWaits } from "../waits";
 import type { FailureNoticesOption } from "./failureNotices";
 import type { FunctionCompletion, FunctionInputs } from "./functionPayloads";
-import type { ActionArgs, FunctionArgs, ListenerContext, ViewArgs } from "./listenerArgs";
-import type { RespondArguments, SayArguments } from "./payloads";
+import type { ActionArgs, EventArgs, FunctionArgs, ListenerContext, ViewArgs } from "./listenerArgs";
+import type { EventOf, RespondArguments, SayArguments } from "./payloads";
 import type { TurnPolicy } from "./turns";
 
 /** Bolt's `context` in a run: who the delivery is for, Slack's retry headers, a message pattern's match. */
@@ -53,6 +54,15 @@ type FunctionTools<C> = [C] extends [FunctionArgs]
   : [C] extends [ActionArgs | ViewArgs]
     ? Partial<FunctionCompletion> & { inputs?: FunctionInputs }
     : unknown;
+
+/** Work Objects' `entity_details_requested` (`app.entityDetails`, or `app.event` of it): the flexpane's answer. */
+export interface EntityDetailsTools {
+  /** `entity.presentDetails` on the event's `trigger_id` (valid 3 s: the run's immediate attempt), once per run (a step). */
+  presentDetails(details: EntityDetails): Promise<void>;
+}
+
+/** What a run adds for `entity_details_requested`. */
+type EntityTools<C> = [C] extends [EventArgs<EventOf<"entity_details_requested">>] ? EntityDetailsTools : unknown;
 
 /** Arguments of `ack`: synchronous, pure, inside the ingest transaction. No I/O. */
 export type AckArgs<C = ListenerContext> = C;
@@ -102,7 +112,8 @@ export type RunArgs<C = ListenerContext, Env = EnvBindings> = C & {
   ack(body?: AckBodyInRun): Promise<void>;
 } & DurableTimers &
   DurableWaits &
-  FunctionTools<C>;
+  FunctionTools<C> &
+  EntityTools<C>;
 
 // biome-ignore lint/suspicious/noConfusingVoidType: an `ack` that returns nothing is the common case, and must type-check as such.
 export type AckResult = AckBody | string | void;

@@ -16,7 +16,9 @@ import {
   EVENT_SCOPES,
   LOOKUP_SCOPES,
   OAUTH_EVENTS,
+  UNFURL_SCOPES,
 } from "./scopes";
+import { workObjectFeatures } from "./workObjects";
 
 /** Where Slack sends each surface: the coordinator's paths (docs/reference/endpoints.md), under the Worker's origin. */
 export function slackUrls(url: string) {
@@ -89,6 +91,7 @@ function featuresOf(
         }
       : {}),
     ...(view ? viewFeature(view, needs, declared, name) : {}),
+    ...workObjectFeatures(needs, declared),
   };
 }
 
@@ -120,6 +123,7 @@ export function appManifest(
     ...(needs.some((n) => n.command || n.shortcut) ? [COMMANDS_SCOPE] : []),
     ...(view ? ASSISTANT_SCOPES : []),
     ...(declared.scopes ?? []),
+    ...(declared.unfurl_domains?.length ? UNFURL_SCOPES : []),
     ...(options.oauth?.scopes ?? []),
   ]);
   // Uncertain posts are looked for in the conversations the app hears from; a commands-only app is never asked.

@@ -3,7 +3,7 @@
  * (`ListenerNeeds`, declared beside `app.command`, `app.shortcut`, `app.function`, `app.assistant`,
  * a listener's `agent` option), which scopes events and the coordinator's own calls need
  * (`scopes.ts`, data), which view the app declares (`agentView.ts`: agent or assistant), its App
- * Home's tabs (`appHome.ts`), the manifest itself (`appManifest`, pure), and the listeners a given
+ * Home's tabs (`appHome.ts`), Work Objects' previews and unfurl domains (`workObjects.ts`), the manifest itself (`appManifest`, pure), and the listeners a given
  * manifest leaves unreachable.
  */
 export { appManifest, slackUrls } from "./appManifest";
@@ -22,6 +22,7 @@ export type {
   AppManifestDeclaration,
   AssistantDeclaration,
   CommandDeclaration,
+  EntityDetailsDeclaration,
   FunctionDeclaration,
   FunctionParameter,
   FunctionParameters,
@@ -30,5 +31,7 @@ export type {
   NamedNeeds,
   ShortcutDeclaration,
 } from "./manifestTypes";
-export { MESSAGE_EVENTS } from "./scopes";
+export type { EntityTypeName } from "./scopes";
+export { ENTITY_DETAILS_REQUESTED, ENTITY_TYPES, MESSAGE_EVENTS } from "./scopes";
 export { unsubscribedListeners } from "./unsubscribed";
+export { entityDetailsNeeds } from "./workObjects";

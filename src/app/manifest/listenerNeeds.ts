@@ -5,20 +5,22 @@ import type {
   ListenerNeeds,
   ShortcutDeclaration,
 } from "./manifestTypes";
-import { AGENT_ONLY_EVENTS, MESSAGE_EVENTS } from "./scopes";
+import { AGENT_ONLY_EVENTS, ENTITY_DETAILS_REQUESTED, MESSAGE_EVENTS } from "./scopes";
 
 /** A constraint the manifest can name: a string. A RegExp matches what only the app's own manifest can list. */
 type Constraint = string | RegExp | undefined;
 
 /**
  * The bot events of Events API types: `message` is one per conversation kind, the others their own
- * name. An event only an agent gets makes the app an agent; `app_home_opened` turns the Home tab on.
+ * name. An event only an agent gets makes the app an agent; `app_home_opened` turns the Home tab on;
+ * `entity_details_requested` turns Work Object previews on.
  */
 export function eventNeeds(types: readonly string[]): ListenerNeeds {
   return {
     events: types.flatMap((type) => (type === "message" ? MESSAGE_EVENTS : [type])),
     ...(types.some((type) => AGENT_ONLY_EVENTS.includes(type)) ? { agent: true } : {}),
     ...(types.includes("app_home_opened") ? { homeTab: true } : {}),
+    ...(types.includes(ENTITY_DETAILS_REQUESTED) ? { richPreviews: {} } : {}),
   };
 }
 

@@ -1,3 +1,5 @@
+import type { EntityTypeName } from "./scopes";
+
 /** A custom step's parameter, as Slack's manifest declares it (`functions.<id>.input_parameters`). */
 export interface FunctionParameter {
   /** `string`, `number`, `boolean`, `slack#/types/user_id`, `slack#/types/channel_id`, … */
@@ -71,6 +73,8 @@ export interface AppManifestDeclaration {
   agent?: AssistantDeclaration;
   /** The App Home's tabs, over what the listeners imply. */
   app_home?: AppHomeDeclaration;
+  /** `features.unfurl_domains`: the domains whose links Slack sends as `link_shared` (at most 5); adds `links:write`. */
+  unfurl_domains?: readonly string[];
 }
 
 /**
@@ -96,6 +100,8 @@ export interface ListenerNeeds {
   agent?: boolean;
   /** Listens to `app_home_opened`: the App Home's Home tab is on. */
   homeTab?: boolean;
+  /** Answers `entity_details_requested`: Work Object previews (`features.rich_previews`) for these entity types. */
+  richPreviews?: EntityDetailsDeclaration;
 }
 
 /** A listener's name (as the app registered it) and its needs. */
@@ -139,4 +145,10 @@ export interface AppManifest {
   };
   functions?: Record<string, Record<string, unknown>>;
   [key: string]: unknown;
+}
+
+/** What `app.entityDetails(listener, declaration)` declares: the entity types its unfurls use. */
+export interface EntityDetailsDeclaration {
+  /** `features.rich_previews.entity_types` (default: every type Slack supports). */
+  entity_types?: readonly EntityTypeName[];
 }

@@ -69,3 +69,20 @@ export const AGENT_ONLY_EVENTS: readonly string[] = [
   "app_context_changed",
 ];
 export const OAUTH_EVENTS = ["app_uninstalled", "tokens_revoked"] as const;
+
+/** The entity types Slack supports (`slack#/entities/…`): a Work Objects app without a declaration gets them all. */
+export const ENTITY_TYPES = [
+  "slack#/entities/content_item",
+  "slack#/entities/file",
+  "slack#/entities/incident",
+  "slack#/entities/item",
+  "slack#/entities/task",
+] as const;
+
+export type EntityTypeName = (typeof ENTITY_TYPES)[number];
+
+/** The event Slack sends when a user opens a Work Object's flexpane. */
+export const ENTITY_DETAILS_REQUESTED = "entity_details_requested";
+
+/** `chat.unfurl`'s scope (Slack's method reference), for an app that declares unfurl domains. */
+export const UNFURL_SCOPES = ["links:write"] as const;

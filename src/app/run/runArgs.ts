@@ -3,6 +3,7 @@ import { functionCompletion } from "../functions";
 import type { ListenerContext, RunArgs } from "../listeners";
 import { noStreams, type SayStream } from "../streams";
 import { durableTimers, durableWaits } from "../waits";
+import { entityDetailsTools } from "../workObjects";
 import { runClientOf } from "./chatStream";
 import { ackInRun, runContext } from "./runContext";
 import { runControls } from "./runControls";
@@ -19,7 +20,12 @@ export function runArgsOf(name: string, matched: ListenerContext, tools: RunTool
   const { inbound } = matched;
   const context = runContext(inbound, matched.context?.matches, tools.userToken);
   const logger = runLogger({ dedupe_key: inbound.dedupeKey, key: tools.key, listener: name });
-  const helpers = { ack: ackInRun, ...sayAndRespond(inbound, client), ...functionCompletion(inbound, client, step) };
+  const helpers = {
+    ack: ackInRun,
+    ...sayAndRespond(inbound, client),
+    ...functionCompletion(inbound, client, step),
+    ...entityDetailsTools(inbound, client, step),
+  };
   const runClient = runClientOf(client, sayStream);
   const suspensions = { ...durableTimers(step), ...durableWaits(inbound, client, step, tools.waits) };
   const args: RunArgs = {
