@@ -169,6 +169,7 @@ export {
   LeaseLost,
   ListenerGone,
   MissingBotToken,
+  MissingScope,
   NotInstalled,
   RetryableError,
   RunStopped,

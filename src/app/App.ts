@@ -38,6 +38,7 @@ import {
   type Registered,
   type ShortcutArgs,
   shortcutMatch,
+  specOf,
   type ViewArgs,
   viewMatch,
 } from "./listeners";
@@ -54,12 +55,6 @@ type AnyListener = Listener<never, never>;
 
 /** Listeners that set `subtypes` also get the subtyped members of the event's union. */
 type WithSubtypes<C, Env> = ListenerSpec<C, Env> & { subtypes: readonly string[] | "all" };
-
-function asSpec(listener: AnyListener): ListenerSpec {
-  const spec = typeof listener === "function" ? { run: listener } : (listener ?? {});
-  // Each kind's match() builds exactly the context its registration overload promised the listener.
-  return spec as ListenerSpec;
-}
 
 /**
  * Bolt-style listeners with a durability guarantee Bolt does not have: `ack` is given inside the ingest transaction,
@@ -185,6 +180,11 @@ export class App<Env = EnvBindings> implements SlackApp<Env> {
     return slackManifest.appManifest(this.needs, this.declared, options);
   }
 
+  /** The optional scopes the listener named `listener` needs that a workspace's `granted` lacks (app/manifest/optionalScopes.ts). */
+  ungrantedScopes(listener: string, granted: readonly string[]): string[] {
+    return slackManifest.ungrantedScopes(this.needs, listener, this.declared, granted);
+  }
+
   /** The registered listeners `manifest` (the app's as deployed) leaves unreachable: Slack would never call them. */
   unsubscribed(manifest: slackManifest.AppManifest): string[] {
     return slackManifest.unsubscribedListeners(this.needs, manifest);
@@ -238,13 +238,13 @@ export class App<Env = EnvBindings> implements SlackApp<Env> {
     match: Registered["match"],
     needs: slackManifest.ListenerNeeds = {},
   ): this {
-    const spec = asSpec(listener);
+    const spec = specOf(listener);
     let name = spec.name ?? defaultName;
     if (!spec.name) for (let n = 2; this.listeners.some((l) => l.name === name); n++) name = `${defaultName}#${n}`;
     if (this.listeners.some((l) => l.name === name)) throw new Error(`listener name "${name}" is already taken`);
     checkedMaxEventAge(spec.maxEventAgeMs, `listener "${name}"`);
     this.listeners.push({ name, spec, match });
-    this.needs.push({ name, needs: slackManifest.withAgentOption(needs, spec.agent) });
+    this.needs.push({ name, needs: slackManifest.withListenerOptions(needs, spec) });
     return this;
   }
 }

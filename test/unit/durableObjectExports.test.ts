@@ -15,7 +15,7 @@ describe.each([
 ])("%s's wrangler.toml", (_, path) => {
   it("declares every bound Durable Object class a live SQLite export, with no migrations list", () => {
     const config = unstable_readConfig({ config: `${root}${path}` });
-    const classes = config.durable_objects.bindings.map((binding) => binding.class_name);
+    const classes = config.durable_objects.bindings.map((binding: { class_name: string }) => binding.class_name);
     expect(classes.length).toBeGreaterThan(0);
     for (const name of classes) expect(config.exports?.[name]).toEqual({ type: "durable-object", storage: "sqlite" });
     expect(config.migrations).toEqual([]);

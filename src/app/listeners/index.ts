@@ -53,7 +53,7 @@ export type {
   RunContext,
   RunLogger,
 } from "./listeners";
-export { describeMatcher, matches } from "./listeners";
+export { describeMatcher, matches, specOf } from "./listeners";
 export type { Match } from "./matchers";
 export { actionMatch, commandMatch, constraintOf, eventMatch, messageMatch, shortcutMatch, viewMatch } from "./matchers";
 export type {

@@ -67,6 +67,11 @@ export interface AppManifestDeclaration {
   scopes?: readonly string[];
   /** User scopes asked for at install (OAuth mode). */
   userScopes?: readonly string[];
+  /**
+   * Bot scopes an installer may decline (Slack's `bot_optional`): listed in `bot` and marked
+   * optional. A listener needing one a workspace did not grant is skipped there, logged once.
+   */
+  optionalScopes?: readonly string[];
   /** The agent view's words; declares the app an agent (`features.agent_view`), as `AGENT_SESSIONS` does. */
   agent?: AssistantDeclaration;
   /** The App Home's tabs, over what the listeners imply. */
@@ -96,6 +101,8 @@ export interface ListenerNeeds {
   agent?: boolean;
   /** Listens to `app_home_opened`: the App Home's Home tab is on. */
   homeTab?: boolean;
+  /** Its scopes are optional (a listener's `scopes: "optional"`): a workspace that did not grant them skips it. */
+  optional?: boolean;
 }
 
 /** A listener's name (as the app registered it) and its needs. */
