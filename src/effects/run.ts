@@ -48,7 +48,7 @@ export const run: EffectKind<RunEffect, RunDeps> = {
     const { client, step, attempts, key, streams: ledger, waits, stopped, userToken: userTokenOf } = tools;
     const { app, env, handlerMaxAttempts, threadContexts, streamLimits, agentSessions } = deps;
     if (!app.run) throw new ListenerGone("the app cannot run listeners");
-    // Unknown grants (no install record, or none to read now) run as before: its calls then say missing_scope.
+    // Grants unknown (single-workspace mode, an older install record): it runs, and a refused call says missing_scope.
     if (skippedForScopes(app, effect, await tools.grantedScopes?.().catch(() => undefined))) return;
     try {
       const streams = { ledger, limits: streamLimits };

@@ -30,6 +30,6 @@ export type {
   NamedNeeds,
   ShortcutDeclaration,
 } from "./manifestTypes";
-export { optionalScopes, ungrantedScopes } from "./optionalScopes";
+export { ungrantedScopes } from "./optionalScopes";
 export { MESSAGE_EVENTS } from "./scopes";
 export { unsubscribedListeners } from "./unsubscribed";

@@ -43,11 +43,7 @@ export function ungrantedScopes(
 ): string[] {
   const own = registered.find((r) => r.name === listener)?.needs;
   if (!own) return [];
-  const optional = new Set(
-    optionalScopes(
-      registered.map((r) => r.needs),
-      declared,
-    ),
-  );
+  const all = registered.map((r) => r.needs);
+  const optional = new Set(optionalScopes(all, declared));
   return [...new Set(scopesNeeded(own))].filter((scope) => optional.has(scope) && !granted.includes(scope)).sort();
 }
