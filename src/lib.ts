@@ -177,6 +177,7 @@ export {
   LeaseLost,
   ListenerGone,
   MissingBotToken,
+  MissingScope,
   NotInstalled,
   RetryableError,
   RunStopped,

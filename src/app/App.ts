@@ -6,12 +6,10 @@ import { functionMatch, functionParked } from "./functions";
 import {
   type ActionArgs,
   type AppOptions,
-  actionMatch,
+  actionRegistration,
   type BlockAction,
   type CommandArgs,
-  checkedMaxEventAge,
   commandMatch,
-  constraintOf,
   describeMatcher,
   type ErrorHandler,
   type EventArgs,
@@ -37,10 +35,12 @@ import {
   planOf,
   planOptionsOf,
   type Registered,
+  registeredName,
   type ShortcutArgs,
   shortcutMatch,
+  specOf,
   type ViewArgs,
-  viewMatch,
+  viewRegistration,
 } from "./listeners";
 import * as slackManifest from "./manifest";
 import { loadOptionsWith, performRun, withMessages } from "./run";
@@ -123,9 +123,8 @@ export class App<Env = EnvBindings> implements SlackApp<Env> {
     constraint: OptionsConstraint,
     listener: Listener<ActionArgs & { body: B }, Env>,
   ): this {
-    const constraints = constraintOf<"action_id" | "block_id">(constraint, "action_id");
-    const name = `action:${describeMatcher(constraints.action_id)}`;
-    return this.register(name, listener, actionMatch(constraints), { interactivity: true });
+    const [name, match] = actionRegistration(constraint);
+    return this.register(name, listener, match, { interactivity: true });
   }
 
   /** view_submission (default) or view_closed of views with this `callback_id`. */
@@ -133,10 +132,8 @@ export class App<Env = EnvBindings> implements SlackApp<Env> {
     constraint: Matcher | { callback_id: Matcher; type?: "view_submission" | "view_closed" },
     listener: Listener<ViewArgs, Env>,
   ): this {
-    const { callback_id, type = "view_submission" } =
-      typeof constraint === "object" && !(constraint instanceof RegExp) ? constraint : { callback_id: constraint };
-    const name = `view:${describeMatcher(callback_id)}:${type}`;
-    return this.register(name, listener, viewMatch(callback_id, type), { interactivity: true });
+    const [name, match] = viewRegistration(constraint);
+    return this.register(name, listener, match, { interactivity: true });
   }
 
   /**
@@ -184,6 +181,11 @@ export class App<Env = EnvBindings> implements SlackApp<Env> {
   /** The Slack app manifest these registrations need, for a Worker at `options.url` (app/manifest/appManifest.ts). */
   manifest(options: slackManifest.ManifestOptions): slackManifest.AppManifest {
     return slackManifest.appManifest(this.needs, this.declared, options);
+  }
+
+  /** The optional scopes the listener named `listener` needs that a workspace's `granted` lacks (app/manifest/optionalScopes.ts). */
+  ungrantedScopes(listener: string, granted: readonly string[]): string[] {
+    return slackManifest.ungrantedScopes(this.needs, listener, this.declared, granted);
   }
 
   /** The registered listeners `manifest` (the app's as deployed) leaves unreachable: Slack would never call them. */
@@ -238,13 +240,10 @@ export class App<Env = EnvBindings> implements SlackApp<Env> {
     match: Registered["match"],
     needs: slackManifest.ListenerNeeds = {},
   ): this {
-    const spec = (typeof listener === "function" ? { run: listener } : (listener ?? {})) as ListenerSpec; // typed per overload
-    let name = spec.name ?? defaultName;
-    if (!spec.name) for (let n = 2; this.listeners.some((l) => l.name === name); n++) name = `${defaultName}#${n}`;
-    if (this.listeners.some((l) => l.name === name)) throw new Error(`listener name "${name}" is already taken`);
-    checkedMaxEventAge(spec.maxEventAgeMs, `listener "${name}"`);
+    const spec = specOf(listener);
+    const name = registeredName(defaultName, spec, this.listeners);
     this.listeners.push({ name, spec, match });
-    this.needs.push({ name, needs: slackManifest.withAgentOption(needs, spec.agent) });
+    this.needs.push({ name, needs: slackManifest.withListenerOptions(needs, spec) });
     return this;
   }
 }

@@ -15,6 +15,11 @@ export interface Authorization {
    */
   userToken?: string;
   /**
+   * The scopes the bot token was granted (OAuth mode: oauth.v2.access's `scope`, recorded at
+   * install): a listener needing an optional scope not among them is skipped. Undefined: unknown.
+   */
+  botScopes?: readonly string[];
+  /**
    * Called when Slack rejects this token (`invalid_auth`, `token_revoked`, `account_inactive`,
    * `not_authed`) — the effect itself is parked either way. OAuth mode marks the installation
    * revoked, so its other effects park at once instead of each trying the dead token.

@@ -148,6 +148,7 @@ export function rowPerformer(
         stopped: stop?.signal,
         // A custom step's rows act with the function's token: no installing user's token there.
         userToken: sealedToken ? async () => undefined : async () => (await authorized()).userToken,
+        grantedScopes: sealedToken ? async () => undefined : async () => (await authorized()).botScopes,
       },
       deps,
     );

@@ -46,6 +46,8 @@ export interface EffectContext {
   stopped?: AbortSignal;
   /** The installing user's token for the row's workspace, when its install granted user scopes (a run's `context.userToken`). */
   userToken?: () => Promise<string | undefined>;
+  /** The bot scopes the row's workspace granted at install (OAuth mode); undefined when unknown. */
+  grantedScopes?: () => Promise<readonly string[] | undefined>;
 }
 
 /**

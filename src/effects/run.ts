@@ -4,6 +4,7 @@ import { DeliveryError, HandlerError, HandlerMisuse, ListenerGone } from "../pla
 import { oncePerEnv } from "../settings/once";
 import { setting } from "../settings/table";
 import type { EffectKind } from "./kind";
+import { skippedForScopes } from "./ungrantedRuns";
 
 /** HANDLER_MAX_ATTEMPTS: how often a handler's own bug is tried in all before the run is parked. */
 const runSettings = oncePerEnv((vars) => ({
@@ -43,9 +44,12 @@ export const run: EffectKind<RunEffect, RunDeps> = {
     agentSessions: settings.agent.sessions,
     ...runSettings(env),
   }),
-  async perform(effect, { client, step, attempts, key, streams: ledger, waits, stopped, userToken: userTokenOf }, deps) {
+  async perform(effect, tools, deps) {
+    const { client, step, attempts, key, streams: ledger, waits, stopped, userToken: userTokenOf } = tools;
     const { app, env, handlerMaxAttempts, threadContexts, streamLimits, agentSessions } = deps;
     if (!app.run) throw new ListenerGone("the app cannot run listeners");
+    // Grants unknown (single-workspace mode, an older install record): it runs, and a refused call says missing_scope.
+    if (skippedForScopes(app, effect, await tools.grantedScopes?.().catch(() => undefined))) return;
     try {
       const streams = { ledger, limits: streamLimits };
       // A workspace that cannot be authorized now fails at the run's first call, as before: here it has no user token.

@@ -18,6 +18,7 @@ export async function fromInstallations(ref: WorkspaceRef, env: CoordinatorEnv):
       return {
         botToken: answer.botToken,
         ...(answer.userToken ? { userToken: answer.userToken } : {}),
+        ...(answer.botScopes ? { botScopes: answer.botScopes } : {}),
         // Slack says the installation is gone: the store marks it revoked (if this is still its token).
         onRejected: async (code) => {
           await installationStub(env, ref.workspace).tokenRejected(answer.botToken, code);

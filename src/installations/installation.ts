@@ -144,6 +144,7 @@ export class Installation implements InstallationApi {
       status: "installed",
       botToken: await cipher.decrypt(stored.botToken),
       ...(userUsable ? { userToken: await cipher.decrypt(stored.userToken as string) } : {}),
+      botScopes: stored.summary.botScopes,
       expiresAt: servedExpiry(stored),
     };
   }

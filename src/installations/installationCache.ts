@@ -4,7 +4,7 @@ import { TOKEN_REFRESH_MARGIN_MS } from "./refreshMargin";
 
 /** What a shard knows of an installation: installed (with its token once a delivery asked), or not and why. */
 export type Known =
-  | { status: "installed"; botToken?: string; userToken?: string; expiresAt: number | null }
+  | { status: "installed"; botToken?: string; userToken?: string; botScopes?: string[]; expiresAt: number | null }
   | { status: "absent" | "uninstalled" | "revoked"; reason: string };
 
 /**
@@ -84,8 +84,14 @@ export class InstallationCache {
   async token(id: string, now: number, lookup: Lookup<TokenAnswer>): Promise<TokenAnswer> {
     const known = this.peek(id, now, "token", lookup);
     if (known?.status === "installed" && known.botToken !== undefined) {
-      const { botToken, userToken, expiresAt } = known;
-      return { status: "installed", botToken, ...(userToken ? { userToken } : {}), expiresAt };
+      const { botToken, userToken, botScopes, expiresAt } = known;
+      return {
+        status: "installed",
+        botToken,
+        ...(userToken ? { userToken } : {}),
+        ...(botScopes ? { botScopes } : {}),
+        expiresAt,
+      };
     }
     if (known && known.status !== "installed") return known;
     return (await this.ask(id, "token", lookup)) as TokenAnswer;
@@ -121,7 +127,9 @@ export class InstallationCache {
     const previous = this.entries.get(id)?.known;
     if (answer.status === "installed" && !("botToken" in answer) && previous?.status === "installed") {
       const sameToken = previous.expiresAt === answer.expiresAt;
-      const tokens = sameToken ? { botToken: previous.botToken, userToken: previous.userToken } : {};
+      const tokens = sameToken
+        ? { botToken: previous.botToken, userToken: previous.userToken, botScopes: previous.botScopes }
+        : {};
       this.set(id, { ...answer, ...tokens }, Date.now());
       return;
     }

@@ -42,6 +42,21 @@ export class SlackApiError extends DeliveryError {
   }
 }
 
+/**
+ * `missing_scope`: the token lacks the scope Slack names in `needed` — the workspace did not grant
+ * it (an optional scope declined, an install older than the manifest). Parked at once, never retried.
+ */
+export class MissingScope extends SlackApiError {
+  constructor(
+    method: string,
+    status: number,
+    readonly needed: string | undefined,
+  ) {
+    super(method, status, "missing_scope", "park");
+    if (needed) this.message += ` (needs ${needed}, which this workspace did not grant)`;
+  }
+}
+
 /** Not yet: the row waits until `until`, no attempt counted, no lease or isolate held meanwhile. */
 export abstract class Postponed extends DeliveryError {
   readonly disposition = "postpone";

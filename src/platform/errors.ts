@@ -138,6 +138,7 @@ export {
   LeaseLost,
   ListenerGone,
   MissingBotToken,
+  MissingScope,
   NotInstalled,
   Paced,
   Postponed,

@@ -58,6 +58,8 @@ export type TokenAnswer =
       botToken: string;
       /** The installing user's token, when user scopes were granted (a run's `context.userToken`). */
       userToken?: string;
+      /** The scopes granted to the bot token at install (oauth.v2.access's `scope`): optional ones may be missing. */
+      botScopes?: string[];
       /** The earlier of the two tokens' expiries (ms since the epoch); null when neither expires. */
       expiresAt: number | null;
     }

@@ -1,5 +1,5 @@
 import type { CallPacing } from "../pacing/pacing";
-import { DeliveryError, ForbiddenUrl, SlackApiError, SlackUnreachable, stoppedBy } from "../platform/errors";
+import { DeliveryError, ForbiddenUrl, MissingScope, SlackApiError, SlackUnreachable, stoppedBy } from "../platform/errors";
 import { CallTimedOut, DIRECT, type Outbound } from "../platform/outboundCalls";
 import { classifyAnswer, healthyAnswer } from "./classifyAnswer";
 import { assertResponseUrlUsable, assertTriggerUsable, type HandleClock, TRIGGER_METHODS } from "./handles";
@@ -193,7 +193,10 @@ export class SlackClient {
       return result;
     }
     if (result.status !== 429) {
-      const refused = new SlackApiError(method, result.status, result.error, answerClass, result.retryAfterMs);
+      const refused =
+        result.error === "missing_scope"
+          ? new MissingScope(method, result.status, typeof result.body?.needed === "string" ? result.body.needed : undefined)
+          : new SlackApiError(method, result.status, result.error, answerClass, result.retryAfterMs);
       observe?.(method, healthyAnswer(result, method), refused.message);
       throw refused;
     }

@@ -31,6 +31,8 @@ export interface InstallOptions {
   userToken?: boolean;
   /** Token rotation of the installing user's token: it lives this many seconds, with a refresh token. */
   userExpiresIn?: number;
+  /** The scopes granted to the bot (oauth.v2.access's `scope`); default `app_mentions:read`, `chat:write`. */
+  botScopes?: string[];
 }
 
 /** The answer Slack's oauth.v2.access gives for an install. */
@@ -46,7 +48,7 @@ export function accessAnswer(options: InstallOptions): Record<string, unknown> {
         ? { refresh_token: `xoxe-1-${id}-user`, expires_in: options.userExpiresIn, token_type: "user" }
         : {}),
     },
-    scope: "app_mentions:read,chat:write",
+    scope: (options.botScopes ?? ["app_mentions:read", "chat:write"]).join(","),
     token_type: "bot",
     access_token: options.expiresIn ? `xoxe.xoxb-${id}-install` : `xoxb-${id}-install`,
     bot_user_id: options.botUserId ?? `UB${id}`,

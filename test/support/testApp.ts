@@ -16,6 +16,7 @@ import { withWorkObjects } from "./workObjectListeners";
  * - `/report TEXT` uploads TEXT as a file to the command's channel (`files.uploadV2`);
  * - `/later TEXT` fails its first 5 attempts before it answers TEXT on the response_url;
  * - `team_access_granted` (workspaces added to an org install) is listened to, doing nothing.
+ * - `pin_added` (Slack's optional scopes: `scopes: "optional"`, so `pins:read` may be declined) says "pinned" in its channel;
  * - "search for Q" searches Q as the installing user (`context.userToken`, OAuth mode), or says it has no user token;
  * - misuse no retry can cure: `team_join` calls say() (no channel), `app_home_opened` calls
  *   respond() (no response_url), `/badstep` names a step "fetch user" (a space), `/bigstep`
@@ -42,6 +43,13 @@ withWorkObjects(testApp);
 
 testApp.event("app_mention", async ({ event, say }) => {
   await say({ text: "reply", thread_ts: String(event!.ts) });
+});
+
+testApp.event("pin_added", {
+  scopes: "optional",
+  run: async ({ event, client }) => {
+    await client.chat.postMessage({ channel: event!.channel_id, text: "pinned" });
+  },
 });
 
 testApp.command("/echo", async ({ command, respond }) => {

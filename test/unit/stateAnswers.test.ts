@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SlackApiError } from "../../src/platform/errors";
+import { MissingScope, SlackApiError } from "../../src/platform/errors";
 import { createSlackClient } from "../../src/slack/client";
 
 afterEach(() => vi.unstubAllGlobals());
@@ -44,5 +44,19 @@ describe("a message-state answer (the stream no longer streams)", () => {
       ["chat.update", false],
       ["chat.stopStream", false],
     ]);
+  });
+});
+
+describe("a refusal for a scope the workspace did not grant (missing_scope)", () => {
+  it("is parked at once, never retried, and says which scope Slack named", async () => {
+    const { client } = clientAnswering({ ok: false, error: "missing_scope", needed: "reactions:write", provided: "chat:write" });
+    const refused = client.call("reactions.add", { channel: "C1", timestamp: "1.2", name: "eyes" });
+    await expect(refused).rejects.toBeInstanceOf(MissingScope);
+    await expect(refused).rejects.toMatchObject({
+      code: "missing_scope",
+      disposition: "park",
+      needed: "reactions:write",
+      message: "reactions.add: 200 missing_scope (needs reactions:write, which this workspace did not grant)",
+    });
   });
 });

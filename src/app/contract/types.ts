@@ -142,6 +142,8 @@ export interface SlackApp<Env = EnvBindings> {
   loadOptions?(inbound: Inbound, world: OptionsLoadWorld<Env>): Promise<AckBody | undefined> | undefined;
   /** The Slack app manifest the app's registrations need (`GET /admin/manifest`, the `manifest` command). */
   manifest?(options: ManifestOptions): AppManifest;
+  /** The optional scopes (`bot_optional`) the listener named `listener` needs that are not in `granted`: its run is then skipped. Pure. */
+  ungrantedScopes?(listener: string, granted: readonly string[]): string[];
   /** The registered listeners a given manifest leaves unreachable (named once at start: `createCoordinator({ manifest })`). */
   unsubscribed?(manifest: AppManifest): string[];
 }

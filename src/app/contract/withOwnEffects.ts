@@ -31,6 +31,7 @@ export function withOwnEffects(app: SlackApp, own: OwnEffects): SlackApp {
       parked: app.parked?.bind(app),
       failureNotices: app.failureNotices?.bind(app),
       loadOptions: app.loadOptions?.bind(app),
+      ungrantedScopes: app.ungrantedScopes?.bind(app),
     };
     byApp.set(app, served);
   }

@@ -3,7 +3,7 @@ import type { Inbound } from "../../inbound/types";
 import type { AckBody, LateEvent, Plan, PlannedEffect, RunEffect } from "../contract";
 import { toAckBody } from "./ackBody";
 import type { PlanOptions } from "./appOptions";
-import { isLate } from "./lateEvents";
+import { checkedMaxEventAge, isLate } from "./lateEvents";
 import { ignoredDelivery, listenerWants } from "./listenerFilters";
 import type { ListenerSpec } from "./listeners";
 import type { Match } from "./matchers";
@@ -16,6 +16,19 @@ export interface Registered {
   spec: ListenerSpec;
   /** The listener's view of the delivery, or undefined when it does not match. */
   match: Match;
+}
+
+/**
+ * The name a listener is registered under, one per app: its spec's `name`, else `defaultName`
+ * (`#2`, `#3`… while taken). A spec's name already taken, or a bad `maxEventAgeMs`, throws.
+ */
+export function registeredName(defaultName: string, spec: ListenerSpec, registered: readonly Registered[]): string {
+  const taken = (name: string) => registered.some((l) => l.name === name);
+  let name = spec.name ?? defaultName;
+  if (!spec.name) for (let n = 2; taken(name); n++) name = `${defaultName}#${n}`;
+  if (taken(name)) throw new Error(`listener name "${name}" is already taken`);
+  checkedMaxEventAge(spec.maxEventAgeMs, `listener "${name}"`);
+  return name;
 }
 
 /**

@@ -10,7 +10,7 @@ export { toAckBody } from "./ackBody";
 export type { AppOptions, PlanOptions } from "./appOptions";
 export { planOptionsOf } from "./appOptions";
 export type { Registered } from "./deliveryPlan";
-export { planOf } from "./deliveryPlan";
+export { planOf, registeredName } from "./deliveryPlan";
 export type { ErrorArgs, ErrorHandler, ErrorHandlerArg } from "./errorHandler";
 export { ERROR_HANDLER, errorFollowUps, runErrorHandler } from "./errorHandler";
 export type { FailureNoticesOption } from "./failureNotices";
@@ -56,9 +56,19 @@ export type {
   RunLogger,
   TurnLimits,
 } from "./listeners";
-export { describeMatcher, matches } from "./listeners";
+export { describeMatcher, matches, specOf } from "./listeners";
 export type { Match } from "./matchers";
-export { actionMatch, commandMatch, constraintOf, eventMatch, messageMatch, shortcutMatch, viewMatch } from "./matchers";
+export {
+  actionMatch,
+  actionRegistration,
+  commandMatch,
+  constraintOf,
+  eventMatch,
+  messageMatch,
+  shortcutMatch,
+  viewMatch,
+  viewRegistration,
+} from "./matchers";
 export type {
   MatchedLoader,
   OptionsAcker,

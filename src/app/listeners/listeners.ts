@@ -167,6 +167,11 @@ export interface ListenerSpec<C = ListenerContext, Env = EnvBindings> {
    */
   agent?: boolean;
   /**
+   * `"optional"`: the scopes it needs (its events') are Slack's optional scopes in the app's
+   * manifest (`bot_optional`), and it runs only in workspaces that granted them (skipped, logged once, elsewhere).
+   */
+  scopes?: "optional";
+  /**
    * Whether its run's user is told, in the run's thread, that the answer is delayed (after its first
    * failed attempt) and that it failed (once parked): `true`, `false`, or `{ runs?, retrying?, failed? }`.
    * Default: the app's (`new App({ failureNotices })`), on for agents' runs.
@@ -176,6 +181,13 @@ export interface ListenerSpec<C = ListenerContext, Env = EnvBindings> {
 
 /** A listener is its `run` alone, or a spec with `ack`, `run` and options. */
 export type Listener<C = ListenerContext, Env = EnvBindings> = ListenerSpec<C, Env>["run"] | ListenerSpec<C, Env>;
+
+/** A listener's spec, whichever way it was given (its `run` alone, or the spec). */
+export function specOf(listener: Listener<never, never>): ListenerSpec {
+  const spec = typeof listener === "function" ? { run: listener } : (listener ?? {});
+  // Each kind's match() builds exactly the context its registration overload promised the listener.
+  return spec as ListenerSpec;
+}
 
 export type Matcher = string | RegExp;
 

@@ -2,7 +2,7 @@ import { eventOf } from "../../inbound/eventOf";
 import { isObject } from "../../inbound/fields";
 import type { Inbound } from "../../inbound/types";
 import type { ListenerContext } from "./listenerArgs";
-import { type Matcher, matches } from "./listeners";
+import { describeMatcher, type Matcher, matches } from "./listeners";
 
 type Json = Record<string, unknown>;
 
@@ -52,6 +52,12 @@ export function commandMatch(name: Matcher): Match {
       : undefined;
 }
 
+/** An action listener's name and match: block_actions whose action matches `action_id` (or `{ action_id, block_id }`). */
+export function actionRegistration(constraint: Matcher | { action_id?: Matcher; block_id?: Matcher }): [string, Match] {
+  const constraints = constraintOf<"action_id" | "block_id">(constraint, "action_id");
+  return [`action:${describeMatcher(constraints.action_id)}`, actionMatch(constraints)];
+}
+
 export function actionMatch({ action_id, block_id }: { action_id?: Matcher; block_id?: Matcher }): Match {
   return (inbound) => {
     if (inbound.kind !== "interaction" || inbound.type !== "block_actions" || !Array.isArray(inbound.payload.actions))
@@ -61,6 +67,15 @@ export function actionMatch({ action_id, block_id }: { action_id?: Matcher; bloc
     );
     return action ? { inbound, body: inbound.payload, action } : undefined;
   };
+}
+
+/** A view listener's name and match: view_submission (default) or view_closed of views with this `callback_id`. */
+export function viewRegistration(
+  constraint: Matcher | { callback_id: Matcher; type?: "view_submission" | "view_closed" },
+): [string, Match] {
+  const { callback_id, type = "view_submission" } =
+    typeof constraint === "object" && !(constraint instanceof RegExp) ? constraint : { callback_id: constraint };
+  return [`view:${describeMatcher(callback_id)}:${type}`, viewMatch(callback_id, type)];
 }
 
 export function viewMatch(callbackId: Matcher | undefined, type: "view_submission" | "view_closed"): Match {

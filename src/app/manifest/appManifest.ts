@@ -8,13 +8,13 @@ import type {
   ManifestOptions,
   NamedNeeds,
 } from "./manifestTypes";
+import { optionalScopes } from "./optionalScopes";
 import {
   AGENT_VIEW_EVENTS,
   ASSISTANT_SCOPES,
   COMMANDS_SCOPE,
   COORDINATOR_SCOPES,
   EVENT_SCOPES,
-  LOOKUP_SCOPES,
   OAUTH_EVENTS,
   UNFURL_SCOPES,
 } from "./scopes";
@@ -98,7 +98,7 @@ function featuresOf(
 /**
  * The Slack app manifest the registrations need (pure): a bot event for every event and message
  * listener, the scopes those events and the coordinator's own calls need (with the app's declared
- * ones; the lookups' history scopes as optional, and only for an app that hears from conversations), slash commands, shortcuts, interactivity and options load URLs, custom steps, the App
+ * ones; optional ones in `bot_optional` by optionalScopes.ts's one rule), slash commands, shortcuts, interactivity and options load URLs, custom steps, the App
  * Home's tabs, the agent (or assistant) view with the stop button's event, and in OAuth mode the
  * redirect URL and the install's scopes.
  */
@@ -116,20 +116,23 @@ export function appManifest(
     ...(view === "agent_view" ? AGENT_VIEW_EVENTS : []),
     ...(options.oauth ? OAUTH_EVENTS : []),
   ]);
-  const needed = sorted([
+  const required = [
+    ...(needs.some((n) => n.command || n.shortcut) ? [COMMANDS_SCOPE] : []),
+    ...(view ? ASSISTANT_SCOPES : []),
+    ...(declared.unfurl_domains?.length ? UNFURL_SCOPES : []),
+    ...(options.oauth?.scopes ?? []),
+  ];
+  // Uncertain posts are looked for in the conversations the app hears from; a commands-only app is never asked.
+  const looksUp = view !== undefined || needs.some((n) => (n.events ?? []).length > 0);
+  const optional = optionalScopes(needs, declared, required, looksUp);
+  const bot = sorted([
     ...COORDINATOR_SCOPES,
     ...events.flatMap((event) => EVENT_SCOPES[event] ?? []),
     ...needs.flatMap((n) => n.scopes ?? []),
-    ...(needs.some((n) => n.command || n.shortcut) ? [COMMANDS_SCOPE] : []),
-    ...(view ? ASSISTANT_SCOPES : []),
     ...(declared.scopes ?? []),
-    ...(declared.unfurl_domains?.length ? UNFURL_SCOPES : []),
-    ...(options.oauth?.scopes ?? []),
+    ...required,
+    ...optional,
   ]);
-  // Uncertain posts are looked for in the conversations the app hears from; a commands-only app is never asked.
-  const looksUp = view !== undefined || needs.some((n) => (n.events ?? []).length > 0);
-  const optional = looksUp ? LOOKUP_SCOPES.filter((scope) => !needed.includes(scope)) : [];
-  const bot = sorted([...needed, ...optional]);
   const user = sorted([...(declared.userScopes ?? []), ...(options.oauth?.userScopes ?? [])]);
   const interactive = needs.some((n) => n.interactivity || n.options || n.shortcut);
   const functions = functionsOf(needs);
@@ -143,7 +146,7 @@ export function appManifest(
     features: featuresOf(needs, declared, name, urls, view),
     oauth_config: {
       ...(options.oauth ? { redirect_urls: [options.oauth.redirectUrl ?? urls.oauthRedirect] } : {}),
-      scopes: { bot, ...(optional.length ? { bot_optional: sorted(optional) } : {}), ...(user.length ? { user } : {}) },
+      scopes: { bot, ...(optional.length ? { bot_optional: optional } : {}), ...(user.length ? { user } : {}) },
     },
     settings: {
       ...(events.length ? { event_subscriptions: { request_url: urls.events, bot_events: events } } : {}),

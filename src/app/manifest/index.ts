@@ -1,7 +1,7 @@
 /**
  * The Slack app manifest made from the registrations: what each listener needs of it
  * (`ListenerNeeds`, declared beside `app.command`, `app.shortcut`, `app.function`, `app.assistant`,
- * a listener's `agent` option), which scopes events and the coordinator's own calls need
+ * a listener's `agent` and `scopes` options), which scopes (and which optional: `optionalScopes.ts`) events and the coordinator's own calls need
  * (`scopes.ts`, data), which view the app declares (`agentView.ts`: agent or assistant), its App
  * Home's tabs (`appHome.ts`), Work Objects' previews and unfurl domains (`workObjects.ts`), the manifest itself (`appManifest`, pure), and the listeners a given
  * manifest leaves unreachable.
@@ -14,7 +14,7 @@ export {
   eventNeeds,
   functionNeeds,
   shortcutNeeds,
-  withAgentOption,
+  withListenerOptions,
 } from "./listenerNeeds";
 export type {
   AppHomeDeclaration,
@@ -33,5 +33,6 @@ export type {
 } from "./manifestTypes";
 export type { EntityTypeName } from "./scopes";
 export { ENTITY_DETAILS_REQUESTED, ENTITY_TYPES, MESSAGE_EVENTS } from "./scopes";
+export { ungrantedScopes } from "./optionalScopes";
 export { unsubscribedListeners } from "./unsubscribed";
 export { entityDetailsNeeds } from "./workObjects";

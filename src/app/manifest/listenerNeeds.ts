@@ -24,9 +24,16 @@ export function eventNeeds(types: readonly string[]): ListenerNeeds {
   };
 }
 
-/** A listener's own `agent` option: it answers as an agent (`sayStream`, `setStatus`, the stop button), whatever it listens to. */
-export function withAgentOption(needs: ListenerNeeds, agent: boolean | undefined): ListenerNeeds {
-  return agent ? { ...needs, agent: true } : needs;
+/**
+ * A listener's own options: `agent` (it answers as an agent: `sayStream`, `setStatus`, the stop
+ * button, whatever it listens to), `scopes: "optional"` (the scopes it needs are optional,
+ * `bot_optional`, and it runs only where granted).
+ */
+export function withListenerOptions(
+  needs: ListenerNeeds,
+  { agent, scopes }: { agent?: boolean; scopes?: "optional" },
+): ListenerNeeds {
+  return { ...needs, ...(agent ? { agent: true } : {}), ...(scopes === "optional" ? { optional: true } : {}) };
 }
 
 export function commandNeeds(name: Constraint, declaration: CommandDeclaration = {}): ListenerNeeds {

@@ -69,6 +69,11 @@ export interface AppManifestDeclaration {
   scopes?: readonly string[];
   /** User scopes asked for at install (OAuth mode). */
   userScopes?: readonly string[];
+  /**
+   * Bot scopes an installer may decline (Slack's `bot_optional`): listed in `bot` and marked
+   * optional. A listener needing one a workspace did not grant is skipped there, logged once.
+   */
+  optionalScopes?: readonly string[];
   /** The agent view's words; declares the app an agent (`features.agent_view`), as `AGENT_SESSIONS` does. */
   agent?: AssistantDeclaration;
   /** The App Home's tabs, over what the listeners imply. */
@@ -102,6 +107,8 @@ export interface ListenerNeeds {
   homeTab?: boolean;
   /** Answers `entity_details_requested`: Work Object previews (`features.rich_previews`) for these entity types. */
   richPreviews?: EntityDetailsDeclaration;
+  /** Its scopes are optional (a listener's `scopes: "optional"`): a workspace that did not grant them skips it. */
+  optional?: boolean;
 }
 
 /** A listener's name (as the app registered it) and its needs. */

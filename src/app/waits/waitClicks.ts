@@ -35,6 +35,7 @@ export function withWaitClicks(app: SlackApp): SlackApp {
       loadOptions: app.loadOptions?.bind(app),
       manifest: app.manifest?.bind(app),
       unsubscribed: app.unsubscribed?.bind(app),
+      ungrantedScopes: app.ungrantedScopes?.bind(app),
     };
     served.set(app, wrapped);
   }
