@@ -1,6 +1,7 @@
 import { FakeCalls, type RecordedCall } from "./fakeCalls";
 import { appliedUnder, type CallMatch, FakeFaults, type Fault, playFault, statusOf } from "./fakeFaults";
 import { readRequest } from "./fakeRequests";
+import { searchAnswer } from "./fakeSearch";
 import { FakeAnswers, type FakeMessage, type MessageAuthor } from "./fakeSlackAnswers";
 import { FakeOauth } from "./fakeSlackOauth";
 import { type FakeStreamLimits, FakeStreams } from "./fakeStreams";
@@ -242,6 +243,7 @@ export class FakeSlack {
         needed: "channels:history,groups:history,im:history,mpim:history",
       });
     }
-    return Response.json(this.answers.answer(method, body));
+    const searched = searchAnswer(method, body, this.answers.posted(), this.origin);
+    return Response.json(searched ?? this.answers.answer(method, body));
   }
 }
