@@ -119,6 +119,15 @@ describe("search() in a run started by a person's message", () => {
     expect(said(slack)).toEqual(["found: The Gizmo launch moved to Friday (C0PROJECTS)"]);
   });
 
+  it('Slack\'s search having issues (assistant_search_context_disabled, "wait and try again"): the attempt ends and the retry searches', async () => {
+    const slack = slackHolding().fail({ method: SEARCH_METHOD }, { error: "assistant_search_context_disabled" }, 1);
+    const attempts: number[] = [];
+    expect(await perform(searching(true, attempts), () => personAsks("gizmo"), slack)).toEqual([]);
+    expect(attempts).toEqual([1, 2]);
+    expect(slack.callsTo(SEARCH_METHOD)).toHaveLength(2);
+    expect(said(slack)).toEqual(["found: The Gizmo launch moved to Friday (C0PROJECTS)"]);
+  });
+
   it("no action_token (a message without one, a slash command): refused with SearchRefused no_action_token, Slack never asked", async () => {
     const slack = slackHolding();
     expect(await perform(searching(), () => personAsks("gizmo", false), slack)).toEqual([]);
