@@ -80,6 +80,13 @@ async function perform(app: App, delivery: () => Inbound, slack: FakeSlack) {
   });
 }
 
+/** A person asks "find gizmo" and the run catches refusals: the outbox's rows after, and the attempts the run saw. */
+async function askedForGizmo(slack: FakeSlack) {
+  const attempts: number[] = [];
+  const rows = await perform(searching(true, attempts), () => personAsks("gizmo"), slack);
+  return { rows, attempts };
+}
+
 const said = (slack: FakeSlack) => slack.messagesIn(CHANNEL).map((m) => m.text);
 
 describe("search() in a run started by a person's message", () => {
@@ -100,9 +107,7 @@ describe("search() in a run started by a person's message", () => {
 
   it("its answer lost after Slack searched: the retry searches again (no checkpoint was written), and answers once", async () => {
     const slack = slackHolding().fail({ method: SEARCH_METHOD }, { lostAnswer: "reset" }, 1);
-    const attempts: number[] = [];
-    expect(await perform(searching(true, attempts), () => personAsks("gizmo"), slack)).toEqual([]);
-    expect(attempts).toEqual([1, 2]);
+    expect(await askedForGizmo(slack)).toEqual({ rows: [], attempts: [1, 2] });
     // Two searches, both applied: the first answer never reached the run, so its step was never recorded.
     expect(slack.callsTo(SEARCH_METHOD).map((call) => call.applied)).toEqual([true, true]);
     expect(said(slack)).toEqual(["found: The Gizmo launch moved to Friday (C0PROJECTS)"]);
@@ -110,9 +115,7 @@ describe("search() in a run started by a person's message", () => {
 
   it("a later call's answer lost (the reply's post): the retry reuses the recorded search and does not search again", async () => {
     const slack = slackHolding().fail({ method: "chat.postMessage" }, { lostAnswer: "reset" }, 1);
-    const attempts: number[] = [];
-    expect(await perform(searching(true, attempts), () => personAsks("gizmo"), slack)).toEqual([]);
-    expect(attempts).toEqual([1, 2]);
+    expect(await askedForGizmo(slack)).toEqual({ rows: [], attempts: [1, 2] });
     // One search: the retry got the step's stored answer back. The post was found in the channel, not made twice.
     expect(slack.callsTo(SEARCH_METHOD)).toHaveLength(1);
     expect(slack.callsTo("chat.postMessage").length).toBeGreaterThanOrEqual(1);
@@ -121,9 +124,7 @@ describe("search() in a run started by a person's message", () => {
 
   it('Slack\'s search having issues (assistant_search_context_disabled, "wait and try again"): the attempt ends and the retry searches', async () => {
     const slack = slackHolding().fail({ method: SEARCH_METHOD }, { error: "assistant_search_context_disabled" }, 1);
-    const attempts: number[] = [];
-    expect(await perform(searching(true, attempts), () => personAsks("gizmo"), slack)).toEqual([]);
-    expect(attempts).toEqual([1, 2]);
+    expect(await askedForGizmo(slack)).toEqual({ rows: [], attempts: [1, 2] });
     expect(slack.callsTo(SEARCH_METHOD)).toHaveLength(2);
     expect(said(slack)).toEqual(["found: The Gizmo launch moved to Friday (C0PROJECTS)"]);
   });
