@@ -141,6 +141,15 @@ export type {
   ShortcutDeclaration,
 } from "./app/manifest";
 export type {
+  Search,
+  SearchAnswer,
+  SearchChannelType,
+  SearchContentType,
+  SearchMessage,
+  SearchOptions,
+} from "./app/search";
+export { SearchRefused } from "./app/search";
+export type {
   ChatStreamer,
   ModelSource,
   ModelStream,

@@ -57,6 +57,11 @@ export const METHOD_TIERS: Readonly<Record<string, Tier>> = {
   "files.getUploadURLExternal": 4,
   "files.completeUploadExternal": 4,
   "auth.test": 4,
+  // Real-time Search: assistant.search.info is Tier 2; assistant.search.context's page says only
+  // "Special rate limits apply" (docs.slack.dev/reference/methods/assistant.search.context), no
+  // figure: paced at its companion's Tier 2 (20 a minute per workspace) until Slack publishes one.
+  "assistant.search.context": 2,
+  "assistant.search.info": 2,
 };
 
 /** Stream starts (and stops) that may go at once per workspace, unless SLACK_STREAM_BURST says otherwise. */

@@ -3,8 +3,18 @@ import type { CallResult } from "./webApi";
 /** Slack error codes that mean the token itself is dead (the installation is gone or revoked). */
 export const TOKEN_REJECTIONS: ReadonlySet<string> = new Set(["invalid_auth", "not_authed", "token_revoked", "account_inactive"]);
 
-/** Slack error codes that a later attempt can succeed past. */
-const TRANSIENT_ERRORS = new Set(["ratelimited", "internal_error", "fatal_error", "service_unavailable", "request_timeout"]);
+/**
+ * Slack error codes that a later attempt can succeed past. `assistant_search_context_disabled`:
+ * "We're having issues returning your search results. Please wait and try again." (its method's page).
+ */
+const TRANSIENT_ERRORS = new Set([
+  "ratelimited",
+  "internal_error",
+  "fatal_error",
+  "service_unavailable",
+  "request_timeout",
+  "assistant_search_context_disabled",
+]);
 
 /** Per method, errors that mean the effect already holds: a redelivery of an idempotent-by-shape call. */
 const ALREADY_DONE: Record<string, string> = {

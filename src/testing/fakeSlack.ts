@@ -1,6 +1,7 @@
 import { FakeCalls, type RecordedCall } from "./fakeCalls";
 import { appliedUnder, type CallMatch, FakeFaults, type Fault, playFault, statusOf } from "./fakeFaults";
 import { readRequest } from "./fakeRequests";
+import { searchAnswer } from "./fakeSearch";
 import { FakeAnswers, type FakeMessage, type MessageAuthor } from "./fakeSlackAnswers";
 import { FakeOauth } from "./fakeSlackOauth";
 import { type FakeStreamLimits, FakeStreams } from "./fakeStreams";
@@ -238,13 +239,9 @@ export class FakeSlack {
     if (method === "oauth.v2.access") return this.oauth.access(body);
     if (method === "response_url") return new Response("ok", { status: 200 });
     if (method === "file_upload") return new Response(`OK - ${String(body.bytes).length}`, { status: 200 });
-    if (HISTORY_READS.has(method) && !this.historyScopes) {
-      return Response.json({
-        ok: false,
-        error: "missing_scope",
-        needed: "channels:history,groups:history,im:history,mpim:history",
-      });
-    }
-    return Response.json(this.workObjects.answer(method, body) ?? this.answers.answer(method, body));
+    const needed = "channels:history,groups:history,im:history,mpim:history";
+    if (HISTORY_READS.has(method) && !this.historyScopes) return Response.json({ ok: false, error: "missing_scope", needed });
+    const searched = searchAnswer(method, body, this.answers.posted(), this.origin);
+    return Response.json(searched ?? this.workObjects.answer(method, body) ?? this.answers.answer(method, body));
   }
 }

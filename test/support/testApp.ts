@@ -1,5 +1,6 @@
 import { App } from "../../src/app/App";
 import { Assistant } from "../../src/app/assistant/assistant";
+import { SearchRefused } from "../../src/app/search";
 import { RetryableError } from "../../src/platform/errors";
 import { withWorkObjects } from "./workObjectListeners";
 
@@ -18,6 +19,7 @@ import { withWorkObjects } from "./workObjectListeners";
  * - `team_access_granted` (workspaces added to an org install) is listened to, doing nothing.
  * - `pin_added` (Slack's optional scopes: `scopes: "optional"`, so `pins:read` may be declined) says "pinned" in its channel;
  * - "search for Q" searches Q as the installing user (`context.userToken`, OAuth mode), or says it has no user token;
+ * - "look up Q" searches Q with the message's action_token (`search`, the Real-time Search API) and says what it found, or the refusal's code;
  * - misuse no retry can cure: `team_join` calls say() (no channel), `app_home_opened` calls
  *   respond() (no response_url), `/badstep` names a step "fetch user" (a space), `/bigstep`
  *   returns a BigInt from its step; `/hugestep` returns 2.5 MB from its step and `/growstep` two
@@ -88,6 +90,16 @@ testApp.message(/^search for (.+)$/, async ({ context, client, say }) => {
   const query = context.matches![1]!;
   const found = await client.search.messages({ token: context.userToken, query, sort: "timestamp", sort_dir: "desc" });
   await say(`searched as the installing user: ${found.ok}`);
+});
+
+testApp.message(/^look up (.+)$/, async ({ context, search, say }) => {
+  const found = await search(context.matches![1]!).catch((error: unknown) => {
+    if (error instanceof SearchRefused) return error.code;
+    throw error;
+  });
+  await say(
+    typeof found === "string" ? `refused: ${found}` : `found: ${found.results.messages?.map((m) => m.content).join(" | ")}`,
+  );
 });
 
 testApp.command("/whois", async ({ command, client, respond }) => {

@@ -1,6 +1,7 @@
 import type { SlackWebClient } from "../../slack/client";
 import type { EntityDetails } from "../../slack/workObjects";
 import type { AckBody, BudgetWindows, EnvBindings, RunTools, StatusUpdate, Step, TurnLimit } from "../contract";
+import type { Search } from "../search";
 import type { ChatStreamer, SayStreamOptions } from "../streams";
 import type { DurableTimers, DurableWaits } from "../waits";
 import type { FailureNoticesOption } from "./failureNotices";
@@ -96,6 +97,11 @@ export type RunArgs<C = ListenerContext, Env = EnvBindings> = C & {
    * checkpointed: a retried run continues or replaces it, and Slack's limits are handled.
    */
   sayStream(options?: SayStreamOptions): ChatStreamer;
+  /**
+   * Real-time search (`assistant.search.context`) with the `action_token` of the person's message
+   * that started the run, recorded as a step. Throws SearchRefused when there is none, or Slack refuses it.
+   */
+  search: Search;
   /** 1 on the first attempt of this run, 2 on its first retry, … */
   attempt: number;
   /** Aborted when the user stops the conversation (the agent session's stop button); Slack calls are refused from then on. */

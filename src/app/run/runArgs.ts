@@ -1,6 +1,7 @@
 import type { RunTools } from "../contract";
 import { functionCompletion } from "../functions";
 import type { ListenerContext, RunArgs } from "../listeners";
+import { realtimeSearch } from "../search";
 import { noStreams, type SayStream } from "../streams";
 import { durableTimers, durableWaits } from "../waits";
 import { entityDetailsTools } from "../workObjects";
@@ -37,6 +38,7 @@ export function runArgsOf(name: string, matched: ListenerContext, tools: RunTool
     logger,
     env,
     sayStream,
+    search: realtimeSearch(inbound, client, step),
     ...suspensions,
     ...helpers,
     ...runControls(tools),
