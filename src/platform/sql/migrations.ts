@@ -19,6 +19,7 @@ import conversationStops from "../../../migrations/0018_conversation_stops.sql";
 import stoppedRuns from "../../../migrations/0019_stopped_runs.sql";
 import waitAnswerers from "../../../migrations/0020_wait_answerers.sql";
 import releasedTurns from "../../../migrations/0021_released_turns.sql";
+import sessionTitles from "../../../migrations/0024_session_titles.sql";
 import { type MigrationId, SchemaNewerThanCode } from "../errors";
 
 export interface Migration {
@@ -51,6 +52,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 19, name: "0019_stopped_runs", sql: stoppedRuns },
   { id: 20, name: "0020_wait_answerers", sql: waitAnswerers },
   { id: 21, name: "0021_released_turns", sql: releasedTurns },
+  { id: 24, name: "0024_session_titles", sql: sessionTitles },
 ];
 
 /**
