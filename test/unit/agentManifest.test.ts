@@ -136,3 +136,19 @@ describe("the app's manifest.agent", () => {
     });
   });
 });
+
+describe("app.assistant's titleChanged", () => {
+  const assistant = { threadStarted: noop, userMessage: noop };
+
+  it("subscribes to agent_session_title_changed, on the agent view even where AGENT_SESSIONS is false", () => {
+    const manifest = new App().assistant({ ...assistant, titleChanged: noop }, { description: "Answers" }).manifest(PLAIN);
+    expect(manifest.settings?.event_subscriptions?.bot_events).toContain("agent_session_title_changed");
+    expect(manifest.features?.agent_view).toEqual({ agent_description: "Answers" });
+    expect(validate(slackSchema, manifest)).toEqual([]);
+  });
+
+  it("is what does it: an assistant without it is not subscribed", () => {
+    const events = new App().assistant(assistant).manifest({ url: URL_ }).settings?.event_subscriptions?.bot_events;
+    expect(events).not.toContain("agent_session_title_changed");
+  });
+});
