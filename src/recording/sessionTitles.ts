@@ -1,6 +1,7 @@
 import type { ContextSave, SessionTitleStore } from "../app/contract";
 import type { Conversation } from "../inbound/types";
 import type { MeteredSql } from "../platform/sql/meteredSql";
+import { oldestSavedAt, pruneSavedBefore } from "./keptByAge";
 
 type Thread = Pick<Conversation, "team" | "channel" | "threadTs">;
 
@@ -41,20 +42,14 @@ export class SessionTitles implements SessionTitleStore {
     );
   }
 
-  /** When the oldest title was kept (ms since the epoch), or null when none is. */
+  /** When the oldest row was saved (ms since the epoch), or null when none is kept. */
   oldestSavedAt(): number | null {
-    return this.sql.one<{ at: number | null }>("SELECT min(saved_at) AS at FROM session_titles").at;
+    return oldestSavedAt(this.sql, "session_titles");
   }
 
-  /** Deletes up to `limit` titles kept before `before`, oldest first. Returns how many. */
+  /** Deletes up to `limit` rows saved before `before`, oldest first. Returns how many. */
   pruneSavedBefore(before: number, limit: number): number {
-    return this.sql.count(
-      `DELETE FROM session_titles WHERE (team, channel, thread_ts) IN (
-         SELECT team, channel, thread_ts FROM session_titles WHERE saved_at < ? ORDER BY saved_at LIMIT ?)
-       RETURNING 1`,
-      before,
-      limit,
-    );
+    return pruneSavedBefore(this.sql, "session_titles", before, limit);
   }
 
   /** Deletes every title of `workspace`. Returns how many. */
