@@ -41,9 +41,9 @@ const renamed = (thread: { channel: string; threadTs: string }, title: string, e
 /** Each delivery ingested by a new workspace's shard, its run settled before the next; then `read` inside the shard. */
 async function deliverInOrder<T>(
   deliveries: ((team: string) => Inbound)[],
-  read: (shard: Awaited<ReturnType<typeof workspaceShardIn>>, team: string) => T,
+  read: (shard: Awaited<ReturnType<typeof workspaceShardIn>>, team: string, clock: ReturnType<typeof controlClock>) => T,
 ) {
-  controlClock();
+  const clock = controlClock();
   const team = newWorkspace();
   return runInDurableObject(shardStub(team), async (_, state) => {
     const shard = await workspaceShardIn(state, { app, settings: { AGENT_SESSIONS: "true" } });
@@ -58,7 +58,7 @@ async function deliverInOrder<T>(
       await shard.recording.ingest(inbound);
       expect(await current.settled.opened).toBe("delivered");
     }
-    return read(shard, team);
+    return read(shard, team, clock);
   });
 }
 
@@ -104,5 +104,22 @@ describe("a session title its user chose, under the agent view", () => {
       (shard, team) => shard.threadContexts.store.userTitle?.({ team, ...thread }),
     );
     expect(kept).toBeUndefined();
+  });
+
+  it("is pruned with the thread contexts, THREAD_CONTEXT_RETENTION_DAYS (90) after it was kept, and goes with the installation", async () => {
+    const thread = dmThread();
+    const rename = (team: string) => eventDelivery(team, renamed(thread, "Mine", "1783536990.000000"));
+    const pruned = await deliverInOrder([rename], async (shard, team, clock) => {
+      const before = shard.threadContexts.store.userTitle?.({ team, ...thread });
+      clock.advance(91 * 24 * 3_600_000);
+      await shard.alarm();
+      return [before, shard.threadContexts.store.userTitle?.({ team, ...thread })];
+    });
+    expect(pruned).toEqual(["Mine", undefined]);
+    const gone = await deliverInOrder([rename], (shard, team) => {
+      shard.threadContexts.installationGone(team);
+      return shard.threadContexts.store.userTitle?.({ team, ...thread });
+    });
+    expect(gone).toBeUndefined();
   });
 });
