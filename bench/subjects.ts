@@ -156,6 +156,8 @@ export async function startSubject(options: {
       // chat.update is 50+ a minute per workspace): paced, every subject would deliver 50 replies a
       // minute. The bench measures the engine; pacing has its own test (test/delivery/pacing.test.ts).
       SLACK_PACING: "off",
+      // The numbers in bench/README.md were measured on the assistant view (the Worker's default then).
+      AGENT_SESSIONS: "false",
       ...(options.name === "slack-edge-same-work" ? { SLACK_EDGE_WORK: "placeholder-update" } : {}),
       ...options.settings,
     },

@@ -33,6 +33,7 @@ export { App } from "./app/App";
 export type {
   AgentAppContextChangedArgs,
   AgentMessagesTabOpenedArgs,
+  AgentSessionTitleChangedArgs,
   AgentViewTools,
   AssistantConfig,
   AssistantPrompt,
@@ -41,6 +42,7 @@ export type {
   AssistantTools,
   AssistantUserMessageArgs,
   AssistantUserMessageEvent,
+  SetTitleOptions,
 } from "./app/assistant";
 export { Assistant } from "./app/assistant";
 export type {
@@ -60,6 +62,7 @@ export type {
   RunEffect,
   RunFailure,
   RunTools,
+  SessionTitleStore,
   SlackApiEffect,
   SlackApp,
   StatusUpdate,

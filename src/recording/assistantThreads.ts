@@ -1,6 +1,7 @@
 import type { AssistantThreadContext, ContextSave, ThreadContextStore } from "../app/contract";
 import type { Conversation } from "../inbound/types";
 import type { MeteredSql } from "../platform/sql/meteredSql";
+import { oldestSavedAt, pruneSavedBefore } from "./keptByAge";
 
 /**
  * All SQL touching `assistant_threads`: each assistant thread's saved context, one row per thread,
@@ -47,20 +48,14 @@ export class AssistantThreads implements ThreadContextStore {
     );
   }
 
-  /** When the oldest context was saved (ms since the epoch), or null when none is kept. */
+  /** When the oldest row was saved (ms since the epoch), or null when none is kept. */
   oldestSavedAt(): number | null {
-    return this.sql.one<{ at: number | null }>("SELECT min(saved_at) AS at FROM assistant_threads").at;
+    return oldestSavedAt(this.sql, "assistant_threads");
   }
 
-  /** Deletes up to `limit` contexts saved before `before`, oldest first. Returns how many. */
+  /** Deletes up to `limit` rows saved before `before`, oldest first. Returns how many. */
   pruneSavedBefore(before: number, limit: number): number {
-    return this.sql.count(
-      `DELETE FROM assistant_threads WHERE (team, channel, thread_ts) IN (
-         SELECT team, channel, thread_ts FROM assistant_threads WHERE saved_at < ? ORDER BY saved_at LIMIT ?)
-       RETURNING 1`,
-      before,
-      limit,
-    );
+    return pruneSavedBefore(this.sql, "assistant_threads", before, limit);
   }
 
   /**

@@ -132,8 +132,8 @@ export const SETTINGS = {
   },
   AGENT_SESSIONS: {
     part: "delivery",
-    read: flag(false),
-    doc: "the app is declared an agent in its Slack settings: a run of a user's message (`message`, `app_mention`) marks the thread's agent session `processing` while it works and `active` once it returns, and a parked one moves it back to `active`; an assistant's `setTitle` renames the session (`agents.sessions.rename`) ([Agent sessions and the stop button](app-api.md#agent-sessions-and-the-stop-button))",
+    read: flag(true),
+    doc: "the app is declared an agent in its Slack settings (the agent view, the only one Slack gives new apps; `false` keeps an existing app on the assistant view: [Moving from the assistant view](../guides/ai-agent.md#moving-from-the-assistant-view)): a run of a user's message (`message`, `app_mention`) marks the thread's agent session `processing` while it works and `active` once it returns, and a parked one moves it back to `active`; an assistant's `setTitle` renames the session (`agents.sessions.rename`) ([Agent sessions and the stop button](app-api.md#agent-sessions-and-the-stop-button))",
   },
   RUN_RETRYING_TEXT: {
     part: "delivery",

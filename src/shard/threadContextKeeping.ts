@@ -1,5 +1,7 @@
+import type { ThreadContextStore } from "../app/contract";
 import { log } from "../platform/log";
 import { AssistantThreads } from "../recording/assistantThreads";
+import { SessionTitles } from "../recording/sessionTitles";
 import type { ShardStorage } from "../recording/shardStorage";
 import type { CoordinatorEnv } from "../rpc/env";
 import { recordSettings } from "../settings";
@@ -10,37 +12,53 @@ const PRUNE_BATCH = 500;
 const PRUNE_INTERVAL_MS = 60_000;
 
 /**
- * A workspace shard's assistant thread contexts (recording/assistantThreads.ts): the store its runs
- * read and save, pruned THREAD_CONTEXT_RETENTION_DAYS after a context's last save (its own wake
- * source), and deleted when the workspace's installation goes.
+ * A workspace shard's assistant thread contexts (recording/assistantThreads.ts) and the titles its
+ * users chose for agent sessions (recording/sessionTitles.ts): the store its runs read and save,
+ * pruned THREAD_CONTEXT_RETENTION_DAYS after a last save (its own wake source), and deleted when
+ * the workspace's installation goes.
  */
 export class ThreadContextKeeping {
-  readonly store: AssistantThreads;
+  readonly store: ThreadContextStore;
+  private readonly contexts: AssistantThreads;
+  private readonly titles: SessionTitles;
   private readonly retentionMs: number;
 
   constructor(
     private readonly storage: ShardStorage,
     env: CoordinatorEnv,
   ) {
-    this.store = new AssistantThreads(storage.sql);
+    const contexts = new AssistantThreads(storage.sql);
+    const titles = new SessionTitles(storage.sql);
+    this.contexts = contexts;
+    this.titles = titles;
+    this.store = {
+      get: (thread) => contexts.get(thread),
+      save: (thread, context, saved) => contexts.save(thread, context, saved),
+      userTitle: (thread) => titles.userTitle(thread),
+      keepUserTitle: (thread, title, saved) => titles.keepUserTitle(thread, title, saved),
+    };
     // Read with the receipts' retention: a bad value halts recording, as RECEIPT_RETENTION_HOURS does.
     this.retentionMs = recordSettings(env).threadContextRetentionMs;
     storage.wakeUps.register((now) => {
-      const oldest = this.store.oldestSavedAt();
+      const kept = [contexts.oldestSavedAt(), titles.oldestSavedAt()].filter((at) => at !== null);
+      const oldest = kept.length > 0 ? Math.min(...kept) : null;
       return oldest === null ? null : Math.max(oldest + this.retentionMs, now + PRUNE_INTERVAL_MS);
     });
   }
 
   /** The alarm's part: contexts past the retention are deleted, a batch at a time. */
   prune(now: number): void {
-    const pruned = this.store.pruneSavedBefore(now - this.retentionMs, PRUNE_BATCH);
-    if (pruned === PRUNE_BATCH) this.storage.wakeUps.arm(now + 1_000);
+    const before = now - this.retentionMs;
+    const contexts = this.contexts.pruneSavedBefore(before, PRUNE_BATCH);
+    const titles = this.titles.pruneSavedBefore(before, PRUNE_BATCH);
+    const pruned = contexts + titles;
+    if (contexts === PRUNE_BATCH || titles === PRUNE_BATCH) this.storage.wakeUps.arm(now + 1_000);
     if (pruned > 0) log("info", "thread contexts pruned", { shard: this.storage.name, pruned });
   }
 
   /** The workspace's installation is gone (uninstalled, tokens revoked): its threads' contexts go with it. */
   installationGone(workspace: string): number {
-    const deleted = this.store.deleteWorkspace(workspace);
+    const deleted = this.contexts.deleteWorkspace(workspace) + this.titles.deleteWorkspace(workspace);
     if (deleted > 0) log("info", "thread contexts deleted: installation gone", { shard: this.storage.name, workspace, deleted });
     return deleted;
   }

@@ -141,6 +141,17 @@ export class SlackSimulator {
     });
   }
 
+  /**
+   * `agent_session_title_changed`: the user (U0000USER unless told) renamed the agent session of
+   * `thread_ts` in `channel` to `title`, as Slack sends it: `previous_title` only when it had one, no `ts`.
+   */
+  agentSessionTitleChanged(
+    fields: { channel: string; thread_ts: string; title: string; previous_title?: string } & Fields,
+  ): Promise<Request> {
+    const event = { ts: undefined, user: "U0000USER", team_id: this.teamId, event_ts: messageTs(), ...fields };
+    return this.event("agent_session_title_changed", event);
+  }
+
   /** Any interactivity payload, signed and form-encoded as `payload=`. */
   interaction(payload: Fields): Promise<Request> {
     return this.send("/slack/interactivity", signedInteraction(payload, this.sign()));

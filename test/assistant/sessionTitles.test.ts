@@ -76,7 +76,7 @@ describe("an assistant's setTitle", () => {
     ]);
   });
 
-  it("under the assistant view (AGENT_SESSIONS unset) keeps assistant.threads.setTitle, the title as given", async () => {
+  it("under the assistant view (AGENT_SESSIONS=false, the test env's) keeps assistant.threads.setTitle, the title as given", async () => {
     const thread = dmThread();
     const message = assistantThreadMessage(thread, "what is this channel about?");
     const title = "t".repeat(210);

@@ -61,6 +61,8 @@ beforeAll(async () => {
       SLACK_BOT_TOKEN: "xoxb-console-test",
       SLACK_API_URL: fake.fake.apiUrl,
       ADMIN_TOKEN,
+      // The traffic it counts was written on the assistant view (the Worker's default then).
+      AGENT_SESSIONS: "false",
     },
   });
   browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });

@@ -61,7 +61,7 @@ describe("the demo's manifest", () => {
     expect(validate(slackSchema, manifest)).toEqual([]);
   });
 
-  it("under the older assistant view (AGENT_SESSIONS unset) declares assistant_view, and no stop button event", async () => {
+  it("under the older assistant view (AGENT_SESSIONS=false) declares assistant_view, and no stop button event", async () => {
     const response = await demoWith(`/admin/manifest?url=${encodeURIComponent(URL_)}`, { AGENT_SESSIONS: "false" });
     const manifest: AppManifest = await response.json();
     expect(manifest.features?.agent_view).toBeUndefined();

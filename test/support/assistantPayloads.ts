@@ -137,3 +137,19 @@ export function assistantAppThreadTitled(thread: { channel: string; threadTs: st
     channel_type: "im",
   };
 }
+
+/**
+ * `agent_session_title_changed` exactly as Slack's events reference shows it
+ * (docs.slack.dev/reference/events/agent_session_title_changed): a user renamed an agent session;
+ * `previous_title` is left out when the session had no title, `enterprise_id` added for org installs.
+ */
+export const SESSION_TITLE_CHANGED_AS_DOCUMENTED = {
+  channel: "C0123ABC456",
+  event_ts: "1783536983.783769",
+  previous_title: "Scuba diving research",
+  team_id: "T0123ABC456",
+  thread_ts: "1782234671.392669",
+  title: "Bora Bora trip prep",
+  type: "agent_session_title_changed",
+  user: "U123ABC456",
+} as const;

@@ -37,7 +37,9 @@ import { withWorkObjects } from "./workObjectListeners";
  * - an agent conversation's other deliveries are listened to, doing nothing: `assistant_thread_started`,
  *   `agent_session_stopped`, a click on a `stop_answer` button.
  * - the assistant (`app.assistant`): a thread started is greeted in it, with suggested prompts and a
- *   title; a user's DM message is answered with the thread's saved context; a Messages tab opened is greeted.
+ *   title; a user's DM message is answered with the thread's saved context ("title X" / "title! X" titles
+ *   its thread, the second over the user's title); a Messages tab opened is greeted; a session the user
+ *   renamed is told its new and previous title.
  * - Work Objects (test/support/workObjectListeners.ts): a flexpane presented, a link shared unfurled.
  */
 export const testApp = new App();
@@ -236,10 +238,16 @@ testApp.assistant(
       await setSuggestedPrompts({ title: "Try these", prompts: [{ title: "Summarise", message: "summarise this channel" }] });
       await setTitle("A new chat");
     },
-    userMessage: async ({ event, say, getThreadContext, setStatus }) => {
+    userMessage: async ({ event, say, getThreadContext, setStatus, setTitle }) => {
+      // "title X" titles the thread (left alone when its user chose its title), "title! X" overwrites.
+      const retitle = /^title(!?) (.+)$/.exec(event.text ?? "");
+      if (retitle) await setTitle(retitle[2]!, { overwrite: retitle[1] === "!" });
       await setStatus("is thinking…");
       const { channel_id } = await getThreadContext();
       await say(`you said "${event.text}" while viewing ${channel_id ?? "nothing"}`);
+    },
+    titleChanged: async ({ event, say }) => {
+      await say(`renamed to "${event.title}" from "${event.previous_title ?? "nothing"}"`);
     },
     messagesTabOpened: async ({ say, setSuggestedPrompts }) => {
       await say("welcome to the Messages tab");

@@ -22,6 +22,9 @@ export const TEST_BINDINGS = {
   HANDLER_MAX_ATTEMPTS: "3",
   // Custom steps' tokens are sealed under it in single-workspace mode too.
   TOKEN_ENCRYPTION_KEY: TEST_TOKEN_ENCRYPTION_KEY,
+  // The engine's tests were written on the assistant view (the Worker's default was then off); the agent
+  // view's tests set it true (workspaceShardIn's settings, STARTER_AGENT_TEST_BINDINGS).
+  AGENT_SESSIONS: "false",
 } as const;
 
 /**
@@ -29,7 +32,12 @@ export const TEST_BINDINGS = {
  * vitest.config.ts): the test secrets and fake Slack, and a stand-in model counting one number
  * every 5 ms instead of 50 (a stop can still meet it mid-answer).
  */
-export const EXAMPLE_TEST_BINDINGS = { ...TEST_BINDINGS, DEMO_COUNT_INTERVAL_MS: "5" };
+export const EXAMPLE_TEST_BINDINGS = { ...withoutAgentSessions(TEST_BINDINGS), DEMO_COUNT_INTERVAL_MS: "5" };
+
+/** `bindings` without AGENT_SESSIONS: the Worker's default (or .dev.vars.example's) decides. */
+function withoutAgentSessions(bindings: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(bindings).filter(([name]) => name !== "AGENT_SESSIONS"));
+}
 
 export const LEASE_MS = Number(TEST_BINDINGS.LEASE_MS);
 export const DELIVERY_TIMEOUT_MS = Number(TEST_BINDINGS.DELIVERY_TIMEOUT_MS);

@@ -11,8 +11,10 @@ import slackSchema from "../support/slackManifestSchema/manifest.schema.2.0.0.js
 const URL_ = "https://agent.example.com";
 const noop = async () => {};
 
-const botEvents = (app: App, agentView?: boolean) =>
-  app.manifest({ url: URL_, ...(agentView === undefined ? {} : { agentView }) }).settings?.event_subscriptions?.bot_events;
+// Unset, `agentView` is true (the agent view is every new app's): an app not declared an agent says false.
+const PLAIN = { url: URL_, agentView: false };
+const botEvents = (app: App, agentView = false) =>
+  app.manifest({ url: URL_, agentView }).settings?.event_subscriptions?.bot_events;
 
 describe("an app declared an agent by AGENT_SESSIONS, with no app.assistant", () => {
   const app = new App({ manifest: { name: "Helper" } }).message(noop);
@@ -27,8 +29,8 @@ describe("an app declared an agent by AGENT_SESSIONS, with no app.assistant", ()
     expect(validate(slackSchema, manifest)).toEqual([]);
   });
 
-  it("is no agent without it: no view, no stop button's event, no assistant:write", () => {
-    const plain = app.manifest({ url: URL_ });
+  it("is no agent with it false (AGENT_SESSIONS=false): no view, no stop button's event, no assistant:write", () => {
+    const plain = app.manifest(PLAIN);
     expect(plain.features?.agent_view).toBeUndefined();
     expect(plain.features?.assistant_view).toBeUndefined();
     expect(plain.settings?.event_subscriptions?.bot_events).not.toContain("agent_session_stopped");
@@ -36,11 +38,23 @@ describe("an app declared an agent by AGENT_SESSIONS, with no app.assistant", ()
   });
 });
 
+describe("the agent view by default (agentView unset: Slack gives new apps only the agent view)", () => {
+  it("declares a plain app an agent, and puts app.assistant on the agent view, not the assistant view", () => {
+    const plain = new App({ manifest: { name: "Helper" } }).event("app_mention", noop).manifest({ url: URL_ });
+    expect(plain.features?.agent_view).toEqual({ agent_description: "Helper, in Slack" });
+    expect(plain.settings?.event_subscriptions?.bot_events).toEqual(["agent_session_stopped", "app_mention"]);
+    const assistant = new App().assistant({ threadStarted: noop, userMessage: noop }, { description: "Answers" });
+    expect(assistant.manifest({ url: URL_ }).features).toMatchObject({ agent_view: { agent_description: "Answers" } });
+    expect(assistant.manifest({ url: URL_ }).features?.assistant_view).toBeUndefined();
+    expect(validate(slackSchema, plain)).toEqual([]);
+  });
+});
+
 describe("a listener's agent option", () => {
   const answer = { agent: true, run: async ({ sayStream }: { sayStream: () => unknown }) => void sayStream() };
 
-  it("makes an app of one app_mention listener an agent, AGENT_SESSIONS unset", () => {
-    const manifest = new App({ manifest: { name: "Mentions" } }).event("app_mention", answer).manifest({ url: URL_ });
+  it("makes an app of one app_mention listener an agent, AGENT_SESSIONS false", () => {
+    const manifest = new App({ manifest: { name: "Mentions" } }).event("app_mention", answer).manifest(PLAIN);
     expect(manifest.features?.agent_view).toEqual({ agent_description: "Mentions, in Slack" });
     expect(manifest.settings?.event_subscriptions?.bot_events).toEqual(["agent_session_stopped", "app_mention"]);
     expect(manifest.oauth_config?.scopes?.bot).toContain("assistant:write");
@@ -54,10 +68,10 @@ describe("a listener's agent option", () => {
   it("turns the older assistant view of app.assistant into the agent view", () => {
     const assistant = { threadStarted: noop, userMessage: noop };
     const app = new App().assistant(assistant, { description: "Answers questions" });
-    expect(app.manifest({ url: URL_ }).features?.assistant_view).toEqual({ assistant_description: "Answers questions" });
+    expect(app.manifest(PLAIN).features?.assistant_view).toEqual({ assistant_description: "Answers questions" });
     const withAgent = new App().assistant(assistant, { description: "Answers questions" }).event("app_mention", answer);
-    expect(withAgent.manifest({ url: URL_ }).features?.agent_view).toEqual({ agent_description: "Answers questions" });
-    expect(withAgent.manifest({ url: URL_ }).features?.assistant_view).toBeUndefined();
+    expect(withAgent.manifest(PLAIN).features?.agent_view).toEqual({ agent_description: "Answers questions" });
+    expect(withAgent.manifest(PLAIN).features?.assistant_view).toBeUndefined();
   });
 });
 
@@ -74,14 +88,14 @@ describe("a listener of an event only agents get", () => {
 
 describe("the App Home's tabs", () => {
   it("an app_home_opened listener turns the Home tab on, and nothing else", () => {
-    const manifest = new App().event("app_home_opened", noop).manifest({ url: URL_ });
+    const manifest = new App().event("app_home_opened", noop).manifest(PLAIN);
     expect(manifest.features?.app_home).toEqual({ home_tab_enabled: true });
     expect(manifest.settings?.event_subscriptions?.bot_events).toEqual(["app_home_opened"]);
     expect(validate(slackSchema, manifest)).toEqual([]);
   });
 
   it("no listener of the App Home: no app_home entry", () => {
-    expect(new App().event("reaction_added", noop).manifest({ url: URL_ }).features?.app_home).toBeUndefined();
+    expect(new App().event("reaction_added", noop).manifest(PLAIN).features?.app_home).toBeUndefined();
   });
 
   it("what the app declares wins over what the listeners imply", () => {
@@ -90,14 +104,14 @@ describe("the App Home's tabs", () => {
     })
       .event("app_home_opened", noop)
       .message(noop);
-    expect(app.manifest({ url: URL_ }).features?.app_home).toEqual({
+    expect(app.manifest(PLAIN).features?.app_home).toEqual({
       home_tab_enabled: false,
       messages_tab_enabled: true,
       messages_tab_read_only_enabled: true,
     });
     // A tab no listener implies can be turned on.
     const declared = new App({ manifest: { app_home: { home_tab_enabled: true } } }).command("/x", noop);
-    expect(declared.manifest({ url: URL_ }).features?.app_home).toEqual({ home_tab_enabled: true });
+    expect(declared.manifest(PLAIN).features?.app_home).toEqual({ home_tab_enabled: true });
   });
 });
 
@@ -120,5 +134,21 @@ describe("the app's manifest.agent", () => {
       agent_description: "The app's words",
       suggested_prompts: prompts,
     });
+  });
+});
+
+describe("app.assistant's titleChanged", () => {
+  const assistant = { threadStarted: noop, userMessage: noop };
+
+  it("subscribes to agent_session_title_changed, on the agent view even where AGENT_SESSIONS is false", () => {
+    const manifest = new App().assistant({ ...assistant, titleChanged: noop }, { description: "Answers" }).manifest(PLAIN);
+    expect(manifest.settings?.event_subscriptions?.bot_events).toContain("agent_session_title_changed");
+    expect(manifest.features?.agent_view).toEqual({ agent_description: "Answers" });
+    expect(validate(slackSchema, manifest)).toEqual([]);
+  });
+
+  it("is what does it: an assistant without it is not subscribed", () => {
+    const events = new App().assistant(assistant).manifest({ url: URL_ }).settings?.event_subscriptions?.bot_events;
+    expect(events).not.toContain("agent_session_title_changed");
   });
 });

@@ -10,7 +10,9 @@ import slackSchema from "../support/slackManifestSchema/manifest.schema.2.0.0.js
 const URL_ = "https://coordinator.example.com";
 const HISTORY = ["channels:history", "groups:history", "im:history", "mpim:history"];
 const noop = async () => {};
-const scopesOf = (app: App) => app.manifest({ url: URL_ }).oauth_config?.scopes;
+// Apps not declared agents (`agentView: false`, an existing app's AGENT_SESSIONS=false): an agent's view asks for more.
+const PLAIN = { url: URL_, agentView: false };
+const scopesOf = (app: App) => app.manifest(PLAIN).oauth_config?.scopes;
 
 describe("the manifest's history scopes follow the uncertain-post lookups", () => {
   it("a commands-only app gets no history scope, optional or not", () => {
@@ -18,7 +20,7 @@ describe("the manifest's history scopes follow the uncertain-post lookups", () =
     const scopes = scopesOf(app);
     expect(scopes?.bot).toEqual(["chat:write", "commands"]);
     expect(scopes?.bot_optional).toBeUndefined();
-    expect(validate(slackSchema, app.manifest({ url: URL_ }))).toEqual([]);
+    expect(validate(slackSchema, app.manifest(PLAIN))).toEqual([]);
   });
 
   it("an app that hears from conversations gets the four, listed in bot and marked optional", () => {
@@ -26,7 +28,7 @@ describe("the manifest's history scopes follow the uncertain-post lookups", () =
     const scopes = scopesOf(app);
     expect(scopes?.bot).toEqual(["app_mentions:read", "chat:write", ...HISTORY].sort());
     expect(scopes?.bot_optional).toEqual(HISTORY);
-    expect(validate(slackSchema, app.manifest({ url: URL_ }))).toEqual([]);
+    expect(validate(slackSchema, app.manifest(PLAIN))).toEqual([]);
   });
 
   it("the history scopes its own events need stay required; only the rest are optional", () => {

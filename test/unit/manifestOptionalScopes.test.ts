@@ -11,7 +11,8 @@ import slackSchema from "../support/slackManifestSchema/manifest.schema.2.0.0.js
 const URL_ = "https://coordinator.example.com";
 const HISTORY = ["channels:history", "groups:history", "im:history", "mpim:history"];
 const noop = async () => {};
-const scopesOf = (app: App) => app.manifest({ url: URL_ }).oauth_config?.scopes;
+// An app that is not an agent (agentView: false, as AGENT_SESSIONS=false): the agent view's own scopes are not this file's subject.
+const scopesOf = (app: App) => app.manifest({ url: URL_, agentView: false }).oauth_config?.scopes;
 
 describe("optional scopes in the manifest", () => {
   it("the app's optionalScopes are listed in bot and marked bot_optional, beside the history scopes; Slack's schema accepts it", () => {
@@ -19,14 +20,14 @@ describe("optional scopes in the manifest", () => {
     const scopes = scopesOf(app);
     expect(scopes?.bot).toEqual(["app_mentions:read", "chat:write", ...HISTORY, "reactions:write", "users:read"].sort());
     expect(scopes?.bot_optional).toEqual([...HISTORY, "reactions:write", "users:read"].sort());
-    expect(validate(slackSchema, app.manifest({ url: URL_ }))).toEqual([]);
+    expect(validate(slackSchema, app.manifest({ url: URL_, agentView: false }))).toEqual([]);
   });
 
   it('a scopes: "optional" listener\'s event scopes are optional; the same scope another listener needs stays required', () => {
     const optional = new App().event("reaction_added", { scopes: "optional", run: noop });
     expect(scopesOf(optional)?.bot).toContain("reactions:read");
     expect(scopesOf(optional)?.bot_optional).toEqual([...HISTORY, "reactions:read"].sort());
-    expect(validate(slackSchema, optional.manifest({ url: URL_ }))).toEqual([]);
+    expect(validate(slackSchema, optional.manifest({ url: URL_, agentView: false }))).toEqual([]);
     const both = new App().event("reaction_added", { scopes: "optional", run: noop }).event("reaction_removed", noop);
     expect(scopesOf(both)?.bot).toContain("reactions:read");
     expect(scopesOf(both)?.bot_optional).toEqual(HISTORY);

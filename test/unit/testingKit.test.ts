@@ -210,6 +210,15 @@ describe("SlackSimulator", () => {
       inputs: { user_id: "U1" },
     });
   });
+
+  it("sends agent_session_title_changed with Slack's documented fields, and no ts", async () => {
+    const rename = { channel: "D9", thread_ts: "1782234671.392669", title: "Bora Bora trip prep", previous_title: "Scuba" };
+    const { event } = JSON.parse(await verified(await simulate.agentSessionTitleChanged(rename)));
+    expect(Object.keys(event).sort()).toEqual(
+      ["channel", "event_ts", "previous_title", "team_id", "thread_ts", "title", "type", "user"].sort(),
+    );
+    expect(event).toMatchObject({ ...rename, type: "agent_session_title_changed", team_id: "T0KIT", user: "U0000USER" });
+  });
 });
 
 describe("docs/guides/testing.md", () => {

@@ -1,4 +1,5 @@
 import type {
+  AgentSessionTitleChangedEvent,
   AppContextChangedEvent,
   AppHomeOpenedEvent,
   AssistantThreadContextChangedEvent,
@@ -11,6 +12,7 @@ import type { Inbound } from "../../inbound/types";
 import type { EnvBindings, RunTools } from "../contract";
 import type { EventArgs, ListenerContext, ListenerSpec, Match, RunArgs, TurnLimits, TurnPolicy } from "../listeners";
 import { type AgentViewTools, type AssistantTools, assistantTools } from "./assistantTools";
+import { keepUserTitle } from "./userTitles";
 
 /** A user's message in an assistant thread, or (agent view) the root of a new one. */
 export type AssistantUserMessageEvent = (GenericMessageEvent | FileShareMessageEvent) & { channel_type: "im" };
@@ -34,6 +36,8 @@ export type AgentMessagesTabOpenedArgs<Env = EnvBindings> = WithTools<
   Env
 >;
 export type AgentAppContextChangedArgs<Env = EnvBindings> = WithTools<AppContextChangedEvent, AgentViewTools, Env>;
+/** `event.title` the user chose (`previous_title` unless the session had none); the thread's tools, its `setTitle` included. */
+export type AgentSessionTitleChangedArgs<Env = EnvBindings> = WithTools<AgentSessionTitleChangedEvent, AssistantTools, Env>;
 
 type Handler<A> = (args: A) => void | Promise<void>;
 
@@ -52,6 +56,11 @@ export interface AssistantConfig<Env = EnvBindings> {
   messagesTabOpened?: Handler<AgentMessagesTabOpenedArgs<Env>>;
   /** Agent view: `app_context_changed`, what the user is viewing now (`event.context.entities`). */
   appContextChanged?: Handler<AgentAppContextChangedArgs<Env>>;
+  /**
+   * Agent view: `agent_session_title_changed`, the user renamed the thread's session. Its title is
+   * kept for the thread before this runs: a later `setTitle()` leaves it alone unless `{ overwrite: true }`.
+   */
+  titleChanged?: Handler<AgentSessionTitleChangedArgs<Env>>;
   /** A user's message while the thread's previous one is still answered: `queue`, `interrupt`, `parallel` or `merge` (default: the app's, `queue`). */
   turns?: TurnPolicy;
   /** The oldest event (ms) its handlers answer; older ones are acked and logged (default: the app's, an hour). */
@@ -98,6 +107,7 @@ const isUserMessageInDm = (event: Record<string, unknown>) =>
 /** A handler as a listener's run: every run's arguments, its `say` bound to the thread, and the assistant's tools. */
 function asRun(handler: Handler<never>): NonNullable<ListenerSpec["run"]> {
   return (args: RunArgs, tools?: RunTools) => {
+    if (args.event?.type === "agent_session_title_changed") keepUserTitle(args.inbound, args.event, tools?.threadContexts);
     const tooled = assistantTools(args.inbound, args.event ?? {}, args.client, tools);
     // Its own tools past the run's catch too, as the run's other tools are (app/run/guardedTools.ts).
     const own = tools?.guarded ? tools.guarded(tooled) : tooled;
@@ -126,6 +136,7 @@ export function assistantListeners<Env>(assistant: AssistantConfig<Env> | Assist
     ["userMessage", config.userMessage, eventMatching(isUserMessageInDm)],
     ["messagesTabOpened", config.messagesTabOpened, eventMatching((e) => e.type === "app_home_opened" && e.tab === "messages")],
     ["appContextChanged", config.appContextChanged, eventMatching((e) => e.type === "app_context_changed")],
+    ["titleChanged", config.titleChanged, eventMatching((e) => e.type === "agent_session_title_changed")],
   ];
   return handlers.flatMap(([handler, run, match]) =>
     run ? [{ name: `assistant:${handler}`, spec: { run: asRun(run), subtypes: ["file_share"], ...policies }, match }] : [],

@@ -2,10 +2,12 @@ import { eventConversation } from "../../inbound/conversation";
 import { isObject, optionalString } from "../../inbound/fields";
 import type { Inbound } from "../../inbound/types";
 import { HandlerMisuse } from "../../platform/errors";
+import { log } from "../../platform/log";
 import type { SlackWebClient } from "../../slack/client";
 import type { AssistantThreadContext, RunTools } from "../contract";
 import type { SayArguments } from "../listeners";
 import { eventTimeOf } from "./threadContext";
+import type { SetTitleOptions } from "./userTitles";
 
 /** One suggested prompt: the title shown and the message sent when the user picks it. */
 export interface AssistantPrompt {
@@ -25,9 +27,10 @@ export interface AssistantTools {
   /**
    * The thread's title in the user's history: `assistant.threads.setTitle` under the assistant view;
    * under the agent view (AGENT_SESSIONS) `agents.sessions.rename` of the thread's session, cut to
-   * Slack's 200 characters.
+   * Slack's 200 characters. Skipped (a log line) when the thread's user chose its title
+   * (`agent_session_title_changed`), unless `{ overwrite: true }`.
    */
-  setTitle(title: string): Promise<void>;
+  setTitle(title: string, options?: SetTitleOptions): Promise<void>;
   /** The thread's saved context (see saveThreadContext), else the one this event carries, else `{}`. */
   getThreadContext(): Promise<AssistantThreadContext>;
   /** Saves the context this event carries (or `context`) as the thread's, durably, in the shard that records the thread. */
@@ -100,8 +103,13 @@ export function assistantTools(
         ...(title === undefined ? {} : { title }),
       });
     },
-    setTitle: async (title) => {
+    setTitle: async (title, options = {}) => {
       if (threadTs === undefined) misuse("setTitle()", inbound);
+      // The user renamed the session: their title stands unless the app says otherwise.
+      if (!options.overwrite && conversation && store?.userTitle?.(conversation) !== undefined) {
+        log("info", "setTitle skipped: the user chose this thread's title", { workspace: inbound.workspace, channel, threadTs });
+        return;
+      }
       // The agent view's thread is a session: Slack's assistant.threads.setTitle is the older view's.
       if (tools.agentSessions)
         await api("setTitle()", "agents.sessions.rename", { thread_ts: threadTs, title: sessionTitle(title) });

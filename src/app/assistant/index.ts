@@ -1,11 +1,13 @@
 /**
  * `app.assistant`: Bolt's Assistant (its handlers, each a listener of the assistant surface), its
  * handlers' tools (`say`, `setTitle`, `setSuggestedPrompts`, the thread's saved context), bound
- * to the event's conversation (inbound/conversation.ts). The store the context is saved in is the shard's (contract/).
+ * to the event's conversation (inbound/conversation.ts), and the title a user chose for a session
+ * (userTitles.ts). The store the context and title are kept in is the shard's (contract/).
  */
 export type {
   AgentAppContextChangedArgs,
   AgentMessagesTabOpenedArgs,
+  AgentSessionTitleChangedArgs,
   AssistantConfig,
   AssistantThreadContextChangedArgs,
   AssistantThreadStartedArgs,
@@ -14,3 +16,4 @@ export type {
 } from "./assistant";
 export { Assistant, assistantListeners } from "./assistant";
 export type { AgentViewTools, AssistantPrompt, AssistantTools } from "./assistantTools";
+export type { SetTitleOptions } from "./userTitles";

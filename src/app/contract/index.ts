@@ -18,7 +18,7 @@ export type {
 } from "./effects";
 export { outboxKeyOf } from "./outboxKey";
 export type { StreamLedger, StreamLimits, StreamTools } from "./streamTools";
-export type { AssistantThreadContext, ContextSave, ThreadContextStore } from "./threadContexts";
+export type { AssistantThreadContext, ContextSave, SessionTitleStore, ThreadContextStore } from "./threadContexts";
 export type { BudgetWindows, TurnBudget, TurnLimit } from "./turnBudget";
 export type {
   AckBody,

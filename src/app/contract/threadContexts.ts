@@ -21,7 +21,17 @@ export interface ContextSave {
  * run of an older `assistant_thread_context_changed` never undoes a newer one. A thread is its
  * conversation: its team, DM channel and root `ts` (its `key` is not needed).
  */
-export interface ThreadContextStore {
+export interface ThreadContextStore extends Partial<SessionTitleStore> {
   get(thread: Pick<Conversation, "team" | "channel" | "threadTs">): AssistantThreadContext | undefined;
   save(thread: Pick<Conversation, "team" | "channel" | "threadTs">, context: AssistantThreadContext, saved: ContextSave): boolean;
+}
+
+/**
+ * Where the title a user chose for an agent session is kept (`agent_session_title_changed`,
+ * recording/sessionTitles.ts), in the same shard as the thread's context, ordered by the event's time
+ * as a context is: `setTitle()` skips a thread whose user chose its title, unless told to overwrite.
+ */
+export interface SessionTitleStore {
+  userTitle(thread: Pick<Conversation, "team" | "channel" | "threadTs">): string | undefined;
+  keepUserTitle(thread: Pick<Conversation, "team" | "channel" | "threadTs">, title: string, saved: ContextSave): boolean;
 }

@@ -5,17 +5,17 @@ export type AppView = "agent_view" | "assistant_view";
 
 /**
  * Which view the app declares, if any. The agent view when the app is declared an agent:
- * `AGENT_SESSIONS` (`options.agentView`), the app's `manifest.agent`, a listener's `agent` option or
- * a listener of an event only agents get. Otherwise `app.assistant` keeps the assistant view.
- * `agentView` unset counts as false: the Worker always passes AGENT_SESSIONS, whose default
- * (settings/table.ts) is the one switch that makes the agent view every app's.
+ * `AGENT_SESSIONS` (`options.agentView`, unset counts as true: Slack gives new apps only the agent
+ * view), the app's `manifest.agent`, a listener's `agent` option or a listener of an event only
+ * agents get. `agentView: false` (an existing app's `AGENT_SESSIONS=false`) keeps `app.assistant`
+ * on the assistant view.
  */
 export function viewOf(
   needs: readonly ListenerNeeds[],
   declared: AppManifestDeclaration,
   options: Pick<ManifestOptions, "agentView">,
 ): AppView | undefined {
-  if (options.agentView || declared.agent || needs.some((n) => n.agent)) return "agent_view";
+  if ((options.agentView ?? true) || declared.agent || needs.some((n) => n.agent)) return "agent_view";
   return needs.some((n) => n.assistant) ? "assistant_view" : undefined;
 }
 

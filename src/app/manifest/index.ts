@@ -31,8 +31,8 @@ export type {
   NamedNeeds,
   ShortcutDeclaration,
 } from "./manifestTypes";
+export { ungrantedScopes } from "./optionalScopes";
 export type { EntityTypeName } from "./scopes";
 export { ENTITY_DETAILS_REQUESTED, ENTITY_TYPES, MESSAGE_EVENTS } from "./scopes";
-export { ungrantedScopes } from "./optionalScopes";
 export { unsubscribedListeners } from "./unsubscribed";
 export { entityDetailsNeeds } from "./workObjects";

@@ -58,12 +58,14 @@ const ASSISTANT_EVENTS: Record<string, string> = {
   "assistant:userMessage": "message.im",
   "assistant:messagesTabOpened": "app_home_opened",
   "assistant:appContextChanged": "app_context_changed",
+  "assistant:titleChanged": "agent_session_title_changed",
 };
 
-/** What one of `app.assistant`'s listeners (by its name) needs: its event, and the view. */
+/** What one of `app.assistant`'s listeners (by its name) needs: its event, and the view (the agent view for an event only agents get). */
 export function assistantNeeds(listener: string, declaration: AssistantDeclaration = {}): ListenerNeeds {
   const event = ASSISTANT_EVENTS[listener];
-  return { ...(event ? { events: [event] } : {}), assistant: declaration };
+  const agent = event !== undefined && AGENT_ONLY_EVENTS.includes(event);
+  return { ...(event ? { events: [event] } : {}), assistant: declaration, ...(agent ? { agent: true } : {}) };
 }
 
 /** Registrations that take an optional declaration before the listener: `(constraint, declaration?, listener)`. */

@@ -125,8 +125,9 @@ export interface ManifestOptions {
   oauth?: { redirectUrl?: string; scopes?: readonly string[]; userScopes?: readonly string[] };
   /**
    * `AGENT_SESSIONS`: the app is declared an agent — `features.agent_view`, `agent_session_stopped`
-   * (the stop button), `assistant:write` and the Messages tab, whatever its listeners; when false or
-   * unset, an agent only if a declaration or a listener says so, and `app.assistant` on `assistant_view`.
+   * (the stop button), `assistant:write` and the Messages tab, whatever its listeners. Unset: true
+   * (Slack gives new apps only the agent view). False (an existing app on the assistant view): an
+   * agent only if a declaration or a listener says so, and `app.assistant` on `assistant_view`.
    */
   agentView?: boolean;
   /** Overrides the app's declared name. */

@@ -21,6 +21,7 @@ import waitAnswerers from "../../../migrations/0020_wait_answerers.sql";
 import releasedTurns from "../../../migrations/0021_released_turns.sql";
 import turnBudgets from "../../../migrations/0022_turn_budgets.sql";
 import mergedTurns from "../../../migrations/0023_merged_turns.sql";
+import sessionTitles from "../../../migrations/0024_session_titles.sql";
 import { type MigrationId, SchemaNewerThanCode } from "../errors";
 
 export interface Migration {
@@ -55,6 +56,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 21, name: "0021_released_turns", sql: releasedTurns },
   { id: 22, name: "0022_turn_budgets", sql: turnBudgets },
   { id: 23, name: "0023_merged_turns", sql: mergedTurns },
+  { id: 24, name: "0024_session_titles", sql: sessionTitles },
 ];
 
 /**
