@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { CoordinatorEnv } from "../../src/rpc/env";
 import { directoryStub } from "../../src/rpc/installationStubs";
 import { controlClock } from "../support/clock";
@@ -18,6 +18,12 @@ import { FAKE_SLACK_ORIGIN, OAUTH_TEST_BINDINGS } from "../support/testBindings"
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();
+
+// Three tests call the Worker module itself (with their own settings): its first import compiles the
+// whole coordinator, which took more than a test's 5 s on a loaded machine. Paid here, once.
+beforeAll(async () => {
+  await import("../../src/index");
+}, 60_000);
 
 /** Nothing about `team` is stored: no installation, nothing in the admin list. */
 async function expectNothingStored(team: string) {
