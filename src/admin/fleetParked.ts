@@ -5,6 +5,8 @@ import type { ParkedCursor, ParkedRow, ShardOperationsApi } from "../rpc/shard";
 import { shardOperationsStub, watchStub } from "../rpc/shardStub";
 import { WATCH } from "../rpc/watch";
 import { onShards } from "./onShards";
+import { type ParkedSelection, parkedSelection } from "./parkedSelection";
+import { walkParked } from "./parkedWalk";
 
 /** Every shard that may hold parked effects: the registry's (all it ever saw) and the watch (alerts). */
 async function everyShard(env: CoordinatorEnv): Promise<string[]> {
@@ -59,52 +61,43 @@ const toFleetRow = (shard: string, row: ParkedRow): FleetParkedRow => ({
   parkedAt: row.parked_at,
 });
 
-/**
- * `{ "shard"?, "keys"?, "all"? }`: which parked effects an operation is for — a shard's, some keys
- * (on one shard or any), or, only with `"all": true`, every one in the fleet. Anything else is 400:
- * a typo must never widen a discard to everything.
- */
-async function selection(request: Request): Promise<{ shard?: string; keys: string[] | null }> {
-  const usage = '{ "shard"?: string, "keys"?: string[] }, or { "all": true }';
-  let body: unknown;
-  try {
-    body = JSON.parse(await request.text());
-  } catch {
-    throw new Rejection(400, `body must be JSON: ${usage}`);
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new Rejection(400, `body must be ${usage}`);
-  const unknown = Object.keys(body).filter((name) => !["shard", "keys", "all"].includes(name));
-  if (unknown.length > 0) throw new Rejection(400, `unknown field ${JSON.stringify(unknown[0])}; body must be ${usage}`);
-  const { shard, keys, all } = body as { shard?: unknown; keys?: unknown; all?: unknown };
-  if (shard !== undefined && (typeof shard !== "string" || shard === ""))
-    throw new Rejection(400, '"shard" must be a shard name, e.g. "T0001/0" or "watch"');
-  if (keys !== undefined && (!Array.isArray(keys) || keys.length > 1000 || !keys.every((key) => typeof key === "string")))
-    throw new Rejection(400, '"keys" must be an array of at most 1000 outbox keys');
-  if (all !== undefined && all !== true) throw new Rejection(400, '"all" must be true');
-  if (all === true && (shard !== undefined || keys !== undefined))
-    throw new Rejection(400, '"all" cannot be combined with "shard" or "keys"');
-  if (all !== true && shard === undefined && keys === undefined) throw new Rejection(400, `say which: ${usage}`);
-  return { shard: shard as string | undefined, keys: (keys as string[] | undefined) ?? null };
+/** The shards a selection names: its shard, else every shard — only the filter's workspace's when it names one. */
+async function shardsOf({ shard, filter }: ParkedSelection, env: CoordinatorEnv): Promise<string[]> {
+  if (shard) return [shard];
+  const shards = await everyShard(env);
+  // A workspace's shards are named "{workspace}/{bucket}" (rpc/shardFor.ts): the others hold none of its rows.
+  return filter?.workspace === undefined ? shards : shards.filter((name) => name.startsWith(`${filter.workspace}/`));
 }
 
-/** Runs a replay or discard on the shards the request's selection names; how many rows it touched. */
+/**
+ * A replay or discard as its body selects: a dry run or a filter walks the shards in bounded
+ * batches (parkedWalk.ts); shard, keys or all without a filter act as they always did, in one call per shard.
+ */
 async function onSelection(
   request: Request,
   env: CoordinatorEnv,
+  action: "replay" | "discard",
   act: (
     stub: DurableObjectStub<ShardOperationsApi & Rpc.DurableObjectBranded>,
     keys: string[] | null,
   ) => number | Promise<number>,
-): Promise<{ count: number; unreachable: string[] }> {
-  const { shard, keys } = await selection(request);
-  const shards = shard ? [shard] : await everyShard(env);
-  const { results, unreachable } = await onShards(shards, async (name) => act(shardOperationsStub(env.SHARD, name), keys));
-  return { count: results.reduce((sum, [, n]) => sum + n, 0), unreachable };
+): Promise<Record<string, unknown>> {
+  const selection = await parkedSelection(request);
+  const shards = await shardsOf(selection, env);
+  const done = action === "replay" ? "replayed" : "discarded";
+  if (selection.filter || selection.dryRun) {
+    const { count, ...walk } = await walkParked(env, shards, selection.filter ?? {}, selection.dryRun ? "count" : action);
+    return { [selection.dryRun ? "matched" : done]: count, ...walk };
+  }
+  const { results, unreachable } = await onShards(shards, async (name) =>
+    act(shardOperationsStub(env.SHARD, name), selection.keys),
+  );
+  return { [done]: results.reduce((sum, [, n]) => sum + n, 0), unreachable };
 }
 
 /**
  * The dead-letter queue across the fleet (docs/guides/operations.md "Operations API"): listed newest first with
- * cursor paging, replayed or discarded by shard, by keys, or all in one request.
+ * cursor paging, replayed or discarded by shard, by keys, all in one request, or by a filter (counted first with dryRun).
  */
 export const fleetParked = {
   async list(request: Request, env: CoordinatorEnv): Promise<Response> {
@@ -131,12 +124,10 @@ export const fleetParked = {
   },
 
   async replay(request: Request, env: CoordinatorEnv): Promise<Response> {
-    const { count, unreachable } = await onSelection(request, env, (stub, keys) => stub.replayParked(keys));
-    return Response.json({ replayed: count, unreachable });
+    return Response.json(await onSelection(request, env, "replay", (stub, keys) => stub.replayParked(keys)));
   },
 
   async discard(request: Request, env: CoordinatorEnv): Promise<Response> {
-    const { count, unreachable } = await onSelection(request, env, (stub, keys) => stub.discardParked(keys));
-    return Response.json({ discarded: count, unreachable });
+    return Response.json(await onSelection(request, env, "discard", (stub, keys) => stub.discardParked(keys)));
   },
 };

@@ -1,9 +1,11 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { ParkedPosition } from "../rpc/parkedFilter";
 import type { OutboxStatus, ParkedCursor, ParkedRow } from "../rpc/shard";
 import { attemptBegan } from "./leaseTokens";
 import type { OutboxCounts } from "./outboxCounts";
 import type { OutboxLeases } from "./outboxLeases";
 import type { ClaimedRow, NewRow } from "./outboxRows";
+import type { ParkedFacts } from "./parkedMatch";
 import { DEAD_LETTER, STATUS_OF } from "./rowStatus";
 
 /** Parked rows are read from their own partial index (migrations/0016_due_rows.sql, 0019_stopped_runs.sql), never by a scan of the backlog. */
@@ -107,6 +109,25 @@ export class ParkedRows {
         ORDER BY parked_at DESC, idempotency_key DESC LIMIT ?3`,
       before?.parkedAt ?? null,
       before?.key ?? "",
+      limit,
+    );
+  }
+
+  /**
+   * A filtered operation's batch: at most `limit` parked rows after `after` (or from `since`) and
+   * before `until`, oldest first — one range of `outbox_parked`, whose entries carry the key, so
+   * the order costs no sort. Bounded by rows read, not matched: a rare match never scans the queue.
+   */
+  page(since: number, until: number, after: ParkedPosition | null, limit: number): Array<ParkedFacts & ParkedRow> {
+    return this.sql.all<ParkedFacts & ParkedRow>(
+      `SELECT idempotency_key, workspace, effect, attempts, last_error, created_at, parked_at,
+          CASE WHEN effect = 'slack.api' THEN json_extract(payload, '$.method') END AS method
+        FROM outbox INDEXED BY outbox_parked
+        WHERE ${DEAD_LETTER} AND (parked_at, idempotency_key) > (?1, ?2) AND parked_at < ?3
+        ORDER BY parked_at, idempotency_key LIMIT ?4`,
+      after?.parkedAt ?? since,
+      after?.key ?? "",
+      until,
       limit,
     );
   }

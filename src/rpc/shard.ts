@@ -7,6 +7,7 @@ import type { MigrationId } from "../platform/errors";
 import type { BucketLayout } from "./bucketLayouts";
 import type { InstallationChange } from "./installations";
 import type { DeliveryReport } from "./outcomes";
+import type { ParkedBatch, ParkedBatchResult } from "./parkedFilter";
 import type { AckTally, AlertState, AppRateLimited, AppRateLimitedSummary, HealthWindow, RegisteredShard } from "./watch";
 
 /**
@@ -26,6 +27,12 @@ export interface ShardOperationsApi {
   replayParked(keys: string[] | null): number;
   /** Discards the parked rows among `keys`, or all (null). Returns how many. */
   discardParked(keys: string[] | null): number;
+  /**
+   * One bounded batch of a filtered count, replay or discard of the dead-letter queue (stopped runs
+   * never match). Newer than replayParked: an older shard lacks it, and the Worker names that shard
+   * unreachable rather than widening to replayParked (docs/design.md "Words").
+   */
+  parkedMatching(batch: ParkedBatch): ParkedBatchResult;
   /** @deprecated replayParked's older name, for Workers of an earlier version during a rolling deploy (docs/design.md). */
   replay(key?: string): number;
   /** @deprecated discardParked's older name, for Workers of an earlier version during a rolling deploy (docs/design.md). */

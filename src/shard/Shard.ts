@@ -8,6 +8,7 @@ import { ShardStorage } from "../recording/shardStorage";
 import type { CoordinatorEnv } from "../rpc/env";
 import type { InstallationChange } from "../rpc/installations";
 import type { DeliveryReport } from "../rpc/outcomes";
+import type { ParkedBatch } from "../rpc/parkedFilter";
 import type { ParkedCursor, ShardApi } from "../rpc/shard";
 import type { AckTally, AppRateLimited } from "../rpc/watch";
 import { roleOf } from "./roleOf";
@@ -131,6 +132,9 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     }
     discardParked(keys: string[] | null) {
       return this.role.operations.discardParked(keys);
+    }
+    parkedMatching(batch: ParkedBatch) {
+      return this.role.operations.parkedMatching(batch);
     }
   };
 }

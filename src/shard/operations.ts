@@ -1,8 +1,10 @@
 import type { DeliveryCounters } from "../platform/deliveryEvents";
 import { log } from "../platform/log";
 import type { Outbox } from "../recording/outbox";
+import { matchesParked } from "../recording/parkedMatch";
 import type { ParkedOrder } from "../recording/parkedRows";
 import type { ShardStorage } from "../recording/shardStorage";
+import type { ParkedBatch, ParkedBatchResult } from "../rpc/parkedFilter";
 import type { ParkedCursor, ParkedRow, ShardStats } from "../rpc/shard";
 
 /** What operations read of the recording part (the watch has none: it records nothing). */
@@ -63,6 +65,23 @@ export class Operations {
     const discarded = this.storage.migrated ? this.outbox.parked.discard(keys) : 0;
     log("info", "parked effects discarded", { shard: this.storage.name, keys: whichKeys(keys), discarded });
     return discarded;
+  }
+
+  /**
+   * One batch of a filtered count, replay or discard: reads at most `examine` (≤ 1000) dead letters
+   * of the filter's time range after `after`, and acts on those that match in the same synchronous
+   * turn (no await: nothing parks or replays in between). Stopped runs are never read (DEAD_LETTER).
+   */
+  parkedMatching({ filter, action, after, examine }: ParkedBatch): ParkedBatchResult {
+    if (!this.storage.migrated) return { matched: 0, after: null };
+    const limit = Math.min(Math.max(Math.trunc(examine) || 1, 1), 1000);
+    const rows = this.outbox.parked.page(filter.since ?? 0, filter.until ?? Number.MAX_SAFE_INTEGER, after, limit);
+    const keys = rows.filter((row) => matchesParked(filter, row)).map((row) => row.idempotency_key);
+    const last = rows.at(-1);
+    const next = rows.length === limit && last ? { parkedAt: last.parked_at, key: last.idempotency_key } : null;
+    if (action === "count" || keys.length === 0) return { matched: keys.length, after: next };
+    const matched = action === "replay" ? this.replayParked(keys) : this.discardParked(keys);
+    return { matched, after: next };
   }
 
   /**
