@@ -1,4 +1,5 @@
-// Parked effects: a page of them, more on request, and replay or discard — one row, or the whole fleet.
+// Parked effects: a page of them, more on request, and replay or discard — one row, those a filter
+// matches, or the whole fleet; a filter or the fleet is counted first (a dry run), then confirmed by its count.
 import { api, Refused } from "./api.browser.js";
 import { $, el } from "./dom.browser.js";
 import { number, time } from "./format.browser.js";
@@ -8,12 +9,15 @@ let parkedCursor = null;
 /** The console's refresh, handed in by wireParked (the refresh renders this panel: no import cycle). */
 let refreshAfterAction = async () => {};
 
+const missed = (answer) => (answer.unreachable.length > 0 ? ` ${answer.unreachable.length} shard(s) did not answer.` : "");
+
 async function act(action, selection) {
   try {
     const answer = await api(`/admin/api/parked/${action}`, { method: "POST", body: JSON.stringify(selection) });
     const n = action === "replay" ? answer.replayed : answer.discarded;
-    const missed = answer.unreachable.length > 0 ? ` ${answer.unreachable.length} shard(s) did not answer.` : "";
-    $("status").textContent = `${action === "replay" ? "Replayed" : "Discarded"} ${n} effect${n === 1 ? "" : "s"}.${missed}`;
+    const more = answer.complete === false ? " More may match: run it again." : "";
+    $("status").textContent =
+      `${action === "replay" ? "Replayed" : "Discarded"} ${n} effect${n === 1 ? "" : "s"}.${more}${missed(answer)}`;
   } catch (error) {
     if (error instanceof Refused) return showSignIn(error.message);
     $("status").textContent = `${action === "replay" ? "Replay" : "Discard"} failed: ${error.message}`;
@@ -58,16 +62,69 @@ export function renderParked(page, append) {
   $("parked-more").hidden = page.cursor === null;
 }
 
+/** The filter form's fields as the API takes them (its times are the browser's local time); {} when empty. */
+function filterOf() {
+  const form = $("parked-filter");
+  const filter = {};
+  for (const name of ["workspace", "effect", "method", "error"]) {
+    const value = form.elements[name].value.trim();
+    if (value) filter[name] = value;
+  }
+  for (const name of ["since", "until"]) {
+    const value = form.elements[name].value;
+    if (value) filter[name] = new Date(value).toISOString();
+  }
+  return filter;
+}
+
+/** The filter's selection and its words; no filter is the whole fleet. */
+function selected() {
+  const filter = filterOf();
+  const words = Object.entries(filter).map(([name, value]) => `${name} ${value}`);
+  return words.length === 0
+    ? { selection: { all: true }, what: "in the fleet" }
+    : { selection: filter, what: `matching ${words.join(", ")}` };
+}
+
+/** A dry run: how many parked effects the selection matches, shown; null when it failed. */
+async function count(action, { selection, what }) {
+  try {
+    const answer = await api(`/admin/api/parked/${action}`, {
+      method: "POST",
+      body: JSON.stringify({ ...selection, dryRun: true }),
+    });
+    const n = answer.matched;
+    const counted = `${answer.complete === false ? "at least " : ""}${number(n)} parked effect${n === 1 ? "" : "s"} ${what}`;
+    $("parked-count").textContent = `${counted}.${missed(answer)}`;
+    return { n, counted };
+  } catch (error) {
+    if (error instanceof Refused) showSignIn(error.message);
+    else $("parked-count").textContent = `Count failed: ${error.message}`;
+    return null;
+  }
+}
+
+/** Counts first, then asks naming the count, then replays or discards the same selection. */
+async function countThenAct(action, chosen) {
+  const counted = await count(action, chosen);
+  if (!counted || counted.n === 0) return;
+  const verb = action === "replay" ? "Replay" : "Discard, for good,";
+  if (confirm(`${verb} ${counted.counted}?`)) await act(action, chosen.selection);
+}
+
 /** The panel's buttons; `refresh(updateStatus)` redraws the console after a replay or discard. */
 export function wireParked(refresh) {
   refreshAfterAction = refresh;
   $("parked-more").addEventListener("click", async () => {
     if (parkedCursor) renderParked(await api(`/admin/api/parked?limit=50&cursor=${encodeURIComponent(parkedCursor)}`), true);
   });
-  $("replay-all").addEventListener("click", () => {
-    if (confirm("Replay every parked effect in the fleet?")) act("replay", { all: true });
+  const fleet = { selection: { all: true }, what: "in the fleet" };
+  $("replay-all").addEventListener("click", () => countThenAct("replay", fleet));
+  $("discard-all").addEventListener("click", () => countThenAct("discard", fleet));
+  $("parked-filter").addEventListener("submit", (event) => {
+    event.preventDefault();
+    count("replay", selected());
   });
-  $("discard-all").addEventListener("click", () => {
-    if (confirm("Discard every parked effect in the fleet, for good?")) act("discard", { all: true });
-  });
+  $("replay-matching").addEventListener("click", () => countThenAct("replay", selected()));
+  $("discard-matching").addEventListener("click", () => countThenAct("discard", selected()));
 }

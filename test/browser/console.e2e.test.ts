@@ -166,6 +166,50 @@ describe("the operations console in a browser", () => {
     await page.close();
   }, 120_000);
 
+  it("counts the parked effects a filter matches, then replays those alone after a confirm naming the count", async () => {
+    fake.fake.fail({ method: "chat.postMessage", channel: "C0GONE" }, { error: "channel_not_found" }, 2);
+    fake.fake.fail({ method: "chat.postMessage", channel: "C0SHUT" }, { error: "is_archived" }, 1);
+    await send("TFILTERA", "C0GONE");
+    await send("TFILTERA", "C0SHUT");
+    await send("TFILTERB", "C0GONE");
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1100 }, locale: "en-US" });
+    const dialogs: string[] = [];
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+    const problems = problemsOf(page);
+    await page.goto(new URL("/admin", coordinator.url).href);
+    await page.fill("#token", ADMIN_TOKEN);
+    await page.click("#sign-in-form button");
+    await page.waitForFunction(`document.querySelectorAll("#parked tbody tr[data-key]").length === 3`, undefined, {
+      timeout: 15_000,
+    });
+
+    await page.fill('#parked-filter input[name="workspace"]', "TFILTERA");
+    await page.fill('#parked-filter input[name="error"]', "channel_not_found");
+    await page.click("#parked-filter button[type=submit]");
+    await page.waitForFunction(`document.getElementById("parked-count").textContent.startsWith("1 parked effect matching")`);
+    await page.screenshot({ path: SCREENSHOT.replace(".png", "-filter.png"), fullPage: true });
+    expect(dialogs).toEqual([]);
+
+    await page.click("#replay-matching");
+    await until(
+      () => fake.calls.some((call) => call.method === "chat.postMessage" && call.channel === "C0GONE" && call.outcome === "ok"),
+      "the replayed reply",
+    );
+    expect(dialogs).toEqual(["Replay 1 parked effect matching workspace TFILTERA, error channel_not_found?"]);
+    await page.waitForFunction(`document.querySelectorAll("#parked tbody tr[data-key]").length === 2`, undefined, {
+      timeout: 15_000,
+    });
+    const left = await page.$$eval("#parked tbody tr[data-key] td:nth-child(2)", (cells) =>
+      cells.map((cell) => cell.textContent).sort(),
+    );
+    expect(left).toEqual(["TFILTERA/0", "TFILTERB/0"]);
+    expect(problems.filter((problem) => !/status of 404/.test(problem))).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   it("draws its charts under a browser locale that Intl rejects (Chromium started with LANG=C.UTF-8)", async () => {
     await send("TCONSOLED");
     // C.UTF-8 makes Chromium report navigator.language "en-US@posix", which Intl refuses.
