@@ -49,6 +49,14 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
   }
 }
 
+/**
+ * Waits until `check` (page-side, a string: this file is not typed with the DOM) holds, polled from
+ * here: waitForFunction polls a string predicate by an eval in the page, which the console's CSP
+ * (no 'unsafe-eval') refuses whenever the first check does not already hold.
+ */
+const shows = (page: Page, check: string, timeoutMs?: number) =>
+  until(async () => (await page.evaluate(check)) === true, check, timeoutMs);
+
 beforeAll(async () => {
   // The coordinator as `npm start` serves it, bundled as the bench bundles it.
   execFileSync(process.execPath, [resolve(repoRoot, "scripts/build-bench.mjs")], { cwd: repoRoot, stdio: "inherit" });
@@ -104,14 +112,14 @@ describe("the operations console in a browser", () => {
       await page.fill("#token", "not-the-token");
       await page.click("#sign-in-form button");
       // (Page-side checks are strings: they run in the browser, whose DOM this file is not typed with.)
-      await page.waitForFunction(`document.getElementById("sign-in-error")?.textContent?.includes("refused")`);
+      await shows(page, `document.getElementById("sign-in-error")?.textContent?.includes("refused")`);
       expect(await page.isVisible("#console")).toBe(false);
 
       // The right one shows the fleet: 9 accepted, three workspaces' shards, one parked effect.
       await page.fill("#token", ADMIN_TOKEN);
       await page.click("#sign-in-form button");
       await page.waitForSelector("#console:not([hidden])");
-      await page.waitForFunction(`document.querySelector('[data-card="Accepted"] .value')?.textContent === "9"`);
+      await shows(page, `document.querySelector('[data-card="Accepted"] .value')?.textContent === "9"`);
       const shards = await page.$$eval("#shards tbody tr", (rows) => rows.map((row) => row.getAttribute("data-shard")));
       expect(shards.sort()).toEqual(["TCONSOLEA/0", "TCONSOLEB/0", "TCONSOLEC/0"]);
       const accepted = await page.$eval('#shards tbody tr[data-shard="TCONSOLEA/0"] td:nth-child(2)', (td) => td.textContent);
@@ -150,7 +158,7 @@ describe("the operations console in a browser", () => {
           fake.calls.some((call) => call.method === "chat.postMessage" && call.channel === "C0PARKED" && call.outcome === "ok"),
         "the replayed reply",
       );
-      await page.waitForFunction(`document.querySelector("#parked tbody")?.textContent?.includes("Nothing is parked.")`);
+      await shows(page, `document.querySelector("#parked tbody")?.textContent?.includes("Nothing is parked.")`);
       expect(dialogs).toEqual([]);
       // The only errors the browser saw: the wrong token's 401s, and 404 for installations
       // (single-workspace mode has none; the panel stays hidden).
@@ -172,7 +180,9 @@ describe("the operations console in a browser", () => {
     await send("TFILTERA", "C0GONE");
     await send("TFILTERA", "C0SHUT");
     await send("TFILTERB", "C0GONE");
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1100 }, locale: "en-US" });
+    // A browser of its own: the single-process Chromium ends when the first test closes its last page.
+    const own = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
+    const page = await own.newPage({ viewport: { width: 1280, height: 1100 }, locale: "en-US" });
     const dialogs: string[] = [];
     page.on("dialog", (dialog) => {
       dialogs.push(dialog.message());
@@ -182,14 +192,12 @@ describe("the operations console in a browser", () => {
     await page.goto(new URL("/admin", coordinator.url).href);
     await page.fill("#token", ADMIN_TOKEN);
     await page.click("#sign-in-form button");
-    await page.waitForFunction(`document.querySelectorAll("#parked tbody tr[data-key]").length === 3`, undefined, {
-      timeout: 15_000,
-    });
+    await shows(page, `document.querySelectorAll("#parked tbody tr[data-key]").length === 3`);
 
     await page.fill('#parked-filter input[name="workspace"]', "TFILTERA");
     await page.fill('#parked-filter input[name="error"]', "channel_not_found");
     await page.click("#parked-filter button[type=submit]");
-    await page.waitForFunction(`document.getElementById("parked-count").textContent.startsWith("1 parked effect matching")`);
+    await shows(page, `document.getElementById("parked-count").textContent.startsWith("1 parked effect matching")`);
     await page.screenshot({ path: SCREENSHOT.replace(".png", "-filter.png"), fullPage: true });
     expect(dialogs).toEqual([]);
 
@@ -199,15 +207,13 @@ describe("the operations console in a browser", () => {
       "the replayed reply",
     );
     expect(dialogs).toEqual(["Replay 1 parked effect matching workspace TFILTERA, error channel_not_found?"]);
-    await page.waitForFunction(`document.querySelectorAll("#parked tbody tr[data-key]").length === 2`, undefined, {
-      timeout: 15_000,
-    });
+    await shows(page, `document.querySelectorAll("#parked tbody tr[data-key]").length === 2`);
     const left = await page.$$eval("#parked tbody tr[data-key] td:nth-child(2)", (cells) =>
       cells.map((cell) => cell.textContent).sort(),
     );
     expect(left).toEqual(["TFILTERA/0", "TFILTERB/0"]);
     expect(problems.filter((problem) => !/status of 404/.test(problem))).toEqual([]);
-    await page.close();
+    await own.close();
   }, 120_000);
 
   it("draws its charts under a browser locale that Intl rejects (Chromium started with LANG=C.UTF-8)", async () => {
@@ -227,16 +233,12 @@ describe("the operations console in a browser", () => {
       await page.fill("#token", ADMIN_TOKEN);
       await page.click("#sign-in-form button");
       await page.waitForSelector("#console:not([hidden])", { timeout: 10_000 });
-      await page.waitForFunction(`/^\\d/.test(document.querySelector('[data-card="Accepted"] .value')?.textContent)`, undefined, {
-        timeout: 10_000,
-      });
-      await page
-        .waitForFunction(`document.querySelectorAll("#chart-throughput canvas, #chart-latency canvas").length === 2`, undefined, {
-          timeout: 5_000,
-        })
-        .catch(() => {
+      await shows(page, `/^\\d/.test(document.querySelector('[data-card="Accepted"] .value')?.textContent)`, 10_000);
+      await shows(page, `document.querySelectorAll("#chart-throughput canvas, #chart-latency canvas").length === 2`, 5_000).catch(
+        () => {
           throw new Error(`no charts; page problems: ${JSON.stringify(problems)}`);
-        });
+        },
+      );
       expect(await page.textContent("#status")).toMatch(/^Updated \S/);
       await page.screenshot({ path: SCREENSHOT.replace(".png", "-posix-locale.png"), fullPage: true });
       expect(problems.filter((problem) => !/status of 404/.test(problem))).toEqual([]);
