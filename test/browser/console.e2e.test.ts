@@ -41,6 +41,17 @@ function problemsOf(page: Page): string[] {
   return problems;
 }
 
+/** A page of a desktop's size, its dialogs accepted and recorded, and the problems it reports. */
+async function consolePage(on: Browser) {
+  const page = await on.newPage({ viewport: { width: 1280, height: 1100 }, locale: "en-US" });
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.accept();
+  });
+  return { page, dialogs, problems: problemsOf(page) };
+}
+
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -94,13 +105,7 @@ describe("the operations console in a browser", () => {
     // loaded CI machine took more than 15.
     await until(() => fake.calls.filter((call) => call.method === "chat.update").length >= 8, "the replies", 60_000);
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1100 }, locale: "en-US" });
-    const dialogs: string[] = [];
-    page.on("dialog", (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.accept();
-    });
-    const problems = problemsOf(page);
+    const { page, dialogs, problems } = await consolePage(browser);
     const external: string[] = [];
     page.on("request", (request) => {
       if (!request.url().startsWith(coordinator.url.origin)) external.push(request.url());
@@ -182,13 +187,7 @@ describe("the operations console in a browser", () => {
     await send("TFILTERB", "C0GONE");
     // A browser of its own: the single-process Chromium ends when the first test closes its last page.
     const own = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
-    const page = await own.newPage({ viewport: { width: 1280, height: 1100 }, locale: "en-US" });
-    const dialogs: string[] = [];
-    page.on("dialog", (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.accept();
-    });
-    const problems = problemsOf(page);
+    const { page, dialogs, problems } = await consolePage(own);
     await page.goto(new URL("/admin", coordinator.url).href);
     await page.fill("#token", ADMIN_TOKEN);
     await page.click("#sign-in-form button");
