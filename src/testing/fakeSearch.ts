@@ -13,11 +13,11 @@ import type { FakeMessage } from "./fakeSlackAnswers";
 
 const PAGE_MOST = 20;
 
-/** The fake's answer to a Real-time Search call, or undefined when `method` is none. */
+/** The fake's answer to a Real-time Search call, or undefined when `method` is none; `held` (every message the fake holds) is read only for a search: a copy per call made the fake quadratic under load. */
 export function searchAnswer(
   method: string,
   body: Record<string, unknown>,
-  held: ReadonlyArray<FakeMessage & { channel: string }>,
+  held: () => ReadonlyArray<FakeMessage & { channel: string }>,
   origin: string,
 ): Record<string, unknown> | undefined {
   if (method === "assistant.search.info") return { ok: true, is_ai_search_enabled: false };
@@ -28,7 +28,7 @@ export function searchAnswer(
   if (!contentTypes.includes("messages")) return { ok: true, results: { messages: [] } };
   const after = Number(body.after ?? Number.NEGATIVE_INFINITY);
   const before = Number(body.before ?? Number.POSITIVE_INFINITY);
-  const found = held.filter(
+  const found = held().filter(
     (m) =>
       m.text.toLowerCase().includes(query) &&
       (m.bot_id === undefined || String(body.include_bots) === "true") &&

@@ -241,7 +241,7 @@ export class FakeSlack {
     if (method === "file_upload") return new Response(`OK - ${String(body.bytes).length}`, { status: 200 });
     const needed = "channels:history,groups:history,im:history,mpim:history";
     if (HISTORY_READS.has(method) && !this.historyScopes) return Response.json({ ok: false, error: "missing_scope", needed });
-    const searched = searchAnswer(method, body, this.answers.posted(), this.origin);
+    const searched = searchAnswer(method, body, () => this.answers.posted(), this.origin);
     return Response.json(searched ?? this.workObjects.answer(method, body) ?? this.answers.answer(method, body));
   }
 }
