@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type EnteredSpan, recordEnteredSpans } from "../../src/platform/spans";
+import { channelMessage, eventCallback, signedEvent, slackId } from "../../src/testing/deliveries";
+import { deliver, newWorkspace, signedBy } from "../support/coordinator";
+import { useFakeSlack } from "../support/useFakeSlack";
+
+const slack = useFakeSlack();
+
+/** The spans entered in this isolate (local workerd records none: its spans are never `isTraced`). */
+function enteredSpans(): EnteredSpan[] {
+  const entered: EnteredSpan[] = [];
+  recordEnteredSpans((span) => entered.push(span));
+  return entered;
+}
+afterEach(() => recordEnteredSpans(undefined));
+
+/** A signed `message` "trace me": a step, a log line and two Slack calls (test/support/testApp.ts). */
+async function traceMe(team: string, eventId: string) {
+  const event = channelMessage({ text: "trace me", channel: "C0TRACE" });
+  return signedEvent(eventCallback(event, { teamId: team, eventId }), signedBy());
+}
+
+describe("traces: one delivery's spans", () => {
+  it("verify, record, ingest, the attempt, its step and each Slack call, named by event_id, workspace and listener", async () => {
+    const team = newWorkspace();
+    const eventId = slackId("Ev");
+    const entered = enteredSpans();
+    expect((await deliver(await traceMe(team, eventId))).status).toBe(200);
+    await vi.waitFor(() => expect(slack().callsTo("chat.postMessage")).toHaveLength(2));
+
+    const mine = entered.filter((span) => span.name === "verify" || span.attributes.event_id === eventId);
+    expect(mine.map((span) => span.name)).toEqual(["verify", "record", "ingest", "attempt", "step", "slack.call", "slack.call"]);
+    const ids = { event_id: eventId, workspace: team };
+    const [, record, ingest, attempt, step, ...calls] = mine;
+    expect(record!.attributes).toMatchObject({ ...ids, type: "message" });
+    expect(ingest!.attributes).toMatchObject({ ...ids, type: "message" });
+    const ofTheRun = { ...ids, listener: expect.stringContaining("trace me"), effect: "run" };
+    expect(attempt!.attributes).toMatchObject({ ...ofTheRun, attempt: 1 });
+    expect(step!.attributes).toMatchObject({ ...ofTheRun, step: "where" });
+    for (const call of calls) expect(call.attributes).toMatchObject({ ...ofTheRun, "slack.method": "chat.postMessage" });
+  });
+
+  it("without the runtime's tracing, a span is the plain call: its value, and nothing entered but the hook's record", async () => {
+    const entered = enteredSpans();
+    const { inSpan, traceWith } = await import("../../src/platform/spans");
+    traceWith(undefined);
+    try {
+      expect(inSpan("plain", { event_id: "Ev1" }, () => 42)).toBe(42);
+      await expect(inSpan("later", {}, async () => "done")).resolves.toBe("done");
+    } finally {
+      traceWith((await import("cloudflare:workers")).tracing);
+    }
+    expect(entered.map((span) => span.name)).toEqual(["plain", "later"]);
+  });
+});
+
+describe("logs: every line of a delivery names its event", () => {
+  it("a run's logger line carries event_id, workspace and listener", async () => {
+    const team = newWorkspace();
+    const eventId = slackId("Ev");
+    const lines: Record<string, unknown>[] = [];
+    vi.spyOn(console, "log").mockImplementation((line: unknown) => {
+      if (typeof line === "string" && line.startsWith("{")) lines.push(JSON.parse(line) as Record<string, unknown>);
+    });
+    expect((await deliver(await traceMe(team, eventId))).status).toBe(200);
+    await vi.waitFor(() => expect(slack().callsTo("chat.postMessage")).toHaveLength(2));
+    const tracing = lines.find((line) => line.msg === "tracing");
+    expect(tracing).toMatchObject({ level: "info", event_id: eventId, workspace: team, channel: "C0TRACE" });
+    expect(tracing?.listener).toEqual(expect.stringContaining("trace me"));
+  });
+});
