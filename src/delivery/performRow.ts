@@ -108,6 +108,7 @@ export function rowPerformer(
     const startedAt = Date.now();
     const posts = new AttemptPosts({
       key,
+      eventId: fields.event_id,
       shard,
       token,
       workspace: row.workspace,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type EnteredSpan, recordEnteredSpans } from "../../src/platform/spans";
 import { channelMessage, eventCallback, signedEvent, slackId } from "../../src/testing/deliveries";
-import { deliver, newWorkspace, signedBy } from "../support/coordinator";
+import { deliver, mentionDelivery, newWorkspace, signedBy } from "../support/coordinator";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();
@@ -54,18 +54,41 @@ describe("traces: one delivery's spans", () => {
   });
 });
 
+/** The JSON lines the Worker and its shards write from now on (same isolate as the test). */
+function loggedLines(): Record<string, unknown>[] {
+  const lines: Record<string, unknown>[] = [];
+  const keep = (line: unknown) => {
+    if (typeof line === "string" && line.startsWith("{")) lines.push(JSON.parse(line) as Record<string, unknown>);
+  };
+  for (const level of ["log", "warn", "error"] as const) vi.spyOn(console, level).mockImplementation(keep);
+  return lines;
+}
+
 describe("logs: every line of a delivery names its event", () => {
   it("a run's logger line carries event_id, workspace and listener", async () => {
     const team = newWorkspace();
     const eventId = slackId("Ev");
-    const lines: Record<string, unknown>[] = [];
-    vi.spyOn(console, "log").mockImplementation((line: unknown) => {
-      if (typeof line === "string" && line.startsWith("{")) lines.push(JSON.parse(line) as Record<string, unknown>);
-    });
+    const lines = loggedLines();
     expect((await deliver(await traceMe(team, eventId))).status).toBe(200);
     await vi.waitFor(() => expect(slack().callsTo("chat.postMessage")).toHaveLength(2));
     const tracing = lines.find((line) => line.msg === "tracing");
     expect(tracing).toMatchObject({ level: "info", event_id: eventId, workspace: team, channel: "C0TRACE" });
     expect(tracing?.listener).toEqual(expect.stringContaining("trace me"));
+  });
+
+  it("the delivery's own lines too: a failed attempt's `effect will be retried` names its event_id", async () => {
+    const team = newWorkspace();
+    const eventId = slackId("Ev");
+    const lines = loggedLines();
+    slack().fail({ method: "chat.postMessage" }, { status: 500 });
+    const { delivery } = await mentionDelivery(team, { eventId });
+    expect((await deliver(delivery)).status).toBe(200);
+    await vi.waitFor(() => expect(lines.find((line) => line.msg === "effect will be retried")).toBeDefined());
+    expect(lines.find((line) => line.msg === "effect will be retried")).toMatchObject({
+      level: "warn",
+      event_id: eventId,
+      effect: "run",
+      attempts: 1,
+    });
   });
 });
