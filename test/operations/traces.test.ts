@@ -14,19 +14,20 @@ function enteredSpans(): EnteredSpan[] {
 }
 afterEach(() => recordEnteredSpans(undefined));
 
-/** A signed `message` "trace me": a step, a log line and two Slack calls (test/support/testApp.ts). */
-async function traceMe(team: string, eventId: string) {
+/** Delivers a `message` "trace me" (a step, a log line and two Slack calls: test/support/testApp.ts) and waits for its calls. */
+async function traceMe(): Promise<{ team: string; eventId: string }> {
+  const team = newWorkspace();
+  const eventId = slackId("Ev");
   const event = channelMessage({ text: "trace me", channel: "C0TRACE" });
-  return signedEvent(eventCallback(event, { teamId: team, eventId }), signedBy());
+  expect((await deliver(await signedEvent(eventCallback(event, { teamId: team, eventId }), signedBy()))).status).toBe(200);
+  await vi.waitFor(() => expect(slack().callsTo("chat.postMessage")).toHaveLength(2));
+  return { team, eventId };
 }
 
 describe("traces: one delivery's spans", () => {
   it("verify, record, ingest, the attempt, its step and each Slack call, named by event_id, workspace and listener", async () => {
-    const team = newWorkspace();
-    const eventId = slackId("Ev");
     const entered = enteredSpans();
-    expect((await deliver(await traceMe(team, eventId))).status).toBe(200);
-    await vi.waitFor(() => expect(slack().callsTo("chat.postMessage")).toHaveLength(2));
+    const { team, eventId } = await traceMe();
 
     const mine = entered.filter((span) => span.name === "verify" || span.attributes.event_id === eventId);
     expect(mine.map((span) => span.name)).toEqual(["verify", "record", "ingest", "attempt", "step", "slack.call", "slack.call"]);
@@ -66,11 +67,8 @@ function loggedLines(): Record<string, unknown>[] {
 
 describe("logs: every line of a delivery names its event", () => {
   it("a run's logger line carries event_id, workspace and listener", async () => {
-    const team = newWorkspace();
-    const eventId = slackId("Ev");
     const lines = loggedLines();
-    expect((await deliver(await traceMe(team, eventId))).status).toBe(200);
-    await vi.waitFor(() => expect(slack().callsTo("chat.postMessage")).toHaveLength(2));
+    const { team, eventId } = await traceMe();
     const tracing = lines.find((line) => line.msg === "tracing");
     expect(tracing).toMatchObject({ level: "info", event_id: eventId, workspace: team, channel: "C0TRACE" });
     expect(tracing?.listener).toEqual(expect.stringContaining("trace me"));
