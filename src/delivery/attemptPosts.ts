@@ -18,6 +18,8 @@ export interface AttemptReport {
 
 export interface AttemptPostsParts {
   key: string;
+  /** The row's delivery (deliveryFields.ts), named by every line this attempt's posts write. */
+  eventId?: string;
   /** The shard performing the attempt, named by the warning of a lookup given up. */
   shard: string;
   token: string;
@@ -138,11 +140,17 @@ export class AttemptPosts implements PostGuard, StepScopes {
     if (posted === null) return undefined;
     const message = posted.byId.get(id);
     if (message) {
-      log("info", "an uncertain post was found in Slack: not posted again", { key, post: id, ts: String(message.ts) });
+      const event_id = this.parts.eventId;
+      log("info", "an uncertain post was found in Slack: not posted again", { event_id, key, post: id, ts: String(message.ts) });
       return { ok: true, channel: place.channel, ts: message.ts, message };
     }
     if (!posted.complete)
-      log("warn", "an uncertain post was not found in the pages read: posted again", { key, post: id, workspace });
+      log("warn", "an uncertain post was not found in the pages read: posted again", {
+        event_id: this.parts.eventId,
+        key,
+        post: id,
+        workspace,
+      });
     return undefined;
   }
 
@@ -176,6 +184,7 @@ export class AttemptPosts implements PostGuard, StepScopes {
     const { key, shard, workspace, waits } = this.parts;
     waits.over(key);
     log("warn", "an uncertain post's lookup could not be made within SLACK_HISTORY_MAX_WAIT_MS: posted again (at least once)", {
+      event_id: this.parts.eventId,
       key,
       shard,
       workspace,
@@ -192,6 +201,7 @@ export class AttemptPosts implements PostGuard, StepScopes {
       toldUnreadable.add(workspace);
       log("warn", "an uncertain post could not be looked for, so it was posted again (at least once); told once per workspace", {
         workspace,
+        event_id: this.parts.eventId,
         key,
         why,
       });

@@ -10,6 +10,7 @@ import type { ClaimedRow, Outbox } from "../recording/outbox";
 import type { DeliverySettings } from "../settings";
 import type { AttemptReport } from "./attemptPosts";
 import type { Completions } from "./completions";
+import { eventIdOf } from "./deliveryFields";
 import { RETRYING_NOTICE_AT_ATTEMPT } from "./failureNotices";
 import type { LeaseRenewals } from "./leaseRenewals";
 import type { FollowUps } from "./parkFollowUps";
@@ -96,6 +97,7 @@ async function deliverOne(courier: Courier, token: string, claimed: ClaimedRow):
   // The await above opened the input gate: the row may have been re-leased meanwhile,
   // so every settle below is fenced by our token rather than trusting what we read.
   const settled = await settle(courier, token, row, settlement, effect, report.postsUncertainSince());
+  settled.eventId = eventIdOf(effect, key);
   events.emit(settled);
   // A turn that ended no longer holds its thread (recording/outboxTurns.ts): the next one goes now, not at the next alarm.
   if (row.turn && (settled.type === "delivered" || settled.type === "parked" || settled.type === "stopped"))

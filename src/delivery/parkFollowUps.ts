@@ -41,7 +41,11 @@ export function plannedFollowUps(what: string, plan: (effect: RunEffect, reason:
         newRow(`${row.idempotency_key}:${planned.name}`, row.workspace, planned.effect),
       );
     } catch (error) {
-      log("error", `${what} not planned`, { key: row.idempotency_key, error: describeError(error, true) });
+      log("error", `${what} not planned`, {
+        event_id: effect.inbound.dedupeKey,
+        key: row.idempotency_key,
+        error: describeError(error, true),
+      });
       return [];
     }
   };

@@ -8,6 +8,7 @@ import type { DeliveryEvents } from "../platform/deliveryEvents";
 import { DeliveryError, HandlerError, SlackApiError, SubrequestsSpent } from "../platform/errors";
 import { describeError, log } from "../platform/log";
 import { AttemptOutbound, DIRECT, type OutboundCalls } from "../platform/outboundCalls";
+import { inSpan } from "../platform/spans";
 import type { ClaimedRow, Outbox } from "../recording/outbox";
 import { inFirstLease } from "../recording/outboxRows";
 import type { BackendResponses } from "../relay/backendResponses";
@@ -18,6 +19,7 @@ import { TOKEN_REJECTIONS } from "../slack/classifyAnswer";
 import { type ClientOptions, createSlackClient } from "../slack/client";
 import { AttemptPosts, type AttemptReport } from "./attemptPosts";
 import type { Completions } from "./completions";
+import { type DeliveryFields, deliveryFields } from "./deliveryFields";
 import { LookupWaits } from "./lookupWaits";
 import { PostLookups } from "./postLookups";
 import { stepFor } from "./stepCheckpoints";
@@ -75,7 +77,13 @@ export function rowPerformer(
   // One per shard: the lookups of a conversation's uncertain posts serve all its rows, and a row's wait for them spans its attempts.
   const lookups = new PostLookups(shard);
   const waits = new LookupWaits(settings.history.maxWaitMs);
-  return (effect: Effect, row: ClaimedRow, token: string, attempt?: AttemptReport): Promise<void> => {
+  const performOnce = (
+    effect: Effect,
+    row: ClaimedRow,
+    token: string,
+    fields: DeliveryFields,
+    attempt?: AttemptReport,
+  ): Promise<void> => {
     // The kind and its own dependencies, drawn once per shard: nothing kind-specific is built per row.
     const { kind, deps } = kinds(effect);
     const key = row.idempotency_key;
@@ -100,6 +108,7 @@ export function rowPerformer(
     const startedAt = Date.now();
     const posts = new AttemptPosts({
       key,
+      eventId: fields.event_id,
       shard,
       token,
       workspace: row.workspace,
@@ -128,6 +137,7 @@ export function rowPerformer(
         responseUrlUsesBefore: kind.attemptUsesResponseUrl ? row.attempts : 0,
       },
       observe: (method, ok, error) => observe(webApiDestination(row.workspace, method, ok, error)),
+      traced: fields,
       stopped: stop?.signal,
       // A custom step's rows call Slack with the function's token (Bolt's attachFunctionToken).
       token: sealedToken ? () => openFunctionToken(env, sealedToken) : async () => (await authorized()).botToken,
@@ -137,9 +147,9 @@ export function rowPerformer(
       effect,
       {
         client,
-        step: stepFor(outbox, key, token, row.noCheckpointsUntil, commits?.soon.bind(commits), posts),
+        step: stepFor(outbox, key, token, row.noCheckpointsUntil, commits?.soon.bind(commits), posts, fields),
         streams: streamLedgerFor(outbox, key, token, settings.delivery.leaseMs, commits?.flush),
-        waits: waitLedgerFor(outbox, key, shard),
+        waits: waitLedgerFor(outbox, key, shard, fields),
         attempts: row.attempts,
         recordedAt: row.created_at,
         key,
@@ -178,11 +188,16 @@ export function rowPerformer(
           try {
             await authorization?.onRejected?.(error.code);
           } catch (problem) {
-            log("warn", "token rejection not reported", { key, error: describeError(problem) });
+            log("warn", "token rejection not reported", { ...fields, error: describeError(problem) });
           }
         }
         throw error;
       },
     );
+  };
+  // One span per attempt, its Slack calls, steps and waits inside it; ended when the attempt settles.
+  return (effect: Effect, row: ClaimedRow, token: string, attempt?: AttemptReport): Promise<void> => {
+    const fields = deliveryFields(effect, row);
+    return inSpan("attempt", { ...fields, attempt: row.attempts + 1 }, () => performOnce(effect, row, token, fields, attempt));
   };
 }

@@ -1,5 +1,6 @@
 import type { Step } from "../app/contract";
 import { HandlerMisuse, LeaseLost } from "../platform/errors";
+import { inSpan, type SpanAttributes } from "../platform/spans";
 import { isTooBig, ROW_BYTES_MAX, utf8Bytes } from "../platform/sql/sqlLimits";
 import type { Outbox } from "../recording/outbox";
 import { inFirstLease } from "../recording/outboxRows";
@@ -26,6 +27,8 @@ export function stepFor(
   /** Writes a checkpoint in a turn other writes share (completions.ts `soon`); else at once. */
   shared: <W>(write: () => W) => Promise<W> = async (write) => write(),
   scopes?: StepScopes,
+  /** The attempt's ids, on each step's span. */
+  traced: SpanAttributes = {},
 ): Step {
   /** Steps this attempt recorded: on a row that had none, the only checkpoints there can be. */
   const recordedHere = new Map<string, string>();
@@ -40,7 +43,7 @@ export function stepFor(
     const leave = scopes?.enter(name);
     let value: T;
     try {
-      value = await fn();
+      value = await inSpan("step", { ...traced, step: name }, fn);
     } finally {
       leave?.();
     }

@@ -92,7 +92,8 @@ export class Stops {
     if (conversation === undefined) return;
     const user = userOf(inbound);
     if (user === undefined) {
-      log("warn", "stop names no user: no run stopped", { shard: this.shard, conversation, dedupeKey: inbound.dedupeKey });
+      const event_id = inbound.dedupeKey;
+      log("warn", "stop names no user: no run stopped", { event_id, shard: this.shard, conversation, dedupeKey: event_id });
       return;
     }
     const ended = this.outbox.stopped.stopConversationRuns(
@@ -107,7 +108,14 @@ export class Stops {
     this.outbox.stops.record(conversation, user, now);
     const stop = new RunStopped(STOPPED_BY_USER, stoppedStreams(inbound));
     const aborted = this.stop(inbound, conversation, ended, (run) => run.user === user, stop, now);
-    log("info", "conversation stopped", { shard: this.shard, conversation, user, stopped: ended.length, aborted });
+    log("info", "conversation stopped", {
+      event_id: inbound.dedupeKey,
+      shard: this.shard,
+      conversation,
+      user,
+      stopped: ended.length,
+      aborted,
+    });
   }
 
   /** Rows a stop of `conversation` may stop besides its indexed turns: its lead, its runs in an attempt, the rows leased out (by key). */
@@ -134,6 +142,7 @@ export class Stops {
     const keys = new Set(ended);
     const aborted = this.stop(inbound, conversation, ended, (run) => keys.has(run.key), new RunStopped(INTERRUPTED), now);
     log("info", "turn interrupted", {
+      event_id: inbound.dedupeKey,
       shard: this.shard,
       conversation,
       dedupeKey: inbound.dedupeKey,

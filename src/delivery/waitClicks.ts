@@ -26,7 +26,7 @@ export class WaitClicks {
     if (!click) return;
     const answer = { actionId: click.actionId, value: click.value, user: click.user, at: now };
     const verdict = this.outbox.waits.answer(click.waitId, click, answer, now);
-    const logged = { shard: this.shard, dedupeKey: inbound.dedupeKey, wait: click.waitId };
+    const logged = { event_id: inbound.dedupeKey, shard: this.shard, dedupeKey: inbound.dedupeKey, wait: click.waitId };
     if (verdict.answered) {
       // A run in an attempt now is not woken here: its settle sees the answer (deliverClaimed.ts).
       if (this.outbox.waits.wake(verdict.runKey, now)) this.wakeAt(now);

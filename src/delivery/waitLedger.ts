@@ -1,20 +1,24 @@
 import type { WaitLedger } from "../app/contract";
 import { waitBlockId } from "../inbound/waitClicks";
+import { inSpan, type SpanAttributes } from "../platform/spans";
 import type { Outbox } from "../recording/outbox";
 
 /**
  * The durable waits of one run (`waitForAction`), in the shard's `waits` table. Their buttons name
  * this shard's bucket (the last part of its name), where every click on them is routed.
  */
-export function waitLedgerFor(outbox: Outbox, key: string, shard: string): WaitLedger {
+export function waitLedgerFor(outbox: Outbox, key: string, shard: string, traced: SpanAttributes = {}): WaitLedger {
   const bucket = Number(shard.slice(shard.lastIndexOf("/") + 1)) || 0;
+  // A wait outlives its attempts: its span is each change of it, named by what happened.
+  const spanned = <T>(what: string, wait: string | number, change: () => T) =>
+    inSpan("wait", { ...traced, wait: String(wait), "wait.change": what }, change);
   return {
     open(name, channel, deadline, answerers) {
-      const wait = outbox.waits.open(key, name, { channel, deadline, answerers }, Date.now());
+      const wait = spanned("open", name, () => outbox.waits.open(key, name, { channel, deadline, answerers }, Date.now()));
       return { ...wait, blockId: waitBlockId(bucket, wait.waitId) };
     },
     posted: (waitId, messageTs) => outbox.waits.posted(waitId, messageTs),
-    close: (waitId) => outbox.waits.close(waitId),
-    timeOut: (waitId) => outbox.waits.timeOut(waitId, Date.now()),
+    close: (waitId) => spanned("close", waitId, () => outbox.waits.close(waitId)),
+    timeOut: (waitId) => spanned("timeOut", waitId, () => outbox.waits.timeOut(waitId, Date.now())),
   };
 }

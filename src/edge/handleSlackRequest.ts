@@ -9,6 +9,8 @@ import { toBase64 } from "../platform/base64";
 import { InvalidSetting, InvalidSignature, Rejection } from "../platform/errors";
 import { describeError, type LogFields, log } from "../platform/log";
 import { readRawBody } from "../platform/readRawBody";
+import { inSpan } from "../platform/spans";
+import { validTraceparent } from "../relay/traceparent";
 import { waitForBackend } from "../relay/waitForBackend";
 import { recordInbound } from "../routing/recordInbound";
 import type { CoordinatorEnv } from "../rpc/env";
@@ -39,11 +41,20 @@ function decodeBody(body: Uint8Array): DecodedBody {
 const parseableText = ({ text, utf8 }: DecodedBody) => (utf8 && text.startsWith("\uFEFF") ? text.slice(1) : text);
 
 /** The body byte for byte, for relay mode: the text when it is UTF-8, else base64. */
-function rawRequestOf(body: Uint8Array, decoded: DecodedBody, contentType: string | null): RawRequest {
+function rawRequestOf(
+  body: Uint8Array,
+  decoded: DecodedBody,
+  contentType: string | null,
+  traceparent: string | null,
+): RawRequest {
   const type = contentType ?? "application/octet-stream";
-  return decoded.utf8
+  const raw: RawRequest = decoded.utf8
     ? { body: decoded.text, contentType: type }
     : { body: toBase64(body), encoding: "base64", contentType: type };
+  // A caller's W3C trace goes on to the backend (relay/traceparent.ts); a malformed one is dropped.
+  const trace = validTraceparent(traceparent);
+  if (trace) raw.traceparent = trace;
+  return raw;
 }
 
 /** Receives one Slack request, verified, parsed and handed to recordInbound: its ack — or a Rejection, thrown. */
@@ -68,7 +79,8 @@ async function receive(
   const body = await readRawBody(request);
   // From here a refusal looks like Slack's (unless the signature is garbled): what a changed secret gives Slack.
   if (signatureBytes(signature)) facts.verification = "mismatch";
-  await verifySignature({ secrets: signingSecrets, timestamp, signature, body, nowSeconds });
+  // Before the body is trusted nothing names the event: the span has no ids.
+  await inSpan("verify", {}, () => verifySignature({ secrets: signingSecrets, timestamp, signature, body, nowSeconds }));
   facts.verification = "verified";
 
   const decoded = decodeBody(body);
@@ -110,9 +122,17 @@ async function receive(
   if (limited) noticeAppRateLimited(limited, env, ctx);
   inbound.receivedAt = Date.now();
   // Relay mode forwards the request as Slack sent it, so it travels with the delivery.
-  if (relay) inbound.raw = rawRequestOf(body, decoded, request.headers.get("content-type"));
-  Object.assign(facts, { dedupeKey: inbound.dedupeKey, type: inbound.type, retryNum: inbound.retryNum });
-  const recorded = await recordInbound(env, app, inbound);
+  if (relay) inbound.raw = rawRequestOf(body, decoded, request.headers.get("content-type"), request.headers.get("traceparent"));
+  // `event_id` as every line and span of the delivery names it; `dedupeKey` kept for queries written before it.
+  Object.assign(facts, {
+    event_id: inbound.dedupeKey,
+    dedupeKey: inbound.dedupeKey,
+    type: inbound.type,
+    retryNum: inbound.retryNum,
+  });
+  const recorded = await inSpan("record", { event_id: inbound.dedupeKey, workspace: inbound.workspace, type: inbound.type }, () =>
+    recordInbound(env, app, inbound),
+  );
   if (recorded.verdict === "ignored") {
     facts.outcome = `ignored: ${recorded.reason}`;
     return new Response(null, { status: 200 });

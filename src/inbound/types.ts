@@ -67,6 +67,8 @@ export interface RawRequest {
    * step's token, which is never stored in plain text (app/functions/functionToken.ts); opened only to be relayed.
    */
   sealed?: true;
+  /** The request's W3C `traceparent`, when it had a valid one: relay mode continues its trace. */
+  traceparent?: string;
 }
 
 /** What the edge makes of a signed request before anything is stored. */

@@ -7,6 +7,8 @@ interface Settled {
   key: string;
   /** Attempts counted on the row, this one included (0 for a postponement, which is no attempt). */
   attempts: number;
+  /** The delivery's event_id (or trigger_id) the row belongs to (delivery/deliveryFields.ts), when known. */
+  eventId?: string;
 }
 
 /**

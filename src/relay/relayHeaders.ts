@@ -4,6 +4,7 @@ import type { RawRequest } from "../inbound/types";
 import { fromBase64, toBase64 } from "../platform/base64";
 import type { RelaySettings } from "../settings";
 import { signBody } from "../slack/verifySignature";
+import { relayTraceparent } from "./traceparent";
 
 const encoder = new TextEncoder();
 
@@ -33,7 +34,7 @@ export async function standardWebhookSignature(secret: string, id: string, times
  * The headers of one relay attempt: the original content-type; Slack's signature scheme with a
  * fresh timestamp under RELAY_SIGNING_SECRET (a stock Slack verifier accepts it, however late);
  * Slack's retry headers as it sent them; the delivery id and the attempt number; and, with
- * RELAY_WEBHOOK_SECRET, Standard Webhooks' three headers.
+ * RELAY_WEBHOOK_SECRET, Standard Webhooks' three headers; and a W3C `traceparent`.
  */
 export async function relayHeaders(
   effect: RelayEffect,
@@ -49,6 +50,8 @@ export async function relayHeaders(
     "x-slack-signature": await signBody(settings.signingSecret, timestamp, body),
     "x-relay-delivery-id": effect.deliveryId,
     "x-relay-attempt": String(attempt),
+    // W3C Trace Context: the backend's spans join one trace per delivery (relay/traceparent.ts).
+    traceparent: await relayTraceparent(effect.deliveryId, attempt, effect.request.traceparent),
   });
   if (effect.retryNum !== undefined) headers.set("x-slack-retry-num", String(effect.retryNum));
   if (effect.retryReason !== undefined) headers.set("x-slack-retry-reason", effect.retryReason);

@@ -48,7 +48,12 @@ export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound:
     recorded = { ...(await recordWithinBudget(env.SHARD, shard, inbound, deadline - Date.now())), shard };
   } catch (error) {
     // Not confirmed durable: answer non-2xx without x-slack-no-retry so Slack's retry can still save it.
-    log("error", "event not recorded", { dedupeKey: inbound.dedupeKey, shard, error: describeError(error) });
+    log("error", "event not recorded", {
+      event_id: inbound.dedupeKey,
+      dedupeKey: inbound.dedupeKey,
+      shard,
+      error: describeError(error),
+    });
     throw new NotRecorded();
   }
   const { result, attempts } = recorded;
@@ -74,5 +79,14 @@ function outsideLayouts(inbound: Inbound): Recorded {
 function logLateEvent(inbound: Inbound, { ageMs, listeners }: LateEvent): void {
   const { dedupeKey, type, workspace, retryNum } = inbound;
   for (const { listener, maxEventAgeMs } of listeners)
-    log("warn", "late event not answered", { dedupeKey, type, workspace, retryNum, listener, eventAgeMs: ageMs, maxEventAgeMs });
+    log("warn", "late event not answered", {
+      event_id: dedupeKey,
+      dedupeKey,
+      type,
+      workspace,
+      retryNum,
+      listener,
+      eventAgeMs: ageMs,
+      maxEventAgeMs,
+    });
 }

@@ -1,9 +1,11 @@
+import * as workers from "cloudflare:workers";
 import { DurableObject } from "cloudflare:workers";
 import type { SlackApp } from "../app/contract";
 import type { Authorize } from "../auth/authorize";
 import type { Inbound } from "../inbound/types";
 import type { Pace } from "../pacing/tiers";
 import { WrongRole } from "../platform/errors";
+import { traceWith } from "../platform/spans";
 import { ShardStorage } from "../recording/shardStorage";
 import type { CoordinatorEnv } from "../rpc/env";
 import type { InstallationChange } from "../rpc/installations";
@@ -14,6 +16,9 @@ import type { AckTally, AppRateLimited } from "../rpc/watch";
 import { roleOf } from "./roleOf";
 import { WatchShard } from "./watchShard";
 import { WorkspaceShard } from "./workspaceShard";
+
+// Custom spans through the runtime's `tracing`, read off the namespace: a runtime without it is no link error.
+traceWith((workers as { tracing?: unknown }).tracing);
 
 /**
  * Builds the shard Durable Object class for one app. One class (one binding, SHARD) plays two

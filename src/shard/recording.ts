@@ -5,6 +5,7 @@ import { userOf } from "../inbound/userOf";
 import { installationCache, type Known } from "../installations/installationCache";
 import { isLifecycleEvent } from "../installations/lifecycle";
 import { log } from "../platform/log";
+import { inSpan } from "../platform/spans";
 import { type IngestStores, ingestDelivery } from "../recording/ingest";
 import type { Outbox } from "../recording/outbox";
 import { Receipts } from "../recording/receipts";
@@ -67,9 +68,12 @@ export class Recording {
    * durable, so the Worker can never answer Slack 200 for something that is not stored.
    */
   ingest(inbound: Inbound): IngestResult | Promise<IngestResult> {
-    // A custom step's token is sealed before anything is stored: the transaction cannot await.
-    if (carriesFunctionToken(inbound)) return sealedDelivery(inbound, this.parts.env).then((sealed) => this.admit(sealed));
-    return this.admit(inbound);
+    return inSpan("ingest", { event_id: inbound.dedupeKey, workspace: inbound.workspace, type: inbound.type }, () =>
+      // A custom step's token is sealed before anything is stored: the transaction cannot await.
+      carriesFunctionToken(inbound)
+        ? sealedDelivery(inbound, this.parts.env).then((sealed) => this.admit(sealed))
+        : this.admit(inbound),
+    );
   }
 
   private admit(inbound: Inbound): IngestResult | Promise<IngestResult> {

@@ -1,6 +1,7 @@
 import type { CallPacing } from "../pacing/pacing";
 import { DeliveryError, ForbiddenUrl, MissingScope, SlackApiError, SlackUnreachable, stoppedBy } from "../platform/errors";
 import { CallTimedOut, DIRECT, type Outbound } from "../platform/outboundCalls";
+import { inSpan, type SpanAttributes } from "../platform/spans";
 import { classifyAnswer, healthyAnswer } from "./classifyAnswer";
 import { assertResponseUrlUsable, assertTriggerUsable, type HandleClock, TRIGGER_METHODS } from "./handles";
 import { NAMED_POSTS } from "./postIds";
@@ -33,6 +34,8 @@ export interface ClientOptions {
   stopped?: AbortSignal;
   /** Names each post of the attempt, and looks for it first when an earlier attempt may have made it (delivery/attemptPosts.ts). */
   posts?: PostGuard;
+  /** The attempt's ids (event, workspace, listener), on each call's span. */
+  traced?: SpanAttributes;
 }
 
 /** What stands before every post of an attempt (`chat.postMessage`, see postIds.ts). */
@@ -171,11 +174,13 @@ export class SlackClient {
     if (stoppable && stopped?.aborted) throw stoppedBy(stopped);
     let result: CallResult;
     try {
-      result = await outbound.call(timeoutMs, (signal) => {
-        // Again once it holds a connection: a stop while it queued for one sends nothing either.
-        if (stoppable && stopped?.aborted) throw stoppedBy(stopped);
-        return send(signal);
-      });
+      result = await inSpan("slack.call", { ...this.options.traced, "slack.method": method }, () =>
+        outbound.call(timeoutMs, (signal) => {
+          // Again once it holds a connection: a stop while it queued for one sends nothing either.
+          if (stoppable && stopped?.aborted) throw stoppedBy(stopped);
+          return send(signal);
+        }),
+      );
     } catch (error) {
       // Ours, not Slack's: a stop, or the invocation's subrequests spent. Nothing was sent.
       if (error instanceof DeliveryError) throw error;

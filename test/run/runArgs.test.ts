@@ -81,7 +81,16 @@ describe("a run's Bolt arguments", () => {
       const tools = { client: {} as SlackWebClient, step, attempt: 1, key: "d:Ev0001:run" };
       await app.run({ type: "run", listener: "message:hello", inbound }, tools);
       expect(lines.mock.calls.map(([line]) => JSON.parse(String(line)))).toEqual([
-        { level: "info", msg: "greeted", who: "U1", dedupe_key: "Ev0001", key: "d:Ev0001:run", listener: "message:hello" },
+        {
+          level: "info",
+          msg: "greeted",
+          who: "U1",
+          event_id: "Ev0001",
+          dedupe_key: "Ev0001",
+          workspace: "T1",
+          key: "d:Ev0001:run",
+          listener: "message:hello",
+        },
       ]);
     } finally {
       lines.mockRestore();

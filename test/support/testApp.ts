@@ -171,6 +171,14 @@ testApp.message("answer carefully", async ({ say, logger }) => {
   }
 });
 
+// A delivery with a step, a log line and two Slack calls: what its spans and log lines name (test/operations/traces.test.ts).
+testApp.message("trace me", async ({ message, say, step, logger }) => {
+  const channel = await step("where", () => String(message!.channel));
+  logger.info("tracing", { channel });
+  await say("traced");
+  await say("traced again");
+});
+
 testApp.message(/^count to (\d+)$/, async ({ context, say }) => {
   await say(`counted to ${context.matches[1]}`);
 });

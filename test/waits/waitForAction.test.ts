@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
 import { WAIT_ENDED_TEXT } from "../../src/app/waits";
 import type { Inbound } from "../../src/inbound/types";
+import { recordEnteredSpans, type SpanAttributes } from "../../src/platform/spans";
 import { channelMessage, messageTs, slackId } from "../../src/testing/deliveries";
 import { agentSessionStopped } from "../support/assistantPayloads";
 import { controlClock } from "../support/clock";
@@ -78,6 +79,8 @@ describe("waitForAction: a durable wait for a person's click", () => {
     runs.length = 0;
     const team = newWorkspace();
     const { inbound, ts } = question(team);
+    const waitSpans: SpanAttributes[] = [];
+    recordEnteredSpans((span) => span.name === "wait" && waitSpans.push(span.attributes));
     await runInDurableObject(shardStub(team), async (_, state) => {
       const shard = await workspaceShardIn(state, { app });
       await suspendedOn(shard, inbound);
@@ -102,6 +105,13 @@ describe("waitForAction: a durable wait for a person's click", () => {
     });
     expect(runs).toHaveLength(2);
     expect(ephemerals()).toEqual([]);
+    recordEnteredSpans(undefined);
+    // Its spans (docs/guides/operations.md "Traces"): the wait opened (met again each time the run goes
+    // through it), last closed by the run it answered; each with the run's ids.
+    const ids = { event_id: inbound.dedupeKey, workspace: team, effect: "run", listener: "message:delete" };
+    expect(waitSpans[0]).toEqual(expect.objectContaining({ ...ids, wait: "confirm", "wait.change": "open" }));
+    expect(waitSpans.at(-1)).toEqual(expect.objectContaining({ ...ids, "wait.change": "close" }));
+    for (const span of waitSpans) expect(span).toMatchObject(ids);
   });
 
   it("times out: the run goes on with timedOut at its deadline, and a click after it is told the question ended", async () => {

@@ -14,7 +14,12 @@ export async function loadOptionsWith(
   inbound: Inbound,
   { env, signal }: OptionsLoadWorld,
 ): Promise<AckBody | undefined> {
-  const logger = runLogger({ listener: name, dedupe_key: inbound.dedupeKey });
+  const logger = runLogger({
+    listener: name,
+    event_id: inbound.dedupeKey,
+    dedupe_key: inbound.dedupeKey,
+    workspace: inbound.workspace,
+  });
   let acked: AckBody | undefined;
   const ack = async (body: OptionsAckBody) => {
     if (acked) logger.warn("ack() called again in an options load: the first answer stands");

@@ -20,7 +20,14 @@ export function runArgsOf(name: string, matched: ListenerContext, tools: RunTool
   const { client, step, attempt, env = {} } = tools;
   const { inbound } = matched;
   const context = runContext(inbound, matched.context?.matches, tools.userToken);
-  const logger = runLogger({ dedupe_key: inbound.dedupeKey, key: tools.key, listener: name });
+  // `event_id` as on every line and span of the delivery; `dedupe_key` kept for queries written before it.
+  const logger = runLogger({
+    event_id: inbound.dedupeKey,
+    dedupe_key: inbound.dedupeKey,
+    workspace: inbound.workspace,
+    key: tools.key,
+    listener: name,
+  });
   const helpers = {
     ack: ackInRun,
     ...sayAndRespond(inbound, client),
