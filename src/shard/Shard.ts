@@ -6,6 +6,7 @@ import type { Pace } from "../pacing/tiers";
 import { WrongRole } from "../platform/errors";
 import { ShardStorage } from "../recording/shardStorage";
 import type { CoordinatorEnv } from "../rpc/env";
+import type { EventFilter } from "../rpc/eventStories";
 import type { InstallationChange } from "../rpc/installations";
 import type { DeliveryReport } from "../rpc/outcomes";
 import type { ParkedCursor, ShardApi } from "../rpc/shard";
@@ -65,6 +66,12 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     }
     backendAnswer(dedupeKey: string, waitMs: number) {
       return this.workspace.delivery.backendResponse(dedupeKey, waitMs);
+    }
+    eventStory(id: string) {
+      return this.workspace.recording.eventStory(id);
+    }
+    listEvents(filter: EventFilter) {
+      return this.workspace.recording.listEvents(filter);
     }
 
     // Bucket layouts (a workspace's bucket 0) and pace keeping (LayoutKeeperApi, PaceKeeperApi).
