@@ -55,7 +55,9 @@ describe("an event's story (GET /admin/api/events/{id})", () => {
       status: "settled",
       unreachable: [],
     });
-    expect(found.effects).toEqual([expect.objectContaining({ key: expect.stringMatching(new RegExp(`^${id}:`)), status: "settled" })]);
+    expect(found.effects).toEqual([
+      expect.objectContaining({ key: expect.stringMatching(new RegExp(`^${id}:`)), status: "settled" }),
+    ]);
     expect(found.payload?.event).toMatchObject({ type: "app_mention", text: "<@U0000BOT> hi", channel: "C0STORY01" });
     // The legacy verification token is never kept.
     expect(JSON.stringify(found.payload)).not.toContain("verification");
@@ -72,7 +74,12 @@ describe("an event's story (GET /admin/api/events/{id})", () => {
     const found = (await (await story(id)).json()) as Story;
     expect(found.status).toBe("parked");
     expect(found.effects).toEqual([
-      expect.objectContaining({ status: "parked", effect: "run", attempts: 1, lastError: "chat.postMessage: 200 channel_not_found" }),
+      expect.objectContaining({
+        status: "parked",
+        effect: "run",
+        attempts: 1,
+        lastError: "chat.postMessage: 200 channel_not_found",
+      }),
     ]);
   });
 
@@ -101,6 +108,7 @@ describe("searching deliveries (GET /admin/api/events)", () => {
     expect(ids(await list(`channel=C0SEARCH1`))).toEqual([second, first]);
     expect(ids(await list(`workspace=${team}&user=U0SEARCH1`))).toEqual([other, first]);
     expect(ids(await list(`workspace=${team}&channel=C0SEARCH2&user=U0SEARCH2`))).toEqual([]);
+    expect(ids(await list(`workspace=${team}&listener=app_mention&user=U0SEARCH1`))).toEqual([other, first]);
     expect(ids(await list(`workspace=${team}&listener=no-such-listener`))).toEqual([]);
     // Paging: one at a time, the same order, until the cursor runs out.
     const seen: string[] = [];
