@@ -25,6 +25,8 @@ export class Receipts {
   private generations?: Set<number>;
   /** Whether the table of before 0005 may still hold receipts. */
   private legacy = false;
+  /** Generations whose table is known to have the story's columns. */
+  private readonly withStory = new Set<number>();
 
   constructor(
     private readonly sql: MeteredSql,
@@ -55,22 +57,30 @@ export class Receipts {
       if (!this.legacy) this.sql.all(`DROP TABLE ${BEFORE_GENERATIONS}`);
     }
     this.generations = new Set(tables.filter((t) => t.name !== BEFORE_GENERATIONS).map((t) => Number(t.name.slice(10))));
-    for (const generation of this.generations) this.addStoryColumns(tableOf(generation));
     return this.generations;
   }
 
-  /** A table begun by an earlier version gains the story's columns: a schema change, no row written. */
-  private addStoryColumns(table: string): void {
+  /**
+   * A kept table begun by an earlier version gains the story's columns, once: a schema change
+   * (a row of the schema each), never per receipt; a table only waiting to be dropped is left as it is.
+   */
+  private storied(generation: number): number {
+    if (this.withStory.has(generation)) return generation;
+    const table = tableOf(generation);
     const has = new Set(this.sql.all<{ name: string }>("SELECT name FROM pragma_table_info(?)", table).map((c) => c.name));
-    for (const column of STORY_COLUMNS.filter((name) => !has.has(name))) {
+    for (const column of STORY_COLUMNS.filter((name) => !has.has(name)))
       this.sql.all(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
-    }
+    this.withStory.add(generation);
+    return generation;
   }
 
-  /** The generations whose receipts are kept at `now` (this one and the one before), newest first. */
+  /** The generations whose receipts are kept at `now` (this one and the one before), newest first, with the story's columns. */
   keptGenerations(now: number): number[] {
     const oldest = this.generationAt(now) - 1;
-    return [...this.known()].filter((g) => g >= oldest).sort((a, b) => b - a);
+    return [...this.known()]
+      .filter((g) => g >= oldest)
+      .sort((a, b) => b - a)
+      .map((g) => this.storied(g));
   }
 
   /**
@@ -81,7 +91,10 @@ export class Receipts {
   prepare(now: number): void {
     const generation = this.generationAt(now);
     const generations = this.known();
-    if (generations.has(generation)) return;
+    if (generations.has(generation)) {
+      this.storied(generation);
+      return;
+    }
     this.sql.all(
       `CREATE TABLE IF NOT EXISTS ${tableOf(generation)} (
         dedupe_key   TEXT PRIMARY KEY,
@@ -96,6 +109,7 @@ export class Receipts {
       ) WITHOUT ROWID`,
     );
     generations.add(generation);
+    this.withStory.add(generation);
   }
 
   /**

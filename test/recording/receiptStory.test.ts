@@ -1,6 +1,10 @@
-import { runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { newWorkspace, shardStub } from "../support/coordinator";
+import { applyMigrations } from "../../src/platform/sql/migrations";
+import { recordSettings } from "../../src/settings";
+import { appMention } from "../../src/testing/deliveries";
+import { deliver, mentionDelivery, newWorkspace, shardStub } from "../support/coordinator";
 import { mentionIn } from "../support/inboundOf";
 import { workspaceShardIn } from "../support/shardIn";
 import { useFakeSlack } from "../support/useFakeSlack";
@@ -60,5 +64,30 @@ describe("a receipt keeps its delivery's story (EVENT_PAYLOADS)", () => {
     expect(none.rows).toBe(INGEST_ROWS);
     expect(none.kept).toMatchObject({ channel: "C0KEPT001", payload: null });
     expect(none.kept.bytes).toBeLessThan(100);
+  });
+});
+
+describe("a generation's table begun by an earlier version", () => {
+  it("gains the story's columns at its next ingest: its old receipts are still found, its new ones keep their story", async () => {
+    const team = newWorkspace();
+    const generation = Math.floor(Date.now() / recordSettings(env).receiptRetentionMs);
+    const stub = shardStub(team);
+    await runInDurableObject(stub, (_, state) => {
+      applyMigrations(state.storage);
+      state.storage.sql.exec(
+        `CREATE TABLE receipts_g${generation} (dedupe_key TEXT PRIMARY KEY, kind TEXT NOT NULL, type TEXT NOT NULL, workspace TEXT NOT NULL,
+          retry_num INTEGER, retry_reason TEXT, response TEXT, received_at INTEGER NOT NULL) WITHOUT ROWID`,
+      );
+      state.storage.sql.exec(
+        `INSERT INTO receipts_g${generation} (dedupe_key, kind, type, workspace, received_at) VALUES ('Ev0OLDER01', 'event', 'app_mention', ?, ?)`,
+        team,
+        Date.now(),
+      );
+    });
+    await evictDurableObject(stub);
+    const { envelope, delivery } = await mentionDelivery(team, { event: appMention({ channel: "C0UPGRADE" }) });
+    expect((await deliver(delivery)).status).toBe(200);
+    expect(await stub.eventStory("Ev0OLDER01")).toMatchObject({ id: "Ev0OLDER01", channel: null, effects: [], payload: null });
+    expect(await stub.eventStory(String(envelope.event_id))).toMatchObject({ channel: "C0UPGRADE", workspace: team });
   });
 });
