@@ -2,7 +2,17 @@ import { channelOf } from "../inbound/channelOf";
 import { isObject } from "../inbound/fields";
 import type { Inbound } from "../inbound/types";
 import { userOf } from "../inbound/userOf";
+import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { PayloadKeeping } from "../settings/edge";
+
+/** The story's columns of a receipt table (receipts.ts). */
+export const STORY_COLUMNS = ["channel", "user_id", "thread_ts", "effects", "payload"];
+
+/** Adds the story's columns `table` lacks (a table begun by an earlier version): a schema row each, no receipt row. */
+export function addStoryColumns(sql: MeteredSql, table: string): void {
+  const has = new Set(sql.all<{ name: string }>("SELECT name FROM pragma_table_info(?)", table).map((column) => column.name));
+  for (const column of STORY_COLUMNS.filter((name) => !has.has(name))) sql.all(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
+}
 
 /** What a person wrote or chose: removed from a `redacted` payload, whose ids stay. */
 const WRITTEN = new Set(["text", "blocks", "attachments", "files", "values", "title", "preview", "previous_message"]);

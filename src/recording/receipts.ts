@@ -2,7 +2,7 @@ import type { AckBody } from "../app/contract";
 import type { Inbound } from "../inbound/types";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { PayloadKeeping } from "../settings/edge";
-import { type ReceiptStory, receiptStory } from "./receiptStory";
+import { addStoryColumns, type ReceiptStory, receiptStory, STORY_COLUMNS } from "./receiptStory";
 
 /** The single receipts table of before 0005, renamed; read and pruned until it is empty, then dropped. */
 const BEFORE_GENERATIONS = "receipts_before_generations";
@@ -11,8 +11,6 @@ const LEGACY_PRUNE_BATCH = 500;
 
 /** The table holding one generation's receipts. */
 export const tableOf = (generation: number) => `receipts_g${generation}`;
-/** The story's columns (receiptStory.ts), added to a generation's table begun before they were. */
-const STORY_COLUMNS = ["channel", "user_id", "thread_ts", "effects", "payload"];
 
 /**
  * All SQL touching receipts. Receipts are filed by generation — `floor(received_at / retention)` —
@@ -66,10 +64,7 @@ export class Receipts {
    */
   private storied(generation: number): number {
     if (this.withStory.has(generation)) return generation;
-    const table = tableOf(generation);
-    const has = new Set(this.sql.all<{ name: string }>("SELECT name FROM pragma_table_info(?)", table).map((c) => c.name));
-    for (const column of STORY_COLUMNS.filter((name) => !has.has(name)))
-      this.sql.all(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
+    addStoryColumns(this.sql, tableOf(generation));
     this.withStory.add(generation);
     return generation;
   }
