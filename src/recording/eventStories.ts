@@ -1,5 +1,5 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
-import type { EffectStatus, EffectStory, EventFilter, EventStory, EventSummary } from "../rpc/eventStories";
+import type { AttemptStory, EffectStatus, EffectStory, EventFilter, EventStory, EventSummary } from "../rpc/eventStories";
 import type { Receipts } from "./receipts";
 import { tableOf } from "./receipts";
 import { STATUS_OF } from "./rowStatus";
@@ -28,6 +28,7 @@ type EffectRow = {
   next_attempt_at: number;
   leased: number;
   parked_at: number | null;
+  story: string | null;
 };
 
 const COLUMNS = "dedupe_key, kind, type, workspace, channel, user_id, thread_ts, received_at, retry_num, retry_reason, effects";
@@ -123,7 +124,7 @@ export class EventStories {
   private effect(key: string): EffectStory {
     const [row] = this.sql.all<EffectRow>(
       `SELECT effect, ${STATUS_OF("outbox")} AS status, attempts, last_error, next_attempt_at,
-          claim_token IS NOT NULL AS leased, parked_at
+          claim_token IS NOT NULL AS leased, parked_at, story
         FROM outbox WHERE idempotency_key = ?`,
       key,
     );
@@ -137,6 +138,7 @@ export class EventStories {
         nextAttemptAt: null,
         leased: false,
         parkedAt: null,
+        history: [],
       };
     }
     const due = row.status === "pending" && row.next_attempt_at !== HELD_TURN_AT ? row.next_attempt_at : null;
@@ -149,6 +151,7 @@ export class EventStories {
       nextAttemptAt: due,
       leased: row.leased === 1,
       parkedAt: row.status === "pending" ? null : row.parked_at,
+      history: row.story === null ? [] : (JSON.parse(row.story) as AttemptStory[]),
     };
   }
 }

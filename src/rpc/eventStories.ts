@@ -7,6 +7,28 @@
 /** An effect's status: its outbox row's, or `settled` once the row is gone (completed, or discarded). */
 export type EffectStatus = "pending" | "parked" | "stopped" | "settled";
 
+/** One Slack call of an attempt. */
+export interface CallStory {
+  /** The Web API method (or `response_url`). */
+  method: string;
+  ok: boolean;
+  /** What went wrong, as the row's error says it. */
+  error?: string;
+  /** The message's `ts` Slack answered with, when it named one. */
+  ts?: string;
+  /** From sending to its answer. */
+  ms: number;
+}
+
+/** One attempt that settled on a row still in the outbox (retried, parked, stopped). */
+export interface AttemptStory {
+  start: number;
+  end: number;
+  outcome: "retried" | "parked" | "stopped";
+  error: string;
+  calls: CallStory[];
+}
+
 /** One effect of a delivery: its outbox row as it stands. */
 export interface EffectStory {
   /** The outbox key: `{dedupe key or message key}:{listener's effect name}`. */
@@ -22,6 +44,8 @@ export interface EffectStory {
   /** An attempt holds its lease now. */
   leased: boolean;
   parkedAt: number | null;
+  /** Its last attempts that settled on the row, oldest first (kept while the row lives; none once settled). */
+  history: AttemptStory[];
 }
 
 /** A delivery as the list shows it. */

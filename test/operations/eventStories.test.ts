@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { recordSettings } from "../../src/settings";
 import { appMention } from "../../src/testing/deliveries";
+import { controlClock } from "../support/clock";
 import { adminGet, deliver, mentionDelivery, newWorkspace, shardStub } from "../support/coordinator";
 import { useFakeSlack } from "../support/useFakeSlack";
 
@@ -11,7 +12,16 @@ import { useFakeSlack } from "../support/useFakeSlack";
 const slack = useFakeSlack();
 afterEach(() => vi.restoreAllMocks());
 
-type Effect = { key: string; status: string; effect: string | null; attempts: number | null; lastError: string | null };
+type Call = { method: string; ok: boolean; error?: string; ts?: string; ms: number };
+type Attempt = { start: number; end: number; outcome: string; error: string; calls: Call[] };
+type Effect = {
+  key: string;
+  status: string;
+  effect: string | null;
+  attempts: number | null;
+  lastError: string | null;
+  history: Attempt[];
+};
 type Story = {
   shard: string;
   id: string;
@@ -80,6 +90,41 @@ describe("an event's story (GET /admin/api/events/{id})", () => {
         attempts: 1,
         lastError: "chat.postMessage: 200 channel_not_found",
       }),
+    ]);
+    // Its attempt, written by the park's own UPDATE: when, how it ended, and the Slack call that failed.
+    const { history } = found.effects[0]!;
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({ outcome: "parked", error: "chat.postMessage: 200 channel_not_found" });
+    expect(history[0]!.calls).toEqual([
+      { method: "chat.postMessage", ok: false, error: "chat.postMessage: 200 channel_not_found", ms: expect.any(Number) },
+    ]);
+    expect(history[0]!.end).toBeGreaterThanOrEqual(history[0]!.start);
+  });
+
+  it("an effect retried, then parked: both attempts, each with the call that failed", async () => {
+    const clock = controlClock();
+    const team = newWorkspace();
+    slack()
+      .fail({ method: "chat.postMessage" }, { status: 500 }, 1)
+      .fail({ method: "chat.postMessage" }, { error: "channel_not_found" }, 1);
+    const id = await mention(team);
+    const effect = async () => ((await (await story(id)).json()) as Story).effects[0]!;
+    await vi.waitFor(async () => expect((await effect()).history).toHaveLength(1));
+    expect(await effect()).toMatchObject({ status: "pending", attempts: 1, history: [{ outcome: "retried" }] });
+    clock.advance(60_000);
+    await runDurableObjectAlarm(shardStub(team));
+    const { status, history } = await effect();
+    expect(status).toBe("parked");
+    // The second attempt looked for the first one's post (its answer was lost: a 500) before posting again.
+    expect(history.map((attempt) => [attempt.outcome, attempt.calls.map((call) => [call.method, call.error ?? "ok"])])).toEqual([
+      ["retried", [["chat.postMessage", "chat.postMessage: 500 http_500"]]],
+      [
+        "parked",
+        [
+          ["conversations.replies", "ok"],
+          ["chat.postMessage", "chat.postMessage: 200 channel_not_found"],
+        ],
+      ],
     ]);
   });
 
