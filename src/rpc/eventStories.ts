@@ -24,7 +24,8 @@ export interface CallStory {
 export interface AttemptStory {
   start: number;
   end: number;
-  outcome: "retried" | "parked" | "stopped";
+  /** `lease_lost`: its lease ran out before it settled, and another attempt took the row over (written by that claim). */
+  outcome: "retried" | "parked" | "stopped" | "lease_lost";
   error: string;
   calls: CallStory[];
 }
