@@ -2,6 +2,7 @@ import { DURABLE_OBJECTS_PRICES } from "../pricing";
 import { ADMIN_TOKEN, type Subject } from "../subjects";
 import type { BenchContext } from "./benchContext";
 import { runAtRate } from "./runAtRate";
+import { storyBytes } from "./storyBytes";
 
 interface ShardStats {
   receipts: number;
@@ -49,8 +50,11 @@ export interface RowsPerEvent {
    * alarms), which this short run shares among few events.
    */
   eventPathRowsPerEvent: number | null;
-  /** One event on a fresh shard, before any pruning: counters read after its reply was delivered. */
-  oneEvent: { rowsWritten: number; alarmsSet: number; perStatement: Array<StatementCost> } | null;
+  /**
+   * One event on a fresh shard, before any pruning: counters read after its reply was delivered,
+   * and the bytes its story adds to its receipt (storyBytes.ts; null without the look-up API).
+   */
+  oneEvent: { rowsWritten: number; alarmsSet: number; perStatement: Array<StatementCost>; storyBytes: number | null } | null;
   prices: typeof DURABLE_OBJECTS_PRICES;
   /** rowsPerEvent × the price per million rows written (beyond the monthly allowance). */
   rowsWrittenUsdPerMillionEvents: number;
@@ -176,6 +180,7 @@ export async function startRowsPerEvent(
             rowsWritten: oneStats.counters.rowsWritten,
             alarmsSet: oneStats.counters.alarmsSet,
             perStatement: costsSince(tallyBeforeOne, await statementCosts(subject)),
+            storyBytes: await storyBytes(subject, fresh),
           }
         : null,
       prices: DURABLE_OBJECTS_PRICES,

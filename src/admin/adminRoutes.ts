@@ -8,6 +8,7 @@ import { shardName } from "../rpc/shardFor";
 import { shardOperationsStub, watchStub } from "../rpc/shardStub";
 import { authorizeAdmin } from "./authorizeAdmin";
 import { bucketRoutes } from "./bucketRoutes";
+import { eventRoutes } from "./eventRoutes";
 import { fleetParked } from "./fleetParked";
 import { installationRoutes } from "./installationRoutes";
 import { manifestRoute } from "./manifestRoute";
@@ -109,6 +110,8 @@ export function adminRoutes(app: SlackApp) {
     .get("/api/parked", fleetParked.list)
     .post("/api/parked/replay", fleetParked.replay)
     .post("/api/parked/discard", fleetParked.discard)
+    .get("/api/events", eventRoutes.list)
+    .get("/api/events/:id", (request, env) => eventRoutes.story(request, env, segment(request.params.id, "event id")))
     .get("/manifest", manifestRoute(app))
     .get("/installations", installationRoutes.list)
     .delete("/installations/:id", (request, env) => installationRoutes.remove(segment(request.params.id, "installation id"), env))

@@ -4,6 +4,7 @@ import type { PostGuard } from "../slack/client";
 import { findPosted, type PostedMessages, type PostPlace, readablePlace } from "../slack/postedMessages";
 import { withPostId } from "../slack/postIds";
 import { outcomeUnknown, turnOf } from "../slack/refusals";
+import type { AttemptStory } from "./attemptStory";
 import type { LookupWaits } from "./lookupWaits";
 import type { PostLookups } from "./postLookups";
 import type { StepScopes } from "./stepCheckpoints";
@@ -14,6 +15,8 @@ type Answer = Record<string, unknown>;
 export interface AttemptReport {
   /** This attempt's start when a post it sent may be in Slack and its retry would send it again; else null. */
   postsUncertainSince(): number | null;
+  /** Its story: each Slack call, written with its settle (attemptStory.ts). */
+  story?: AttemptStory;
 }
 
 export interface AttemptPostsParts {

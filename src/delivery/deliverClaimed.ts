@@ -9,6 +9,7 @@ import { type RetryAfterMemory, workspaceRateKey } from "../platform/retryAfter"
 import type { ClaimedRow, Outbox } from "../recording/outbox";
 import type { DeliverySettings } from "../settings";
 import type { AttemptReport } from "./attemptPosts";
+import { AttemptStory } from "./attemptStory";
 import type { Completions } from "./completions";
 import { eventIdOf } from "./deliveryFields";
 import { RETRYING_NOTICE_AT_ATTEMPT } from "./failureNotices";
@@ -84,7 +85,7 @@ async function deliverOne(courier: Courier, token: string, claimed: ClaimedRow):
 
   let settlement: Settlement;
   let effect: Effect | undefined;
-  const report: AttemptReport = { postsUncertainSince: () => null };
+  const report: AttemptReport = { postsUncertainSince: () => null, story: new AttemptStory() };
   try {
     // Inside the try: a payload that cannot be read back is parked as a counted attempt, not re-leased forever.
     const performed = row.effect ?? readEffect(row.payload);
@@ -96,7 +97,7 @@ async function deliverOne(courier: Courier, token: string, claimed: ClaimedRow):
   }
   // The await above opened the input gate: the row may have been re-leased meanwhile,
   // so every settle below is fenced by our token rather than trusting what we read.
-  const settled = await settle(courier, token, row, settlement, effect, report.postsUncertainSince());
+  const settled = await settle(courier, token, row, settlement, effect, report.postsUncertainSince(), report.story);
   settled.eventId = eventIdOf(effect, key);
   events.emit(settled);
   // A turn that ended no longer holds its thread (recording/outboxTurns.ts): the next one goes now, not at the next alarm.
@@ -113,6 +114,8 @@ async function settle(
   effect: Effect | undefined,
   /** The attempt may have posted what its retry would post again: it looks first (attemptPosts.ts). */
   postsUncertainSince: number | null,
+  /** Its story, written by the settle's own UPDATE (not a completion's: a delivered row is deleted). */
+  story?: AttemptStory,
 ): Promise<DeliveryEvent> {
   const { outbox, completions, delivery, retryAfters, shard } = courier;
   const key = row.idempotency_key;
@@ -131,6 +134,7 @@ async function settle(
       now,
       () => (effect && courier.closes ? courier.closes(effect, row, settlement.reason) : []),
       postsUncertainSince,
+      story?.written("stopped", settlement.reason) ?? null,
     );
     if (closes === null) return fenced(courier, row, "stop");
     if (closes.length > 0) courier.wakeAt(now);
@@ -175,6 +179,7 @@ async function settle(
       () => (effect && courier.followUps ? courier.followUps(effect, row, reason) : []),
       () => (effect && courier.closes ? courier.closes(effect, row, reason) : []),
       postsUncertainSince,
+      story?.written("parked", reason) ?? null,
     );
     if (followUps === null) return fenced(courier, row, "park");
     if (followUps.length > 0) courier.wakeAt(now);
@@ -185,7 +190,16 @@ async function settle(
   const { retrying } = courier;
   const notices =
     attempts === RETRYING_NOTICE_AT_ATTEMPT && effect && retrying ? () => retrying(effect, row, settlement.reason) : undefined;
-  const told = outbox.retryLater(key, token, attempts, nextAttemptAt, settlement.reason, postsUncertainSince, notices);
+  const told = outbox.retryLater(
+    key,
+    token,
+    attempts,
+    nextAttemptAt,
+    settlement.reason,
+    postsUncertainSince,
+    notices,
+    story?.written("retried", settlement.reason) ?? null,
+  );
   if (told === null) return fenced(courier, row, "retry");
   courier.wakeAt(told.length > 0 ? now : nextAttemptAt);
   return { type: "retried", shard, key, attempts, reason: settlement.reason, nextAttemptAt, effect: effect?.type };

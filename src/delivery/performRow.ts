@@ -136,7 +136,10 @@ export function rowPerformer(
         attempts: row.attempts,
         responseUrlUsesBefore: kind.attemptUsesResponseUrl ? row.attempts : 0,
       },
-      observe: (method, ok, error) => observe(webApiDestination(row.workspace, method, ok, error)),
+      observe: (method, ok, error, detail) => {
+        observe(webApiDestination(row.workspace, method, ok, error));
+        attempt?.story?.call(method, ok, error, detail);
+      },
       traced: fields,
       stopped: stop?.signal,
       // A custom step's rows call Slack with the function's token (Bolt's attachFunctionToken).

@@ -55,14 +55,24 @@ export function ingestDelivery(
   let refused: TurnLimit | undefined;
   let dueAt: number | null = null;
   receipts.prepare(now);
+  // The story's head rides on the receipt INSERTs below: no row of its own (docs/design.md "An event's story").
+  // One receipt per delivery carries it: its own, or — with none of its own — its first fact receipt.
+  const story = receipts.storyOf(
+    inbound,
+    plan.effects.map((planned) => outboxKeyOf(inbound, planned)),
+  );
   const result = sql.transaction((): IngestResult => {
-    if (!byFactOnly && !receipts.recordFirst(inbound, plan.ackBody, now)) {
+    if (!byFactOnly && !receipts.recordFirst(inbound, plan.ackBody, now, story)) {
       return { verdict: "duplicate", ackBody: receipts.responseOf(inbound.dedupeKey, now), enqueued: 0 };
     }
     // A fact-scoped effect is enqueued once per message, whichever of its events comes first.
-    const firsts = plan.effects.filter(
-      (planned) => !factScoped(planned) || receipts.recordFirstFact(outboxKeyOf(inbound, planned), inbound, now),
-    );
+    let storied = !byFactOnly;
+    const firsts = plan.effects.filter((planned) => {
+      if (!factScoped(planned)) return true;
+      const first = receipts.recordFirstFact(outboxKeyOf(inbound, planned), inbound, now, storied ? undefined : story);
+      storied ||= first;
+      return first;
+    });
     if (byFactOnly && firsts.length === 0) return { verdict: "duplicate", enqueued: 0 };
     // A merge turn's message joins its user's burst while that turn has not started: no row of its
     // own, and not a turn of its own either (the burst was counted at its first message).

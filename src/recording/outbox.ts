@@ -3,7 +3,7 @@ import type { OutboxStatus } from "../rpc/shard";
 import { ConversationStops } from "./conversationStops";
 import { OutboxClaims } from "./outboxClaims";
 import { OutboxMemory } from "./outboxMemory";
-import { type ClaimedRow, enqueuedRow, insertRow, type Lease, type NewRow } from "./outboxRows";
+import { appendedStory, type ClaimedRow, enqueuedRow, insertRow, type Lease, type NewRow } from "./outboxRows";
 import { OutboxSteps } from "./outboxSteps";
 import { OutboxTurns } from "./outboxTurns";
 import { ParkedRows } from "./parkedRows";
@@ -175,12 +175,9 @@ export class Outbox {
     );
   }
 
-  /**
-   * Fenced failure: counts the attempt and schedules the next one. `postsUncertainSince`: the
-   * attempt sent a post it may have made (answered, or its answer lost) and the retry will repeat.
-   * `notices` (a run's first failure: delivery/failureNotices.ts) are enqueued in the same
-   * transaction, born followed up, unless the row was ever parked. Returns them, or null when fenced out.
-   */
+  /** Fenced failure: counts the attempt, schedules the next; `postsUncertainSince`: the attempt sent a post it may have made (answered, or
+   * its answer lost) the retry repeats; `notices` (a run's first failure: failureNotices.ts) enqueued with it, born followed up, unless
+   * the row was ever parked; `story` the attempt's, appended (`?5`: the 5th value bound). Returns the notices; null when fenced out. */
   retryLater(
     key: string,
     token: string,
@@ -189,16 +186,18 @@ export class Outbox {
     error: string,
     postsUncertainSince: number | null = null,
     notices = (): NewRow[] => [],
+    story: string | null = null,
   ): ClaimedRow[] | null {
     return this.sql.transaction(() => {
       const [held] = this.sql.all<{ followed_up_at: number | null }>(
         `UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, claim_token = NULL, claim_expires_at = NULL,
-          posts_uncertain_since = coalesce(posts_uncertain_since, ?)
+          posts_uncertain_since = coalesce(posts_uncertain_since, ?), story = ${appendedStory("?5")}
         WHERE idempotency_key = ? AND claim_token = ? RETURNING followed_up_at`,
         attempts,
         nextAttemptAt,
         error,
         postsUncertainSince,
+        story,
         key,
         token,
       );

@@ -1,7 +1,7 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import { attemptBegan } from "./leaseTokens";
 import type { OutboxLeases } from "./outboxLeases";
-import type { StoredRow } from "./outboxRows";
+import { appendedStory, type StoredRow } from "./outboxRows";
 import { waitsForTurn } from "./outboxTurns";
 import { HELD_TURN_AT, NOT_HELD } from "./turnMarks";
 
@@ -85,7 +85,8 @@ export class OutboxClaims {
     const rows = this.sql.all<Returned>(
       `UPDATE outbox SET claim_token = ?1, claim_expires_at = ?2, claimed_at = ?3,
           posts_uncertain_since = CASE WHEN ${attemptBegan("outbox")} AND claim_token <> ?1
-            THEN coalesce(posts_uncertain_since, claimed_at, created_at) ELSE posts_uncertain_since END
+            THEN coalesce(posts_uncertain_since, claimed_at, created_at) ELSE posts_uncertain_since END,
+          story = CASE WHEN ${attemptBegan("outbox")} AND claim_token <> ?1 THEN ${appendedStory(LEASE_LOST)} ELSE story END
         WHERE idempotency_key IN (${candidates.sql})
         RETURNING ${CLAIMED_COLUMNS}, next_attempt_at`,
       token,
@@ -149,6 +150,14 @@ function keyedCandidates(keys: readonly string[]): Candidates {
     bindings: [JSON.stringify(keys)],
   };
 }
+
+/**
+ * The story's entry for an attempt whose lease ran out unsettled (its instance died, or it ran past
+ * LEASE_MS): it cannot write it — the fence refuses it — so the claim taking its row over does, in
+ * the same statement (old values: its `claimed_at`).
+ */
+const LEASE_LOST = `json_object('start', claimed_at, 'end', ?3, 'outcome', 'lease_lost',
+  'error', 'its lease ran out before it settled: taken over', 'calls', json_array())`;
 
 /** Claimed rows in the order they were due (RETURNING's order is SQLite's, not the subquery's). */
 const inClaimOrder = (a: { next_attempt_at: number; idempotency_key: string }, b: typeof a) =>

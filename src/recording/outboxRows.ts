@@ -137,3 +137,16 @@ export function insertRow(
     row.burst ?? null,
   );
 }
+
+/** Attempts a row's story keeps (the latest): the row stays small however long it is retried. */
+export const KEPT_ATTEMPTS = 10;
+
+/**
+ * The `story` column with the attempt bound at `param` appended (JSON text; NULL: unchanged), its
+ * oldest dropped beyond KEPT_ATTEMPTS: a fragment of the UPDATE that settles a row anyway (a
+ * retry, a park, a stop), so keeping it writes no row (migrations/0025_effect_stories.sql).
+ */
+export const appendedStory = (param: string) =>
+  `CASE WHEN ${param} IS NULL THEN story ELSE json_insert(
+     CASE WHEN json_array_length(coalesce(story, '[]')) >= ${KEPT_ATTEMPTS} THEN json_remove(story, '$[0]') ELSE coalesce(story, '[]') END,
+     '$[#]', json(${param})) END`;

@@ -4,7 +4,7 @@ import type { OutboxStatus, ParkedCursor, ParkedRow } from "../rpc/shard";
 import { attemptBegan } from "./leaseTokens";
 import type { OutboxCounts } from "./outboxCounts";
 import type { OutboxLeases } from "./outboxLeases";
-import type { ClaimedRow, NewRow } from "./outboxRows";
+import { appendedStory, type ClaimedRow, type NewRow } from "./outboxRows";
 import type { ParkedFacts } from "./parkedMatch";
 import { DEAD_LETTER, STATUS_OF } from "./rowStatus";
 
@@ -46,6 +46,8 @@ export class ParkedRows {
     followUps = (): NewRow[] => [],
     everyParking = (): NewRow[] => [],
     postsUncertainSince: number | null = null,
+    /** The attempt's story (JSON), appended to the row's (outboxRows.ts appendedStory). */
+    story: string | null = null,
   ): ClaimedRow[] | null {
     return this.sql.transaction(() => {
       // Read and written in one synchronous transaction: no other attempt can park this row in between.
@@ -59,13 +61,15 @@ export class ParkedRows {
       if (held.status !== "parked") this.counts.moved([key], held.status, "parked");
       this.sql.all(
         `UPDATE outbox SET status = 'parked', stopped_at = NULL, attempts = ?1, last_error = ?2, parked_at = ?3, claim_token = NULL, claim_expires_at = NULL,
-          followed_up_at = coalesce(followed_up_at, ?3), posts_uncertain_since = coalesce(posts_uncertain_since, ?5)
+          followed_up_at = coalesce(followed_up_at, ?3), posts_uncertain_since = coalesce(posts_uncertain_since, ?5),
+          story = ${appendedStory("?6")}
           WHERE idempotency_key = ?4`,
         attempts,
         error,
         now,
         key,
         postsUncertainSince,
+        story,
       );
       const first = held.followed_up_at === null ? followUps() : [];
       return this.enqueue(

@@ -1,6 +1,8 @@
 import type { AckBody } from "../app/contract";
 import type { Inbound } from "../inbound/types";
 import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { PayloadKeeping } from "../settings/edge";
+import { addStoryColumns, type ReceiptStory, receiptStory, STORY_COLUMNS } from "./receiptStory";
 
 /** The single receipts table of before 0005, renamed; read and pruned until it is empty, then dropped. */
 const BEFORE_GENERATIONS = "receipts_before_generations";
@@ -8,7 +10,7 @@ const BEFORE_GENERATIONS = "receipts_before_generations";
 const LEGACY_PRUNE_BATCH = 500;
 
 /** The table holding one generation's receipts. */
-const tableOf = (generation: number) => `receipts_g${generation}`;
+export const tableOf = (generation: number) => `receipts_g${generation}`;
 
 /**
  * All SQL touching receipts. Receipts are filed by generation — `floor(received_at / retention)` —
@@ -21,11 +23,20 @@ export class Receipts {
   private generations?: Set<number>;
   /** Whether the table of before 0005 may still hold receipts. */
   private legacy = false;
+  /** Generations whose table is known to have the story's columns. */
+  private readonly withStory = new Set<number>();
 
   constructor(
     private readonly sql: MeteredSql,
     private readonly retentionMs: number,
+    /** EVENT_PAYLOADS: how much of each payload a receipt keeps. */
+    private readonly payloads: PayloadKeeping = "full",
   ) {}
+
+  /** What a delivery's receipts keep of it besides its key (receiptStory.ts): made once per delivery. */
+  storyOf(inbound: Inbound, effectKeys: readonly string[]): ReceiptStory {
+    return receiptStory(inbound, effectKeys, this.payloads);
+  }
 
   private generationAt(now: number): number {
     return Math.floor(now / this.retentionMs);
@@ -48,6 +59,26 @@ export class Receipts {
   }
 
   /**
+   * A kept table begun by an earlier version gains the story's columns, once: a schema change
+   * (a row of the schema each), never per receipt; a table only waiting to be dropped is left as it is.
+   */
+  private storied(generation: number): number {
+    if (this.withStory.has(generation)) return generation;
+    addStoryColumns(this.sql, tableOf(generation));
+    this.withStory.add(generation);
+    return generation;
+  }
+
+  /** The generations whose receipts are kept at `now` (this one and the one before), newest first, with the story's columns. */
+  keptGenerations(now: number): number[] {
+    const oldest = this.generationAt(now) - 1;
+    return [...this.known()]
+      .filter((g) => g >= oldest)
+      .sort((a, b) => b - a)
+      .map((g) => this.storied(g));
+  }
+
+  /**
    * Creates the current generation's table if it is new. Called before the ingest transaction,
    * never inside it: a table created there would vanish with a rollback while this instance
    * still believed in it.
@@ -55,7 +86,10 @@ export class Receipts {
   prepare(now: number): void {
     const generation = this.generationAt(now);
     const generations = this.known();
-    if (generations.has(generation)) return;
+    if (generations.has(generation)) {
+      this.storied(generation);
+      return;
+    }
     this.sql.all(
       `CREATE TABLE IF NOT EXISTS ${tableOf(generation)} (
         dedupe_key   TEXT PRIMARY KEY,
@@ -65,10 +99,12 @@ export class Receipts {
         retry_num    INTEGER,
         retry_reason TEXT,
         response     TEXT,
-        received_at  INTEGER NOT NULL
+        received_at  INTEGER NOT NULL,
+        ${STORY_COLUMNS.map((column) => `${column} TEXT`).join(", ")}
       ) WITHOUT ROWID`,
     );
     generations.add(generation);
+    this.withStory.add(generation);
   }
 
   /**
@@ -77,8 +113,8 @@ export class Receipts {
    * the insert's primary-key conflict is one statement, so two concurrent deliveries cannot
    * both win. Decided by RETURNING, never by rowsWritten.
    */
-  recordFirst(inbound: Inbound, ackBody: AckBody | undefined, now: number): boolean {
-    return this.insertFirst(inbound.dedupeKey, inbound, "kind", now, ackBody);
+  recordFirst(inbound: Inbound, ackBody: AckBody | undefined, now: number, story?: ReceiptStory): boolean {
+    return this.insertFirst(inbound.dedupeKey, inbound, "kind", now, story, ackBody);
   }
 
   /**
@@ -86,11 +122,18 @@ export class Receipts {
    * enqueued. Returns false when another event for the same message got there first. Kept and
    * pruned like any receipt, so a twin arriving after the effect was delivered is still caught.
    */
-  recordFirstFact(outboxKey: string, inbound: Inbound, now: number): boolean {
-    return this.insertFirst(`fact:${outboxKey}`, inbound, "fact", now);
+  recordFirstFact(outboxKey: string, inbound: Inbound, now: number, story?: ReceiptStory): boolean {
+    return this.insertFirst(`fact:${outboxKey}`, inbound, "fact", now, story);
   }
 
-  private insertFirst(key: string, inbound: Inbound, kind: "kind" | "fact", now: number, ackBody?: AckBody): boolean {
+  private insertFirst(
+    key: string,
+    inbound: Inbound,
+    kind: "kind" | "fact",
+    now: number,
+    story?: ReceiptStory,
+    ackBody?: AckBody,
+  ): boolean {
     const generation = this.generationAt(now);
     const previous = this.known().has(generation - 1) ? tableOf(generation - 1) : undefined;
     // With the table of before 0005 gone, the look-up in the previous generation is part of the
@@ -100,8 +143,9 @@ export class Receipts {
     // The caller prepared the table; if it did not (a bug), this throws and the delivery is not acked.
     return (
       this.sql.count(
-        `INSERT INTO ${tableOf(generation)} (dedupe_key, kind, type, workspace, retry_num, retry_reason, response, received_at)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 ${unseen}
+        `INSERT INTO ${tableOf(generation)} (dedupe_key, kind, type, workspace, retry_num, retry_reason, response, received_at,
+          channel, user_id, thread_ts, effects, payload)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13 ${unseen}
        ON CONFLICT (dedupe_key) DO NOTHING
        RETURNING 1`,
         key,
@@ -112,6 +156,11 @@ export class Receipts {
         inbound.retryReason ?? null,
         ackBody === undefined ? null : JSON.stringify(ackBody),
         now,
+        story?.channel ?? null,
+        story?.user ?? null,
+        story?.thread ?? null,
+        story?.effects ?? null,
+        story?.payload ?? null,
       ) === 1
     );
   }

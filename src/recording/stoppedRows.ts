@@ -4,7 +4,7 @@ import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { OutboxStatus } from "../rpc/shard";
 import type { OutboxCounts } from "./outboxCounts";
 import type { OutboxLeases } from "./outboxLeases";
-import type { ClaimedRow, NewRow } from "./outboxRows";
+import { appendedStory, type ClaimedRow, type NewRow } from "./outboxRows";
 import { STATUS_OF, STOPPED } from "./rowStatus";
 
 /** A stopped run is kept this long (the console counts it, an operator can read it), then pruned. */
@@ -44,6 +44,8 @@ export class StoppedRows {
     now: number,
     closes: () => NewRow[],
     postsUncertainSince: number | null,
+    /** The attempt's story (JSON), appended to the row's (outboxRows.ts appendedStory). */
+    story: string | null = null,
   ): ClaimedRow[] | null {
     return this.sql.transaction(() => {
       const [held] = this.sql.all<{ status: OutboxStatus }>(
@@ -56,13 +58,15 @@ export class StoppedRows {
       if (held.status !== "stopped") this.counts.moved([key], held.status, "stopped");
       this.sql.all(
         `UPDATE outbox SET status = 'parked', attempts = ?1, last_error = ?2, stopped_at = coalesce(stopped_at, ?3),
-          claim_token = NULL, claim_expires_at = NULL, posts_uncertain_since = coalesce(posts_uncertain_since, ?5)
+          claim_token = NULL, claim_expires_at = NULL, posts_uncertain_since = coalesce(posts_uncertain_since, ?5),
+          story = ${appendedStory("?6")}
           WHERE idempotency_key = ?4`,
         attempts,
         reason,
         now,
         key,
         postsUncertainSince,
+        story,
       );
       return this.enqueue(
         closes().map((row) => ({ ...row, followUp: true })),

@@ -5,6 +5,7 @@ import type { Pace } from "../pacing/tiers";
 import type { DeliveryCounters } from "../platform/deliveryEvents";
 import type { MigrationId } from "../platform/errors";
 import type { BucketLayout } from "./bucketLayouts";
+import type { EventFilter, EventStory, EventSummary } from "./eventStories";
 import type { InstallationChange } from "./installations";
 import type { DeliveryReport } from "./outcomes";
 import type { ParkedBatch, ParkedBatchResult } from "./parkedFilter";
@@ -52,6 +53,10 @@ export interface WorkspaceShardApi extends ShardOperationsApi {
    * (`backendAnswer`: the RPC's name, kept across rolling deploys.)
    */
   backendAnswer(dedupeKey: string, waitMs: number): Promise<BackendResponse | null>;
+  /** One delivery's story by its dedupe key (or `fact:…` key); null when unknown or pruned (GET /admin/api/events/{id}). */
+  eventStory(id: string): EventStory | null;
+  /** Its deliveries newest first, as `filter` says (GET /admin/api/events). */
+  listEvents(filter: EventFilter): EventSummary[];
 }
 
 /** A workspace's bucket 0, which keeps its bucket layouts (README "Sharding"). */

@@ -11,10 +11,15 @@ export interface EdgeSettings {
   logAcked: boolean;
 }
 
+/** How much of a delivery's payload its receipt keeps (EVENT_PAYLOADS; recording/receiptStory.ts). */
+export type PayloadKeeping = "full" | "redacted" | "none";
+
 /** What a shard needs to record deliveries: how long receipts are kept, and assistant threads' contexts. */
 export interface RecordSettings {
   receiptRetentionMs: number;
   threadContextRetentionMs: number;
+  /** EVENT_PAYLOADS: how much of a payload a receipt keeps. */
+  eventPayloads: PayloadKeeping;
 }
 
 /** The edge's settings; throws InvalidSetting without a signing secret, or for a bad value. */
@@ -37,5 +42,6 @@ export const recordSettings = oncePerEnv(
   (vars): RecordSettings => ({
     receiptRetentionMs: Math.round(setting(vars, "RECEIPT_RETENTION_HOURS") * 3_600_000),
     threadContextRetentionMs: setting(vars, "THREAD_CONTEXT_RETENTION_DAYS") * 86_400_000,
+    eventPayloads: setting(vars, "EVENT_PAYLOADS") ?? "full",
   }),
 );

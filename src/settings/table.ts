@@ -1,6 +1,6 @@
 import { HISTORY_SETTINGS } from "./historySettings";
 import { OAUTH_SETTINGS } from "./oauthSettings";
-import { flag, nonNegative, origins, positive, type Reader, text, url, type Vars, wording } from "./read";
+import { flag, nonNegative, oneOf, origins, positive, type Reader, text, url, type Vars, wording } from "./read";
 import { STREAMED_REPLY_SETTINGS } from "./streamedReplySettings";
 
 /**
@@ -63,6 +63,11 @@ export const SETTINGS = {
     part: "record",
     read: positive(24, "number"),
     doc: "how long receipts are kept for dedupe (at least this, less than twice this); fractions allowed, for benchmarks",
+  },
+  EVENT_PAYLOADS: {
+    part: "record",
+    read: oneOf(["full", "redacted", "none"], "`full`"),
+    doc: "how much of each delivery's payload its receipt keeps for the look-up API (`GET /admin/api/events/{id}`), for the receipt window: `full`, `redacted` (ids kept; texts, blocks, attachments, files and input values removed) or `none`; Slack's verification token and a custom step's token are never kept",
   },
   THREAD_CONTEXT_RETENTION_DAYS: {
     part: "record",

@@ -1,24 +1,21 @@
-import * as workers from "cloudflare:workers";
 import { DurableObject } from "cloudflare:workers";
 import type { SlackApp } from "../app/contract";
 import type { Authorize } from "../auth/authorize";
 import type { Inbound } from "../inbound/types";
 import type { Pace } from "../pacing/tiers";
 import { WrongRole } from "../platform/errors";
-import { traceWith } from "../platform/spans";
 import { ShardStorage } from "../recording/shardStorage";
 import type { CoordinatorEnv } from "../rpc/env";
+import type { EventFilter } from "../rpc/eventStories";
 import type { InstallationChange } from "../rpc/installations";
 import type { DeliveryReport } from "../rpc/outcomes";
 import type { ParkedBatch } from "../rpc/parkedFilter";
 import type { ParkedCursor, ShardApi } from "../rpc/shard";
 import type { AckTally, AppRateLimited } from "../rpc/watch";
 import { roleOf } from "./roleOf";
+import type { ShardClass } from "./shardClass";
 import { WatchShard } from "./watchShard";
 import { WorkspaceShard } from "./workspaceShard";
-
-// Custom spans through the runtime's `tracing`, read off the namespace: a runtime without it is no link error.
-traceWith((workers as { tracing?: unknown }).tracing);
 
 /**
  * Builds the shard Durable Object class for one app. One class (one binding, SHARD) plays two
@@ -71,6 +68,12 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     }
     backendAnswer(dedupeKey: string, waitMs: number) {
       return this.workspace.delivery.backendResponse(dedupeKey, waitMs);
+    }
+    eventStory(id: string) {
+      return this.workspace.recording.eventStory(id);
+    }
+    listEvents(filter: EventFilter) {
+      return this.workspace.recording.listEvents(filter);
     }
 
     // Bucket layouts (a workspace's bucket 0) and pace keeping (LayoutKeeperApi, PaceKeeperApi).
@@ -143,8 +146,3 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     }
   };
 }
-
-/** A shard as its callers and wrangler see it: a Durable Object with every role's RPC surface (rpc.ts). */
-export type Shard = DurableObject<CoordinatorEnv> & ShardApi;
-/** The shard class `createCoordinator` returns, for the Worker to export under the name wrangler.toml binds. */
-export type ShardClass = (new (ctx: DurableObjectState, env: CoordinatorEnv) => Shard) & { prototype: Shard };

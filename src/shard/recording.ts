@@ -6,12 +6,14 @@ import { installationCache, type Known } from "../installations/installationCach
 import { isLifecycleEvent } from "../installations/lifecycle";
 import { log } from "../platform/log";
 import { inSpan } from "../platform/spans";
+import { EventStories } from "../recording/eventStories";
 import { type IngestStores, ingestDelivery } from "../recording/ingest";
 import type { Outbox } from "../recording/outbox";
 import { Receipts } from "../recording/receipts";
 import { PAUSED_RETRY_MS, type ShardStorage } from "../recording/shardStorage";
 import { TurnBudgets } from "../recording/turnBudgets";
 import type { CoordinatorEnv } from "../rpc/env";
+import type { EventFilter, EventStory, EventSummary } from "../rpc/eventStories";
 import { installationStub } from "../rpc/installationStubs";
 import type { InstallationChange } from "../rpc/installations";
 import type { IngestResult } from "../rpc/shard";
@@ -49,14 +51,18 @@ export class Recording {
   private readonly retentionMs: number;
   private readonly receipts: Receipts;
   private readonly stores: IngestStores;
+  /** Each delivery's story, read from its receipt and its outbox rows (GET /admin/api/events…). */
+  readonly stories: EventStories;
 
   constructor(private readonly parts: RecordingParts) {
     const { storage, outbox, env } = parts;
     this.oauth = inOAuthMode(env);
     // Recording needs only the receipt retention; without it the shard cannot record (503).
-    this.retentionMs = recordSettings(env).receiptRetentionMs;
-    this.receipts = new Receipts(storage.sql, this.retentionMs);
+    const { receiptRetentionMs, eventPayloads } = recordSettings(env);
+    this.retentionMs = receiptRetentionMs;
+    this.receipts = new Receipts(storage.sql, this.retentionMs, eventPayloads);
     this.stores = { sql: storage.sql, receipts: this.receipts, outbox, budgets: new TurnBudgets(storage.sql) };
+    this.stories = new EventStories(storage.sql, this.receipts);
     storage.wakeUps.register((now) => {
       const prunable = this.receipts.nextPruneAt(now);
       return prunable === null ? null : Math.max(prunable, now + PRUNE_INTERVAL_MS);
@@ -168,6 +174,16 @@ export class Recording {
 
   receiptCount(): number {
     return this.receipts.count();
+  }
+
+  /** One delivery's story (null: unknown or pruned); a shard never written answers null and creates nothing. */
+  eventStory(id: string): EventStory | null {
+    return this.parts.storage.migrated ? this.stories.story(id, Date.now()) : null;
+  }
+
+  /** Deliveries newest first, as `filter` says. */
+  listEvents(filter: EventFilter): EventSummary[] {
+    return this.parts.storage.migrated ? this.stories.list(filter, Date.now()) : [];
   }
 }
 

@@ -1,11 +1,16 @@
+import * as workers from "cloudflare:workers";
 import type { SlackApp } from "../app/contract";
 import type { Authorize } from "../auth/authorize";
+import { traceWith } from "../platform/spans";
 import type { ShardStorage } from "../recording/shardStorage";
 import { servedApp } from "../routing/servedApp";
 import type { CoordinatorEnv } from "../rpc/env";
 import { WATCH } from "../rpc/watch";
 import { WatchShard } from "./watchShard";
 import { WorkspaceShard } from "./workspaceShard";
+
+// Custom spans through the runtime's `tracing`, read off the namespace: a runtime without it is no link error.
+traceWith((workers as { tracing?: unknown }).tracing);
 
 /** The role a shard plays, picked once from its name: the watch, or a workspace's shard. */
 export function roleOf(

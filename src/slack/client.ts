@@ -27,7 +27,7 @@ export interface ClientOptions {
    * neither: Slack asked to slow down, which the outbox does. A message-state refusal its caller
    * reads (classifyAnswer.ts `healthyAnswer`) is told as healthy.
    */
-  observe?(method: string, ok: boolean, error?: string): void;
+  observe?(method: string, ok: boolean, error?: string, detail?: CallDetail): void;
   /** Slack's rate limits, kept before each Web API call (src/pacing/); 429s are told to it. */
   pacing?: CallPacing;
   /** A run's stop (agent_session_stopped): once aborted, every request is refused with RunStopped, unsent. */
@@ -173,6 +173,8 @@ export class SlackClient {
     const { observe, stopped, timeoutMs, outbound = DIRECT } = this.options;
     if (stoppable && stopped?.aborted) throw stoppedBy(stopped);
     let result: CallResult;
+    const sentAt = Date.now();
+    const detail = (answer?: CallResult): CallDetail => ({ ms: Date.now() - sentAt, ...tsOf(answer) });
     try {
       result = await inSpan("slack.call", { ...this.options.traced, "slack.method": method }, () =>
         outbound.call(timeoutMs, (signal) => {
@@ -189,12 +191,12 @@ export class SlackClient {
           ? `timeout after ${timeoutMs} ms`
           : `network: ${error instanceof Error ? error.message : String(error)}`;
       const unreachable = new SlackUnreachable(`${method}: ${why}`.slice(0, 300), { cause: error });
-      observe?.(method, false, unreachable.message);
+      observe?.(method, false, unreachable.message, detail());
       throw unreachable;
     }
     const answerClass = classifyAnswer(result, method);
     if (answerClass === "delivered") {
-      observe?.(method, true);
+      observe?.(method, true, undefined, detail(result));
       return result;
     }
     if (result.status !== 429) {
@@ -202,13 +204,21 @@ export class SlackClient {
         result.error === "missing_scope"
           ? new MissingScope(method, result.status, typeof result.body?.needed === "string" ? result.body.needed : undefined)
           : new SlackApiError(method, result.status, result.error, answerClass, result.retryAfterMs);
-      observe?.(method, healthyAnswer(result, method), refused.message);
+      observe?.(method, healthyAnswer(result, method), refused.message, detail(result));
       throw refused;
     }
     const turn = result.retryAfterMs === undefined ? undefined : await rateLimited?.(result.retryAfterMs);
     throw new SlackApiError(method, result.status, result.error, answerClass, result.retryAfterMs, turn);
   }
 }
+
+/** How long a call took (from when it was asked for), and the message `ts` Slack answered with, if any: an attempt's story. */
+export interface CallDetail {
+  ms: number;
+  ts?: string;
+}
+
+const tsOf = (answer?: CallResult) => (typeof answer?.body?.ts === "string" ? { ts: answer.body.ts } : {});
 
 /** Resolves once `signal` aborts (at once if it has). */
 function abortOf(signal: AbortSignal): Promise<void> {

@@ -22,6 +22,7 @@ import releasedTurns from "../../../migrations/0021_released_turns.sql";
 import turnBudgets from "../../../migrations/0022_turn_budgets.sql";
 import mergedTurns from "../../../migrations/0023_merged_turns.sql";
 import sessionTitles from "../../../migrations/0024_session_titles.sql";
+import effectStories from "../../../migrations/0025_effect_stories.sql";
 import { type MigrationId, SchemaNewerThanCode } from "../errors";
 
 export interface Migration {
@@ -57,6 +58,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 22, name: "0022_turn_budgets", sql: turnBudgets },
   { id: 23, name: "0023_merged_turns", sql: mergedTurns },
   { id: 24, name: "0024_session_titles", sql: sessionTitles },
+  { id: 25, name: "0025_effect_stories", sql: effectStories },
 ];
 
 /**

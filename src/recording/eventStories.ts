@@ -1,0 +1,157 @@
+import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { AttemptStory, EffectStatus, EffectStory, EventFilter, EventStory, EventSummary } from "../rpc/eventStories";
+import type { Receipts } from "./receipts";
+import { tableOf } from "./receipts";
+import { STATUS_OF } from "./rowStatus";
+import { HELD_TURN_AT } from "./turnMarks";
+
+/** A receipt row as the story reads it. */
+type ReceiptRow = {
+  dedupe_key: string;
+  kind: string;
+  type: string;
+  workspace: string;
+  channel: string | null;
+  user_id: string | null;
+  thread_ts: string | null;
+  received_at: number;
+  retry_num: number | null;
+  retry_reason: string | null;
+  effects: string | null;
+};
+
+type EffectRow = {
+  effect: string;
+  status: Exclude<EffectStatus, "settled">;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: number;
+  leased: number;
+  parked_at: number | null;
+  story: string | null;
+};
+
+const COLUMNS = "dedupe_key, kind, type, workspace, channel, user_id, thread_ts, received_at, retry_num, retry_reason, effects";
+/** A delivery's status is its worst effect's. */
+const WORST_FIRST: EffectStatus[] = ["parked", "stopped", "pending", "settled"];
+
+/**
+ * The look-up side of an event's story (docs/design.md "An event's story"): a delivery's receipt
+ * read by key in the kept generations, its effects' outbox rows by key — primary keys only —
+ * and the list, newest first, scanning the kept generations' receipts (no index: an index entry
+ * would be a row written per event). Reads only.
+ */
+export class EventStories {
+  constructor(
+    private readonly sql: MeteredSql,
+    private readonly receipts: Receipts,
+  ) {}
+
+  /** The story of the delivery `id` (its dedupe key, or a fact receipt's `fact:…` key); null when unknown or pruned. */
+  story(id: string, now: number): EventStory | null {
+    for (const generation of this.receipts.keptGenerations(now)) {
+      const [row] = this.sql.all<ReceiptRow & { payload: string | null }>(
+        `SELECT ${COLUMNS}, payload FROM ${tableOf(generation)} WHERE dedupe_key = ?`,
+        id,
+      );
+      if (row) return { ...this.summary(row), payload: row.payload === null ? null : JSON.parse(row.payload) };
+    }
+    return null;
+  }
+
+  /** Deliveries matching `filter`, newest first (received time, then id), at most `filter.limit`. */
+  list(filter: EventFilter, now: number): EventSummary[] {
+    const found: EventSummary[] = [];
+    // Generations hold received times in order: the newest one's receipts all come first.
+    for (const generation of this.receipts.keptGenerations(now)) {
+      if (found.length >= filter.limit) break;
+      found.push(...this.page(tableOf(generation), filter, filter.limit - found.length).map((row) => this.summary(row)));
+    }
+    return found;
+  }
+
+  private page(table: string, filter: EventFilter, limit: number): ReceiptRow[] {
+    const { status } = filter;
+    const rowsOf = `FROM json_each(${table}.effects) AS e JOIN outbox AS o ON o.idempotency_key = e.value`;
+    const byStatus =
+      status === undefined
+        ? ""
+        : status === "settled"
+          ? `AND NOT EXISTS (SELECT 1 ${rowsOf})`
+          : `AND EXISTS (SELECT 1 ${rowsOf} WHERE ${STATUS_OF("o")} = ?9)`;
+    // Only a receipt that carries a story (`effects`): one per delivery (a fact receipt carries it only for a delivery that has no other).
+    return this.sql.all<ReceiptRow>(
+      `SELECT ${COLUMNS} FROM ${table}
+        WHERE effects IS NOT NULL AND (?1 IS NULL OR channel = ?1) AND (?2 IS NULL OR user_id = ?2)
+          AND (?3 IS NULL OR received_at >= ?3) AND (?4 IS NULL OR received_at < ?4)
+          AND (?5 IS NULL OR received_at < ?5 OR (received_at = ?5 AND dedupe_key < ?6))
+          AND (?7 IS NULL OR EXISTS (SELECT 1 FROM json_each(${table}.effects) WHERE substr(value, -length(?7) - 1) = ':' || ?7))
+          ${byStatus}
+        ORDER BY received_at DESC, dedupe_key DESC LIMIT ?8`,
+      filter.channel ?? null,
+      filter.user ?? null,
+      filter.since ?? null,
+      filter.until ?? null,
+      filter.before?.receivedAt ?? null,
+      filter.before?.id ?? "",
+      filter.listener ?? null,
+      limit,
+      ...(status === undefined || status === "settled" ? [] : [status]),
+    );
+  }
+
+  private summary(row: ReceiptRow): EventSummary {
+    const keys = row.effects === null ? [] : (JSON.parse(row.effects) as string[]);
+    const effects = keys.map((key) => this.effect(key));
+    const status = WORST_FIRST.find((worst) => effects.some((effect) => effect.status === worst)) ?? "settled";
+    return {
+      id: row.dedupe_key,
+      kind: row.kind,
+      type: row.type,
+      workspace: row.workspace,
+      channel: row.channel,
+      user: row.user_id,
+      thread: row.thread_ts,
+      receivedAt: row.received_at,
+      retryNum: row.retry_num,
+      retryReason: row.retry_reason,
+      status,
+      effects,
+    };
+  }
+
+  /** An effect by its outbox key: its row as it stands, or `settled` once the row is gone. */
+  private effect(key: string): EffectStory {
+    const [row] = this.sql.all<EffectRow>(
+      `SELECT effect, ${STATUS_OF("outbox")} AS status, attempts, last_error, next_attempt_at,
+          claim_token IS NOT NULL AS leased, parked_at, story
+        FROM outbox WHERE idempotency_key = ?`,
+      key,
+    );
+    if (!row) {
+      return {
+        key,
+        status: "settled",
+        effect: null,
+        attempts: null,
+        lastError: null,
+        nextAttemptAt: null,
+        leased: false,
+        parkedAt: null,
+        history: [],
+      };
+    }
+    const due = row.status === "pending" && row.next_attempt_at !== HELD_TURN_AT ? row.next_attempt_at : null;
+    return {
+      key,
+      status: row.status,
+      effect: row.effect,
+      attempts: row.attempts,
+      lastError: row.last_error,
+      nextAttemptAt: due,
+      leased: row.leased === 1,
+      parkedAt: row.status === "pending" ? null : row.parked_at,
+      history: row.story === null ? [] : (JSON.parse(row.story) as AttemptStory[]),
+    };
+  }
+}
