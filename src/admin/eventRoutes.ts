@@ -4,6 +4,7 @@ import type { CoordinatorEnv } from "../rpc/env";
 import type { EffectStatus, EventFilter, EventStory, EventSummary } from "../rpc/eventStories";
 import { watchStub, workspaceShardStub } from "../rpc/shardStub";
 import { onShards } from "./onShards";
+import { cursorFrom, cursorText } from "./pageCursors";
 
 const STATUSES: readonly EffectStatus[] = ["pending", "parked", "stopped", "settled"];
 
@@ -20,16 +21,11 @@ async function shardsOf(env: CoordinatorEnv, workspace: string | null): Promise<
 /** A list page's position: the last delivery it gave (received time, id, shard), as base64url JSON. */
 type EventCursor = { receivedAt: number; id: string; shard: string };
 
-function cursorOf(raw: string | null): EventCursor | null {
-  if (!raw) return null;
-  try {
-    const cursor = JSON.parse(atob(raw.replaceAll("-", "+").replaceAll("_", "/"))) as EventCursor;
-    if (typeof cursor.receivedAt === "number" && typeof cursor.id === "string" && typeof cursor.shard === "string") return cursor;
-  } catch {}
-  throw new Rejection(400, "cursor is not one this API gave");
-}
-
-const cursorText = (cursor: EventCursor) => btoa(JSON.stringify(cursor)).replaceAll("+", "-").replaceAll("/", "_");
+const cursorOf = (raw: string | null) =>
+  cursorFrom<EventCursor>(
+    raw,
+    (c) => typeof c.receivedAt === "number" && typeof c.id === "string" && typeof c.shard === "string",
+  );
 
 /** A time given as ms since the epoch or an ISO 8601 date. */
 function timeOf(params: URLSearchParams, name: string): number | undefined {

@@ -1,10 +1,10 @@
-import { toBase64 } from "../platform/base64";
 import { Rejection } from "../platform/errors";
 import type { CoordinatorEnv } from "../rpc/env";
 import type { ParkedCursor, ParkedRow, ShardOperationsApi } from "../rpc/shard";
 import { shardOperationsStub, watchStub } from "../rpc/shardStub";
 import { WATCH } from "../rpc/watch";
 import { onShards } from "./onShards";
+import { cursorFrom, cursorText } from "./pageCursors";
 import { type ParkedSelection, parkedSelection } from "./parkedSelection";
 import { walkParked } from "./parkedWalk";
 
@@ -14,19 +14,11 @@ async function everyShard(env: CoordinatorEnv): Promise<string[]> {
   return [...registered.map((entry) => entry.shard), WATCH];
 }
 
-const encodeCursor = (cursor: ParkedCursor) =>
-  toBase64(new TextEncoder().encode(JSON.stringify(cursor)))
-    .replaceAll("+", "-")
-    .replaceAll("/", "_");
-
-function decodeCursor(raw: string | null): ParkedCursor | null {
-  if (!raw) return null;
-  try {
-    const cursor = JSON.parse(atob(raw.replaceAll("-", "+").replaceAll("_", "/"))) as ParkedCursor;
-    if (typeof cursor.parkedAt === "number" && typeof cursor.key === "string" && typeof cursor.shard === "string") return cursor;
-  } catch {}
-  throw new Rejection(400, "cursor is not one this API gave");
-}
+const decodeCursor = (raw: string | null) =>
+  cursorFrom<ParkedCursor>(
+    raw,
+    (c) => typeof c.parkedAt === "number" && typeof c.key === "string" && typeof c.shard === "string",
+  );
 
 /** A parked effect as the fleet-wide list shows it. */
 export interface FleetParkedRow {
@@ -118,7 +110,7 @@ export const fleetParked = {
     const more = rows.length > limit || results.some(([, parked]) => parked.length === limit);
     return Response.json({
       parked: page,
-      cursor: more && last ? encodeCursor({ parkedAt: last.parkedAt, key: last.key, shard: last.shard }) : null,
+      cursor: more && last ? cursorText({ parkedAt: last.parkedAt, key: last.key, shard: last.shard }) : null,
       unreachable,
     });
   },
