@@ -13,6 +13,7 @@ export function renderCards(overview) {
     ["Pending now", number(pending), "in the outboxes", pending > 0 && shards.some((s) => s.oldestPendingAgeMs > 60_000)],
     ["Parked now", number(parked), "wait for an operator", parked > 0],
     ["Stopped", number(totals.stopped ?? 0), "by their users, last hour"],
+    ["Turns refused", number(totals.turnsRefused ?? 0), "over their budgets, last hour"],
     ["Ack p99", ms(totals.ack.p99), "edge to commit"],
     ["Delivery p99", ms(totals.delivery.p99), "record to delivered"],
     [

@@ -125,6 +125,8 @@ describe("the operations console in a browser", () => {
       await page.click("#sign-in-form button");
       await page.waitForSelector("#console:not([hidden])");
       await shows(page, `document.querySelector('[data-card="Accepted"] .value')?.textContent === "9"`);
+      // Turn budgets' refusals have their card (none here: the example app sets no limits).
+      expect(await page.$eval('[data-card="Turns refused"] .value', (v) => v.textContent)).toBe("0");
       const shards = await page.$$eval("#shards tbody tr", (rows) => rows.map((row) => row.getAttribute("data-shard")));
       expect(shards.sort()).toEqual(["TCONSOLEA/0", "TCONSOLEB/0", "TCONSOLEC/0"]);
       const accepted = await page.$eval('#shards tbody tr[data-shard="TCONSOLEA/0"] td:nth-child(2)', (td) => td.textContent);
