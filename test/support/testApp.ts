@@ -13,6 +13,7 @@ import { withWorkObjects } from "./workObjectListeners";
  * - a message containing "ping" gets "pong" in its channel;
  * - a message containing "replay me" is answered "answered late" whatever its age (`maxEventAgeMs: Infinity`);
  * - `turns: "merge"`: a user's quick messages starting "burst " are answered once, "heard N: TEXT | TEXT …";
+ * - `limits`: a user's messages starting "budget " are answered "budgeted: TEXT", 2 a minute per user (then Slack's ephemeral);
  * - `/whois` looks its invoker up with the typed client (`users.info`) and answers the real name;
  * - `/report TEXT` uploads TEXT as a file to the command's channel (`files.uploadV2`);
  * - `/later TEXT` fails its first 5 attempts before it answers TEXT on the response_url;
@@ -85,6 +86,12 @@ testApp.message("replay me", {
 testApp.message(/^burst /, {
   turns: "merge",
   run: async ({ messages, say }) => void (await say(`heard ${messages!.length}: ${messages!.map((m) => m.text).join(" | ")}`)),
+});
+
+// A turn budget (issue 41): 2 turns a minute per user, the rest refused with the ephemeral.
+testApp.message(/^budget /, {
+  limits: { turnsPerUser: { perMinute: 2 } },
+  run: async ({ message, say }) => void (await say(`budgeted: ${(message as { text?: string }).text}`)),
 });
 
 testApp.message(/^search for (.+)$/, async ({ context, client, say }) => {
