@@ -1,7 +1,8 @@
+import { loggedIds } from "../../inbound/loggedIds";
 import type { Conversation, Inbound } from "../../inbound/types";
 import { userOf } from "../../inbound/userOf";
 import { HandlerMisuse } from "../../platform/errors";
-import { describeError, log } from "../../platform/log";
+import { describeError, type LogFields, log } from "../../platform/log";
 import type { SlackWebClient } from "../../slack/client";
 import { agentConversationOf } from "../agent";
 import type { StatusUpdate } from "../contract";
@@ -24,6 +25,8 @@ export class RunStatus {
   private readonly agentSession: boolean;
   /** Whose message started the turn: the session's initiator, when the run's first call creates it. */
   private readonly initiator: string | undefined;
+  /** The delivery's ids, on each line this writes. */
+  private readonly logged: LogFields;
   private shown: Record<string, unknown> | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
 
@@ -35,6 +38,7 @@ export class RunStatus {
     this.conversation = inbound.conversation;
     this.agentSession = agentSessions && agentConversationOf(inbound) !== undefined;
     this.initiator = userOf(inbound);
+    this.logged = loggedIds(inbound);
   }
 
   /** The run begins: its agent session shows it working (and offers the stop button). */
@@ -85,7 +89,11 @@ export class RunStatus {
         });
       if (this.agentSession) await this.session(session);
     } catch (error) {
-      log("warn", "a run's status was not cleared", { channel: conversation?.channel, error: describeError(error) });
+      log("warn", "a run's status was not cleared", {
+        ...this.logged,
+        channel: conversation?.channel,
+        error: describeError(error),
+      });
     }
   }
 
@@ -97,13 +105,13 @@ export class RunStatus {
 
   private keepAlive(): void {
     this.cancelKeepAlive();
-    const { shown, conversation } = this;
+    const { shown, conversation, logged } = this;
     if (!shown || !conversation) return;
     // Each set restarts the count: Slack's 2 minutes run from the last status it was sent.
     this.timer = setInterval(() => {
       this.client
         .call("assistant.threads.setStatus", { channel_id: conversation.channel, thread_ts: conversation.threadTs, ...shown })
-        .catch((error: unknown) => log("warn", "a run's status was not sent again", { error: describeError(error) }));
+        .catch((error: unknown) => log("warn", "a run's status was not sent again", { ...logged, error: describeError(error) }));
     }, STATUS_KEEPALIVE_MS);
   }
 

@@ -99,10 +99,10 @@ export class DurableStreamer implements ChatStreamer {
   /** The AI SDK's `streamText` result into this reply: its text, its tool calls as tasks (app/streams/pipeModel.ts). */
   async pipe(result: ModelStream, options: PipeOptions = {}): Promise<PipedReply> {
     this.usable("pipe");
-    if (options.broadcasts) return pipeModel(this, result, options, this.stopSignal);
+    if (options.broadcasts) return pipeModel(this, result, options, this.stopSignal, this.messages.logged);
     // The model's broadcasts shown as words (broadcastMentions.ts); `text` stays the model's own.
     const guard = new BroadcastGuard(this);
-    const piped = await pipeModel(guard, result, options, this.stopSignal);
+    const piped = await pipeModel(guard, result, options, this.stopSignal, this.messages.logged);
     await guard.end();
     return piped;
   }
@@ -162,6 +162,7 @@ export class DurableStreamer implements ChatStreamer {
     if (capped || !this.caps.reached) return;
     // A cap reached: the reply finishes with its notice; the handler's later appends and stop do nothing.
     log("warn", "a streamed reply reached its cap (STREAM_MAX_REPLY_CHARS or STREAM_MAX_REPLY_MS): it ends here", {
+      ...this.messages.logged,
       ts: this.ts,
     });
     // A model streaming into this reply is told at once (its text past here would be dropped, and billed); an AbortError, as fetch's.

@@ -1,5 +1,5 @@
 import { DeliveryError } from "../../platform/errors";
-import { describeError, log } from "../../platform/log";
+import { describeError, type LogFields, log } from "../../platform/log";
 import type { SlackWebClient } from "../../slack/client";
 import { ownMessages } from "../../slack/ownMessages";
 // How far before its checkpoint a lost start's message may carry its ts: the one clock allowance of every lookup.
@@ -35,6 +35,8 @@ export async function findLostStart(
   target: StreamTarget,
   start: UnconfirmedCall,
   known: readonly StreamedMessage[],
+  /** The run's delivery ids, on the line this may write. */
+  logged: LogFields = {},
 ): Promise<string | undefined> {
   if (start.at === undefined) return undefined;
   try {
@@ -62,7 +64,7 @@ export async function findLostStart(
     // A lookup that may work later fails the attempt (its start stays unconfirmed, and is looked for again).
     if (!(error instanceof DeliveryError && error.disposition === "park")) throw error;
     // Refused for good (no history scope): the start, if it opened a message, is left to Slack's drop.
-    log("warn", "a lost stream start was not looked for", { channel: target.channel, error: describeError(error) });
+    log("warn", "a lost stream start was not looked for", { ...logged, channel: target.channel, error: describeError(error) });
     return undefined;
   }
 }

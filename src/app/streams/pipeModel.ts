@@ -1,5 +1,5 @@
 import type { TaskUpdateChunk, URLSourceElement } from "@slack/types";
-import { log } from "../../platform/log";
+import { type LogFields, log } from "../../platform/log";
 import {
   type ModelSource,
   type ModelStream,
@@ -51,6 +51,8 @@ export async function pipeModel(
   result: ModelStream,
   options: PipeOptions,
   signal: AbortSignal | undefined,
+  /** The run's delivery ids, on the line a failed tool writes. */
+  logged: LogFields = {},
 ): Promise<PipedReply> {
   const tasks = new Map<string, OpenTask>();
   const loose: URLSourceElement[] = [];
@@ -103,7 +105,7 @@ export async function pipeModel(
         if (!task || outcome.preliminary) break;
         tasks.delete(outcome.toolCallId);
         const failed = outcome.type !== "tool-result";
-        if (failed) log("warn", "a tool the model called failed: its task shows an error", { tool: outcome.toolName });
+        if (failed) log("warn", "a tool the model called failed: its task shows an error", { ...logged, tool: outcome.toolName });
         const shown = options.taskOutput?.(outcome) ?? { sources: sourcesIn(outcome.output) };
         const sources = [...task.sources, ...(shown.sources ?? [])];
         task.chunk = {

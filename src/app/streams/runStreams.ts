@@ -1,9 +1,11 @@
 import { channelOf } from "../../inbound/channelOf";
 import { isObject, optionalString } from "../../inbound/fields";
+import { loggedIds } from "../../inbound/loggedIds";
 import type { Inbound } from "../../inbound/types";
 import { userOf } from "../../inbound/userOf";
 import { HandlerMisuse } from "../../platform/errors";
 import { waitForClock } from "../../platform/heldClock";
+import type { LogFields } from "../../platform/log";
 import type { SlackWebClient } from "../../slack/client";
 import type { StreamTools } from "../contract";
 import { DurableStreamer } from "./durableStreamer";
@@ -54,6 +56,7 @@ export function runStreams(
   defaults: Partial<StreamTarget>,
   tools: StreamTools = {},
   signal?: AbortSignal,
+  logged: LogFields = {},
 ) {
   const ledger = tools.ledger ?? memoryLedger();
   const limits = tools.limits ?? DEFAULT_STREAM_LIMITS;
@@ -76,7 +79,7 @@ export function runStreams(
       // Its channel is kept: a parked run's open messages are closed from its checkpoint alone (app/streams/streamClosing.ts).
       const record = { ...streamRecordOf(ledger.read(name)), channel };
       const messages = new StreamMessages(
-        new StreamSender(client, { ...target, channel, thread_ts }, ledger, name, record, sleep, signal),
+        new StreamSender(client, { ...target, channel, thread_ts }, ledger, name, record, sleep, signal, logged),
       );
       const streamer = new DurableStreamer(messages, limits, buffer_size, signal);
       streamers.push(streamer);
@@ -104,7 +107,13 @@ export async function withStreams(
   tools: { client: SlackWebClient; streams?: StreamTools; controls?: { signal: AbortSignal } },
   run: (sayStream: SayStream) => void | Promise<void>,
 ): Promise<void> {
-  const streams = runStreams(tools.client, streamTargetOf(inbound, channelOf(inbound)), tools.streams, tools.controls?.signal);
+  const streams = runStreams(
+    tools.client,
+    streamTargetOf(inbound, channelOf(inbound)),
+    tools.streams,
+    tools.controls?.signal,
+    loggedIds(inbound),
+  );
   try {
     await run(streams.sayStream);
     await streams.finish();

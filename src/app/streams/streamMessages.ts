@@ -1,5 +1,5 @@
 import { RetryableError } from "../../platform/errors";
-import { log } from "../../platform/log";
+import { type LogFields, log } from "../../platform/log";
 import { GONE, NOT_STREAMING, refusedWith } from "../../slack/refusals";
 import { closeMessage, stopStreaming } from "./closeMessage";
 import { cutPlan } from "./cutPlan";
@@ -30,6 +30,11 @@ export class StreamMessages {
     this.posted = new PostedKind(sender);
   }
 
+  /** The run's delivery ids, for the lines its streams write. */
+  get logged(): LogFields {
+    return this.sender.logged;
+  }
+
   /** A retried run's first act: the call an earlier attempt left unconfirmed is recovered (streamRecovery.ts). */
   async recover(): Promise<void> {
     await recoverStream(this.sender.client, this.sender.target, this.record, this.sender, (message) => this.closeByStop(message));
@@ -56,7 +61,9 @@ export class StreamMessages {
       if (!this.sender.stopNamed(ts))
         await this.sender
           .cleanUp(ts)
-          .catch((problem) => log("warn", "an unrecorded stream was not deleted", { ts, error: String(problem) }));
+          .catch((problem) =>
+            log("warn", "an unrecorded stream was not deleted", { ...this.logged, ts, error: String(problem) }),
+          );
       throw error;
     }
     return message;

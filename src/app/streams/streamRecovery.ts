@@ -51,13 +51,14 @@ export async function recoverStream(
     else if (message.posted) record.reopened(message);
   } else if (unconfirmed.op === "start" || unconfirmed.op === "post") {
     // The start may have opened a message whose ts died with the attempt: found, the reply goes on in it.
-    const ts = await findLostStart(client, target, unconfirmed, record.messages);
+    const ts = await findLostStart(client, target, unconfirmed, record.messages, sender.logged);
     if (ts) {
       const posted = unconfirmed.op === "post" ? { posted: true } : {};
       // The start's chunks show in it too: a retry sends them no more.
       const found = { ts, text: unconfirmed.text, openedAt: unconfirmed.at ?? Date.now(), open: true, found: true, ...posted };
       record.opened(found, unconfirmed.chunks ?? 0);
-    } else log("warn", "a stream's interrupted start was not found; Slack drops it if it opened", { ...target });
+    } else
+      log("warn", "a stream's interrupted start was not found; Slack drops it if it opened", { ...sender.logged, ...target });
   }
   record.save(undefined);
 }

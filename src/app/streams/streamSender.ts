@@ -1,4 +1,5 @@
 import { RunStopped } from "../../platform/errors";
+import type { LogFields } from "../../platform/log";
 import { CLEAN_UP, type SlackWebClient } from "../../slack/client";
 import { GONE, refusedBySlack, refusedWith, turnOf } from "../../slack/refusals";
 import type { StreamLedger } from "../contract";
@@ -33,6 +34,8 @@ export class StreamSender {
     private readonly sleep: (ms: number) => Promise<void>,
     /** The run's signal: a stop (the stop button, an interrupt) aborts it with RunStopped. */
     private readonly signal?: AbortSignal,
+    /** The run's delivery ids (inbound/loggedIds.ts), on each line its streams write. */
+    readonly logged: LogFields = {},
   ) {
     this.record = new ReplyRecord(ledger, name, record);
   }
