@@ -58,8 +58,8 @@ describe("a run's stream lines name the event", () => {
     const failing = tool({
       description: "fails",
       inputSchema: jsonSchema<{ q: string }>({ type: "object", properties: { q: { type: "string" } } }),
-      execute: async () => {
-        throw new Error("down");
+      execute: async ({ q }): Promise<{ answer: string }> => {
+        throw new Error(`down: ${q}`);
       },
     });
     const model = mockModel([toolCall("c1", "lookup", { q: "x" }), finish("tool-calls")], [...textParts("t", "sorry"), finish()]);
