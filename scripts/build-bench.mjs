@@ -106,6 +106,7 @@ await Promise.all([
       chaos: resolve(here, "bench/chaos.ts"),
       profile: resolve(here, "bench/profile.ts"),
       compare: resolve(here, "bench/compare.ts"),
+      capacity: resolve(here, "bench/capacity.ts"),
       commitCost: resolve(here, "bench/commitCost.ts"),
       installClicks: resolve(here, "bench/installClicks.ts"),
       stalls: resolve(here, "bench/stalls.ts"),
