@@ -32,7 +32,7 @@ describe("the demo's durable wait in its event's story", () => {
     };
     const asking = { kind: "question", name: "count_confirm", channel: event.channel, ts: question.ts };
     // The question is posted, then the attempt suspends the run: the story shows the wait once it has.
-    await vi.waitFor(async () => expect((await effect()).waiting).not.toBeNull());
+    await vi.waitFor(async () => expect((await effect()).waiting).not.toBeNull(), { timeout: 5_000 });
     expect(await effect()).toMatchObject({
       status: "pending",
       waiting: {
@@ -51,7 +51,7 @@ describe("the demo's durable wait in its event's story", () => {
     expect((await deliver(await signedInteraction(click, signedBy()), "/slack/interactivity")).status).toBe(200);
     await runDurableObjectAlarm(shardStub(team));
     await slack().waitFor("chat.stopStream");
-    await vi.waitFor(async () => expect((await effect()).status).toBe("settled"));
+    await vi.waitFor(async () => expect((await effect()).status).toBe("settled"), { timeout: 5_000 });
     // Its row is gone with the run; its wait (kept a day past its deadline) still names the question.
     expect(await effect()).toMatchObject({ waiting: null, messages: [asking] });
   });
