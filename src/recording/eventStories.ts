@@ -1,5 +1,6 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { AttemptStory, EffectStatus, EffectStory, EventFilter, EventStory, EventSummary } from "../rpc/eventStories";
+import { withEffectMessages } from "./effectMessages";
 import type { Receipts } from "./receipts";
 import { tableOf } from "./receipts";
 import { STATUS_OF } from "./rowStatus";
@@ -54,7 +55,11 @@ export class EventStories {
         `SELECT ${COLUMNS}, payload FROM ${tableOf(generation)} WHERE dedupe_key = ?`,
         id,
       );
-      if (row) return { ...this.summary(row), payload: row.payload === null ? null : JSON.parse(row.payload) };
+      if (row)
+        return withEffectMessages(this.sql, {
+          ...this.summary(row),
+          payload: row.payload === null ? null : JSON.parse(row.payload),
+        });
     }
     return null;
   }

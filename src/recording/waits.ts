@@ -12,6 +12,19 @@ interface WaitRow extends Record<string, SqlStorageValue> {
   deadline: number;
 }
 
+/** One of a run's waits as its story reads it. */
+export interface RunWait {
+  name: string;
+  channel: string;
+  /** Its question's message, once posted. */
+  messageTs: string | null;
+  deadline: number;
+  state: WaitRecord["state"];
+  /** Who may answer it; null for anyone. */
+  answerers: string[] | null;
+  openedAt: number;
+}
+
 /** Whether a click found its wait open and answered it, or why not. */
 export type ClickVerdict =
   | { answered: true; runKey: string }
@@ -119,6 +132,32 @@ export class Waits {
         key,
       ) === 1
     );
+  }
+
+  /** A run's waits, oldest first (by the `(run_key, name)` index): what its story shows of them. */
+  ofRun(runKey: string): RunWait[] {
+    return this.sql
+      .all<{
+        name: string;
+        channel: string;
+        message_ts: string | null;
+        deadline: number;
+        state: string;
+        answerers: string | null;
+        created_at: number;
+      }>(
+        "SELECT name, channel, message_ts, deadline, state, answerers, created_at FROM waits WHERE run_key = ? ORDER BY created_at, name",
+        runKey,
+      )
+      .map((row) => ({
+        name: row.name,
+        channel: row.channel,
+        messageTs: row.message_ts,
+        deadline: row.deadline,
+        state: row.state as WaitRecord["state"],
+        answerers: row.answerers === null ? null : (JSON.parse(row.answerers) as string[]),
+        openedAt: row.created_at,
+      }));
   }
 
   /** Deletes waits whose deadline is WAIT_KEEP_MS past; returns how many. */

@@ -4,6 +4,8 @@
  * outbox rows — for the receipt window. Crosses the RPC boundary: only ever gain optional fields.
  */
 
+import type { MessageStory, WaitingStory } from "./effectMessages";
+
 /** An effect's status: its outbox row's, or `settled` once the row is gone (completed, or discarded). */
 export type EffectStatus = "pending" | "parked" | "stopped" | "settled";
 
@@ -47,6 +49,10 @@ export interface EffectStory {
   parkedAt: number | null;
   /** Its last attempts that settled on the row, oldest first (kept while the row lives; none once settled). */
   history: AttemptStory[];
+  /** What its run waits for while suspended (`waitForAction`, `sleep`), else null; only in one delivery's story. */
+  waiting?: WaitingStory | null;
+  /** The messages its run posted or streamed, as its checkpoints and waits name them; only in one delivery's story. */
+  messages?: MessageStory[];
 }
 
 /** A delivery as the list shows it. */

@@ -29,4 +29,5 @@ export type {
   StreamStopArguments,
   TaskDisplayMode,
 } from "./streamArguments";
+export { isStreamCheckpoint, type StreamRecord } from "./streamCheckpoints";
 export { streamCloses } from "./streamClosing";

@@ -67,6 +67,9 @@ export interface StreamRecord {
 /** The checkpoint name of a run's n-th stream: a retried run meets it again under its place. */
 export const streamCheckpointName = (n: number): string => `stream #${n}`;
 
+/** Whether a checkpoint of a run is a stream's (an event's story reads them). */
+export const isStreamCheckpoint = (name: string): boolean => /^stream #\d+$/.test(name);
+
 export const DEFAULT_STREAM_LIMITS: Required<StreamLimits> = {
   maxOpenMs: 240_000,
   maxChars: 10_000,

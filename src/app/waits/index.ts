@@ -8,7 +8,7 @@
  * (delivery/waitClicks.ts) and keeps the waits (recording/waits.ts).
  */
 export type { WaitButton, WaitQuestion } from "./questionBlocks";
-export { type DurableTimers, durableTimers } from "./sleeps";
+export { type DurableTimers, durableTimers, sleepOfStep } from "./sleeps";
 export type { WaitAnswerers } from "./waitAnswerers";
 export { WAIT_ENDED_TEXT, waitNotYoursText, withWaitClicks } from "./waitClicks";
 export { type DurableWaits, durableWaits, type WaitOutcome } from "./waitForAction";

@@ -15,11 +15,17 @@ export interface DurableTimers {
   sleepUntil(name: string, at: Date | number): Promise<void>;
 }
 
+/** The step holding a sleep's wake time. */
+const SLEEP_STEP = "sleep:";
+
+/** The sleep a step of a run holds the wake time of (its name), or null for any other step (an event's story reads it). */
+export const sleepOfStep = (step: string): string | null => (step.startsWith(SLEEP_STEP) ? step.slice(SLEEP_STEP.length) : null);
+
 /** `sleep` / `sleepUntil` over the run's `step`: the wake time is a checkpoint, so a retried or resumed run keeps it. */
 export function durableTimers(step: Step): DurableTimers {
   const until = async (name: string, at: () => number): Promise<void> => {
     // Checkpointed once: however often the run goes through here, the time is the first attempt's.
-    const wakeAt = await step(`sleep:${name}`, () => {
+    const wakeAt = await step(`${SLEEP_STEP}${name}`, () => {
       const time = at();
       if (!Number.isFinite(time)) throw new HandlerMisuse(`sleep "${name}": the time must be a finite number of ms`);
       return time;
