@@ -16,16 +16,25 @@ export class CallTimedOut extends Error {
 
 /** The way out for delivery's calls: every outbound fetch, and every RPC to another Durable Object. */
 export interface Outbound {
-  /** One fetch (`send` makes exactly one, and reads its answer) with `signal` aborted `timeoutMs` after it leaves. */
-  call<T>(timeoutMs: number, send: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /**
+   * One fetch (`send` makes exactly one, and reads its answer) with `signal` aborted `timeoutMs`
+   * after it leaves; `send` may call `answered` once its response headers are in (its connection
+   * slot is freed there, the body still read within the timeout).
+   */
+  call<T>(timeoutMs: number, send: Send<T>): Promise<T>;
   /** One RPC to another Durable Object (a pace keeper's turn). */
   rpc<T>(send: () => Promise<T>): Promise<T>;
 }
 
+/** One outbound call: made with `signal`, telling `answered` when its response headers arrive. */
+export type Send<T> = (signal: AbortSignal, answered: () => void) => Promise<T>;
+
+const NOTHING = () => {};
+
 /** `send` within `deadline`; its deadline passing is thrown as CallTimedOut. */
-async function within<T>(deadline: CallDeadline, timeoutMs: number, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function within<T>(deadline: CallDeadline, timeoutMs: number, send: Send<T>, answered: () => void = NOTHING): Promise<T> {
   try {
-    return await send(deadline.signal);
+    return await send(deadline.signal, answered);
   } catch (error) {
     throw deadline.signal.aborted ? new CallTimedOut(timeoutMs, { cause: error }) : error;
   } finally {
@@ -53,13 +62,15 @@ export class OutboundCalls implements Outbound {
     private readonly deadlines = new CallDeadlines(),
   ) {}
 
-  async call<T>(timeoutMs: number, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async call<T>(timeoutMs: number, send: Send<T>): Promise<T> {
     // Counted as it is asked for, as the runtime counts a fetch it queues: a refused call takes no slot.
     this.meters.current.take();
     const release = await this.slots.acquire();
     // Started once the slot is held: a call that queued behind five slow ones still gets its whole timeout.
     try {
-      return await within(this.deadlines.start(timeoutMs), timeoutMs, send);
+      // Freed at its response headers (a release is once only): since Cloudflare's relaxed connection
+      // limiting (2026-04-09) a connection counts only until then, so a body still being read holds none.
+      return await within(this.deadlines.start(timeoutMs), timeoutMs, send, release);
     } finally {
       release();
     }
@@ -88,7 +99,7 @@ export class AttemptOutbound implements Outbound {
     private readonly cutShort: () => void = () => {},
   ) {}
 
-  call<T>(timeoutMs: number, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  call<T>(timeoutMs: number, send: Send<T>): Promise<T> {
     return this.noted(this.door.call(timeoutMs, send));
   }
 

@@ -1,6 +1,6 @@
 import type { CallPacing } from "../pacing/pacing";
 import { DeliveryError, ForbiddenUrl, MissingScope, SlackApiError, SlackUnreachable, stoppedBy } from "../platform/errors";
-import { CallTimedOut, DIRECT, type Outbound } from "../platform/outboundCalls";
+import { CallTimedOut, DIRECT, type Outbound, type Send } from "../platform/outboundCalls";
 import { inSpan, type SpanAttributes } from "../platform/spans";
 import { classifyAnswer, healthyAnswer } from "./classifyAnswer";
 import { assertResponseUrlUsable, assertTriggerUsable, type HandleClock, TRIGGER_METHODS } from "./handles";
@@ -129,7 +129,8 @@ export class SlackClient {
     try {
       const result = await this.answer(
         method,
-        (signal) => callWebApi({ apiUrl: this.options.apiUrl, authorization: `Bearer ${token}`, method, body: sent, signal }),
+        (signal, answered) =>
+          callWebApi({ apiUrl: this.options.apiUrl, authorization: `Bearer ${token}`, method, body: sent, signal, answered }),
         // A 429 under a paced rate key: the attempt is retried exactly at its kept turn, so the order holds.
         (retryAfterMs) => pacing?.rateLimited(method, sent, Date.now() + retryAfterMs),
         stoppable,
@@ -143,7 +144,7 @@ export class SlackClient {
 
   /** POSTs a file's bytes to an `upload_url` Slack gave (files.uploadV2), classified like any call. */
   async uploadBytes(url: string, bytes: Uint8Array): Promise<void> {
-    await this.answer("files.upload", (signal) => postFileBytes(url, bytes, signal));
+    await this.answer("files.upload", (signal, answered) => postFileBytes(url, bytes, signal, answered));
   }
 
   /** POSTs to a `response_url` (no token: the URL is the credential), within its lifetime and uses. */
@@ -154,7 +155,7 @@ export class SlackClient {
     const { handles } = this.options;
     if (handles) assertResponseUrlUsable(handles, handles.responseUrlUsesBefore + this.responds, Date.now());
     this.responds++;
-    await this.answer("response_url", (signal) => postToResponseUrl(url, body, signal));
+    await this.answer("response_url", (signal, answered) => postToResponseUrl(url, body, signal, answered));
   }
 
   private allowsResponseUrl(url: string): boolean {
@@ -165,7 +166,7 @@ export class SlackClient {
   /** One request within DELIVERY_TIMEOUT_MS; anything but success is thrown, classified. */
   private async answer(
     method: string,
-    send: (signal: AbortSignal) => Promise<CallResult>,
+    send: Send<CallResult>,
     rateLimited?: (retryAfterMs: number) => Promise<number | undefined> | undefined,
     stoppable = true,
   ): Promise<CallResult> {
@@ -177,10 +178,10 @@ export class SlackClient {
     const detail = (answer?: CallResult): CallDetail => ({ ms: Date.now() - sentAt, ...tsOf(answer) });
     try {
       result = await inSpan("slack.call", { ...this.options.traced, "slack.method": method }, () =>
-        outbound.call(timeoutMs, (signal) => {
+        outbound.call(timeoutMs, (signal, answered) => {
           // Again once it holds a connection: a stop while it queued for one sends nothing either.
           if (stoppable && stopped?.aborted) throw stoppedBy(stopped);
-          return send(signal);
+          return send(signal, answered);
         }),
       );
     } catch (error) {

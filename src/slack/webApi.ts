@@ -18,6 +18,20 @@ export interface CallResult {
   body?: Record<string, unknown>;
 }
 
+/**
+ * Told once a call's response headers have arrived: since Cloudflare's relaxed connection limiting
+ * (2026-04-09) a connection counts against the six only until then, so the shard's slot is freed
+ * there, while the body is still read (platform/outboundCalls.ts).
+ */
+export type HeadersArrived = () => void;
+
+/** The answer, once its headers are told to `answered`. */
+async function answerOf(sent: Promise<Response>, answered: HeadersArrived | undefined): Promise<CallResult> {
+  const response = await sent;
+  answered?.();
+  return toCallResult(response);
+}
+
 async function toCallResult(response: Response): Promise<CallResult> {
   const text = await response.text();
   let body: Record<string, unknown> | undefined;
@@ -80,24 +94,35 @@ export async function callWebApi(options: {
   method: string;
   body: Record<string, unknown>;
   signal: AbortSignal;
+  answered?: HeadersArrived;
 }): Promise<CallResult> {
   // Joined as text (fetch parses it once): the base is a URL setting, the method a name.
   const url = `${options.apiUrl}${options.apiUrl.endsWith("/") ? "" : "/"}${options.method}`;
-  const response = await fetch(url, {
+  const sent = fetch(url, {
     method: "POST",
     headers: { authorization: options.authorization, "content-type": FORM },
     body: formEncode(options.body),
     signal: options.signal,
   });
-  return toCallResult(response);
+  return answerOf(sent, options.answered);
 }
 
 /** POSTs a file's bytes to the `upload_url` files.getUploadURLExternal gave (no token: the URL is the credential). */
-export async function postFileBytes(url: string, bytes: Uint8Array, signal: AbortSignal): Promise<CallResult> {
-  return toCallResult(await fetch(url, { method: "POST", body: bytes, signal }));
+export function postFileBytes(
+  url: string,
+  bytes: Uint8Array,
+  signal: AbortSignal,
+  answered?: HeadersArrived,
+): Promise<CallResult> {
+  return answerOf(fetch(url, { method: "POST", body: bytes, signal }), answered);
 }
 
 /** Answers an interaction's or slash command's `response_url` (valid 30 minutes, 5 uses). */
-export async function postToResponseUrl(url: string, body: Record<string, unknown>, signal: AbortSignal): Promise<CallResult> {
-  return toCallResult(await postJson(url, body, signal));
+export function postToResponseUrl(
+  url: string,
+  body: Record<string, unknown>,
+  signal: AbortSignal,
+  answered?: HeadersArrived,
+): Promise<CallResult> {
+  return answerOf(postJson(url, body, signal), answered);
 }

@@ -99,3 +99,47 @@ describe("a shard's door for outbound calls", () => {
     expect(cut).toBe(false);
   });
 });
+
+describe("a connection counts until its response headers (Cloudflare's relaxed limiting, 2026-04-09)", () => {
+  it("six calls whose headers are in, their bodies still being read, hold no slot: a seventh leaves at once", async () => {
+    const { outbound } = door();
+    const bodies = Array.from({ length: OPEN_CONNECTIONS_MAX }, () => latch());
+    const reading = bodies.map((body) =>
+      outbound.call(HOUR, async (_signal, answered) => {
+        answered();
+        await body.opened;
+        return "read";
+      }),
+    );
+    let left = false;
+    const seventh = outbound.call(HOUR, async () => {
+      left = true;
+      return "seventh";
+    });
+    await turn();
+    expect(left).toBe(true);
+    expect(await seventh).toBe("seventh");
+    for (const body of bodies) body.open();
+    expect(await Promise.all(reading)).toEqual(Array(OPEN_CONNECTIONS_MAX).fill("read"));
+  });
+
+  it("a call that never says its headers arrived holds its slot until it ends (a release is once only)", async () => {
+    const slots = new ConnectionSlots();
+    const outbound = new OutboundCalls(new InvocationMeters(100, "T1/0"), slots, new CallDeadlines(HOUR));
+    const answers = Array.from({ length: OPEN_CONNECTIONS_MAX }, () => latch());
+    const calls = answers.map((answer, n) =>
+      outbound.call(HOUR, async (_signal, answered) => {
+        if (n === 0) {
+          answered();
+          answered();
+        }
+        await answer.opened;
+      }),
+    );
+    await turn();
+    expect(slots.inUse).toBe(OPEN_CONNECTIONS_MAX - 1);
+    for (const answer of answers) answer.open();
+    await Promise.all(calls);
+    expect({ inUse: slots.inUse, queued: slots.queued }).toEqual({ inUse: 0, queued: 0 });
+  });
+});
