@@ -47,6 +47,7 @@ async function idempotencyKeyOf(request: IRequest): Promise<string> {
  */
 export async function eventRerun(request: IRequest, env: CoordinatorEnv, app: SlackApp, id: string): Promise<Response> {
   const key = await idempotencyKeyOf(request);
+  const relay = relayMode(env) !== null;
   const { shard, story } = await findStory(request, env, id);
   const { payload } = story;
   if (payload === null)
@@ -61,7 +62,7 @@ export async function eventRerun(request: IRequest, env: CoordinatorEnv, app: Sl
   if (!KINDS.includes(kind)) throw new Rejection(409, `${id} is a ${kind}, which is not re-run`);
   let delivery: ReturnType<typeof rerunDelivery>;
   try {
-    delivery = rerunDelivery(kind as InboundKind, payload, id, key, relayMode(env) !== null);
+    delivery = rerunDelivery(kind as InboundKind, payload, id, key, relay);
   } catch (error) {
     if (error instanceof MalformedPayload) throw new Rejection(409, `${id}'s kept payload does not parse: ${error.message}`);
     throw error;
@@ -71,18 +72,17 @@ export async function eventRerun(request: IRequest, env: CoordinatorEnv, app: Sl
   if (isLifecycleEvent(inbound))
     throw new Rejection(409, `${id} is ${inbound.type}, an installation lifecycle event: not re-run`);
   // Relay mode relays the kept payload re-encoded (not Slack's bytes, which no receipt keeps).
-  if (relayMode(env)) inbound.raw = raw;
-  const fields = { event_id: inbound.dedupeKey, rerunOf: id, shard, type: inbound.type };
+  if (relay) inbound.raw = raw;
   let recorded: Awaited<ReturnType<typeof recordInbound>>;
   try {
     recorded = await recordInbound(env, app, inbound, shard);
   } catch (error) {
     if (error instanceof NotRecorded)
-      throw new Rejection(503, "the re-run was not confirmed recorded: POST again with the same Idempotency-Key");
+      throw new Rejection(503, `the re-run was not confirmed recorded: POST again with Idempotency-Key: ${key}`);
     if (error instanceof WorkspaceNotInstalled) throw new Rejection(409, `${id}'s workspace is not installed: ${error.message}`);
     throw error;
   }
-  log("info", "event re-run", { ...fields, verdict: recorded.verdict });
+  log("info", "event re-run", { event_id: inbound.dedupeKey, rerunOf: id, shard, type: inbound.type, verdict: recorded.verdict });
   const answer = { id: inbound.dedupeKey, rerunOf: id, shard, verdict: recorded.verdict };
   if (recorded.verdict === "ignored") return Response.json({ ...answer, reason: recorded.reason });
   return Response.json({ ...answer, enqueued: recorded.enqueued }, { status: recorded.verdict === "accepted" ? 202 : 200 });
