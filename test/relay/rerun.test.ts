@@ -10,7 +10,10 @@ import { TEST_BINDINGS } from "../support/testBindings";
 const { slack, backend } = useFakeSlackAndBackend();
 
 describe("relay mode: re-running an event", () => {
-  it("a slash command's re-run is relayed again as its form, under its new key, and its own listener answers again", async () => {
+  // The file's first delivery starts the Worker and its shards: seconds on a loaded machine (the re-run itself takes ms).
+  it("a slash command's re-run is relayed again as its form, under its new key, and its own listener answers again", {
+    timeout: 20_000,
+  }, async () => {
     const fields = slashCommandFields("/echo", "once more", { team_id: newWorkspace() });
     expect((await deliver(await signedForm(fields, signedBy()), "/slack/commands")).status).toBe(200);
     await vi.waitFor(() => expect(backend().requests).toHaveLength(1));
