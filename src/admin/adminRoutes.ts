@@ -8,6 +8,7 @@ import { shardName } from "../rpc/shardFor";
 import { shardOperationsStub, watchStub } from "../rpc/shardStub";
 import { authorizeAdmin } from "./authorizeAdmin";
 import { bucketRoutes } from "./bucketRoutes";
+import { eventRerun } from "./eventRerun";
 import { eventRoutes } from "./eventRoutes";
 import { fleetParked } from "./fleetParked";
 import { installationRoutes } from "./installationRoutes";
@@ -112,6 +113,7 @@ export function adminRoutes(app: SlackApp) {
     .post("/api/parked/discard", fleetParked.discard)
     .get("/api/events", eventRoutes.list)
     .get("/api/events/:id", (request, env) => eventRoutes.story(request, env, segment(request.params.id, "event id")))
+    .post("/api/events/:id/rerun", (request, env) => eventRerun(request, env, app, segment(request.params.id, "event id")))
     .get("/manifest", manifestRoute(app))
     .get("/installations", installationRoutes.list)
     .delete("/installations/:id", (request, env) => installationRoutes.remove(segment(request.params.id, "installation id"), env))

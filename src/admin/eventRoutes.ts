@@ -18,6 +18,28 @@ async function shardsOf(env: CoordinatorEnv, workspace: string | null): Promise<
   return registered.filter((entry) => workspace === null || entry.workspace === workspace).map((entry) => entry.shard);
 }
 
+/**
+ * The story of delivery `id` and the shard that holds it, asked of the shards that may hold it
+ * (`?workspace=` narrows them); 404 when none has it.
+ */
+export async function findStory(
+  request: IRequest,
+  env: CoordinatorEnv,
+  id: string,
+): Promise<{ shard: string; story: EventStory; unreachable: string[] }> {
+  const workspace = new URL(request.url).searchParams.get("workspace");
+  const { results, unreachable } = await onShards(
+    await shardsOf(env, workspace),
+    async (shard): Promise<EventStory | null> => workspaceShardStub(env.SHARD, shard).eventStory(id),
+  );
+  const found = results.find((answer): answer is [string, EventStory] => answer[1] !== null);
+  if (!found) {
+    const why = unreachable.length > 0 ? ` (${unreachable.length} shards did not answer)` : "";
+    throw new Rejection(404, `no delivery ${id} in the receipt window${why}`);
+  }
+  return { shard: found[0], story: found[1], unreachable };
+}
+
 /** A list page's position: the last delivery it gave (received time, id, shard), as base64url JSON. */
 type EventCursor = { receivedAt: number; id: string; shard: string };
 
@@ -48,17 +70,8 @@ const newestFirst = (a: Pick<Listed, "receivedAt" | "id" | "shard">, b: Pick<Lis
  */
 export const eventRoutes = {
   async story(request: IRequest, env: CoordinatorEnv, id: string): Promise<Response> {
-    const workspace = new URL(request.url).searchParams.get("workspace");
-    const { results, unreachable } = await onShards(
-      await shardsOf(env, workspace),
-      async (shard): Promise<EventStory | null> => workspaceShardStub(env.SHARD, shard).eventStory(id),
-    );
-    const found = results.find((answer): answer is [string, EventStory] => answer[1] !== null);
-    if (!found) {
-      const why = unreachable.length > 0 ? ` (${unreachable.length} shards did not answer)` : "";
-      throw new Rejection(404, `no delivery ${id} in the receipt window${why}`);
-    }
-    return Response.json({ shard: found[0], ...found[1], unreachable });
+    const { shard, story, unreachable } = await findStory(request, env, id);
+    return Response.json({ shard, ...story, unreachable });
   },
 
   async list(request: IRequest, env: CoordinatorEnv): Promise<Response> {

@@ -3,6 +3,7 @@ import { isObject } from "../inbound/fields";
 import type { Inbound } from "../inbound/types";
 import { userOf } from "../inbound/userOf";
 import type { MeteredSql } from "../platform/sql/meteredSql";
+import { REDACTED_MARK } from "../rpc/eventStories";
 import type { PayloadKeeping } from "../settings/edge";
 
 /** The story's columns of a receipt table (receipts.ts). */
@@ -38,8 +39,14 @@ export function receiptStory(inbound: Inbound, effectKeys: readonly string[], ke
     user: userOf(inbound) ?? null,
     thread: inbound.conversation?.threadTs ?? null,
     effects: JSON.stringify(effectKeys),
-    payload: keeping === "none" ? null : JSON.stringify(kept(inbound.payload, keeping === "redacted")),
+    payload: keeping === "none" ? null : JSON.stringify(keptPayload(inbound.payload, keeping === "redacted")),
   };
+}
+
+/** The payload as kept: a redacted one says so (REDACTED_MARK), for a re-run to refuse and an operator to see. */
+function keptPayload(payload: Record<string, unknown>, redact: boolean): unknown {
+  const copy = kept(payload, redact);
+  return redact && isObject(copy) ? { ...copy, [REDACTED_MARK]: true } : copy;
 }
 
 /** A copy of `value` without secrets, and without what a person wrote when `redact`. */

@@ -23,8 +23,10 @@ export type Recorded =
  * ignored deliveries never reach a shard: nothing to store, nothing to retry. Throws NotRecorded
  * (503, Slack retries) when the record was not confirmed durable in time, and, in OAuth mode,
  * WorkspaceNotInstalled (410, no retry) when the shard found no installation for the workspace.
+ * `at`: the shard that must record it instead of the one routing gives — a re-run's original's
+ * (admin/eventRerun.ts), so both stories, and every retry of the re-run, meet in one shard.
  */
-export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound: Inbound): Promise<Recorded> {
+export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound: Inbound, at?: string): Promise<Recorded> {
   // With what the coordinator plans itself (relay, lifecycle events), as the shard does.
   const plan = servedApp(app, env).plan(inbound);
   if (plan.late) logLateEvent(inbound, plan.late);
@@ -38,12 +40,15 @@ export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound:
   try {
     // Routed by the layouts in force at times every retry repeats (docs/guides/sharding.md): every retry meets its receipt.
     // Known to this instance (the steady state): no read to wait for, so no timer to set.
+    // A shard given (`at`) needs none.
     const layouts =
-      cachedLayouts(inbound.workspace, now) ??
-      (await settleWithin(layoutsOf(env, inbound.workspace, now), ackBudgetMs, () => {
-        throw new BudgetExceeded("bucket layouts not read within the ack budget");
-      }));
-    shard = shardOf(inbound, layouts, now, shardBuckets);
+      at !== undefined
+        ? []
+        : (cachedLayouts(inbound.workspace, now) ??
+          (await settleWithin(layoutsOf(env, inbound.workspace, now), ackBudgetMs, () => {
+            throw new BudgetExceeded("bucket layouts not read within the ack budget");
+          })));
+    shard = at ?? shardOf(inbound, layouts, now, shardBuckets);
     if (shard === undefined) return outsideLayouts(inbound);
     recorded = { ...(await recordWithinBudget(env.SHARD, shard, inbound, deadline - Date.now())), shard };
   } catch (error) {

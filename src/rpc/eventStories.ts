@@ -1,10 +1,14 @@
 /**
  * An event's story as the look-up API gives it (GET /admin/api/events…; docs/design.md "An event's
- * story"): types only. Kept in the rows the delivery already wrote — its receipt and its effects'
- * outbox rows — for the receipt window. Crosses the RPC boundary: only ever gain optional fields.
+ * story"): types, and the mark of a redacted payload. Kept in the rows the delivery already wrote —
+ * its receipt and its effects' outbox rows — for the receipt window. Crosses the RPC boundary: only
+ * ever gain optional fields.
  */
 
 import type { MessageStory, WaitingStory } from "./effectMessages";
+
+/** The field a payload kept `redacted` carries (`"redacted": true`): a re-run refuses such a payload. */
+export const REDACTED_MARK = "redacted";
 
 /** An effect's status: its outbox row's, or `settled` once the row is gone (completed, or discarded). */
 export type EffectStatus = "pending" | "parked" | "stopped" | "settled";
@@ -76,8 +80,12 @@ export interface EventSummary {
 
 /** One delivery's whole story (GET /admin/api/events/{id}). */
 export interface EventStory extends EventSummary {
-  /** The payload as EVENT_PAYLOADS kept it (`full` or `redacted`), null with `none`. */
+  /** The payload as EVENT_PAYLOADS kept it (`full`, or `redacted` with REDACTED_MARK), null with `none`. */
   payload: unknown;
+  /** A re-run's: the story id it re-ran (POST /admin/api/events/{id}/rerun). Absent from shards of an earlier version. */
+  rerunOf?: string;
+  /** Its re-runs' ids, oldest first, while their receipts are kept. Absent from shards of an earlier version. */
+  reruns?: string[];
 }
 
 /** What the list asks a shard (GET /admin/api/events). */

@@ -67,7 +67,7 @@ export const SETTINGS = {
   EVENT_PAYLOADS: {
     part: "record",
     read: oneOf(["full", "redacted", "none"], "`full`"),
-    doc: "how much of each delivery's payload its receipt keeps for the look-up API (`GET /admin/api/events/{id}`), for the receipt window: `full`, `redacted` (ids kept; texts, blocks, attachments, files and input values removed) or `none`; Slack's verification token and a custom step's token are never kept",
+    doc: "how much of each delivery's payload its receipt keeps for the look-up API (`GET /admin/api/events/{id}`), for the receipt window: `full`, `redacted` (ids kept; texts, blocks, attachments, files and input values removed) or `none`; Slack's verification token and a custom step's token are never kept. Re-running an event (`POST /admin/api/events/{id}/rerun`) needs `full`",
   },
   THREAD_CONTEXT_RETENTION_DAYS: {
     part: "record",

@@ -10,6 +10,7 @@ import { EventStories } from "../recording/eventStories";
 import { type IngestStores, ingestDelivery } from "../recording/ingest";
 import type { Outbox } from "../recording/outbox";
 import { Receipts } from "../recording/receipts";
+import { rerunLinks } from "../recording/rerunLinks";
 import { PAUSED_RETRY_MS, type ShardStorage } from "../recording/shardStorage";
 import { TurnBudgets } from "../recording/turnBudgets";
 import type { CoordinatorEnv } from "../rpc/env";
@@ -178,7 +179,11 @@ export class Recording {
 
   /** One delivery's story (null: unknown or pruned); a shard never written answers null and creates nothing. */
   eventStory(id: string): EventStory | null {
-    return this.parts.storage.migrated ? this.stories.story(id, Date.now()) : null;
+    if (!this.parts.storage.migrated) return null;
+    const now = Date.now();
+    const story = this.stories.story(id, now);
+    // Linked to its original and its re-runs (POST /admin/api/events/{id}/rerun).
+    return story && { ...story, ...rerunLinks(this.parts.storage.sql, this.receipts, id, now) };
   }
 
   /** Deliveries newest first, as `filter` says. */

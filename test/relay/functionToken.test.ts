@@ -2,15 +2,13 @@ import { runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ERROR_HANDLER } from "../../src/app/listeners/errorHandler";
-import { verifySignature } from "../../src/slack/verifySignature";
 import { SlackSimulator } from "../../src/testing/slackSimulator";
 import { controlClock, sweepUntilQuiet } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
-import { useFakeSlackAndBackend } from "../support/fakeBackend";
+import { expectRelaySigned, useFakeSlackAndBackend } from "../support/fakeBackend";
 import { FUNCTION_TOKEN, parkedStepWithAppError, storedText } from "../support/functionTokenAtRest";
 import { outboxRows } from "../support/outboxRows";
 import { TEST_SIGNING_SECRET } from "../support/secrets";
-import { RELAY_SIGNING_SECRET } from "../support/testBindings";
 
 const { slack, backend } = useFakeSlackAndBackend();
 
@@ -29,16 +27,7 @@ async function expectRelayedAsSent(slackBody: string): Promise<void> {
   expect(backend().requests.length).toBeGreaterThan(0);
   for (const request of backend().requests) {
     expect([...request.body]).toEqual([...new TextEncoder().encode(slackBody)]);
-    const timestamp = request.headers.get("x-slack-request-timestamp");
-    await expect(
-      verifySignature({
-        secrets: [RELAY_SIGNING_SECRET],
-        timestamp,
-        signature: request.headers.get("x-slack-signature"),
-        body: request.body,
-        nowSeconds: Number(timestamp),
-      }),
-    ).resolves.toBeUndefined();
+    await expectRelaySigned(request);
   }
 }
 

@@ -1,12 +1,27 @@
-import { beforeEach, vi } from "vitest";
+import { beforeEach, expect, vi } from "vitest";
+import { verifySignature } from "../../src/slack/verifySignature";
 import { FakeSlack } from "../../src/testing/fakeSlack";
-import { ALERT_RECEIVER_URL, FAKE_SLACK_ORIGIN, RELAY_BACKEND_URL } from "./testBindings";
+import { ALERT_RECEIVER_URL, FAKE_SLACK_ORIGIN, RELAY_BACKEND_URL, RELAY_SIGNING_SECRET } from "./testBindings";
 
 /** One request the relay made to the backend. */
 export interface RelayedRequest {
   headers: Headers;
   body: Uint8Array;
   text: string;
+}
+
+/** Expects `request` signed as a stock Slack verifier accepts it with RELAY_SIGNING_SECRET, at its own timestamp. */
+export async function expectRelaySigned(request: RelayedRequest): Promise<void> {
+  const timestamp = request.headers.get("x-slack-request-timestamp");
+  const signature = request.headers.get("x-slack-signature");
+  const verified = verifySignature({
+    secrets: [RELAY_SIGNING_SECRET],
+    timestamp,
+    signature,
+    body: request.body,
+    nowSeconds: Number(timestamp),
+  });
+  await expect(verified).resolves.toBeUndefined();
 }
 
 /** An answer: a status (with headers, a body, after a delay), or a dropped connection. */

@@ -1,0 +1,27 @@
+import { rerunOf, rerunRange } from "../inbound/reruns";
+import type { MeteredSql } from "../platform/sql/meteredSql";
+import { type Receipts, tableOf } from "./receipts";
+
+/**
+ * How a story links its re-runs (docs/design.md "An event's story"), read off dedupe keys: a
+ * re-run's key names its original (`{id}:rerun:{key}`), and the original's re-runs are the
+ * receipts in that key range — a primary-key range in each kept generation, never a scan — as the
+ * re-run is recorded in its original's shard. No column and no row more than the re-run's receipt.
+ */
+export function rerunLinks(sql: MeteredSql, receipts: Receipts, id: string, now: number): { rerunOf?: string; reruns: string[] } {
+  const [from, to] = rerunRange(id);
+  const found = receipts
+    .keptGenerations(now)
+    .flatMap((generation) =>
+      sql.all<{ dedupe_key: string; received_at: number }>(
+        `SELECT dedupe_key, received_at FROM ${tableOf(generation)} WHERE dedupe_key > ? AND dedupe_key < ?`,
+        from,
+        to,
+      ),
+    )
+    // Its re-runs', in the same range, are theirs to list.
+    .filter((row) => rerunOf(row.dedupe_key) === id)
+    .sort((a, b) => a.received_at - b.received_at);
+  const original = rerunOf(id);
+  return { ...(original === undefined ? {} : { rerunOf: original }), reruns: found.map((row) => row.dedupe_key) };
+}
