@@ -6,7 +6,7 @@ import { LAYOUT_DELAY_MS } from "../../src/rpc/bucketLayouts";
 import type { ShardLoad } from "../../src/rpc/watch";
 import { appMention, eventCallback, signedEvent } from "../../src/testing/deliveries";
 import { controlClock } from "../support/clock";
-import { bucketsApi, deliver, newWorkspace, receiptsByBucket, signedBy, watchStub } from "../support/coordinator";
+import { adminGet, bucketsApi, deliver, newWorkspace, receiptsByBucket, signedBy, watchStub } from "../support/coordinator";
 import { useFakeSlack } from "../support/useFakeSlack";
 import { Shard } from "../worker";
 
@@ -15,7 +15,7 @@ const slack = useFakeSlack();
 type WatchEnv = ConstructorParameters<typeof Shard>[1];
 type Shown = {
   buckets: number;
-  next: { buckets: number } | null;
+  next: { buckets: number; effective_at: string } | null;
   layouts: Array<{ buckets: number; reason: string; busy?: number; effective_at: string }>;
 };
 
@@ -44,7 +44,7 @@ function watchHears(reports: Array<[shard: string, share: number]>, settings: Re
   return runInDurableObject(watchStub(), async (_instance, state) => {
     const watch = new Shard(state, { ...env, ...settings } as unknown as WatchEnv);
     for (const [shard, share] of reports) watch.shardSeen(shard, Date.now(), undefined, load(share));
-    await watch.alarm();
+    await watch.alarm!();
   });
 }
 
@@ -57,7 +57,11 @@ function mention(team: string) {
   let retries = 0;
   const send = async (retryNum?: number) =>
     (await deliver(await signedEvent(envelope, signedBy(retryNum ? { retryNum, retryReason: "http_timeout" } : {})))).status;
-  return { ts: String((envelope.event as { ts: string }).ts), send: () => send(), redeliver: () => send(++retries) };
+  return {
+    ts: String((envelope.event as { ts: string }).ts),
+    send: (): Promise<number> => send(),
+    redeliver: (): Promise<number> => send(++retries),
+  };
 }
 
 const replies = () =>
@@ -96,13 +100,22 @@ describe("the automatic spread (SPREAD_AUTOMATIC)", () => {
     expect(receipts[1], JSON.stringify(receipts)).toBeGreaterThan(0); // new events spread to bucket 1
     await vi.waitFor(() => expect(replies()).toHaveLength(17), { timeout: 10_000 });
     expect(replies().filter((call) => call.body.thread_ts === first.ts)).toHaveLength(1);
+
+    // The console's overview shows the change: bucket 1 is active, so the workspace is listed with its history.
+    await vi.waitFor(async () => {
+      const overview = (await (await adminGet("/admin/api/overview?minutes=60")).json()) as { buckets: unknown[] };
+      expect(overview.buckets).toContainEqual({
+        workspace: team,
+        changes: [{ buckets: 2, reason: "busy", busy: 0.83, effectiveAt: Date.parse(risen.next!.effective_at) }],
+      });
+    });
   });
 
   it("not twice within the cool-down; falls after it once every shard is quiet, not before", async () => {
     const clock = controlClock();
     const team = newWorkspace();
     await watchHears([[`${team}/0`, 0.9]]);
-    const effectiveAt = Date.parse((await shown(team)).next!.effective_at as unknown as string);
+    const effectiveAt = Date.parse((await shown(team)).next!.effective_at);
     // Busier still, at once and ten minutes into the new layout: nothing more.
     await watchHears([[`${team}/0`, 0.95]]);
     clock.advance(effectiveAt - clock.now() + 10 * MINUTE);
