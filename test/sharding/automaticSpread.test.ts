@@ -1,4 +1,4 @@
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { minuteOf } from "../../src/platform/minutes";
@@ -6,7 +6,16 @@ import { LAYOUT_DELAY_MS } from "../../src/rpc/bucketLayouts";
 import type { ShardLoad } from "../../src/rpc/watch";
 import { appMention, eventCallback, signedEvent } from "../../src/testing/deliveries";
 import { controlClock } from "../support/clock";
-import { adminGet, bucketsApi, deliver, newWorkspace, receiptsByBucket, signedBy, watchStub } from "../support/coordinator";
+import {
+  adminGet,
+  bucketStub,
+  bucketsApi,
+  deliver,
+  newWorkspace,
+  receiptsByBucket,
+  signedBy,
+  watchStub,
+} from "../support/coordinator";
 import { useFakeSlack } from "../support/useFakeSlack";
 import { Shard } from "../worker";
 
@@ -70,6 +79,25 @@ const replies = () =>
     .filter((call) => call.outcome === "ok");
 
 describe("the automatic spread (SPREAD_AUTOMATIC)", () => {
+  it("a shard reports its minute's load with the minute: the watch's registry holds its busy share (ingests over SPREAD_SHARD_RATE)", async () => {
+    const clock = controlClock();
+    const team = newWorkspace();
+    const events = [mention(team), mention(team), mention(team)];
+    for (const event of events) expect(await event.send()).toBe(200);
+    expect(await events[0]!.redeliver()).toBe(200);
+    await vi.waitFor(() => expect(replies()).toHaveLength(3), { timeout: 10_000 });
+    const minute = minuteOf(clock.now());
+    clock.advance(MINUTE);
+    await runDurableObjectAlarm(bucketStub(team, 0));
+    // 4 ingests (a duplicate is a turn too) over the default 250 a second for a minute.
+    await vi.waitFor(async () =>
+      expect((await watchStub().shards(0)).find((shard) => shard.shard === `${team}/0`)).toMatchObject({
+        busyShare: 4 / (250 * 60),
+        busyMinute: minute,
+      }),
+    );
+  });
+
   it("rises when a shard reports a busy share over the threshold; a retry of an event recorded before the rise is deduped after it (no second reply)", async () => {
     const clock = controlClock();
     const team = newWorkspace();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type BucketLayout, LAYOUT_DELAY_MS } from "../../src/rpc/bucketLayouts";
+import { spreadSettings } from "../../src/settings";
 import {
   busyShare,
   decideSpread,
@@ -116,5 +117,22 @@ describe("the automatic spread's decision (watch/spreadDecision.ts)", () => {
     expect(nextCheckAt(input({ shards: [reported(0.2, T)] }))).toBeNull();
     const held = [layout(1, 0, "manual"), layout(2, T - 5 * MINUTE, "manual")];
     expect(nextCheckAt(input({ layouts: held, shards: [reported(0.9, T)] }))).toBe(T + 10 * MINUTE);
+  });
+
+  it("SPREAD_* settings: off by default; an invalid value falls back to its default, named, and never throws", () => {
+    expect(spreadSettings({})).toMatchObject({
+      automatic: false,
+      shardRate: 250,
+      busyShare: 0.7,
+      maxBuckets: 16,
+      coolDownMs: 15 * MINUTE,
+    });
+    const bad = spreadSettings({ SPREAD_AUTOMATIC: "yes", SPREAD_BUSY_SHARE: "1.5", SPREAD_COOL_DOWN_MINUTES: "0" });
+    expect(bad).toMatchObject({ automatic: false, busyShare: 0.7, coolDownMs: 15 * MINUTE });
+    expect(bad.problems.map((problem) => problem.setting)).toEqual([
+      "SPREAD_AUTOMATIC",
+      "SPREAD_BUSY_SHARE",
+      "SPREAD_COOL_DOWN_MINUTES",
+    ]);
   });
 });
