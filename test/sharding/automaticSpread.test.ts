@@ -4,16 +4,14 @@ import { describe, expect, it, vi } from "vitest";
 import { minuteOf } from "../../src/platform/minutes";
 import { LAYOUT_DELAY_MS } from "../../src/rpc/bucketLayouts";
 import type { ShardLoad } from "../../src/rpc/watch";
-import { appMention, eventCallback, signedEvent } from "../../src/testing/deliveries";
 import { controlClock } from "../support/clock";
 import {
   adminGet,
   bucketStub,
   bucketsApi,
-  deliver,
   newWorkspace,
   receiptsByBucket,
-  signedBy,
+  retriedMention,
   watchStub,
 } from "../support/coordinator";
 import { useFakeSlack } from "../support/useFakeSlack";
@@ -60,19 +58,6 @@ function watchHears(reports: Array<[shard: string, share: number]>, settings: Re
 const shown = async (team: string) => (await (await bucketsApi(team)).json()) as Shown;
 const reasons = async (team: string) => (await shown(team)).layouts.map((layout) => `${layout.buckets} ${layout.reason}`);
 
-/** A mention as Slack sends it; `redeliver` is Slack's retry of it (the same event_id, signed anew). */
-function mention(team: string) {
-  const envelope = eventCallback(appMention(), { teamId: team });
-  let retries = 0;
-  const send = async (retryNum?: number) =>
-    (await deliver(await signedEvent(envelope, signedBy(retryNum ? { retryNum, retryReason: "http_timeout" } : {})))).status;
-  return {
-    ts: String((envelope.event as { ts: string }).ts),
-    send: (): Promise<number> => send(),
-    redeliver: (): Promise<number> => send(++retries),
-  };
-}
-
 const replies = () =>
   slack()
     .callsTo("chat.postMessage")
@@ -82,7 +67,7 @@ describe("the automatic spread (SPREAD_AUTOMATIC)", () => {
   it("a shard reports its minute's load with the minute: the watch's registry holds its busy share (ingests over SPREAD_SHARD_RATE)", async () => {
     const clock = controlClock();
     const team = newWorkspace();
-    const events = [mention(team), mention(team), mention(team)];
+    const events = [retriedMention(team), retriedMention(team), retriedMention(team)];
     for (const event of events) expect(await event.send()).toBe(200);
     expect(await events[0]!.redeliver()).toBe(200);
     await vi.waitFor(() => expect(replies()).toHaveLength(3), { timeout: 10_000 });
@@ -101,7 +86,7 @@ describe("the automatic spread (SPREAD_AUTOMATIC)", () => {
   it("rises when a shard reports a busy share over the threshold; a retry of an event recorded before the rise is deduped after it (no second reply)", async () => {
     const clock = controlClock();
     const team = newWorkspace();
-    const first = mention(team);
+    const first = retriedMention(team);
     expect(await first.send()).toBe(200);
     await vi.waitFor(() => expect(replies()).toHaveLength(1), { timeout: 10_000 });
 
@@ -119,7 +104,7 @@ describe("the automatic spread (SPREAD_AUTOMATIC)", () => {
     clock.advance(LAYOUT_DELAY_MS + 31_000);
     expect(await shown(team)).toMatchObject({ buckets: 2, next: null });
     expect(await first.redeliver()).toBe(200);
-    const later = Array.from({ length: 16 }, () => mention(team));
+    const later = Array.from({ length: 16 }, () => retriedMention(team));
     for (const event of later) expect(await event.send()).toBe(200);
     expect(await first.redeliver()).toBe(200);
 
