@@ -13,7 +13,7 @@ export const SPREAD_SETTINGS = {
   SPREAD_SHARD_RATE: {
     part: "spread",
     read: positive(250),
-    doc: "the deliveries per second one shard carries with its replies keeping up: a shard's busy share is its ingests per second over this (or its ack p90 over `ACK_BUDGET_MS`, whichever is higher). Measure yours (`npm run bench`); Cloudflare's soft guidance is about 1,000 requests per second per Durable Object, and a delivery is at least two (its ingest, its attempt)",
+    doc: "the deliveries per second one shard carries with its replies keeping up: a shard's busy share is its ingests per second over this (or, in a minute of at least 60 ingests, its ack p90 over `ACK_BUDGET_MS`, whichever is higher). Measure yours (`npm run bench`); Cloudflare's soft guidance is about 1,000 requests per second per Durable Object, and a delivery is at least two (its ingest, its attempt)",
   },
   SPREAD_BUSY_SHARE: {
     part: "spread",
