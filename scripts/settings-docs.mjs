@@ -18,6 +18,7 @@ const PARTS = {
   delivery: ["Delivery", "A shard, as it delivers effects: a bad value pauses delivery (events are still recorded and acked)."],
   relay: ["Relay mode", "On when `RELAY_URL` is set; read by the edge and by a shard's delivery."],
   alerts: ["Alerts and the auto-disable guard", "The watch; a bad value falls back to its default, logged (deliveries go on)."],
+  spread: ["Automatic spread", "The watch, which decides; a bad value falls back to its default, logged (deliveries go on)."],
   oauth: [
     "OAuth: many workspaces",
     "On when `SLACK_CLIENT_ID` and `SLACK_CLIENT_SECRET` are set; the install flow and the token store.",

@@ -13,6 +13,9 @@ function describe(workspace: string, layouts: BucketLayout[], fallback: number, 
     buckets: layout.buckets,
     routing: layout.routing ?? "message",
     effective_at: new Date(layout.effectiveAt).toISOString(),
+    // Who added it (docs/guides/sharding.md "Automatic spread"); the spread's with the busy share it saw.
+    reason: layout.reason ?? "manual",
+    ...(layout.busy === undefined ? {} : { busy: layout.busy }),
   });
   const inForce = layoutAt(layouts, now, fallback);
   return {

@@ -4,6 +4,7 @@ import { Rejection } from "../platform/errors";
 import { minuteOf } from "../platform/minutes";
 import type { CoordinatorEnv } from "../rpc/env";
 import { watchStub, workspaceShardStub } from "../rpc/shardStub";
+import { bucketChanges } from "./bucketChanges";
 import { onShards } from "./onShards";
 
 /**
@@ -20,10 +21,13 @@ export async function overview(request: Request, env: CoordinatorEnv): Promise<R
   const fromMinute = minuteOf(now) + 1 - minutes;
   const watch = watchStub(env.SHARD);
   const [registered, guard, alerts] = await Promise.all([watch.shards(fromMinute * 60_000), watch.health(), watch.alertState()]);
-  const { results, unreachable } = await onShards(
-    registered.map((entry) => entry.shard),
-    async (shard) => workspaceShardStub(env.SHARD, shard).metricsSince(fromMinute),
-  );
+  const [{ results, unreachable }, buckets] = await Promise.all([
+    onShards(
+      registered.map((entry) => entry.shard),
+      async (shard) => workspaceShardStub(env.SHARD, shard).metricsSince(fromMinute),
+    ),
+    bucketChanges(env, registered),
+  ]);
   const byName = new Map(registered.map((entry) => [entry.shard, entry]));
   const parts: ShardPart[] = results.map(([shard, metrics]) => ({
     ...byName.get(shard)!,
@@ -34,5 +38,12 @@ export async function overview(request: Request, env: CoordinatorEnv): Promise<R
   }));
   parts.sort((a, b) => a.shard.localeCompare(b.shard));
   const { span_minutes: _, ...window } = guard;
-  return Response.json({ ...fleetOverview(parts, minutes, now), guard: window, alerts, unreachable });
+  const missing = [...new Set([...unreachable, ...buckets.unreachable])];
+  return Response.json({
+    ...fleetOverview(parts, minutes, now),
+    guard: window,
+    alerts,
+    buckets: buckets.changes,
+    unreachable: missing,
+  });
 }

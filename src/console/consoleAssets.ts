@@ -1,6 +1,7 @@
 import uplotScript from "uplot/dist/uPlot.iife.min.js";
 import uplotStyle from "uplot/dist/uPlot.min.css";
 import api from "./api.browser.js";
+import buckets from "./buckets.browser.js";
 import cards from "./cards.browser.js";
 import charts from "./charts.browser.js";
 import script from "./console.browser.js";
@@ -38,6 +39,7 @@ const SCRIPT = "text/javascript; charset=utf-8";
 /** The modules console.js imports, each under the file name the others import it by. */
 const MODULES: Record<string, string> = {
   "api.browser.js": api,
+  "buckets.browser.js": buckets,
   "cards.browser.js": cards,
   "charts.browser.js": charts,
   "dom.browser.js": dom,

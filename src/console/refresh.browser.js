@@ -1,5 +1,6 @@
 // Every panel from one round of API calls, every 10 seconds while signed in.
 import { api, Refused } from "./api.browser.js";
+import { renderBucketChanges } from "./buckets.browser.js";
 import { renderCards } from "./cards.browser.js";
 import { renderCharts } from "./charts.browser.js";
 import { $ } from "./dom.browser.js";
@@ -30,6 +31,7 @@ export async function refresh(updateStatus = true) {
     renderGuard(overview.guard);
     renderAlerts(overview.alerts);
     renderShards(overview.shards);
+    renderBucketChanges(overview.buckets);
     renderParked(parked, false);
     renderInstallations(installations);
     const unreachable = [...new Set([...overview.unreachable, ...parked.unreachable])];

@@ -21,9 +21,29 @@ export interface BucketLayout {
    * A shard of an older version answers without it: `message`.
    */
   routing: LayoutRouting;
+  /**
+   * Who added it: `manual` (the PUT; absent from rows of before migration 0027 and from the
+   * first, the SHARD_BUCKETS count), or the watch's automatic spread — `busy` (a rise) or `quiet` (a fall).
+   */
+  reason?: LayoutReason;
+  /** The automatic spread's: the busiest share of a shard's capacity the watch saw when it decided (0.83 = 83%). */
+  busy?: number;
 }
 
 export type LayoutRouting = "message" | "conversation";
+
+export type LayoutReason = "manual" | "busy" | "quiet";
+
+/** Why a layout is added (LayoutKeeperApi.changeBuckets); none: a manual change (the PUT). */
+export interface LayoutChange {
+  reason: LayoutReason;
+  busy?: number;
+  /**
+   * The automatic spread's guard: the `effectiveAt` of the latest layout its decision saw. When
+   * another layout came in between (a PUT), nothing is added: the decision was made on figures that no longer hold.
+   */
+  latestAt?: number;
+}
 
 /** Bucket counts a workspace may be given. */
 export const MAX_BUCKETS = 256;

@@ -4,12 +4,20 @@ import type { MinuteRow } from "../metrics/minuteMetrics";
 import type { Pace } from "../pacing/tiers";
 import type { DeliveryCounters } from "../platform/deliveryEvents";
 import type { MigrationId } from "../platform/errors";
-import type { BucketLayout } from "./bucketLayouts";
+import type { BucketLayout, LayoutChange } from "./bucketLayouts";
 import type { EventFilter, EventStory, EventSummary } from "./eventStories";
 import type { InstallationChange } from "./installations";
 import type { DeliveryReport } from "./outcomes";
 import type { ParkedBatch, ParkedBatchResult } from "./parkedFilter";
-import type { AckTally, AlertState, AppRateLimited, AppRateLimitedSummary, HealthWindow, RegisteredShard } from "./watch";
+import type {
+  AckTally,
+  AlertState,
+  AppRateLimited,
+  AppRateLimitedSummary,
+  HealthWindow,
+  RegisteredShard,
+  ShardLoad,
+} from "./watch";
 
 /**
  * The shard's RPC surfaces as the front Worker and the operations API see them: types only, so
@@ -63,8 +71,11 @@ export interface WorkspaceShardApi extends ShardOperationsApi {
 export interface LayoutKeeperApi {
   /** Its bucket layouts; empty when none was ever set. */
   bucketLayouts(): BucketLayout[];
-  /** A new layout of `buckets`, effective shortly (`shardBuckets`: the count before any layout, kept as the first). */
-  changeBuckets(buckets: number, shardBuckets: number): BucketLayout[];
+  /**
+   * A new layout of `buckets`, effective shortly (`shardBuckets`: the count before any layout, kept
+   * as the first); `change` says why (absent: manual, and from Workers of an earlier version).
+   */
+  changeBuckets(buckets: number, shardBuckets: number, change?: LayoutChange): BucketLayout[];
 }
 
 /** A workspace shard as the keeper of some of its workspace's rate keys (src/pacing/). */
@@ -88,8 +99,11 @@ export interface WatchApi extends ShardOperationsApi {
   appRateLimited(notice: AppRateLimited): void;
   /** The destinations failing now and the guard's state (the console). */
   alertState(): AlertState;
-  /** A shard says it is alive (at most once a minute), with its SQLite size in bytes (absent from shards of an earlier version). */
-  shardSeen(shard: string, at: number, databaseSize?: number): void;
+  /**
+   * A shard says it is alive (at most once a minute), with its SQLite size in bytes and its last
+   * minute's load (each absent from shards of an earlier version): the automatic spread's figures.
+   */
+  shardSeen(shard: string, at: number, databaseSize?: number, load?: ShardLoad): void;
   /** The shards active since `since` (ms since the epoch). */
   shards(since: number): RegisteredShard[];
 }

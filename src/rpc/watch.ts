@@ -49,6 +49,22 @@ export interface RegisteredShard {
   lastActive: number;
   /** The SQLite size in bytes the shard last reported (null: none yet). */
   databaseSize?: number | null;
+  /** The busy share (of its capacity, SPREAD_SHARD_RATE) of the last minute it reported, and that minute (null: none yet). */
+  busyShare?: number | null;
+  busyMinute?: number | null;
+}
+
+/**
+ * A shard's load in its last metrics minute, as it reports it to the watch with the minute
+ * (WatchApi.shardSeen): what the automatic spread judges (watch/spreadDecision.ts `busyShare`).
+ */
+export interface ShardLoad {
+  /** The minute (minutes since the epoch). */
+  minute: number;
+  /** Deliveries it ingested in it: accepted, duplicates and ignored — each a turn of the shard. */
+  ingests: number;
+  /** Its acks' p90 in it (ms, an upper estimate: histogram.ts), from the edge receiving to the commit; null: none. */
+  ackP90Ms: number | null;
 }
 
 /** A destination failing now, as the console shows it. */

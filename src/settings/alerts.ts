@@ -1,6 +1,6 @@
 import { InvalidSetting } from "../platform/errors";
+import { lenient } from "./lenient";
 import { oncePerEnv } from "./once";
-import { type SettingName, type SettingValue, setting } from "./table";
 
 /**
  * Alerts and the guard against Slack's auto-disable (docs/guides/operations.md "Alerts"). Read leniently: a bad value
@@ -22,19 +22,7 @@ export interface AlertSettings {
 
 /** Never throws: invalid alert settings fall back to defaults, listed in `problems`. */
 export const alertSettings = oncePerEnv((vars): AlertSettings => {
-  const problems: InvalidSetting[] = [];
-  /** The setting's value, or — invalid — its default (read from an empty env), with the problem listed. */
-  const orDefault = <N extends SettingName>(name: N, check?: (value: SettingValue<N>) => void): SettingValue<N> => {
-    try {
-      const value = setting(vars, name);
-      check?.(value);
-      return value;
-    } catch (problem) {
-      if (!(problem instanceof InvalidSetting)) throw problem;
-      problems.push(problem);
-      return setting({}, name);
-    }
-  };
+  const { orDefault, problems } = lenient(vars);
   const guardFailureRatio = orDefault("GUARD_FAILURE_RATIO", (ratio) => {
     if (ratio >= 1) throw new InvalidSetting("GUARD_FAILURE_RATIO", `must be below 1 (Slack disables at 0.95), got ${ratio}`);
   });

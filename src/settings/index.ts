@@ -11,3 +11,4 @@ export { type EdgeSettings, edgeSettings, type RecordSettings, recordSettings } 
 export { inOAuthMode, oauthMode, relayMode } from "./modes";
 export { type OAuthSettings, oauthSettings } from "./oauth";
 export { type RelaySettings, relaySettings } from "./relay";
+export { type SpreadSettings, spreadSettings } from "./spread";

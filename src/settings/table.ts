@@ -1,6 +1,7 @@
 import { HISTORY_SETTINGS } from "./historySettings";
 import { OAUTH_SETTINGS } from "./oauthSettings";
 import { flag, nonNegative, oneOf, origins, positive, type Reader, text, url, type Vars, wording } from "./read";
+import { SPREAD_SETTINGS } from "./spreadSettings";
 import { STREAMED_REPLY_SETTINGS } from "./streamedReplySettings";
 
 /**
@@ -13,7 +14,7 @@ import { STREAMED_REPLY_SETTINGS } from "./streamedReplySettings";
  */
 
 /** Who reads a setting: the edge on every Slack request, a shard recording or delivering, … */
-export type Part = "edge" | "admin" | "record" | "delivery" | "relay" | "alerts" | "oauth";
+export type Part = "edge" | "admin" | "record" | "delivery" | "relay" | "alerts" | "spread" | "oauth";
 
 export interface Setting {
   part: Part;
@@ -201,6 +202,7 @@ export const SETTINGS = {
     read: positive(8_000_000_000),
     doc: "a shard whose SQLite database reaches this many bytes (`databaseSize`, reported with each metrics minute) is alerted, at most once a day per shard; the default is 8 GB of the 10 GB Cloudflare allows a Durable Object ([Alerts](../guides/operations.md#alerts))",
   },
+  ...SPREAD_SETTINGS,
   ...OAUTH_SETTINGS,
 } as const satisfies Record<string, Setting>;
 

@@ -5,13 +5,14 @@ import type { Inbound } from "../inbound/types";
 import type { Pace } from "../pacing/tiers";
 import { WrongRole } from "../platform/errors";
 import { ShardStorage } from "../recording/shardStorage";
+import type { LayoutChange } from "../rpc/bucketLayouts";
 import type { CoordinatorEnv } from "../rpc/env";
 import type { EventFilter } from "../rpc/eventStories";
 import type { InstallationChange } from "../rpc/installations";
 import type { DeliveryReport } from "../rpc/outcomes";
 import type { ParkedBatch } from "../rpc/parkedFilter";
 import type { ParkedCursor, ShardApi } from "../rpc/shard";
-import type { AckTally, AppRateLimited } from "../rpc/watch";
+import type { AckTally, AppRateLimited, ShardLoad } from "../rpc/watch";
 import { roleOf } from "./roleOf";
 import type { ShardClass } from "./shardClass";
 import { WatchShard } from "./watchShard";
@@ -80,8 +81,8 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     bucketLayouts() {
       return this.workspace.layouts.bucketLayouts();
     }
-    changeBuckets(buckets: number, shardBuckets: number) {
-      return this.workspace.layouts.changeBuckets(buckets, shardBuckets);
+    changeBuckets(buckets: number, shardBuckets: number, change?: LayoutChange) {
+      return this.workspace.layouts.changeBuckets(buckets, shardBuckets, change);
     }
     reservePace(rateKey: string, pace: Pace, holder: string) {
       return this.workspace.pace.reservePace(rateKey, pace, holder);
@@ -109,8 +110,8 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     alertState() {
       return this.watch.watch().alertState(Date.now());
     }
-    shardSeen(shard: string, at: number, databaseSize?: number) {
-      return this.watch.watch().shardSeen(shard, at, databaseSize, Date.now());
+    shardSeen(shard: string, at: number, databaseSize?: number, load?: ShardLoad) {
+      return this.watch.watch().shardSeen(shard, at, databaseSize, Date.now(), load);
     }
     shards(since: number) {
       return this.watch.watch().shards(since);

@@ -1,5 +1,6 @@
+import { quantile } from "../metrics/histogram";
 import { MetricStore } from "../metrics/metricStore";
-import { MinuteMetrics } from "../metrics/minuteMetrics";
+import { MinuteMetrics, type MinuteRow } from "../metrics/minuteMetrics";
 import type { DeliveryListener } from "../platform/deliveryEvents";
 import { describeError, log } from "../platform/log";
 import type { Outbox } from "../recording/outbox";
@@ -7,6 +8,7 @@ import type { ShardStorage } from "../recording/shardStorage";
 import type { ShardNamespace } from "../rpc/env";
 import type { IngestResult, ShardMetrics } from "../rpc/shard";
 import { watchStub } from "../rpc/shardStub";
+import type { ShardLoad } from "../rpc/watch";
 
 /**
  * A shard's metrics: this minute's counts in memory, written (one row) once the minute is over,
@@ -71,7 +73,7 @@ export class Metrics {
         }
       }
       this.rowsMark = written;
-      this.register(now);
+      this.register(now, loadOf(minutes.at(-1)!));
     }
     this.registerOnce(now);
   }
@@ -81,14 +83,17 @@ export class Metrics {
     if (!this.registered) this.register(now);
   }
 
-  /** Tells the watch's registry this shard is alive, and its size (the registry: at most once a minute; the watch alerts on the size). */
-  private register(now: number): void {
+  /**
+   * Tells the watch's registry this shard is alive, its size and its last minute's load (the
+   * registry: at most once a minute; the watch alerts on the size and spreads by the load).
+   */
+  private register(now: number, load?: ShardLoad): void {
     const registry = this.registry;
     if (!registry) return;
     this.registered = true;
     const shard = this.storage.name;
     const databaseSize = this.storage.migrated ? this.storage.databaseSize() : undefined;
-    void Promise.resolve(watchStub(registry).shardSeen(shard, now, databaseSize)).catch((error: unknown) =>
+    void Promise.resolve(watchStub(registry).shardSeen(shard, now, databaseSize, load)).catch((error: unknown) =>
       log("warn", "shard not registered with the watch", { shard, error: describeError(error) }),
     );
   }
@@ -112,4 +117,10 @@ export class Metrics {
       databaseSize: this.storage.databaseSize(),
     };
   }
+}
+
+/** A written minute's load, as the automatic spread judges it (watch/spreadDecision.ts). */
+function loadOf(minute: Omit<MinuteRow, "depth" | "oldestPendingAt">): ShardLoad {
+  const { accepted, duplicates, ignored } = minute.counts;
+  return { minute: minute.minute, ingests: accepted + duplicates + ignored, ackP90Ms: quantile(minute.ackMs, 0.9) };
 }

@@ -5,7 +5,8 @@ import { describeError, log } from "../platform/log";
 import { Outbox } from "../recording/outbox";
 import type { ShardStorage } from "../recording/shardStorage";
 import type { CoordinatorEnv } from "../rpc/env";
-import { alertSettings } from "../settings";
+import { layoutKeeperStub } from "../rpc/shardStub";
+import { alertSettings, spreadSettings } from "../settings";
 import { Watch } from "../watch/Watch";
 import { Metrics } from "./metrics";
 import { Operations } from "./operations";
@@ -44,9 +45,23 @@ export class WatchShard {
     this.storage.migrate();
     if (!this.part) {
       const settings = alertSettings(this.env);
-      for (const problem of settings.problems)
-        log("error", "alert setting invalid; its default is used", { setting: problem.setting, error: problem.message });
-      this.part = new Watch({ sql: this.storage.sql, outbox: this.outbox, settings, wakeUps: this.storage.wakeUps });
+      const spread = spreadSettings(this.env);
+      for (const [part, problems] of [
+        ["alert", settings.problems],
+        ["spread", spread.problems],
+      ] as const)
+        for (const problem of problems)
+          log("error", `${part} setting invalid; its default is used`, { setting: problem.setting, error: problem.message });
+      const { sql, wakeUps } = this.storage;
+      const keeperOf = (workspace: string) => layoutKeeperStub(this.env.SHARD, workspace);
+      const { shardBuckets } = spread;
+      this.part = new Watch({
+        sql,
+        outbox: this.outbox,
+        settings,
+        wakeUps,
+        spread: { settings: spread, shardBuckets, keeperOf },
+      });
     }
     return this.part;
   }
@@ -59,6 +74,12 @@ export class WatchShard {
         this.watch().due(now);
       } catch (error) {
         log("error", "watch: parked batches not alerted", { error: describeError(error) });
+      }
+      // Likewise the automatic spread: its checks that fail are booked again (watch/spreads.ts).
+      try {
+        await this.watch().spreads.due(now);
+      } catch (error) {
+        log("error", "watch: spread not checked", { error: describeError(error) });
       }
       await this.delivery.sweep(now);
     }, this.delivery.ready !== null);

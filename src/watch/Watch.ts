@@ -11,6 +11,7 @@ import {
   type AppRateLimitedSummary,
   type HealthWindow,
   type RegisteredShard,
+  type ShardLoad,
   WATCH,
 } from "../rpc/watch";
 import type { AlertSettings } from "../settings";
@@ -21,6 +22,7 @@ import { guardState, judge } from "./guard";
 import { judgedWindow } from "./judgedAcks";
 import { addParked, dueParked, nextParkedDueAt } from "./parkedBatches";
 import { ShardRegistry } from "./shardRegistry";
+import { type SpreadParts, Spreads } from "./spreads";
 import { applyRun, openStreaks } from "./streaks";
 
 export interface WatchParts {
@@ -29,6 +31,8 @@ export interface WatchParts {
   settings: AlertSettings;
   /** The shard's alarm: the watch registers its parked batches coming due, and moves it earlier for alerts to send. */
   wakeUps: Pick<WakeUps, "arm" | "register">;
+  /** The automatic spread's own (spreads.ts). */
+  spread: Pick<SpreadParts, "settings" | "shardBuckets" | "keeperOf">;
 }
 
 /**
@@ -40,17 +44,24 @@ export interface WatchParts {
 export class Watch {
   private readonly acks: AckWindow;
   private readonly registry: ShardRegistry;
+  /** The automatic spread, decided here from the shards' reports (spreads.ts). */
+  readonly spreads: Spreads;
 
   constructor(private readonly parts: WatchParts) {
     this.acks = new AckWindow(parts.sql);
     this.registry = new ShardRegistry(parts.sql);
+    this.spreads = new Spreads({ ...parts.spread, sql: parts.sql, registry: this.registry, wakeUps: parts.wakeUps });
     // Parked batches coming due.
     parts.wakeUps.register(() => nextParkedDueAt(parts.sql));
   }
 
-  /** A shard is alive; one past STORAGE_ALERT_BYTES is alerted, at most once a day (the registry keeps when). */
-  shardSeen(shard: string, at: number, databaseSize: number | undefined, now: number): void {
-    this.registry.seen(shard, at, databaseSize);
+  /**
+   * A shard is alive, with its last minute's load (the automatic spread's figures); one past
+   * STORAGE_ALERT_BYTES is alerted, at most once a day (the registry keeps when).
+   */
+  shardSeen(shard: string, at: number, databaseSize: number | undefined, now: number, load?: ShardLoad): void {
+    const busy = this.spreads.judged(shard.slice(0, shard.lastIndexOf("/")), load, now);
+    this.registry.seen(shard, at, databaseSize, busy);
     const limit = this.parts.settings.storageAlertBytes;
     if (databaseSize !== undefined && databaseSize >= limit && this.registry.storageAlertDue(shard, now))
       this.send([storageAlert(shard, databaseSize, limit)], now);

@@ -1,32 +1,18 @@
 import { describe, expect, it, vi } from "vitest";
 import { LAYOUT_DELAY_MS } from "../../src/rpc/bucketLayouts";
-import { appMention, eventCallback, signedEvent } from "../../src/testing/deliveries";
 import { controlClock } from "../support/clock";
-import { bucketsApi as buckets, deliver, newWorkspace, receiptsByBucket, signedBy } from "../support/coordinator";
+import { bucketsApi as buckets, newWorkspace, receiptsByBucket, retriedMention } from "../support/coordinator";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 const slack = useFakeSlack();
 
 type Layouts = { buckets: number; next: { buckets: number; effective_at: string } | null; layouts: unknown[] };
 
-/** A mention as Slack sends it now; `redeliver` sends the same event again as Slack's retry does. */
-async function mention(team: string) {
-  const envelope = eventCallback(appMention(), { teamId: team });
-  let retries = 0;
-  const send = async (retryNum?: number) =>
-    (await deliver(await signedEvent(envelope, signedBy(retryNum ? { retryNum, retryReason: "http_timeout" } : {})))).status;
-  return {
-    ts: String((envelope.event as { ts: string }).ts),
-    send: () => send(),
-    redeliver: () => send(++retries),
-  };
-}
-
 describe("online resharding (PUT /admin/workspaces/{id}/buckets)", () => {
   it("1 → 4 → 2 while the same events are redelivered across the changes: each event is recorded once and answered once", async () => {
     const clock = controlClock();
     const team = newWorkspace();
-    const batch = async (n: number) => Promise.all(Array.from({ length: n }, () => mention(team)));
+    const batch = async (n: number) => Promise.all(Array.from({ length: n }, () => retriedMention(team)));
     const sendAll = async (events: Awaited<ReturnType<typeof batch>>, how: "send" | "redeliver") => {
       for (const event of events) expect(await event[how]()).toBe(200);
     };

@@ -89,3 +89,16 @@ export async function mentionDelivery(
   const envelope = eventCallback(options.event ?? appMention(), { teamId, eventId: options.eventId });
   return { envelope, delivery: await signedEvent(envelope, signedBy({ retryNum: options.retryNum })) };
 }
+
+/** A mention as Slack sends it now; `redeliver` sends the same event again, signed anew, as Slack's retry does. */
+export function retriedMention(team: string) {
+  const envelope = eventCallback(appMention(), { teamId: team });
+  let retries = 0;
+  const send = async (retryNum?: number) =>
+    (await deliver(await signedEvent(envelope, signedBy(retryNum ? { retryNum, retryReason: "http_timeout" } : {})))).status;
+  return {
+    ts: String((envelope.event as { ts: string }).ts),
+    send: (): Promise<number> => send(),
+    redeliver: (): Promise<number> => send(++retries),
+  };
+}

@@ -13,6 +13,7 @@ import {
   oauthSettings,
   recordSettings,
   relayMode,
+  spreadSettings,
 } from "../../src/settings";
 import { SETTINGS, type SettingName } from "../../src/settings/table";
 
@@ -51,6 +52,7 @@ describe("the settings table", () => {
     for (const role of ["workspace", "watch"] as const)
       readyKinds({ role, app: { plan: () => ({ ignore: "test" }) }, env, settings, backendResponses: new BackendResponses() });
     alertSettings(env);
+    spreadSettings(env);
     oauthSettings(env);
     expect(oauthMode(env)).not.toBeNull();
     expect(relayMode(env)).not.toBeNull();
