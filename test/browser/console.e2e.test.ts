@@ -2,12 +2,13 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import chromium from "@sparticuz/chromium";
-import { type Browser, type Page, chromium as playwright } from "playwright-core";
+import { type Browser, chromium as playwright } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeSlackServer, startFakeSlackServer } from "../../bench/fakeSlack/fakeSlackServer";
 import { repoRoot } from "../../bench/runtime/repoRoot";
 import { type Runtime, startRuntime } from "../../bench/runtime/startRuntime";
 import { appMention, eventCallback, signedEvent, toRequest } from "../../src/testing/deliveries";
+import { consolePage, problemsOf, shows, until } from "./browserPages";
 
 /**
  * The operations console in a real browser (headless Chromium from @sparticuz/chromium, driven by
@@ -30,43 +31,6 @@ async function send(team: string, channel = "C0CONSOLE"): Promise<void> {
   const response = await fetch(toRequest(new URL("/slack/events", coordinator.url).href, delivery));
   expect(response.status).toBe(200);
 }
-
-/** Errors the page threw or logged, collected as they happen. */
-function problemsOf(page: Page): string[] {
-  const problems: string[] = [];
-  page.on("pageerror", (error) => problems.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(message.text());
-  });
-  return problems;
-}
-
-/** A page of a desktop's size, its dialogs accepted and recorded, and the problems it reports. */
-async function consolePage(on: Browser) {
-  const page = await on.newPage({ viewport: { width: 1280, height: 1100 }, locale: "en-US" });
-  const dialogs: string[] = [];
-  page.on("dialog", (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.accept();
-  });
-  return { page, dialogs, problems: problemsOf(page) };
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((later) => setTimeout(later, 100));
-  }
-}
-
-/**
- * Waits until `check` (page-side, a string: this file is not typed with the DOM) holds, polled from
- * here: waitForFunction polls a string predicate by an eval in the page, which the console's CSP
- * (no 'unsafe-eval') refuses whenever the first check does not already hold.
- */
-const shows = (page: Page, check: string, timeoutMs?: number) =>
-  until(async () => (await page.evaluate(check)) === true, check, timeoutMs);
 
 beforeAll(async () => {
   // The coordinator as `npm start` serves it, bundled as the bench bundles it.
