@@ -4,6 +4,9 @@ import { token } from "./session.browser.js";
 /** The token was refused (401), or the address is throttled (429): the caller shows the sign-in again. */
 export class Refused extends Error {}
 
+/** 404 from the look-up API: an event unknown, or pruned with its receipt window. */
+export class NotFound extends Error {}
+
 /** `path`'s JSON; null for /admin/installations… where the coordinator has no installations (404). */
 export async function api(path, init = {}) {
   const response = await fetch(path, {
@@ -15,6 +18,7 @@ export async function api(path, init = {}) {
   if (response.status === 429)
     throw new Refused(`Too many wrong tokens: try again in ${response.headers.get("retry-after") ?? "60"} s.`);
   if (response.status === 404 && path.startsWith("/admin/installations")) return null;
+  if (response.status === 404) throw new NotFound((await response.text()).slice(0, 200));
   if (!response.ok) throw new Error(`${path} answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
   return response.json();
 }

@@ -6,6 +6,7 @@
 import { $ } from "./dom.browser.js";
 import { wireParked } from "./parked.browser.js";
 import { refresh } from "./refresh.browser.js";
+import { route, wireRoutes } from "./routes.browser.js";
 import { keepToken, showSignIn } from "./session.browser.js";
 
 $("sign-in-form").addEventListener("submit", async (event) => {
@@ -13,11 +14,16 @@ $("sign-in-form").addEventListener("submit", async (event) => {
   keepToken($("token").value.trim());
   $("token").value = "";
   await refresh();
+  await route();
 });
 
 $("sign-out").addEventListener("click", () => showSignIn());
 
 wireParked(refresh);
+wireRoutes();
 
 // After every deferred script, uPlot included, has run.
-document.addEventListener("DOMContentLoaded", () => refresh());
+document.addEventListener("DOMContentLoaded", async () => {
+  await refresh();
+  await route();
+});

@@ -7,12 +7,19 @@ import charts from "./charts.browser.js";
 import script from "./console.browser.js";
 import style from "./console.css";
 import dom from "./dom.browser.js";
+import eventKeys from "./eventKeys.browser.js";
+import eventList from "./eventList.browser.js";
+import eventPage from "./eventPage.browser.js";
+import eventSearch from "./eventSearch.browser.js";
+import eventStyle from "./events.css";
+import eventTimeline from "./eventTimeline.browser.js";
 import format from "./format.browser.js";
 import guard from "./guard.browser.js";
 import installations from "./installations.browser.js";
 import page from "./page.html";
 import parked from "./parked.browser.js";
 import refresh from "./refresh.browser.js";
+import routes from "./routes.browser.js";
 import session from "./session.browser.js";
 import shards from "./shards.browser.js";
 
@@ -43,11 +50,17 @@ const MODULES: Record<string, string> = {
   "cards.browser.js": cards,
   "charts.browser.js": charts,
   "dom.browser.js": dom,
+  "eventKeys.browser.js": eventKeys,
+  "eventList.browser.js": eventList,
+  "eventPage.browser.js": eventPage,
+  "eventSearch.browser.js": eventSearch,
+  "eventTimeline.browser.js": eventTimeline,
   "format.browser.js": format,
   "guard.browser.js": guard,
   "installations.browser.js": installations,
   "parked.browser.js": parked,
   "refresh.browser.js": refresh,
+  "routes.browser.js": routes,
   "session.browser.js": session,
   "shards.browser.js": shards,
 };
@@ -56,6 +69,7 @@ const ASSETS: Record<string, { body: string; type: string }> = {
   "console.js": { body: script, type: SCRIPT },
   ...Object.fromEntries(Object.entries(MODULES).map(([name, body]) => [name, { body, type: SCRIPT }])),
   "console.css": { body: style, type: "text/css; charset=utf-8" },
+  "events.css": { body: eventStyle, type: "text/css; charset=utf-8" },
   "uPlot.iife.min.js": { body: uplotScript, type: SCRIPT },
   "uPlot.min.css": { body: uplotStyle, type: "text/css; charset=utf-8" },
 };

@@ -36,3 +36,13 @@ export const bytes = (n) => {
   ].find(([size]) => n >= size) ?? [1, "B"];
   return `${(n / unit).toLocaleString(LOCALE, { maximumFractionDigits: n >= 10 * unit ? 0 : 1 })} ${name}`;
 };
+/** A time of day to the millisecond: an attempt's start and end, a call inside it. */
+export const clock = (at) =>
+  at === null || at === undefined
+    ? "–"
+    : new Date(at).toLocaleTimeString(LOCALE, {
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+        fractionalSecondDigits: 3,
+      });

@@ -5,6 +5,8 @@ import { $, el } from "./dom.browser.js";
 import { number, time } from "./format.browser.js";
 import { showSignIn } from "./session.browser.js";
 
+/** The shard that delivers alerts (src/rpc/watch.ts): its parked rows are alerts, not events. */
+const WATCH = "watch";
 let parkedCursor = null;
 /** The console's refresh, handed in by wireParked (the refresh renders this panel: no import cycle). */
 let refreshAfterAction = async () => {};
@@ -26,6 +28,17 @@ async function act(action, selection) {
   await refreshAfterAction(false);
 }
 
+/** The row's key, linking to its event's page (#/effects/…: the page finds the event the key names); the watch's alerts have none. */
+function keyCell(row) {
+  const cell = el("td", undefined, { class: "key" });
+  if (row.shard === WATCH) cell.append(row.key);
+  else
+    cell.append(
+      el("a", row.key, { href: `#/effects/${encodeURIComponent(row.key)}?workspace=${encodeURIComponent(row.workspace)}` }),
+    );
+  return cell;
+}
+
 function parkedRow(row) {
   const tr = el("tr", undefined, { "data-key": row.key });
   const actions = el("td", undefined, { class: "actions" });
@@ -39,7 +52,7 @@ function parkedRow(row) {
   tr.append(
     el("td", time(row.parkedAt)),
     el("td", row.shard),
-    el("td", row.key, { class: "key" }),
+    keyCell(row),
     el("td", row.effect),
     el("td", number(row.attempts), { class: "num" }),
     el("td", row.lastError ?? "", { class: "wrap error-text" }),
