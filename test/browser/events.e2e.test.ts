@@ -160,6 +160,8 @@ describe("the console's event search and event page", () => {
       expect(listed[1]).toMatch(/^fact:/);
       expect(listed[2]).toBe(TRIGGER_ID);
       expect(await page.textContent(`#event-list tr[data-event="${listed[1]}"]`)).toContain(HOSTILE_ERROR);
+      mkdirSync(resolve(SCREENSHOT, ".."), { recursive: true });
+      await page.screenshot({ path: SCREENSHOT.replace(".png", "-list.png"), fullPage: true });
       await page.goto(new URL(`/admin#/events?channel=${CHANNEL}&limit=1`, coordinator.url).href);
       await shows(page, `document.querySelectorAll("#event-list tbody tr[data-event]").length === 1`);
       for (const more of [2, 3]) {
@@ -201,7 +203,6 @@ describe("the console's event search and event page", () => {
       expect(await page.textContent("#event-payload pre")).toContain(HOSTILE_TEXT);
       expect(await page.$$("#event-body script, #event-body img")).toHaveLength(0);
       await page.click("#event-payload summary");
-      mkdirSync(resolve(SCREENSHOT, ".."), { recursive: true });
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
       if (process.env.UPDATE_SCREENSHOT === "1") copyFileSync(SCREENSHOT, resolve(repoRoot, "docs/console-event.png"));
       await page.setViewportSize({ width: 390, height: 844 });

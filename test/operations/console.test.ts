@@ -28,6 +28,7 @@ describe("the operations console's page and assets (GET /admin)", () => {
       ["console.js", "text/javascript", "sign-in-form"],
       ["dom.browser.js", "text/javascript", "textContent"],
       ["console.css", "text/css", "--accent"],
+      ["events.css", "text/css", "ol.timeline"],
       ["uPlot.iife.min.js", "text/javascript", "uPlot"],
       ["uPlot.min.css", "text/css", ".uplot"],
     ] as const) {
@@ -60,6 +61,7 @@ describe("the operations console's page and assets (GET /admin)", () => {
     // The entry and every concern it is made of.
     expect(seen.size).toBeGreaterThan(8);
     expect(seen).toContain("format.browser.js");
+    expect(seen).toContain("eventTimeline.browser.js");
   });
 
   it("only its own assets: names every object has (__proto__, constructor, toString) are 404", async () => {
