@@ -41,3 +41,11 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
  */
 export const shows = (page: Page, check: string, timeoutMs?: number) =>
   until(async () => (await page.evaluate(check)) === true, check, timeoutMs);
+
+/** A failing test's error, with what the page saw and a screenshot of it (for a failure that does not reproduce). */
+export async function whatThePageSaw(page: Page, problems: string[], screenshot: string, error: unknown): Promise<Error> {
+  await page.screenshot({ path: screenshot.replace(".png", "-failure.png"), fullPage: true }).catch(() => {});
+  return new Error(`${error instanceof Error ? error.message : String(error)}; page problems: ${JSON.stringify(problems)}`, {
+    cause: error,
+  });
+}

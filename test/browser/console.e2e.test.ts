@@ -1,14 +1,13 @@
-import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import chromium from "@sparticuz/chromium";
-import { type Browser, chromium as playwright } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeSlackServer, startFakeSlackServer } from "../../bench/fakeSlack/fakeSlackServer";
+import type { FakeSlackServer } from "../../bench/fakeSlack/fakeSlackServer";
 import { repoRoot } from "../../bench/runtime/repoRoot";
-import { type Runtime, startRuntime } from "../../bench/runtime/startRuntime";
+import type { Runtime } from "../../bench/runtime/startRuntime";
 import { appMention, eventCallback, signedEvent, toRequest } from "../../src/testing/deliveries";
-import { consolePage, problemsOf, shows, until } from "./browserPages";
+import { consolePage, problemsOf, shows, until, whatThePageSaw } from "./browserPages";
+import { type ConsoleUnderTest, launchBrowser, startConsoleUnderTest } from "./consoleUnderTest";
 
 /**
  * The operations console in a real browser (headless Chromium from @sparticuz/chromium, driven by
@@ -32,30 +31,21 @@ async function send(team: string, channel = "C0CONSOLE"): Promise<void> {
   expect(response.status).toBe(200);
 }
 
+let under: ConsoleUnderTest;
+
 beforeAll(async () => {
-  // The coordinator as `npm start` serves it, bundled as the bench bundles it.
-  execFileSync(process.execPath, [resolve(repoRoot, "scripts/build-bench.mjs")], { cwd: repoRoot, stdio: "inherit" });
-  fake = await startFakeSlackServer();
-  coordinator = await startRuntime({
-    worker: "coordinator",
-    port: 0,
-    bindings: {
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_BOT_TOKEN: "xoxb-console-test",
-      SLACK_API_URL: fake.fake.apiUrl,
-      ADMIN_TOKEN,
-      // The traffic it counts was written on the assistant view (the Worker's default then).
-      AGENT_SESSIONS: "false",
-    },
-  });
-  browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
+  under = await startConsoleUnderTest((fake) => ({
+    SLACK_SIGNING_SECRET: SECRET,
+    SLACK_BOT_TOKEN: "xoxb-console-test",
+    SLACK_API_URL: fake.fake.apiUrl,
+    ADMIN_TOKEN,
+    // The traffic it counts was written on the assistant view (the Worker's default then).
+    AGENT_SESSIONS: "false",
+  }));
+  ({ fake, coordinator, browser } = under);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await coordinator?.stop();
-  await fake?.close();
-});
+afterAll(() => under?.stop());
 
 describe("the operations console in a browser", () => {
   it("refuses a wrong token, shows the traffic it was sent, and replays a parked effect with its button", async () => {
@@ -136,11 +126,7 @@ describe("the operations console in a browser", () => {
       expect(problems.filter((problem) => !/status of (401|404)/.test(problem))).toEqual([]);
       expect(external).toEqual([]);
     } catch (error) {
-      // What the page saw, for a failure that does not reproduce.
-      await page.screenshot({ path: SCREENSHOT.replace(".png", "-failure.png"), fullPage: true }).catch(() => {});
-      throw new Error(`${error instanceof Error ? error.message : String(error)}; page problems: ${JSON.stringify(problems)}`, {
-        cause: error,
-      });
+      throw await whatThePageSaw(page, problems, SCREENSHOT, error);
     }
     await page.close();
   }, 120_000);
@@ -152,7 +138,7 @@ describe("the operations console in a browser", () => {
     await send("TFILTERA", "C0SHUT");
     await send("TFILTERB", "C0GONE");
     // A browser of its own: the single-process Chromium ends when the first test closes its last page.
-    const own = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
+    const own = await launchBrowser();
     const { page, dialogs, problems } = await consolePage(own);
     await page.goto(new URL("/admin", coordinator.url).href);
     await page.fill("#token", ADMIN_TOKEN);
@@ -184,12 +170,7 @@ describe("the operations console in a browser", () => {
   it("draws its charts under a browser locale that Intl rejects (Chromium started with LANG=C.UTF-8)", async () => {
     await send("TCONSOLED");
     // C.UTF-8 makes Chromium report navigator.language "en-US@posix", which Intl refuses.
-    const posix = await playwright.launch({
-      executablePath: await chromium.executablePath(),
-      args: chromium.args,
-      headless: true,
-      env: { ...process.env, LANG: "C.UTF-8", LC_ALL: "C.UTF-8", LANGUAGE: "" },
-    });
+    const posix = await launchBrowser({ ...process.env, LANG: "C.UTF-8", LC_ALL: "C.UTF-8", LANGUAGE: "" });
     try {
       const page = await posix.newPage({ viewport: { width: 1280, height: 1100 } });
       const problems = problemsOf(page);

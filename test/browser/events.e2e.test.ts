@@ -1,14 +1,13 @@
-import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import chromium from "@sparticuz/chromium";
-import { type Browser, type Page, chromium as playwright } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeSlackServer, startFakeSlackServer } from "../../bench/fakeSlack/fakeSlackServer";
+import type { FakeSlackServer } from "../../bench/fakeSlack/fakeSlackServer";
 import { repoRoot } from "../../bench/runtime/repoRoot";
-import { type Runtime, startRuntime } from "../../bench/runtime/startRuntime";
+import type { Runtime } from "../../bench/runtime/startRuntime";
 import { appMention, eventCallback, signedEvent, signedForm, slashCommandFields, toRequest } from "../../src/testing/deliveries";
-import { consolePage, shows, until } from "./browserPages";
+import { consolePage, shows, until, whatThePageSaw } from "./browserPages";
+import { type ConsoleUnderTest, startConsoleUnderTest } from "./consoleUnderTest";
 
 /**
  * The console's event search and event page (docs/guides/operations.md "Operations console") in
@@ -83,28 +82,20 @@ const calls = (page: Page) =>
 const eventRows = (page: Page) =>
   page.$$eval("#event-list tbody tr[data-event]", (rows) => rows.map((row) => row.getAttribute("data-event")));
 
+let under: ConsoleUnderTest;
+
 beforeAll(async () => {
-  execFileSync(process.execPath, [resolve(repoRoot, "scripts/build-bench.mjs")], { cwd: repoRoot, stdio: "inherit" });
-  fake = await startFakeSlackServer();
-  coordinator = await startRuntime({
-    worker: "coordinator",
-    port: 0,
-    bindings: {
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_BOT_TOKEN: "xoxb-events-test",
-      SLACK_API_URL: fake.fake.apiUrl,
-      ADMIN_TOKEN,
-      RESPONSE_URL_ORIGINS: fake.origin,
-    },
-  });
-  browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
+  under = await startConsoleUnderTest((fake) => ({
+    SLACK_SIGNING_SECRET: SECRET,
+    SLACK_BOT_TOKEN: "xoxb-events-test",
+    SLACK_API_URL: fake.fake.apiUrl,
+    ADMIN_TOKEN,
+    RESPONSE_URL_ORIGINS: fake.origin,
+  }));
+  ({ fake, coordinator, browser } = under);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await coordinator?.stop();
-  await fake?.close();
-});
+afterAll(() => under?.stop());
 
 describe("the console's event search and event page", () => {
   it("finds a delivery by id, channel and user, shows its story as a timeline, and opens it from its parked row", async () => {
@@ -222,10 +213,7 @@ describe("the console's event search and event page", () => {
       // The only errors the browser saw: 404s (the unknown event, installations in single-workspace mode).
       expect(problems.filter((problem) => !/status of 404/.test(problem))).toEqual([]);
     } catch (error) {
-      await page.screenshot({ path: SCREENSHOT.replace(".png", "-failure.png"), fullPage: true }).catch(() => {});
-      throw new Error(`${error instanceof Error ? error.message : String(error)}; page problems: ${JSON.stringify(problems)}`, {
-        cause: error,
-      });
+      throw await whatThePageSaw(page, problems, SCREENSHOT, error);
     }
     await page.close();
   }, 120_000);
