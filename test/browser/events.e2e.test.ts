@@ -208,6 +208,22 @@ describe("the console's event search and event page", () => {
       );
       expect(await page.$$("#event-timeline")).toHaveLength(0);
 
+      // The ids a parked key can start with, likeliest first: its message's fact receipt, else each prefix at a colon.
+      const idsOf = (key: string) =>
+        page.evaluate(`import("/admin/assets/eventKeys.browser.js").then((keys) => keys.eventIdsOf(${JSON.stringify(key)}))`);
+      expect(await idsOf("view_closed:V0123:run:view_closed")).toEqual([
+        "view_closed",
+        "view_closed:V0123",
+        "view_closed:V0123:run",
+      ]);
+      expect(await idsOf("T01:C01:1765017720.000100:run:x")).toEqual([
+        "fact:T01:C01:1765017720.000100:run:x",
+        "T01",
+        "T01:C01",
+        "T01:C01:1765017720.000100",
+        "T01:C01:1765017720.000100:run",
+      ]);
+
       expect(await page.evaluate("window.__pwned")).toBeUndefined();
       expect(dialogs).toEqual([]);
       // The only errors the browser saw: 404s (the unknown event, installations in single-workspace mode).
@@ -215,6 +231,18 @@ describe("the console's event search and event page", () => {
     } catch (error) {
       throw await whatThePageSaw(page, problems, SCREENSHOT, error);
     }
+
+    // An event page's address, opened in a new tab (no token yet): the sign-in, then the page.
+    // (Opened before the first closes: the single-process Chromium ends with its last page.)
+    const { page: opened, problems: openedProblems } = await consolePage(browser);
+    await opened.goto(new URL(`/admin#/events/${TRIGGER_ID}`, coordinator.url).href);
+    await opened.fill("#token", ADMIN_TOKEN);
+    await opened.click("#sign-in-form button");
+    await shows(opened, `document.querySelector("#event-timeline .step-attempt") !== null`);
+    expect(await opened.textContent("#event-title")).toBe(`Event ${TRIGGER_ID}`);
+    expect(await opened.isVisible("#dashboard")).toBe(false);
+    expect(openedProblems.filter((problem) => !/status of 404/.test(problem))).toEqual([]);
+    await opened.close();
     await page.close();
   }, 120_000);
 });
