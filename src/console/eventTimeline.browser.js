@@ -3,10 +3,12 @@
 import { el } from "./dom.browser.js";
 import { clock, ms, number, time } from "./format.browser.js";
 
-/** A status as a badge; its class from a closed set, whatever the shard answered. */
+/** A status as a class name may carry it, whatever the shard answered. */
+const known = (status) => (/^[a-z_]+$/.test(String(status)) ? status : "unknown");
+
+/** A status as a badge. */
 export function badge(status) {
-  const known = /^[a-z_]+$/.test(String(status)) ? status : "unknown";
-  return el("span", status, { class: `badge status-${known}`, "data-status": known });
+  return el("span", status, { class: `badge status-${known(status)}`, "data-status": known(status) });
 }
 
 /** One step of the timeline: a dot, a title (text, or text and badges), then what it holds. */
@@ -17,6 +19,9 @@ function step(kind, title, ...content) {
   item.append(heading, ...content);
   return item;
 }
+
+/** Attempts a row keeps, its last ones (KEPT_ATTEMPTS, src/recording/outboxRows.ts). */
+const KEPT_ATTEMPTS = 10;
 
 const line = (text, attributes = {}) => el("p", text, { class: "step-line", ...attributes });
 
@@ -62,7 +67,7 @@ function ending(effect) {
     case "settled":
       return "Settled: delivered, or discarded from the parked list. Its row is gone, and its attempts with it.";
     case "parked":
-      return `Parked ${effect.parkedAt ? time(effect.parkedAt) : ""}: waits for an operator to replay or discard it.`;
+      return `Parked${effect.parkedAt ? ` ${time(effect.parkedAt)}` : ""}: waits for an operator to replay or discard it.`;
     case "stopped":
       return "Stopped: its user stopped it, or a newer message interrupted it.";
     case "pending": {
@@ -79,18 +84,17 @@ function ending(effect) {
 }
 
 function effectStep(effect) {
-  const attempts = effect.attempts === null || effect.attempts === undefined ? "" : ` · ${number(effect.attempts)} failed so far`;
+  const failed = effect.attempts === null || effect.attempts === undefined ? null : `${number(effect.attempts)} failed so far`;
   const item = step("effect", [el("code", effect.key, { class: "key" }), badge(effect.status)]);
   item.dataset.effect = effect.key;
-  item.append(line(`${effect.effect ?? "effect"}${attempts}`, { class: "step-line muted" }));
+  const about = [effect.effect, failed].filter(Boolean).join(" · ");
+  if (about) item.append(line(about, { class: "step-line muted" }));
   const history = effect.history ?? [];
   const inner = el("ol", undefined, { class: "timeline inner" });
+  // A row keeps its last 10 attempts (docs/guides/operations.md): earlier ones are gone.
+  if (history.length >= KEPT_ATTEMPTS) inner.append(step("note", "Earlier attempts not kept: these are its last ones."));
   inner.append(...history.map((attempt, i) => attemptStep(attempt, i + 1)));
-  if (effect.status === "settled" && history.length === 0)
-    inner.append(
-      step("note", "Attempts not kept", line("A delivered row is deleted with its story.", { class: "step-line muted" })),
-    );
-  const end = step(`end end-${badge(effect.status).dataset.status}`, ending(effect));
+  const end = step(`end end-${known(effect.status)}`, ending(effect));
   if (effect.lastError && effect.status !== "done" && effect.status !== "settled")
     end.append(line(`Last error: ${effect.lastError}`, { class: "step-line wrap error-text" }));
   inner.append(end);
@@ -120,6 +124,6 @@ export function timeline(story) {
     ...story.effects.map(effectStep),
   );
   if (story.effects.length === 0) list.append(step("note", "No effect: no listener matched it."));
-  list.append(step(`end end-${badge(story.status).dataset.status}`, ["Now", badge(story.status)]));
+  list.append(step(`end end-${known(story.status)}`, ["Now", badge(story.status)]));
   return list;
 }
