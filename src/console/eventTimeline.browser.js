@@ -59,6 +59,38 @@ function attemptStep(attempt, n) {
   return item;
 }
 
+/** What a suspended run waits for: a person's click on its question, or its timer. */
+function waitingStep(waiting) {
+  const what = waiting.kind === "action" ? `a click on its question "${waiting.name}"` : `its timer "${waiting.name}"`;
+  const item = step("waiting", `Waits for ${what} until ${time(waiting.deadline)}`);
+  if (waiting.kind === "action") {
+    const who = waiting.from?.length ? `answered by ${waiting.from.join(", ")}` : "answered by anyone in the channel";
+    const since = waiting.since ? `, since ${time(waiting.since)}` : "";
+    item.append(line(`In ${waiting.channel ?? "?"}, message ${waiting.ts ?? "not posted yet"}, ${who}${since}.`));
+  }
+  return item;
+}
+
+/** The messages its run posted or streamed, as its checkpoints and waits name them. */
+function messagesStep(messages) {
+  const words = (message) =>
+    [
+      `${message.kind} "${message.name}"`,
+      `in ${message.channel ?? "?"}`,
+      `ts ${message.ts}`,
+      message.state,
+      message.posted ? "posted, then updated" : null,
+      message.found ? "found by a retry" : null,
+    ]
+      .filter(Boolean)
+      .join(" · ");
+  return step(
+    "messages",
+    `Messages: ${number(messages.length)}`,
+    ...messages.map((message) => line(words(message), { class: "step-line message" })),
+  );
+}
+
 /** Where an effect stands now, in words. */
 function ending(effect) {
   switch (effect.status) {
@@ -94,6 +126,9 @@ function effectStep(effect) {
   // A row keeps its last 10 attempts (docs/guides/operations.md): earlier ones are gone.
   if (history.length >= KEPT_ATTEMPTS) inner.append(step("note", "Earlier attempts not kept: these are its last ones."));
   inner.append(...history.map((attempt, i) => attemptStep(attempt, i + 1)));
+  // Read from the run's checkpoints and waits (only on the story of one delivery, never on the list).
+  if (effect.waiting) inner.append(waitingStep(effect.waiting));
+  if (effect.messages?.length > 0) inner.append(messagesStep(effect.messages));
   const end = step(`end end-${known(effect.status)}`, ending(effect));
   if (effect.lastError && effect.status !== "done" && effect.status !== "settled")
     end.append(line(`Last error: ${effect.lastError}`, { class: "step-line wrap error-text" }));
