@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../bench/runtime/repoRoot";
 import { appMention, eventCallback, messageTs, signedEvent, toRequest } from "../../src/testing/deliveries";
 import { consolePage, shows, until, whatThePageSaw } from "./browserPages";
-import { type ConsoleUnderTest, startConsoleUnderTest } from "./consoleUnderTest";
+import { type ConsoleUnderTest, launchBrowser, startConsoleUnderTest } from "./consoleUnderTest";
 
 /**
- * An event's page while its run waits (the demo's "count to 1000" asks first, `waitForAction`):
- * the wait and its question shown on the timeline, read from the run's waits and checkpoints.
+ * The parts of an event's page beyond its attempts: what its run waits for (the demo's "count to
+ * 1000" asks first, `waitForAction`) and the messages it posted, read from the run's waits and
+ * checkpoints; and a re-run's links both ways (POST /admin/api/events/{id}/rerun).
  */
 
 const SECRET = "event-wait-test-signing-secret";
@@ -37,13 +38,14 @@ const admin = async <T>(path: string): Promise<T> =>
     await fetch(new URL(path, under.coordinator.url), { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
   ).json() as Promise<T>;
 
-describe("an event's page while its run waits", () => {
+let id = "";
+
+describe("an event's page: waits, messages and re-runs", () => {
   it("shows what the run waits for — its question, deadline and who may answer — and the question among its messages", async () => {
     const event = appMention({ channel: CHANNEL, user: USER, text: "<@U0000BOT> count to 1000", threadTs: messageTs() });
     const delivery = await signedEvent(eventCallback(event, { teamId: WORKSPACE }), { secret: SECRET });
     expect((await fetch(toRequest(new URL("/slack/events", under.coordinator.url).href, delivery))).status).toBe(200);
     // The demo keys a mention by its message: its story's id is the list's `fact:` one.
-    let id = "";
     let question: string | undefined;
     await until(async () => {
       const [listed] = (await admin<{ events: Story[] }>(`/admin/api/events?workspace=${WORKSPACE}`)).events;
@@ -77,5 +79,33 @@ describe("an event's page while its run waits", () => {
       throw await whatThePageSaw(page, problems, SCREENSHOT, error);
     }
     await page.close();
+  }, 120_000);
+
+  it("links a re-run to what it re-ran, and back", async () => {
+    const rerun = await fetch(new URL(`/admin/api/events/${encodeURIComponent(id)}/rerun`, under.coordinator.url), {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "idempotency-key": "console-1" },
+    });
+    expect(rerun.status).toBe(202);
+    const rerunId = ((await rerun.json()) as { id: string }).id;
+    // A browser of its own: the single-process Chromium ended when the first test closed its last page.
+    const own = await launchBrowser();
+    const { page, problems } = await consolePage(own);
+    try {
+      await page.goto(new URL(`/admin#/events/${encodeURIComponent(id)}`, under.coordinator.url).href);
+      await page.fill("#token", ADMIN_TOKEN);
+      await page.click("#sign-in-form button");
+      await shows(page, `document.querySelector("#event-ids a[href*='rerun']") !== null`);
+      await page.click("#event-ids a[href*='rerun']");
+      await shows(page, `document.getElementById("event-title").textContent === ${JSON.stringify(`Event ${rerunId}`)}`);
+      await shows(page, `document.querySelector("#event-timeline") !== null`);
+      const facts = await page.$$eval("#event-ids .fact", (rows) => rows.map((row) => row.textContent));
+      expect(facts).toContain(`Re-run of${id}`);
+      expect(problems.filter((problem) => !/status of 404/.test(problem))).toEqual([]);
+    } catch (error) {
+      throw await whatThePageSaw(page, problems, SCREENSHOT.replace(".png", "-rerun.png"), error);
+    } finally {
+      await own.close();
+    }
   }, 120_000);
 });
