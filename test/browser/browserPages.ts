@@ -49,3 +49,10 @@ export async function whatThePageSaw(page: Page, problems: string[], screenshot:
     cause: error,
   });
 }
+
+/** Opens `address` (the console, or one of its pages) and signs in with `token`. */
+export async function signIn(page: Page, address: URL, token: string): Promise<void> {
+  await page.goto(address.href);
+  await page.fill("#token", token);
+  await page.click("#sign-in-form button");
+}

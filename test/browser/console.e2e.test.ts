@@ -6,7 +6,7 @@ import type { FakeSlackServer } from "../../bench/fakeSlack/fakeSlackServer";
 import { repoRoot } from "../../bench/runtime/repoRoot";
 import type { Runtime } from "../../bench/runtime/startRuntime";
 import { appMention, eventCallback, signedEvent, toRequest } from "../../src/testing/deliveries";
-import { consolePage, problemsOf, shows, until, whatThePageSaw } from "./browserPages";
+import { consolePage, problemsOf, shows, signIn, until, whatThePageSaw } from "./browserPages";
 import { type ConsoleUnderTest, launchBrowser, startConsoleUnderTest } from "./consoleUnderTest";
 
 /**
@@ -140,9 +140,7 @@ describe("the operations console in a browser", () => {
     // A browser of its own: the single-process Chromium ends when the first test closes its last page.
     const own = await launchBrowser();
     const { page, dialogs, problems } = await consolePage(own);
-    await page.goto(new URL("/admin", coordinator.url).href);
-    await page.fill("#token", ADMIN_TOKEN);
-    await page.click("#sign-in-form button");
+    await signIn(page, new URL("/admin", coordinator.url), ADMIN_TOKEN);
     await shows(page, `document.querySelectorAll("#parked tbody tr[data-key]").length === 3`);
 
     await page.fill('#parked-filter input[name="workspace"]', "TFILTERA");

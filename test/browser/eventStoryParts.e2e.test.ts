@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../bench/runtime/repoRoot";
 import { appMention, eventCallback, messageTs, signedEvent, toRequest } from "../../src/testing/deliveries";
-import { consolePage, shows, until, whatThePageSaw } from "./browserPages";
+import { consolePage, shows, signIn, until, whatThePageSaw } from "./browserPages";
 import { type ConsoleUnderTest, launchBrowser, startConsoleUnderTest } from "./consoleUnderTest";
 
 /**
@@ -58,9 +58,7 @@ describe("an event's page: waits, messages and re-runs", () => {
 
     const { page, problems } = await consolePage(under.browser);
     try {
-      await page.goto(new URL("/admin", under.coordinator.url).href);
-      await page.fill("#token", ADMIN_TOKEN);
-      await page.click("#sign-in-form button");
+      await signIn(page, new URL("/admin", under.coordinator.url), ADMIN_TOKEN);
       await page.waitForSelector("#console:not([hidden])");
       await page.fill('#event-search input[name="q"]', CHANNEL);
       await page.click("#event-search button[type=submit]");
@@ -92,9 +90,7 @@ describe("an event's page: waits, messages and re-runs", () => {
     const own = await launchBrowser();
     const { page, problems } = await consolePage(own);
     try {
-      await page.goto(new URL(`/admin#/events/${encodeURIComponent(id)}`, under.coordinator.url).href);
-      await page.fill("#token", ADMIN_TOKEN);
-      await page.click("#sign-in-form button");
+      await signIn(page, new URL(`/admin#/events/${encodeURIComponent(id)}`, under.coordinator.url), ADMIN_TOKEN);
       await shows(page, `document.querySelector("#event-ids a[href*='rerun']") !== null`);
       await page.click("#event-ids a[href*='rerun']");
       await shows(page, `document.getElementById("event-title").textContent === ${JSON.stringify(`Event ${rerunId}`)}`);

@@ -6,7 +6,7 @@ import type { FakeSlackServer } from "../../bench/fakeSlack/fakeSlackServer";
 import { repoRoot } from "../../bench/runtime/repoRoot";
 import type { Runtime } from "../../bench/runtime/startRuntime";
 import { appMention, eventCallback, signedEvent, signedForm, slashCommandFields, toRequest } from "../../src/testing/deliveries";
-import { consolePage, shows, until, whatThePageSaw } from "./browserPages";
+import { consolePage, shows, signIn, until, whatThePageSaw } from "./browserPages";
 import { type ConsoleUnderTest, startConsoleUnderTest } from "./consoleUnderTest";
 
 /**
@@ -117,9 +117,7 @@ describe("the console's event search and event page", () => {
 
     const { page, dialogs, problems } = await consolePage(browser);
     try {
-      await page.goto(new URL("/admin", coordinator.url).href);
-      await page.fill("#token", ADMIN_TOKEN);
-      await page.click("#sign-in-form button");
+      await signIn(page, new URL("/admin", coordinator.url), ADMIN_TOKEN);
       await page.waitForSelector("#console:not([hidden])");
 
       // By its id (a trigger_id): the event page, its timeline from receipt to park.
@@ -235,9 +233,7 @@ describe("the console's event search and event page", () => {
     // An event page's address, opened in a new tab (no token yet): the sign-in, then the page.
     // (Opened before the first closes: the single-process Chromium ends with its last page.)
     const { page: opened, problems: openedProblems } = await consolePage(browser);
-    await opened.goto(new URL(`/admin#/events/${TRIGGER_ID}`, coordinator.url).href);
-    await opened.fill("#token", ADMIN_TOKEN);
-    await opened.click("#sign-in-form button");
+    await signIn(opened, new URL(`/admin#/events/${TRIGGER_ID}`, coordinator.url), ADMIN_TOKEN);
     await shows(opened, `document.querySelector("#event-timeline .step-attempt") !== null`);
     expect(await opened.textContent("#event-title")).toBe(`Event ${TRIGGER_ID}`);
     expect(await opened.isVisible("#dashboard")).toBe(false);
