@@ -97,7 +97,10 @@ export interface CostedRun {
 /** What each statement cost per event between two tallies, most rows written first. */
 function statementsSince(before: Tally, after: Tally, events: number) {
   const perEvent = (n: number) => Math.round((n / Math.max(events, 1)) * 1000) / 1000;
-  return [...after.statements]
+  // Each setAlarm() is billed as one row written: listed as a statement of its own.
+  const alarms: [string, StatementRows] = ["setAlarm()", { calls: after.alarmsSet, rowsWritten: after.alarmsSet, rowsRead: 0 }];
+  before.statements.set("setAlarm()", { calls: before.alarmsSet, rowsWritten: before.alarmsSet, rowsRead: 0 });
+  return [...after.statements, alarms]
     .map(([statement, rows]) => {
       const earlier = before.statements.get(statement);
       return {
@@ -149,4 +152,23 @@ export async function runWithUsage(
 
 export function dollarsOf(usage: MeasuredUsage): Dollars {
   return dollarsPerMillionEvents(usage, PRICES);
+}
+
+/** A Worker without storage (slack-edge, the floor): its requests and its runtime's CPU over a run already made. */
+export function plainUsage(run: RunResult | undefined): MeasuredUsage | null {
+  if (!run || run.runtimeCpuMsPerEvent === null) return null;
+  return {
+    events: run.sent,
+    workerRequests: run.sent,
+    cronInvocations: 0,
+    workerCpuMs: run.runtimeCpuMsPerEvent * run.sent,
+    objectRequests: 0,
+    objectAlarms: 0,
+    objectActiveSeconds: 0,
+    rowsWritten: 0,
+    rowsRead: 0,
+    storedBytes: 0,
+    storedHours: 0,
+    store: "none",
+  };
 }
