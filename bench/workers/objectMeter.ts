@@ -62,10 +62,15 @@ const isNamespace = (value: unknown): value is DurableObjectNamespace =>
   typeof (value as DurableObjectNamespace).idFromName === "function" &&
   typeof (value as DurableObjectNamespace).get === "function";
 
-/** The env with each Durable Object namespace metered; the other bindings as they are. */
+const meteredEnvs = new WeakMap<object, object>();
+
+/** The env with each Durable Object namespace metered; the other bindings as they are. One per env (code may key caches on it). */
 export function meteredEnv<E extends object>(env: E): E {
+  const known = meteredEnvs.get(env);
+  if (known) return known as E;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(env)) out[key] = isNamespace(value) ? meteredNamespace(value) : value;
+  meteredEnvs.set(env, out);
   return out as E;
 }
 
