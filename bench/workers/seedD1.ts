@@ -1,5 +1,3 @@
-import { InvalidSignature } from "product:src/platform/errors.ts";
-import { verifySignature } from "product:src/slack/verifySignature.ts";
 import { SlackAPIClient } from "slack-edge";
 import {
   d1Usage,
@@ -10,6 +8,7 @@ import {
   type SlackEnvelope,
   sweepOutbox,
 } from "./seedD1Outbox";
+import { verifiedBody } from "./verifiedBody";
 
 interface SeedEnv {
   DB: D1Database;
@@ -50,23 +49,6 @@ const sweep = (env: SeedEnv) =>
     () => Date.now(),
   );
 
-async function verified(request: Request, env: SeedEnv): Promise<Uint8Array | null> {
-  const body = new Uint8Array(await request.arrayBuffer());
-  try {
-    await verifySignature({
-      secrets: [env.SLACK_SIGNING_SECRET],
-      timestamp: request.headers.get("x-slack-request-timestamp"),
-      signature: request.headers.get("x-slack-signature"),
-      body,
-      nowSeconds: Math.floor(Date.now() / 1000),
-    });
-    return body;
-  } catch (error) {
-    if (error instanceof InvalidSignature) return null;
-    throw error;
-  }
-}
-
 /**
  * The seeds' own design (bench subject "seed-d1"): a Worker that records a receipt and an outbox
  * row in D1 before the ack, delivers in `ctx.waitUntil` with the same claim-and-deliver loop the
@@ -80,7 +62,7 @@ export default {
     if (pathname === "/bench/usage") return Response.json({ ...invocations, d1: d1Usage });
     if (pathname !== "/slack/events") return new Response("not found", { status: 404 });
     invocations.requests++;
-    const body = await verified(request, env);
+    const body = await verifiedBody(request, env.SLACK_SIGNING_SECRET);
     if (!body) return new Response("Unauthorized", { status: 401 });
     const payload = JSON.parse(new TextDecoder().decode(body)) as SlackEnvelope & { type: string; challenge?: string };
     if (payload.type === "url_verification") return Response.json({ challenge: payload.challenge });
