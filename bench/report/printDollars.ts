@@ -9,7 +9,7 @@ const BASIS: Record<TermName, string> = {
   "worker CPU-ms": "upper bound: the whole runtime's CPU (/proc), objects and database included",
   "DO requests (RPC)": "counted: calls on stubs",
   "DO alarms": "counted: alarm() runs",
-  "DO duration GB-s": "estimated: each object reached, active the whole run, 128 MB",
+  "DO duration GB-s": "estimated: each object with a request or alarm in the run, active all of it, 128 MB",
   "rows written": "counted: SQLite's tally per statement (+1 per setAlarm)",
   "rows read": "counted: SQLite's tally per statement",
   "storage GB-month": "measured growth, held 36 h (coordinator) / 24 h (seed)",

@@ -9,7 +9,8 @@ interface Tally {
   objectRequests: number;
   alarms: number;
   alarmsSet: number;
-  reachedObjects: number;
+  /** Requests and alarms so far, by object. */
+  reachedObjects: Map<string, number>;
   rowsWritten: number;
   rowsRead: number;
   databaseBytes: number;
@@ -28,7 +29,7 @@ const NOTHING: Tally = {
   objectRequests: 0,
   alarms: 0,
   alarmsSet: 0,
-  reachedObjects: 0,
+  reachedObjects: new Map(),
   rowsWritten: 0,
   rowsRead: 0,
   databaseBytes: 0,
@@ -37,7 +38,7 @@ const NOTHING: Tally = {
 };
 
 interface CoordinatorUsage {
-  objects: { requests: number; alarms: number; alarmsSet: number; reached: number; databaseBytes: number };
+  objects: { requests: number; alarms: number; alarmsSet: number; reached: Record<string, number>; databaseBytes: number };
   statements: Array<{ statement: string; calls: number; rowsWritten: number; rowsRead?: number }>;
 }
 interface SeedUsage {
@@ -57,7 +58,7 @@ async function tally(subject: Subject): Promise<Tally | null> {
       objectRequests: body.objects.requests,
       alarms: body.objects.alarms,
       alarmsSet: body.objects.alarmsSet,
-      reachedObjects: body.objects.reached,
+      reachedObjects: new Map(Object.entries(body.objects.reached)),
       rowsWritten: sum("rowsWritten"),
       rowsRead: sum("rowsRead"),
       databaseBytes: body.objects.databaseBytes,
@@ -92,6 +93,11 @@ export interface CostedRun {
   usage: MeasuredUsage | null;
   /** Rows written and read per event by each SQL statement over the run (and the seed's later cron tick). */
   statements: Array<{ statement: string; callsPerEvent: number; rowsWrittenPerEvent: number; rowsReadPerEvent: number }>;
+}
+
+/** Objects that got a request or an alarm between two tallies: those the run kept active. */
+function activeObjects(before: Tally, after: Tally): number {
+  return [...after.reachedObjects].filter(([id, n]) => n > (before.reachedObjects.get(id) ?? 0)).length;
 }
 
 /** What each statement cost per event between two tallies, most rows written first. */
@@ -144,12 +150,12 @@ export async function runWithUsage(
     workerCpuMs: run.runtimeCpuMsPerEvent * run.sent,
     objectRequests: after.objectRequests - before.objectRequests,
     objectAlarms: after.alarms - before.alarms,
-    objectActiveSeconds: after.reachedObjects * seconds,
+    objectActiveSeconds: activeObjects(before, after) * seconds,
     rowsWritten: after.rowsWritten - before.rowsWritten + (after.alarmsSet - before.alarmsSet),
     rowsRead: after.rowsRead - before.rowsRead,
     storedBytes: Math.max(stored.databaseBytes - before.databaseBytes, 0),
     storedHours: STORED_HOURS[subject.name] ?? 0,
-    store: subject.name === "seed-d1" ? "d1" : after.reachedObjects > 0 ? "durable-objects" : "none",
+    store: subject.name === "seed-d1" ? "d1" : after.reachedObjects.size > 0 ? "durable-objects" : "none",
   };
   return { run, usage, statements: statementsSince(before, after, run.sent) };
 }

@@ -1,6 +1,6 @@
 import * as product from "product:src/index.ts";
 import type { ShardClass } from "product:src/shard/shardClass.ts";
-import { meterAlarmsSet, meteredEnv, objectUsage, reachedObjects } from "./objectMeter";
+import { meterAlarmsSet, meteredEnv, objectUsage, reached, reachedObjects } from "./objectMeter";
 import { statementCosts } from "./statementMeter";
 
 // The coordinator as deployed, plus bench-only routes that report rows written and read per SQL
@@ -18,7 +18,7 @@ export class Shard extends ProductShard {
 
   override async alarm(): Promise<void> {
     objectUsage.alarms++;
-    reachedObjects.add(this.ctx.id.toString());
+    reached(this.ctx.id);
     await super.alarm?.();
   }
 
@@ -35,7 +35,7 @@ const worker = product.default;
 async function databaseBytes(env: Env): Promise<number> {
   const namespace = env.SHARD as unknown as DurableObjectNamespace<Shard>;
   const sizes = await Promise.all(
-    [...reachedObjects].map((hex) =>
+    [...reachedObjects.keys()].map((hex) =>
       Promise.resolve(namespace.get(namespace.idFromString(hex)).benchDatabaseSize()).catch(() => 0),
     ),
   );
@@ -48,7 +48,7 @@ export default {
     if (pathname === "/bench/statements") return Response.json(statementCosts());
     if (pathname === "/bench/usage")
       return Response.json({
-        objects: { ...objectUsage, reached: reachedObjects.size, databaseBytes: await databaseBytes(env) },
+        objects: { ...objectUsage, reached: Object.fromEntries(reachedObjects), databaseBytes: await databaseBytes(env) },
         statements: statementCosts(),
       });
     return worker.fetch(request, meteredEnv(env), ctx);

@@ -11,8 +11,14 @@ export const objectUsage = {
   alarmsSet: 0,
 };
 
-/** The id (hex) of each object a metered stub reached, or that ran an alarm. */
-export const reachedObjects = new Set<string>();
+/** Requests and alarms by object (its id, hex): which objects a run kept active. */
+export const reachedObjects = new Map<string, number>();
+
+/** One request or alarm on the object `id`. */
+export function reached(id: DurableObjectId): void {
+  const hex = id.toString();
+  reachedObjects.set(hex, (reachedObjects.get(hex) ?? 0) + 1);
+}
 
 const BILLED = (property: string | symbol) =>
   typeof property === "string" && property !== "then" && property !== "id" && property !== "name";
@@ -25,7 +31,7 @@ function meteredStub<T extends object>(stub: T, id: DurableObjectId): T {
       if (typeof value !== "function" || !BILLED(property)) return value;
       return (...args: unknown[]) => {
         objectUsage.requests++;
-        reachedObjects.add(id.toString());
+        reached(id);
         return Reflect.apply(value, target, args);
       };
     },
