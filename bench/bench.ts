@@ -6,6 +6,7 @@ import { LoadClient } from "./load/loadClient";
 import { FULL_PLAN, QUICK_PLAN, workspaces } from "./plan";
 import { describeMachine } from "./report/machine";
 import { printBench } from "./report/printBench";
+import { printDollars, printStatementRows } from "./report/printDollars";
 import { printStreams } from "./report/printStreams";
 import { printWaits } from "./report/printWaits";
 import { judgeTargets } from "./report/targets";
@@ -13,6 +14,7 @@ import { killDescendantsOnExit, watchdog } from "./runtime/cleanup";
 import { repoRoot } from "./runtime/repoRoot";
 import { benchBacklog } from "./scenarios/backlogBench";
 import type { BenchContext } from "./scenarios/benchContext";
+import { measureDollars } from "./scenarios/dollarsBench";
 import { findMaxSustained, type MaxSustained } from "./scenarios/maxSustained";
 import { compareOAuth, installWorkspaces } from "./scenarios/oauthOverhead";
 import { compareRelay } from "./scenarios/relayOverhead";
@@ -117,6 +119,15 @@ const meteredOAuth = await startSubject({
   settings: { RECEIPT_RETENTION_HOURS: String(plan.cost.receiptRetentionHours), ...oauthSettings(fake.origin) },
 });
 await installWorkspaces(meteredOAuth, fake.fake, COST_WORKSPACES);
+// For dollars per million events: the coordinator's counts (the metered build, its own shard and
+// tallies, apart from the cost scenario's) and the seeds' own D1 design.
+const costedCoordinator = await startSubject({
+  name: "coordinator",
+  worker: "coordinatorMetered",
+  apiUrl,
+  stateDir: "bench/dollars-coordinator",
+});
+const seed = await startSubject({ name: "seed-d1", apiUrl, stateDir: "bench/seed-d1" });
 
 try {
   console.log(
@@ -127,7 +138,7 @@ try {
   const finishCostOAuth = await startRowsPerEvent(context, meteredOAuth, plan.cost);
 
   console.log("\nwarm-up, not measured: JIT, connections and every shard the runs use are created first");
-  for (const subject of [...Object.values(subjects), ingestOnly, singleTwin, oauth, relay]) {
+  for (const subject of [...Object.values(subjects), ingestOnly, singleTwin, oauth, relay, costedCoordinator, seed]) {
     await runAtRate(context, subject, {
       rate: 100,
       durationMs: 2000,
@@ -160,6 +171,15 @@ try {
     slackEdgeSameWork: cpuAt("slack-edge-same-work"),
     ingestOnlyRun: ingestRun,
   };
+
+  console.log(
+    `\ndollars per million events: the metered coordinator and the seeds' D1 design at ${plan.breakdownRate}/s (the others' counts are their runs above)`,
+  );
+  const dollars = await measureDollars(
+    context,
+    { coordinator: costedCoordinator, seed },
+    { rate: plan.breakdownRate, durationMs: plan.fixedMs, fixed },
+  );
 
   console.log(`\nhighest sustained rate (${SUSTAINED_RULE}):`);
   const maxSustained: Partial<Record<Compared, MaxSustained>> = {};
@@ -275,6 +295,7 @@ try {
     maxSustained,
     scaling,
     cpuPerEvent,
+    dollars,
     cost,
     costOAuth,
     oauthOverhead,
@@ -289,15 +310,29 @@ try {
       "coordinator (twin for OAuth)": singleTwin.logs,
       "coordinator (metered)": metered.logs,
       "coordinator-oauth (metered)": meteredOAuth.logs,
+      "coordinator (metered, dollars)": costedCoordinator.logs,
+      "seed-d1": seed.logs,
     },
   };
   printBench(results);
   printStreams(streams);
+  printStatementRows(dollars.subjects);
+  printDollars(dollars.subjects);
   const file = resolve(repoRoot, quick ? "bench/results-quick.json" : "bench/results.json");
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nwrote ${file}`);
 } finally {
-  for (const subject of [...Object.values(subjects), ingestOnly, singleTwin, oauth, relay, metered, meteredOAuth])
+  for (const subject of [
+    ...Object.values(subjects),
+    ingestOnly,
+    singleTwin,
+    oauth,
+    relay,
+    metered,
+    meteredOAuth,
+    costedCoordinator,
+    seed,
+  ])
     await subject.runtime.stop();
   load.close();
   await fake.close();

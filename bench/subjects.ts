@@ -5,7 +5,7 @@ import { argumentsOf, cpuMsOf, descendantsOf } from "./runtime/processCpu";
 import { repoRoot } from "./runtime/repoRoot";
 import { type Runtime, startRuntime, type WorkerKind } from "./runtime/startRuntime";
 
-/** What is measured side by side: the coordinator, the floor and slack-edge (and, to split the coordinator's cost, its ingest alone). */
+/** What is measured side by side: the coordinator, the floor, slack-edge, the seeds' D1 design (and, to split the coordinator's cost, its ingest alone). */
 export type SubjectName =
   | "coordinator"
   | "floor"
@@ -13,7 +13,8 @@ export type SubjectName =
   | "slack-edge-same-work"
   | "ingest-only"
   | "coordinator-oauth"
-  | "coordinator-relay";
+  | "coordinator-relay"
+  | "seed-d1";
 
 export interface Subject {
   name: SubjectName;
@@ -98,6 +99,8 @@ const WORKERS: Record<SubjectName, WorkerKind> = {
   "coordinator-oauth": "coordinator",
   // Relay mode alone: an app with no listeners, RELAY_URL set (see relaySettings).
   "coordinator-relay": "coordinatorIngestOnly",
+  // The seeds' own design: receipt and outbox row in D1 before the ack, waitUntil, cron sweep (bench/workers/seedD1.ts).
+  "seed-d1": "seedD1",
 };
 
 /** Relay mode's settings for the "coordinator-relay" subject: the fake answers 200 at /relay at once. */
@@ -172,7 +175,7 @@ export async function startSubject(options: {
   return {
     name: options.name,
     runtime,
-    sendsReplies: ["coordinator", "coordinator-oauth", "slack-edge", "slack-edge-same-work"].includes(options.name),
+    sendsReplies: ["coordinator", "coordinator-oauth", "slack-edge", "slack-edge-same-work", "seed-d1"].includes(options.name),
     relays: options.name === "coordinator-relay",
     cpuMs: runtimeProcesses(pids, logs),
     logs,

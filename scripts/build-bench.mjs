@@ -70,6 +70,7 @@ await Promise.all([
       coordinatorBacklog: resolve(here, "bench/workers/backlogCoordinator.ts"),
       floor: resolve(here, "bench/workers/floor.ts"),
       slackEdge: resolve(here, "bench/workers/slackEdge.ts"),
+      seedD1: resolve(here, "bench/workers/seedD1.ts"),
       loopbackGuard: resolve(here, "bench/workers/loopbackGuard.ts"),
     },
     outdir: resolve(out, "workers"),

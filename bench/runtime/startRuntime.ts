@@ -12,7 +12,8 @@ export type WorkerKind =
   | "coordinatorBacklog"
   | "coordinatorBaseline"
   | "floor"
-  | "slackEdge";
+  | "slackEdge"
+  | "seedD1";
 
 export interface RuntimeOptions {
   worker: WorkerKind;
@@ -33,6 +34,8 @@ export interface RuntimeOptions {
 
 export interface Runtime {
   url: URL;
+  /** Fires the Worker's scheduled handler once, as its Cron Trigger would at `at` (the seed design's sweep). */
+  scheduled(at: Date): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -78,6 +81,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
                 },
               }
             : {}),
+          // The seeds' design keeps its receipts and outbox in a local D1 database.
+          ...(options.worker === "seedD1" ? { d1Databases: ["DB"] } : {}),
           ...(options.outboundGuard === false ? {} : { outboundService: "loopbackGuard" }),
         },
         { name: "loopbackGuard", modules: true, scriptPath: bundle("loopbackGuard"), compatibilityDate: compatibilityDate() },
@@ -85,5 +90,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     }),
   );
   const url = await mf.ready;
-  return { url, stop: () => mf.dispose() };
+  const scheduled = async (at: Date) => {
+    const worker = await mf.getWorker(options.worker);
+    const result = await worker.scheduled({ scheduledTime: at, cron: "* * * * *" });
+    if (result.outcome !== "ok") throw new Error(`scheduled handler of ${options.worker}: ${result.outcome}`);
+  };
+  return { url, scheduled, stop: () => mf.dispose() };
 }

@@ -1,5 +1,4 @@
-import { InvalidSignature } from "product:src/platform/errors.ts";
-import { verifySignature } from "product:src/slack/verifySignature.ts";
+import { verifiedBody } from "./verifiedBody";
 
 interface FloorEnv {
   SLACK_SIGNING_SECRET: string;
@@ -11,19 +10,7 @@ interface FloorEnv {
  */
 export default {
   async fetch(request, env) {
-    const body = new Uint8Array(await request.arrayBuffer());
-    try {
-      await verifySignature({
-        secrets: [env.SLACK_SIGNING_SECRET],
-        timestamp: request.headers.get("x-slack-request-timestamp"),
-        signature: request.headers.get("x-slack-signature"),
-        body,
-        nowSeconds: Math.floor(Date.now() / 1000),
-      });
-    } catch (error) {
-      if (error instanceof InvalidSignature) return new Response("invalid signature", { status: 401 });
-      throw error;
-    }
+    if (!(await verifiedBody(request, env.SLACK_SIGNING_SECRET))) return new Response("invalid signature", { status: 401 });
     return new Response(null, { status: 200 });
   },
 } satisfies ExportedHandler<FloorEnv>;
