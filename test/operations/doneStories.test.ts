@@ -65,12 +65,17 @@ describe("a delivered event's story", () => {
       // Nothing that asks for pending rows sees a done one, however long after.
       clock.advance(10 * LEASE_MS);
       const row = state.storage.sql
-        .exec<{ story: string; done_at: number | null }>("SELECT story, done_at FROM outbox WHERE idempotency_key = ?", key)
+        .exec<{ story: string; done_at: number | null; payload: string }>(
+          "SELECT story, done_at, payload FROM outbox WHERE idempotency_key = ?",
+          key,
+        )
         .one();
       return {
         completed,
         outcomes: (JSON.parse(row.story) as { outcome: string }[]).map((attempt) => attempt.outcome),
         doneAt: row.done_at,
+        // Its payload (what people wrote) is not kept on a done row: the receipt keeps it as EVENT_PAYLOADS says.
+        payload: row.payload,
         claimed: outbox.claimBatch("later", Date.now(), LEASE_MS, 10).length,
         claimedAgain: outbox.claimBatch("taker", Date.now(), LEASE_MS, 10).length,
         counts: outbox.countsByStatus(),
@@ -86,6 +91,7 @@ describe("a delivered event's story", () => {
     expect(found.completed).toEqual([false, true, false]);
     expect(found.outcomes).toEqual(["lease_lost", "done"]);
     expect(found.doneAt).toEqual(expect.any(Number));
+    expect(found.payload).toBe("{}");
     expect(found).toMatchObject({
       claimed: 0,
       claimedAgain: 0,
