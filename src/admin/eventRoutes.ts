@@ -6,7 +6,7 @@ import { watchStub, workspaceShardStub } from "../rpc/shardStub";
 import { onShards } from "./onShards";
 import { cursorFrom, cursorText } from "./pageCursors";
 
-const STATUSES: readonly EffectStatus[] = ["pending", "parked", "stopped", "settled"];
+const STATUSES: readonly EffectStatus[] = ["pending", "parked", "stopped", "done", "settled"];
 
 /**
  * The workspace shards that may hold a delivery: the watch's registry (every shard that ever

@@ -7,7 +7,7 @@ export const KEPT_CALLS = 20;
 /**
  * One attempt's story, kept in memory while it runs (docs/design.md "An event's story"): when it
  * began and each Slack call it made. Written only by the UPDATE that settles the row anyway — a
- * retry's, a park's, a stop's (recording/outboxRows.ts appendedStory) — never a write of its own.
+ * retry's, a park's, a stop's, a completion's (recording/outboxRows.ts appendedStory) — never a write of its own.
  */
 export class AttemptStory {
   readonly start = Date.now();
@@ -23,9 +23,15 @@ export class AttemptStory {
     this.calls.push({ method, ok, ...(error === undefined ? {} : { error }), ...(detail ?? { ms: 0 }) });
   }
 
-  /** The attempt as its row keeps it (JSON), settled with `outcome` because of `error`. */
-  written(outcome: Written["outcome"], error: string): string {
-    const story: Written & { moreCalls?: number } = { start: this.start, end: Date.now(), outcome, error, calls: this.calls };
+  /** The attempt as its row keeps it (JSON), settled with `outcome` because of `error` (none when it was done). */
+  written(outcome: Written["outcome"], error?: string): string {
+    const story: Written & { moreCalls?: number } = {
+      start: this.start,
+      end: Date.now(),
+      outcome,
+      ...(error === undefined ? {} : { error }),
+      calls: this.calls,
+    };
     if (this.more > 0) story.moreCalls = this.more;
     return JSON.stringify(story);
   }

@@ -12,7 +12,7 @@ interface Waiting {
 }
 
 /**
- * Writes that share a commit: fenced completions (the DELETE of a delivered row) and step
+ * Writes that share a commit: fenced completions (the UPDATE of a delivered row to done) and step
  * checkpoints, written together in one turn instead of each in a turn of its own. Every turn
  * that writes ends in a commit of its own, and locally that costs several times a statement in
  * it (`npm run commit-cost`), so:
@@ -38,9 +38,9 @@ export class Completions {
     private readonly awaited: (key: string) => boolean = () => false,
   ) {}
 
-  /** Deletes the delivered row if `token` still holds its lease, with the next write; true if it did. */
-  complete(key: string, token: string): Promise<boolean> {
-    const completed = this.queue(() => this.outbox.complete(key, token), false);
+  /** Marks the delivered row done with `story` (its attempt's) if `token` still holds its lease, with the next write; true if it did. */
+  complete(key: string, token: string, story: string | null = null): Promise<boolean> {
+    const completed = this.queue(() => this.outbox.complete(key, token, story), false);
     if (this.awaited(key)) this.flush();
     return completed;
   }

@@ -114,7 +114,7 @@ async function settle(
   effect: Effect | undefined,
   /** The attempt may have posted what its retry would post again: it looks first (attemptPosts.ts). */
   postsUncertainSince: number | null,
-  /** Its story, written by the settle's own UPDATE (not a completion's: a delivered row is deleted). */
+  /** Its story, written by the settle's own UPDATE (a completion's too: the row is kept, done). */
   story?: AttemptStory,
 ): Promise<DeliveryEvent> {
   const { outbox, completions, delivery, retryAfters, shard } = courier;
@@ -143,7 +143,7 @@ async function settle(
   if (settlement.disposition === "postpone")
     return postpone(courier, token, row, settlement.until, postsUncertainSince, settlement.suspended === true);
   if (settlement.disposition === "delivered") {
-    return (await completions.complete(key, token))
+    return (await completions.complete(key, token, story?.written("done") ?? null))
       ? { type: "delivered", shard, key, attempts, recordedAt: row.created_at }
       : fenced(courier, row, "complete");
   }

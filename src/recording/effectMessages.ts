@@ -12,22 +12,26 @@ import { type RunWait, Waits } from "./waits";
  * index). A wait outlives its row by a day (WAIT_KEEP_MS), so a settled run's question still shows.
  * Reads only; one delivery's story, never the list.
  */
-export function withEffectMessages(sql: MeteredSql, story: EventStory): EventStory {
+export function withEffectMessages(
+  sql: MeteredSql,
+  story: EventStory,
+  /** A row's checkpoints (`outbox.steps`) by its key, wherever the row is kept; undefined once it is gone. */
+  stepsOf: (key: string) => string | undefined,
+): EventStory {
   const waits = new Waits(sql);
   return {
     ...story,
-    effects: story.effects.map((effect) => ({ ...effect, ...effectMessages(sql, waits, effect, story.channel) })),
+    effects: story.effects.map((effect) => ({ ...effect, ...effectMessages(stepsOf(effect.key), waits, effect, story.channel) })),
   };
 }
 
 function effectMessages(
-  sql: MeteredSql,
+  stored: string | undefined,
   waits: Waits,
   effect: EffectStory,
   channel: string | null,
 ): Required<Pick<EffectStory, "waiting" | "messages">> {
-  const [row] = sql.all<{ steps: string }>("SELECT steps FROM outbox WHERE idempotency_key = ?", effect.key);
-  const steps = row === undefined ? {} : (JSON.parse(row.steps) as Record<string, unknown>);
+  const steps = stored === undefined ? {} : (JSON.parse(stored) as Record<string, unknown>);
   const asked = waits.ofRun(effect.key);
   return { waiting: waitingOf(effect, asked, steps), messages: messagesOf(steps, asked, channel) };
 }

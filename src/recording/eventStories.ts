@@ -1,6 +1,7 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { AttemptStory, EffectStatus, EffectStory, EventFilter, EventStory, EventSummary } from "../rpc/eventStories";
 import { withEffectMessages } from "./effectMessages";
+import { filedTable, type OutboxFiling } from "./outboxFiling";
 import type { Receipts } from "./receipts";
 import { tableOf } from "./receipts";
 import { STATUS_OF } from "./rowStatus";
@@ -34,18 +35,20 @@ type EffectRow = {
 
 const COLUMNS = "dedupe_key, kind, type, workspace, channel, user_id, thread_ts, received_at, retry_num, retry_reason, effects";
 /** A delivery's status is its worst effect's. */
-const WORST_FIRST: EffectStatus[] = ["parked", "stopped", "pending", "settled"];
+const WORST_FIRST: EffectStatus[] = ["parked", "stopped", "pending", "done", "settled"];
+const EFFECT_COLUMNS = `effect, ${STATUS_OF("o")} AS status, attempts, last_error, next_attempt_at, claim_token IS NOT NULL AS leased, parked_at, story`;
 
 /**
  * The look-up side of an event's story (docs/design.md "An event's story"): a delivery's receipt
- * read by key in the kept generations, its effects' outbox rows by key — primary keys only —
- * and the list, newest first, scanning the kept generations' receipts (no index: an index entry
+ * read by key in the kept generations, its effects' outbox rows by key — primary keys only: the
+ * live `outbox`, then the kept filed generations' done rows (outboxFiling.ts) — and the list, newest first, scanning the kept generations' receipts (no index: an index entry
  * would be a row written per event). Reads only.
  */
 export class EventStories {
   constructor(
     private readonly sql: MeteredSql,
     private readonly receipts: Receipts,
+    private readonly filing: OutboxFiling,
   ) {}
 
   /** The story of the delivery `id` (its dedupe key, or a fact receipt's `fact:…` key); null when unknown or pruned. */
@@ -55,11 +58,11 @@ export class EventStories {
         `SELECT ${COLUMNS}, payload FROM ${tableOf(generation)} WHERE dedupe_key = ?`,
         id,
       );
-      if (row)
-        return withEffectMessages(this.sql, {
-          ...this.summary(row),
-          payload: row.payload === null ? null : JSON.parse(row.payload),
-        });
+      if (!row) continue;
+      const filed = this.filing.kept(now);
+      const story = { ...this.summary(row, filed), payload: row.payload === null ? null : JSON.parse(row.payload) };
+      // A done row's checkpoints are read where it is, filed or not.
+      return withEffectMessages(this.sql, story, (key) => this.rowOf<{ steps: string }>("steps", key, filed)?.steps);
     }
     return null;
   }
@@ -68,22 +71,26 @@ export class EventStories {
   list(filter: EventFilter, now: number): EventSummary[] {
     const found: EventSummary[] = [];
     // Generations hold received times in order: the newest one's receipts all come first.
+    const filed = this.filing.kept(now);
     for (const generation of this.receipts.keptGenerations(now)) {
       if (found.length >= filter.limit) break;
-      found.push(...this.page(tableOf(generation), filter, filter.limit - found.length).map((row) => this.summary(row)));
+      const rows = this.page(tableOf(generation), filter, filter.limit - found.length, filed);
+      found.push(...rows.map((row) => this.summary(row, filed)));
     }
     return found;
   }
 
-  private page(table: string, filter: EventFilter, limit: number): ReceiptRow[] {
+  private page(table: string, filter: EventFilter, limit: number, filed: number[]): ReceiptRow[] {
     const { status } = filter;
-    const rowsOf = `FROM json_each(${table}.effects) AS e JOIN outbox AS o ON o.idempotency_key = e.value`;
+    const rowsOf = (outbox: string) => `FROM json_each(${table}.effects) AS e JOIN ${outbox} AS o ON o.idempotency_key = e.value`;
+    // An effect's row by key: live in `outbox`, or done in a filed generation (only its done rows are read there).
+    const doneFiled = filed.map((g) => `EXISTS (SELECT 1 ${rowsOf(filedTable(g))} WHERE o.done_at IS NOT NULL)`);
     const byStatus =
       status === undefined
         ? ""
         : status === "settled"
-          ? `AND NOT EXISTS (SELECT 1 ${rowsOf})`
-          : `AND EXISTS (SELECT 1 ${rowsOf} WHERE ${STATUS_OF("o")} = ?9)`;
+          ? `AND NOT EXISTS (SELECT 1 ${rowsOf("outbox")}) ${doneFiled.map((done) => `AND NOT ${done}`).join(" ")}`
+          : `AND (EXISTS (SELECT 1 ${rowsOf("outbox")} WHERE ${STATUS_OF("o")} = ?9)${status === "done" ? doneFiled.map((done) => ` OR ${done}`).join("") : ""})`;
     // Only a receipt that carries a story (`effects`): one per delivery (a fact receipt carries it only for a delivery that has no other).
     return this.sql.all<ReceiptRow>(
       `SELECT ${COLUMNS} FROM ${table}
@@ -105,9 +112,9 @@ export class EventStories {
     );
   }
 
-  private summary(row: ReceiptRow): EventSummary {
+  private summary(row: ReceiptRow, filed: number[]): EventSummary {
     const keys = row.effects === null ? [] : (JSON.parse(row.effects) as string[]);
-    const effects = keys.map((key) => this.effect(key));
+    const effects = keys.map((key) => this.effect(key, filed));
     const status = WORST_FIRST.find((worst) => effects.some((effect) => effect.status === worst)) ?? "settled";
     return {
       id: row.dedupe_key,
@@ -125,14 +132,9 @@ export class EventStories {
     };
   }
 
-  /** An effect by its outbox key: its row as it stands, or `settled` once the row is gone. */
-  private effect(key: string): EffectStory {
-    const [row] = this.sql.all<EffectRow>(
-      `SELECT effect, ${STATUS_OF("outbox")} AS status, attempts, last_error, next_attempt_at,
-          claim_token IS NOT NULL AS leased, parked_at, story
-        FROM outbox WHERE idempotency_key = ?`,
-      key,
-    );
+  /** An effect by its outbox key: its row as it stands (live, or done and filed), or `settled` once the row is gone. */
+  private effect(key: string, filed: number[]): EffectStory {
+    const row = this.rowOf<EffectRow>(EFFECT_COLUMNS, key, filed);
     if (!row) {
       return {
         key,
@@ -155,8 +157,22 @@ export class EventStories {
       lastError: row.last_error,
       nextAttemptAt: due,
       leased: row.leased === 1,
-      parkedAt: row.status === "pending" ? null : row.parked_at,
+      parkedAt: row.status === "pending" || row.status === "done" ? null : row.parked_at,
       history: row.story === null ? [] : (JSON.parse(row.story) as AttemptStory[]),
     };
+  }
+
+  /** `columns` of the outbox row `key` where it is: live, else done in a kept filed table (by key, newest first). */
+  private rowOf<T extends Record<string, SqlStorageValue>>(columns: string, key: string, filed: number[]): T | undefined {
+    const [live] = this.sql.all<T>(`SELECT ${columns} FROM outbox AS o WHERE idempotency_key = ?`, key);
+    if (live) return live;
+    for (const g of filed) {
+      const [done] = this.sql.all<T>(
+        `SELECT ${columns} FROM ${filedTable(g)} AS o WHERE idempotency_key = ? AND done_at IS NOT NULL`,
+        key,
+      );
+      if (done) return done;
+    }
+    return undefined;
   }
 }

@@ -8,6 +8,7 @@ import type { IngestResult } from "../rpc/shard";
 import { budgetedTurns } from "./budgetedTurns";
 import { burstOf, joinBurst } from "./mergedTurns";
 import type { ClaimedRow, Lease, Outbox } from "./outbox";
+import type { OutboxFiling } from "./outboxFiling";
 import { newRow } from "./outboxRows";
 import type { Receipts } from "./receipts";
 import type { TurnBudgets } from "./turnBudgets";
@@ -19,6 +20,8 @@ export interface IngestStores {
   outbox: Outbox;
   /** Each user's and the workspace's turns this minute and day (`limits`). */
   budgets: TurnBudgets;
+  /** The outbox filed by generation: its first mark is made as a receipt generation's table is (outboxFiling.ts). */
+  filing?: OutboxFiling;
 }
 
 /**
@@ -55,6 +58,7 @@ export function ingestDelivery(
   let refused: TurnLimit | undefined;
   let dueAt: number | null = null;
   receipts.prepare(now);
+  stores.filing?.mark(now);
   // The story's head rides on the receipt INSERTs below: no row of its own (docs/design.md "An event's story").
   // One receipt per delivery carries it: its own, or — with none of its own — its first fact receipt.
   const story = receipts.storyOf(

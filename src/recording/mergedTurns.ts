@@ -3,6 +3,7 @@ import { isObject } from "../inbound/fields";
 import type { Inbound } from "../inbound/types";
 import { userOf } from "../inbound/userOf";
 import type { MeteredSql } from "../platform/sql/meteredSql";
+import { PENDING } from "./rowStatus";
 import { HELD_TURN_AT } from "./turnMarks";
 
 /** At most this many messages in one merged burst: the next one starts a turn of its own. */
@@ -40,7 +41,7 @@ export function joinBurst(sql: MeteredSql, burst: string, inbound: Inbound, dueA
     `SELECT idempotency_key AS key, coalesce(json_array_length(payload, '$.merged'), 0) + 1 AS messages,
         length(CAST(payload AS BLOB)) AS bytes
       FROM outbox INDEXED BY outbox_open_merges
-      WHERE merge_open = ? AND status = 'pending' AND attempts = 0 AND claimed_at IS NULL AND claim_token IS NULL
+      WHERE merge_open = ? AND ${PENDING} AND attempts = 0 AND claimed_at IS NULL AND claim_token IS NULL
       LIMIT 1`,
     burst,
   );

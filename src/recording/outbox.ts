@@ -1,13 +1,14 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { OutboxStatus } from "../rpc/shard";
 import { ConversationStops } from "./conversationStops";
+import { completeRow } from "./doneRows";
 import { OutboxClaims } from "./outboxClaims";
 import { OutboxMemory } from "./outboxMemory";
 import { appendedStory, type ClaimedRow, enqueuedRow, insertRow, type Lease, type NewRow } from "./outboxRows";
 import { OutboxSteps } from "./outboxSteps";
 import { OutboxTurns } from "./outboxTurns";
 import { ParkedRows } from "./parkedRows";
-import { STATUS_OF } from "./rowStatus";
+import { PENDING } from "./rowStatus";
 import { StoppedRows } from "./stoppedRows";
 import { HELD_TURN_AT } from "./turnMarks";
 import { Waits } from "./waits";
@@ -127,7 +128,7 @@ export class Outbox {
   recordStreamCheckpoint(key: string, name: string, token: string, record: string, leaseUntil: number): boolean {
     const [held] = this.sql.all<{ expires: number }>(
       `UPDATE outbox SET steps = json_set(steps, ?1, json(?2)), claim_expires_at = max(claim_expires_at, ?3)
-        WHERE idempotency_key = ?4 AND claim_token = ?5 AND status = 'pending' RETURNING claim_expires_at AS expires`,
+        WHERE idempotency_key = ?4 AND claim_token = ?5 AND ${PENDING} RETURNING claim_expires_at AS expires`,
       `$."${name}"`,
       record,
       leaseUntil,
@@ -145,7 +146,7 @@ export class Outbox {
   renewLease(key: string, token: string, expiresAt: number, to = token): boolean {
     const renewed =
       this.sql.count(
-        "UPDATE outbox SET claim_token = ?, claim_expires_at = ? WHERE idempotency_key = ? AND claim_token = ? AND status = 'pending' RETURNING 1",
+        `UPDATE outbox SET claim_token = ?, claim_expires_at = ? WHERE idempotency_key = ? AND claim_token = ? AND ${PENDING} RETURNING 1`,
         to,
         expiresAt,
         key,
@@ -155,23 +156,18 @@ export class Outbox {
     return renewed;
   }
 
-  /** Fenced completion: deletes the delivered row only if `token` still holds its lease. */
-  complete(key: string, token: string): boolean {
-    const [done] = this.sql.all<{ status: OutboxStatus }>(
-      `DELETE FROM outbox WHERE idempotency_key = ? AND claim_token = ? RETURNING ${STATUS_OF("outbox")} AS status`,
-      key,
-      token,
-    );
+  /** Fenced completion: the delivered row becomes done, kept with `story` (the attempt's), if `token` still holds its lease (doneRows.ts). */
+  complete(key: string, token: string, story: string | null = null, now = Date.now()): boolean {
+    const was = completeRow(this.sql, key, token, story, now);
     // A row a stop marked stopped while its attempt ran may still be completed by that attempt.
-    if (done) this.settled(key, done.status, null);
-    return done !== undefined;
+    if (was !== null) this.settled(key, was, null);
+    return was !== null;
   }
 
   /** Whether `token` still holds the row's lease (read only): an attempt asks before it posts. */
   holds(key: string, token: string): boolean {
     return (
-      this.sql.all("SELECT 1 FROM outbox WHERE idempotency_key = ? AND claim_token = ? AND status = 'pending'", key, token)
-        .length === 1
+      this.sql.all(`SELECT 1 FROM outbox WHERE idempotency_key = ? AND claim_token = ? AND ${PENDING}`, key, token).length === 1
     );
   }
 

@@ -3,6 +3,7 @@ import { attemptBegan } from "./leaseTokens";
 import type { OutboxLeases } from "./outboxLeases";
 import { appendedStory, type StoredRow } from "./outboxRows";
 import { waitsForTurn } from "./outboxTurns";
+import { PENDING } from "./rowStatus";
 import { HELD_TURN_AT, NOT_HELD } from "./turnMarks";
 
 /** The columns of a row its claimer delivers from. */
@@ -47,7 +48,7 @@ export class OutboxClaims {
   nextWakeAt(): number | null {
     const [due] = this.sql.all<{ at: number }>(
       `SELECT next_attempt_at AS at FROM outbox AS candidate INDEXED BY outbox_due
-        WHERE status = 'pending' AND claim_token IS NULL AND ${NOT_HELD} AND NOT ${waitsForTurn("candidate")}
+        WHERE ${PENDING} AND claim_token IS NULL AND ${NOT_HELD} AND NOT ${waitsForTurn("candidate")}
         ORDER BY next_attempt_at LIMIT 1`,
     );
     const lease = this.leases.earliestExpiry();
@@ -61,7 +62,7 @@ export class OutboxClaims {
     if (keys.length === 0) return [];
     return this.sql.all<StoredRow>(
       `SELECT ${CLAIMED_COLUMNS} FROM outbox
-        WHERE idempotency_key IN (SELECT value FROM json_each(?1)) AND claim_token = ?2 AND status = 'pending'
+        WHERE idempotency_key IN (SELECT value FROM json_each(?1)) AND claim_token = ?2 AND ${PENDING}
         ORDER BY next_attempt_at, idempotency_key`,
       JSON.stringify(keys),
       token,
@@ -75,7 +76,7 @@ export class OutboxClaims {
   nextInLineSince(): number | null {
     const [row] = this.sql.all<{ created_at: number }>(
       `SELECT created_at FROM outbox INDEXED BY outbox_due
-        WHERE status = 'pending' AND claim_token IS NULL AND ${NOT_HELD} ORDER BY next_attempt_at LIMIT 1`,
+        WHERE ${PENDING} AND claim_token IS NULL AND ${NOT_HELD} ORDER BY next_attempt_at LIMIT 1`,
     );
     return row?.created_at ?? null;
   }
@@ -101,7 +102,7 @@ export class OutboxClaims {
   /** A noted key that was not claimable: noted again as it is now, or forgotten when no lease is out on it. */
   private recheck(key: string): void {
     const [row] = this.sql.all<{ claim_token: string | null; claim_expires_at: number | null }>(
-      "SELECT claim_token, claim_expires_at FROM outbox WHERE idempotency_key = ? AND status = 'pending'",
+      `SELECT claim_token, claim_expires_at FROM outbox WHERE idempotency_key = ? AND ${PENDING}`,
       key,
     );
     if (row?.claim_token && row.claim_expires_at !== null)
@@ -121,7 +122,7 @@ function turnCandidates(turn: string, limit: number): Candidates {
   // A held turn (written while its thread was held) is due the moment it may go.
   return {
     sql: `SELECT idempotency_key FROM outbox AS candidate
-           WHERE candidate.turn = ?5 AND candidate.turn_seq IS NOT NULL AND status = 'pending'
+           WHERE candidate.turn = ?5 AND candidate.turn_seq IS NOT NULL AND ${PENDING}
              AND (next_attempt_at <= ?3 OR next_attempt_at = ${HELD_TURN_AT})
              AND (claim_token IS NULL OR claim_expires_at <= ?3 OR claim_token = ?1)
              AND NOT ${waitsForTurn("candidate")}
@@ -134,7 +135,7 @@ function turnCandidates(turn: string, limit: number): Candidates {
 function dueCandidates(limit: number): Candidates {
   return {
     sql: `SELECT idempotency_key FROM outbox AS candidate INDEXED BY outbox_due
-           WHERE status = 'pending' AND claim_token IS NULL AND ${NOT_HELD} AND next_attempt_at <= ?3
+           WHERE ${PENDING} AND claim_token IS NULL AND ${NOT_HELD} AND next_attempt_at <= ?3
              AND NOT ${waitsForTurn("candidate")}
            ORDER BY next_attempt_at, idempotency_key LIMIT ?4`,
     bindings: [limit],
@@ -145,7 +146,7 @@ function dueCandidates(limit: number): Candidates {
 function keyedCandidates(keys: readonly string[]): Candidates {
   return {
     sql: `SELECT idempotency_key FROM outbox AS candidate
-           WHERE idempotency_key IN (SELECT value FROM json_each(?4)) AND status = 'pending'
+           WHERE idempotency_key IN (SELECT value FROM json_each(?4)) AND ${PENDING}
              AND (claim_expires_at <= ?3 OR claim_token = ?1) AND NOT ${waitsForTurn("candidate")}`,
     bindings: [JSON.stringify(keys)],
   };

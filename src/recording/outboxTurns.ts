@@ -2,13 +2,14 @@ import type { Inbound } from "../inbound/types";
 import { userOf } from "../inbound/userOf";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { OutboxMemory } from "./outboxMemory";
+import { PENDING, pendingIn } from "./rowStatus";
 import { SuspendedTurns } from "./suspendedTurns";
 import { HELD_TURN_AT, LEAD_UNKNOWN } from "./turnMarks";
 
 /**
  * THE rule of who holds a conversation's thread (migrations/0014_turns.sql, 0015_turn_leads.sql),
  * as a predicate on the outbox row `row` names: a turn holds its thread while it is pending —
- * neither parked (stopped, interrupted, given up) nor completed (a completed row is deleted) — and
+ * neither parked (stopped, interrupted, given up) nor completed (done: rowStatus.ts) — and
  * not suspended (a run in `sleep` / `waitForAction` gave its turn back: its `turn` is NULL until it
  * wakes, 0021_released_turns.sql, suspendedTurns.ts). A turn in an attempt, waiting for a retry or
  * cooling down under a rate limit still holds it. Every
@@ -16,7 +17,7 @@ import { HELD_TURN_AT, LEAD_UNKNOWN } from "./turnMarks";
  * and nowhere else.
  */
 export function holdsThread(row: string): string {
-  return `(${row}.status = 'pending' AND ${row}.turn IS NOT NULL)`;
+  return `(${pendingIn(row)} AND ${row}.turn IS NOT NULL)`;
 }
 
 /**
@@ -188,7 +189,7 @@ export class OutboxTurns {
     const stopped = this.sql
       .all<{ idempotency_key: string }>(
         `UPDATE outbox SET status = 'parked', last_error = ?1, stopped_at = ?2
-          WHERE status = 'pending' AND idempotency_key IN (SELECT value FROM json_each(?3)) RETURNING idempotency_key`,
+          WHERE ${PENDING} AND idempotency_key IN (SELECT value FROM json_each(?3)) RETURNING idempotency_key`,
         reason,
         now,
         JSON.stringify(keys),

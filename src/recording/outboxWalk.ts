@@ -32,7 +32,8 @@ export interface WalkFindings {
  * more than a key range: the leases of the instance before it (their rows are in no index: a first
  * lease writes none), its threads' unindexed leads (outboxTurns.ts) and its rows by status
  * (outboxCounts.ts), told to the outbox's memory (outboxMemory.ts). The walk reads the outbox
- * in key order, WALK_STEP_ROWS at a time. Its first step runs at the instance's first use of the
+ * in key order, WALK_STEP_ROWS at a time — the current generation's done rows too, which it passes
+ * over (rows read, never written; outboxFiling.ts files them away once a generation). Its first step runs at the instance's first use of the
  * outbox, synchronously, so a shard with a small outbox knows everything before its first claim or
  * ingest; the rest continues between requests (`continue`, from the shard's alarm or timers), and
  * until it is `complete` the parts that need the whole picture say so (outboxTurns.ts holds a new
@@ -93,6 +94,8 @@ export class OutboxWalk {
       WALK_STEP_ROWS,
     );
     for (const row of rows) {
+      // A done row (delivered, kept with its story until its generation is dropped) is nothing to learn.
+      if (row.status === "done") continue;
       if (row.status !== "pending") {
         this.findings.ended(row.status as Exclude<OutboxStatus, "pending">);
         continue;

@@ -6,7 +6,7 @@ import type { OutboxCounts } from "./outboxCounts";
 import type { OutboxLeases } from "./outboxLeases";
 import { appendedStory, type ClaimedRow, type NewRow } from "./outboxRows";
 import type { ParkedFacts } from "./parkedMatch";
-import { DEAD_LETTER, STATUS_OF } from "./rowStatus";
+import { DEAD_LETTER, PENDING, STATUS_OF } from "./rowStatus";
 
 /** Parked rows are read from their own partial index (migrations/0016_due_rows.sql, 0019_stopped_runs.sql), never by a scan of the backlog. */
 const PARKED = `SELECT idempotency_key, workspace, effect, attempts, last_error, created_at, parked_at FROM outbox INDEXED BY outbox_parked
@@ -88,7 +88,7 @@ export class ParkedRows {
     const keys = this.sql
       .all<{ idempotency_key: string }>(
         `UPDATE outbox SET status = 'parked', last_error = ?1, parked_at = ?2
-          WHERE status = 'pending' AND workspace = ?3 AND effect != ?4 AND (claim_expires_at IS NULL OR claim_expires_at <= ?2)
+          WHERE ${PENDING} AND workspace = ?3 AND effect != ?4 AND (claim_expires_at IS NULL OR claim_expires_at <= ?2)
           RETURNING idempotency_key`,
         reason,
         now,

@@ -5,7 +5,7 @@ import type { OutboxStatus } from "../rpc/shard";
 import type { OutboxCounts } from "./outboxCounts";
 import type { OutboxLeases } from "./outboxLeases";
 import { appendedStory, type ClaimedRow, type NewRow } from "./outboxRows";
-import { STATUS_OF, STOPPED } from "./rowStatus";
+import { PENDING, STATUS_OF, STOPPED } from "./rowStatus";
 
 /** A stopped run is kept this long (the console counts it, an operator can read it), then pruned. */
 export const STOPPED_RETENTION_MS = 24 * 3_600_000;
@@ -97,7 +97,7 @@ export class StoppedRows {
         WHERE (idempotency_key IN (SELECT value FROM json_each(?3))
             OR idempotency_key IN (SELECT idempotency_key FROM outbox AS turn WHERE turn.turn = ?1 AND turn.turn_seq IS NOT NULL)
             OR idempotency_key IN (SELECT idempotency_key FROM outbox WHERE turn_released = ?1))
-          AND status = 'pending' AND effect = 'run' AND payload ->> '$.inbound.conversation.key' = ?1
+          AND ${PENDING} AND effect = 'run' AND payload ->> '$.inbound.conversation.key' = ?1
           AND payload ->> '$.inbound.dedupeKey' IS NOT ?2`,
       conversation,
       except,
@@ -109,7 +109,7 @@ export class StoppedRows {
     const stopped = this.sql
       .all<{ idempotency_key: string }>(
         `UPDATE outbox SET status = 'parked', last_error = ?1, stopped_at = ?2
-          WHERE status = 'pending' AND idempotency_key IN (SELECT value FROM json_each(?3))
+          WHERE ${PENDING} AND idempotency_key IN (SELECT value FROM json_each(?3))
           RETURNING idempotency_key`,
         reason,
         now,

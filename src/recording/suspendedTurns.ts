@@ -1,5 +1,6 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { OutboxMemory } from "./outboxMemory";
+import { PENDING } from "./rowStatus";
 import { HELD_TURN_AT } from "./turnMarks";
 
 /** What a woken run's new turn needs of the thread's turns (outboxTurns.ts). */
@@ -29,7 +30,7 @@ export class SuspendedTurns {
   release(key: string, token: string): string | null {
     const [row] = this.sql.all<{ conversation: string }>(
       `UPDATE outbox SET turn_released = turn, turn = NULL, turn_seq = NULL, turn_after = NULL
-        WHERE idempotency_key = ? AND claim_token = ? AND status = 'pending' AND turn IS NOT NULL
+        WHERE idempotency_key = ? AND claim_token = ? AND ${PENDING} AND turn IS NOT NULL
         RETURNING turn_released AS conversation`,
       key,
       token,
@@ -49,7 +50,7 @@ export class SuspendedTurns {
           next_attempt_at = CASE WHEN ?4 THEN ${HELD_TURN_AT} ELSE next_attempt_at END,
           claim_token = CASE WHEN ?4 THEN NULL ELSE claim_token END,
           claim_expires_at = CASE WHEN ?4 THEN NULL ELSE claim_expires_at END
-        WHERE idempotency_key = ?5 AND claim_token = ?6 AND status = 'pending' AND turn_released = ?1
+        WHERE idempotency_key = ?5 AND claim_token = ?6 AND ${PENDING} AND turn_released = ?1
         RETURNING 1`,
       conversation,
       place.seq,

@@ -1,6 +1,7 @@
 import type { WaitAnswer, WaitRecord } from "../app/contract";
 import { toBase64 } from "../platform/base64";
 import type { MeteredSql } from "../platform/sql/meteredSql";
+import { PENDING, pendingIn } from "./rowStatus";
 
 /** Ended waits are kept this long past their deadline, then pruned (a click after that finds none: ended all the same). */
 export const WAIT_KEEP_MS = 24 * 60 * 60 * 1000;
@@ -101,7 +102,7 @@ export class Waits {
       open: number;
     }>(
       `SELECT w.run_key, w.channel, w.message_ts, w.answerers,
-              (w.state = 'open' AND w.deadline > ? AND o.status = 'pending') AS open
+              (w.state = 'open' AND w.deadline > ? AND ${pendingIn("o")}) AS open
          FROM waits w LEFT JOIN outbox o ON o.idempotency_key = w.run_key
         WHERE w.wait_id = ?`,
       now,
@@ -126,7 +127,7 @@ export class Waits {
   wake(key: string, now: number): boolean {
     return (
       this.sql.count(
-        `UPDATE outbox SET next_attempt_at = ?1 WHERE idempotency_key = ?2 AND status = 'pending'
+        `UPDATE outbox SET next_attempt_at = ?1 WHERE idempotency_key = ?2 AND ${PENDING}
           AND claim_token IS NULL AND next_attempt_at > ?1 RETURNING 1`,
         now,
         key,

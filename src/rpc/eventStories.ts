@@ -10,8 +10,12 @@ import type { MessageStory, WaitingStory } from "./effectMessages";
 /** The field a payload kept `redacted` carries (`"redacted": true`): a re-run refuses such a payload. */
 export const REDACTED_MARK = "redacted";
 
-/** An effect's status: its outbox row's, or `settled` once the row is gone (completed, or discarded). */
-export type EffectStatus = "pending" | "parked" | "stopped" | "settled";
+/**
+ * An effect's status: its outbox row's — `done` once delivered (kept with its story until its
+ * generation is dropped) — or `settled` once the row is gone (discarded, or completed by a version
+ * that deleted delivered rows).
+ */
+export type EffectStatus = "pending" | "parked" | "stopped" | "done" | "settled";
 
 /** One Slack call of an attempt. */
 export interface CallStory {
@@ -26,13 +30,14 @@ export interface CallStory {
   ms: number;
 }
 
-/** One attempt that settled on a row still in the outbox (retried, parked, stopped). */
+/** One attempt that settled on its row (retried, parked, stopped, done). */
 export interface AttemptStory {
   start: number;
   end: number;
   /** `lease_lost`: its lease ran out before it settled, and another attempt took the row over (written by that claim). */
-  outcome: "retried" | "parked" | "stopped" | "lease_lost";
-  error: string;
+  outcome: "retried" | "parked" | "stopped" | "lease_lost" | "done";
+  /** Why it settled so (none when it was done). */
+  error?: string;
   calls: CallStory[];
 }
 
@@ -51,7 +56,7 @@ export interface EffectStory {
   /** An attempt holds its lease now. */
   leased: boolean;
   parkedAt: number | null;
-  /** Its last attempts that settled on the row, oldest first (kept while the row lives; none once settled). */
+  /** Its last attempts that settled on the row, oldest first (kept while the row is, done rows too; none once settled). */
   history: AttemptStory[];
   /** What its run waits for while suspended (`waitForAction`, `sleep`), else null; only in one delivery's story. */
   waiting?: WaitingStory | null;
@@ -73,7 +78,7 @@ export interface EventSummary {
   /** Slack's `X-Slack-Retry-Num` / `-Reason` of the delivery recorded (the first that arrived). */
   retryNum: number | null;
   retryReason: string | null;
-  /** The worst of its effects' (parked, stopped, pending, settled), or `settled` with none. */
+  /** The worst of its effects' (parked, stopped, pending, done, settled), or `settled` with none. */
   status: EffectStatus;
   effects: EffectStory[];
 }

@@ -9,6 +9,7 @@ import { inSpan } from "../platform/spans";
 import { EventStories } from "../recording/eventStories";
 import { type IngestStores, ingestDelivery } from "../recording/ingest";
 import type { Outbox } from "../recording/outbox";
+import { OutboxFiling } from "../recording/outboxFiling";
 import { Receipts } from "../recording/receipts";
 import { rerunLinks } from "../recording/rerunLinks";
 import { PAUSED_RETRY_MS, type ShardStorage } from "../recording/shardStorage";
@@ -52,6 +53,8 @@ export class Recording {
   private readonly retentionMs: number;
   private readonly receipts: Receipts;
   private readonly stores: IngestStores;
+  /** The outbox filed by generation: done rows dropped with their table (outboxFiling.ts). */
+  private readonly filing: OutboxFiling;
   /** Each delivery's story, read from its receipt and its outbox rows (GET /admin/api/events…). */
   readonly stories: EventStories;
 
@@ -62,11 +65,19 @@ export class Recording {
     const { receiptRetentionMs, eventPayloads } = recordSettings(env);
     this.retentionMs = receiptRetentionMs;
     this.receipts = new Receipts(storage.sql, this.retentionMs, eventPayloads);
-    this.stores = { sql: storage.sql, receipts: this.receipts, outbox, budgets: new TurnBudgets(storage.sql) };
-    this.stories = new EventStories(storage.sql, this.receipts);
+    this.filing = new OutboxFiling(storage.sql, this.retentionMs);
+    this.stores = {
+      sql: storage.sql,
+      receipts: this.receipts,
+      outbox,
+      budgets: new TurnBudgets(storage.sql),
+      filing: this.filing,
+    };
+    this.stories = new EventStories(storage.sql, this.receipts, this.filing);
     storage.wakeUps.register((now) => {
       const prunable = this.receipts.nextPruneAt(now);
-      return prunable === null ? null : Math.max(prunable, now + PRUNE_INTERVAL_MS);
+      // A shard that never recorded has nothing to file either.
+      return prunable === null ? null : Math.max(Math.min(prunable, this.filing.nextFilingAt(now)), now + PRUNE_INTERVAL_MS);
     });
   }
 
@@ -167,9 +178,13 @@ export class Recording {
     return parked;
   }
 
-  /** The alarm's part: whole generations expire together (a table each); if the table of before 0005 still holds more than one batch, come back soon. */
+  /**
+   * The alarm's part: whole generations expire together (a table each) — receipts, and the outbox's
+   * done rows, filed once a generation; if the table of before 0005 still holds more than one batch, come back soon.
+   */
   prune(now: number): void {
     if (this.receipts.pruneExpired(now) > 0) this.parts.storage.wakeUps.arm(now + 1_000);
+    if (this.parts.storage.migrated) this.filing.file(now);
     this.stores.budgets.prune(now);
   }
 

@@ -3,6 +3,7 @@ import type { Authorize } from "../auth/authorize";
 import { DeliveryLoop } from "../delivery/deliveryLoop";
 import { describeError, log } from "../platform/log";
 import { Outbox } from "../recording/outbox";
+import { OutboxFiling } from "../recording/outboxFiling";
 import type { ShardStorage } from "../recording/shardStorage";
 import type { CoordinatorEnv } from "../rpc/env";
 import { layoutKeeperStub } from "../rpc/shardStub";
@@ -10,6 +11,9 @@ import { alertSettings, spreadSettings } from "../settings";
 import { Watch } from "../watch/Watch";
 import { Metrics } from "./metrics";
 import { Operations } from "./operations";
+
+/** How long the watch keeps a delivered alert's row (its generation): a day. */
+const ALERTS_KEPT_MS = 86_400_000;
 
 /**
  * The role of the one reserved shard "watch": alerts, the guard and the registry of shards
@@ -22,6 +26,8 @@ export class WatchShard {
   readonly metrics: Metrics;
   readonly operations: Operations;
   private readonly outbox: Outbox;
+  /** Its delivered alerts are kept, done, one to two days, and dropped whole (outboxFiling.ts). */
+  private readonly filing: OutboxFiling;
   /** Made at first use, with the schema. */
   private part?: Watch;
 
@@ -33,6 +39,7 @@ export class WatchShard {
   ) {
     const outbox = new Outbox(storage.sql);
     this.outbox = outbox;
+    this.filing = new OutboxFiling(storage.sql, ALERTS_KEPT_MS);
     const { wakeUps } = storage;
     this.delivery = new DeliveryLoop({ shard: storage.name, role: "watch", app, authorize, env, outbox, wakeUps });
     this.metrics = new Metrics(storage, outbox);
@@ -82,6 +89,7 @@ export class WatchShard {
         log("error", "watch: spread not checked", { error: describeError(error) });
       }
       await this.delivery.sweep(now);
+      if (this.storage.migrated) this.filing.file(now);
     }, this.delivery.ready !== null);
   }
 }

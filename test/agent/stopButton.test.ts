@@ -294,7 +294,9 @@ describe("the stop button (agent_session_stopped)", () => {
         await shard.delivery.sweep(Date.now());
       }
       return state.storage.sql
-        .exec(`SELECT ${STATUS_OF("outbox")} AS status, last_error FROM outbox WHERE effect = 'run' ORDER BY created_at`)
+        .exec(
+          `SELECT ${STATUS_OF("outbox")} AS status, last_error FROM outbox WHERE effect = 'run' AND done_at IS NULL ORDER BY created_at`,
+        )
         .toArray();
     });
     expect(attempts).toEqual(["flaky first", "flaky again"]);

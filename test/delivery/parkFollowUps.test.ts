@@ -51,7 +51,8 @@ describe("a parked run's follow-ups", () => {
       const outbox = outboxOf(state);
       const inbound = mention(team);
       outbox.enqueue([newRow("Ev-parks:run:broken", team, { type: "run", listener: "broken", inbound })], Date.now(), null);
-      const rows = () => state.storage.sql.exec("SELECT idempotency_key, status FROM outbox ORDER BY 1").toArray() as Rows;
+      const rows = () =>
+        state.storage.sql.exec("SELECT idempotency_key, status FROM outbox WHERE done_at IS NULL ORDER BY 1").toArray() as Rows;
       const sweepRounds = async (n: number) => {
         for (let i = 0; i < n; i++) {
           clock.advance(60_000);
@@ -89,7 +90,9 @@ describe("a parked run's follow-ups", () => {
         clock.advance(60_000);
         await loop.sweep(Date.now());
       }
-      return state.storage.sql.exec("SELECT idempotency_key, status FROM outbox ORDER BY 1").toArray() as Rows;
+      return state.storage.sql
+        .exec("SELECT idempotency_key, status FROM outbox WHERE done_at IS NULL ORDER BY 1")
+        .toArray() as Rows;
     });
     expect(rows).toEqual([
       { idempotency_key: "Ev-parks:run:broken", status: "parked" },

@@ -48,7 +48,9 @@ async function deliverAndSettle(app: App, text: string): Promise<Rows> {
       clock.advance(60_000);
       await loop.sweep(Date.now());
     }
-    return state.storage.sql.exec("SELECT idempotency_key, status FROM outbox ORDER BY 1").toArray() as Rows;
+    return state.storage.sql
+      .exec("SELECT idempotency_key, status FROM outbox WHERE done_at IS NULL ORDER BY 1")
+      .toArray() as Rows;
   });
 }
 

@@ -47,7 +47,7 @@ async function mention(team: string, event: Record<string, unknown> = appMention
 }
 
 describe("an event's story (GET /admin/api/events/{id})", () => {
-  it("a delivered mention: its ids, when it came, its payload, and its one effect settled", async () => {
+  it("a delivered mention: its ids, when it came, its payload, and its one effect done", async () => {
     const team = newWorkspace();
     const id = await mention(team, appMention({ channel: "C0STORY01", user: "U0STORY01", text: "<@U0000BOT> hi" }));
     await vi.waitFor(() => expect(slack().callsTo("chat.postMessage")).toHaveLength(1));
@@ -62,11 +62,11 @@ describe("an event's story (GET /admin/api/events/{id})", () => {
       channel: "C0STORY01",
       user: "U0STORY01",
       retryNum: null,
-      status: "settled",
+      status: "done",
       unreachable: [],
     });
     expect(found.effects).toEqual([
-      expect.objectContaining({ key: expect.stringMatching(new RegExp(`^${id}:`)), status: "settled" }),
+      expect.objectContaining({ key: expect.stringMatching(new RegExp(`^${id}:`)), status: "done" }),
     ]);
     expect(found.payload?.event).toMatchObject({ type: "app_mention", text: "<@U0000BOT> hi", channel: "C0STORY01" });
     // The legacy verification token is never kept.
@@ -169,7 +169,7 @@ describe("searching deliveries (GET /admin/api/events)", () => {
     expect((await adminGet("/admin/api/events", null)).status).toBe(401);
   });
 
-  it("by status: a parked delivery is found as parked, a delivered one as settled", async () => {
+  it("by status: a parked delivery is found as parked, a delivered one as done", async () => {
     const team = newWorkspace();
     slack().fail({ method: "chat.postMessage" }, { error: "channel_not_found" }, 1);
     const parked = await mention(team);
@@ -178,6 +178,7 @@ describe("searching deliveries (GET /admin/api/events)", () => {
     await vi.waitFor(async () => expect((await shardStub(team).stats()).outbox.pending).toBe(0));
     const ids = async (status: string) => (await list(`workspace=${team}&status=${status}`)).events.map((event) => event.id);
     expect(await ids("parked")).toEqual([parked]);
-    expect(await ids("settled")).toEqual([delivered]);
+    expect(await ids("done")).toEqual([delivered]);
+    expect(await ids("settled")).toEqual([]);
   });
 });

@@ -156,7 +156,7 @@ describe("the walk of what an instance inherits", () => {
       const kept = outbox.countsByStatus();
       const counted: Record<string, number> = {};
       for (const row of state.storage.sql.exec<{ status: string; n: number }>(
-        `SELECT ${STATUS_OF("outbox")} AS status, count(*) AS n FROM outbox GROUP BY 1`,
+        `SELECT ${STATUS_OF("outbox")} AS status, count(*) AS n FROM outbox WHERE done_at IS NULL GROUP BY 1`,
       ))
         counted[row.status] = row.n;
       return { midway, kept, counted };

@@ -34,7 +34,7 @@ describe("an effect's story across a take-over", () => {
         error: "chat.postMessage: 200 channel_not_found",
         calls: [{ method: "chat.postMessage", ok: false, error: "chat.postMessage: 200 channel_not_found", ms: 5 }],
       };
-      outbox.parked.park(began, "taker", 1, attempt.error, takenAt + 5, undefined, undefined, null, JSON.stringify(attempt));
+      outbox.parked.park(began, "taker", 1, attempt.error!, takenAt + 5, undefined, undefined, null, JSON.stringify(attempt));
       const stories = state.storage.sql
         .exec<{ key: string; story: string | null }>("SELECT idempotency_key AS key, story FROM outbox ORDER BY key")
         .toArray();

@@ -1,7 +1,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { applyMigrations, MIGRATIONS } from "../../src/platform/sql/migrations";
-import { DEAD_LETTER, STATUS_OF, STOPPED } from "../../src/recording/rowStatus";
+import { DEAD_LETTER, STOPPED } from "../../src/recording/rowStatus";
+
+const STATUS_AT_0019 = "CASE WHEN stopped_at IS NULL THEN status ELSE 'stopped' END";
+
 import { newWorkspace, shardStub } from "../support/coordinator";
 
 type Row = Record<string, SqlStorageValue>;
@@ -62,7 +65,8 @@ describe("migration 0019_stopped_runs", () => {
         refused = String(error);
       }
       const statuses = sql
-        .exec<Row>(`SELECT idempotency_key, ${STATUS_OF("outbox")} AS status FROM outbox ORDER BY idempotency_key`)
+        // STATUS_OF as of 0019 (its `done` needs 0026's column, not applied here).
+        .exec<Row>(`SELECT idempotency_key, ${STATUS_AT_0019} AS status FROM outbox ORDER BY idempotency_key`)
         .toArray();
       return { applied, rows, indexes, statuses, refused, deadLetters, stopped };
     });

@@ -41,7 +41,7 @@ function runsOf(team: string) {
       .exec<{ key: string; status: string; last_error: string | null; held: number }>(
         `SELECT substr(idempotency_key, instr(idempotency_key, ':') + 1) AS key, ${STATUS_OF("outbox")} AS status, last_error,
           claim_token IS NOT NULL AS held
-          FROM outbox WHERE effect = 'run'`,
+          FROM outbox WHERE effect = 'run' AND done_at IS NULL`,
       )
       .toArray(),
   );

@@ -76,7 +76,7 @@ async function perform(app: App, delivery: () => Inbound, slack: FakeSlack) {
       await loop.sweep(Date.now());
       clock.advance(30_000);
     }
-    return state.storage.sql.exec("SELECT status, attempts, last_error FROM outbox").toArray();
+    return state.storage.sql.exec("SELECT status, attempts, last_error FROM outbox WHERE done_at IS NULL").toArray();
   });
 }
 

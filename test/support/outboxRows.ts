@@ -52,7 +52,7 @@ export function outboxRows(stub: ShardStub): Promise<OutboxRow[]> {
       .exec<OutboxRow>(
         // The status as the code reads it: a stopped run is stored `parked` with `stopped_at` (src/recording/rowStatus.ts).
         `SELECT idempotency_key, ${STATUS_OF("outbox")} AS status, attempts, next_attempt_at, claim_token, claim_expires_at, last_error
-          FROM outbox ORDER BY idempotency_key`,
+          FROM outbox WHERE done_at IS NULL ORDER BY idempotency_key`, // live rows: a done row is kept with its story (0026)
       )
       .toArray(),
   );

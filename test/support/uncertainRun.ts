@@ -96,7 +96,8 @@ export async function answerMentions(
   const rows = () =>
     runInDurableObject(
       stub,
-      (_, state) => state.storage.sql.exec("SELECT * FROM outbox").toArray() as Array<Record<string, unknown>>,
+      (_, state) =>
+        state.storage.sql.exec("SELECT * FROM outbox WHERE done_at IS NULL").toArray() as Array<Record<string, unknown>>,
     );
   return { slack, rows, events, recordedAt, shard };
 }

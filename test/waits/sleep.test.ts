@@ -45,7 +45,7 @@ describe("a run's durable sleep", () => {
       expect(said()).toEqual(["I will remind you in a minute."]);
       const [row] = state.storage.sql
         .exec<{ status: string; attempts: number; next_attempt_at: number }>(
-          "SELECT status, attempts, next_attempt_at FROM outbox",
+          "SELECT status, attempts, next_attempt_at FROM outbox WHERE done_at IS NULL",
         )
         .toArray();
       // Pending, no attempt counted, due when the sleep ends; the shard's alarm is set for it.
@@ -62,7 +62,7 @@ describe("a run's durable sleep", () => {
       clock.advance(60_000);
       await shard.delivery.sweep(Date.now());
       expect(said()).toEqual(["I will remind you in a minute.", "Reminder: stretch."]);
-      expect(state.storage.sql.exec("SELECT count(*) AS n FROM outbox").one().n).toBe(0);
+      expect(state.storage.sql.exec("SELECT count(*) AS n FROM outbox WHERE done_at IS NULL").one().n).toBe(0);
     });
     // The first attempt, and the one after the sleep: both attempt 1 (a sleep is no failure).
     expect(runs).toEqual([1, 1]);

@@ -88,7 +88,7 @@ describe("waitForAction: a durable wait for a person's click", () => {
       expect(on.threadTs).toBe(ts);
       expect(on.blockId).toMatch(/^durable_wait:0:[\w-]{22}$/);
       // Pending, unleased, no attempt counted, due at the deadline; one wait row, open.
-      const row = state.storage.sql.exec("SELECT attempts, claim_token, next_attempt_at FROM outbox").one();
+      const row = state.storage.sql.exec("SELECT attempts, claim_token, next_attempt_at FROM outbox WHERE done_at IS NULL").one();
       expect(row).toEqual({ attempts: 0, claim_token: null, next_attempt_at: clock.now() + TEN_MINUTES });
       expect(state.storage.sql.exec("SELECT state, message_ts FROM waits").toArray()).toEqual([
         { state: "open", message_ts: on.ts },
@@ -100,7 +100,7 @@ describe("waitForAction: a durable wait for a person's click", () => {
       // The click made the run due at once: the sweep runs it now, not at the deadline.
       await shard.delivery.sweep(Date.now());
       expect(said()).toEqual(["Delete these 40 tickets?", "Deleted, as <@U0000USER> said."]);
-      expect(state.storage.sql.exec("SELECT count(*) AS n FROM outbox").one().n).toBe(0);
+      expect(state.storage.sql.exec("SELECT count(*) AS n FROM outbox WHERE done_at IS NULL").one().n).toBe(0);
       expect(state.storage.sql.exec("SELECT state FROM waits").one().state).toBe("closed");
     });
     expect(runs).toHaveLength(2);
@@ -172,7 +172,7 @@ describe("waitForAction: a durable wait for a person's click", () => {
       await shard.recording.ingest(click(team, { ...on, blockId: "durable_wait:0:AAAAAAAAAAAAAAAAAAAAAA" }, "yes"));
       await shard.delivery.sweep(Date.now());
       expect(state.storage.sql.exec("SELECT state FROM waits").one().state).toBe("open");
-      expect(state.storage.sql.exec("SELECT attempts, claim_token FROM outbox").one()).toEqual({
+      expect(state.storage.sql.exec("SELECT attempts, claim_token FROM outbox WHERE done_at IS NULL").one()).toEqual({
         attempts: 0,
         claim_token: null,
       });
@@ -247,7 +247,9 @@ describe("waitForAction: a durable wait for a person's click", () => {
       await slack().waitFor("agents.sessions.setStatus", (call) => call.body.status === "suspended");
       await shard.recording.ingest(click(team, asked(), "no"));
       expect(await first).toBe("postponed");
-      const row = state.storage.sql.exec<{ next_attempt_at: number }>("SELECT next_attempt_at FROM outbox").one();
+      const row = state.storage.sql
+        .exec<{ next_attempt_at: number }>("SELECT next_attempt_at FROM outbox WHERE done_at IS NULL")
+        .one();
       expect(row.next_attempt_at).toBeLessThanOrEqual(Date.now());
       await shard.delivery.sweep(Date.now());
     });

@@ -23,6 +23,7 @@ import turnBudgets from "../../../migrations/0022_turn_budgets.sql";
 import mergedTurns from "../../../migrations/0023_merged_turns.sql";
 import sessionTitles from "../../../migrations/0024_session_titles.sql";
 import effectStories from "../../../migrations/0025_effect_stories.sql";
+import doneRows from "../../../migrations/0026_done_rows.sql";
 import automaticSpread from "../../../migrations/0027_automatic_spread.sql";
 import { type MigrationId, SchemaNewerThanCode } from "../errors";
 
@@ -60,6 +61,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 23, name: "0023_merged_turns", sql: mergedTurns },
   { id: 24, name: "0024_session_titles", sql: sessionTitles },
   { id: 25, name: "0025_effect_stories", sql: effectStories },
+  { id: 26, name: "0026_done_rows", sql: doneRows },
   { id: 27, name: "0027_automatic_spread", sql: automaticSpread },
 ];
 

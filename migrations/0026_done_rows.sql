@@ -1,0 +1,11 @@
+-- A delivered row keeps its story (issue 42; docs/design.md "An event's story"): its completion
+-- UPDATEs it to done — `done_at` set, with the attempt's story appended — instead of deleting it,
+-- one row written either way. A column, not a third status: 0001's CHECK allows only 'pending'
+-- and 'parked', and SQLite changes a CHECK only by rebuilding the table, at a backlog of a million
+-- rows longer than a Durable Object's start may take (0019's reasoning). A done row keeps `status`
+-- 'pending', with no lease, no turn and `next_attempt_at` past every due time, so it enters no
+-- partial index (each entry is a row written), and every statement asking for pending rows asks
+-- `done_at IS NULL` too (recording/rowStatus.ts). Done rows are not deleted one by one: the
+-- outbox is filed by generation (recording/outboxFiling.ts) and a filed table is dropped whole.
+-- No index: adding the column writes no row.
+ALTER TABLE outbox ADD COLUMN done_at INTEGER;

@@ -1,0 +1,38 @@
+import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { OutboxStatus } from "../rpc/shard";
+import { appendedStory } from "./outboxRows";
+import { STATUS_OF } from "./rowStatus";
+import { HELD_TURN_AT } from "./turnMarks";
+
+/**
+ * A delivered row's fenced completion (migrations/0026_done_rows.sql): the row becomes done — kept
+ * with its story, `story` (the attempt's, JSON) appended, until its generation's table is dropped
+ * (outboxFiling.ts) — only if `token` still holds its lease. One row written, as the DELETE of
+ * before was. A done row keeps no lease, no turn and no burst, is due never and `pending` (not
+ * stopped), so it is in no partial index and no claim, fence or count reads it (rowStatus.ts
+ * PENDING); leaving `outbox_turns`, `outbox_stopped` or `outbox_open_merges` costs the index entry a
+ * DELETE removed too. Its payload (the effect, a run's inbound with what people wrote) is not
+ * kept: the delivery's receipt keeps it as EVENT_PAYLOADS says; its `effect`, `steps` (a run's
+ * checkpoints) and story stay. Returns what the row was (pending, or stopped while its attempt ran), or null
+ * when fenced out.
+ */
+export function completeRow(sql: MeteredSql, key: string, token: string, story: string | null, now: number): OutboxStatus | null {
+  // What it was: RETURNING tells only what it became (a key look-up, no row written).
+  const [was] = sql.all<{ status: OutboxStatus }>(
+    `SELECT ${STATUS_OF("outbox")} AS status FROM outbox WHERE idempotency_key = ? AND claim_token = ?`,
+    key,
+    token,
+  );
+  if (!was) return null;
+  const done = sql.count(
+    `UPDATE outbox SET done_at = ?1, status = 'pending', stopped_at = NULL, claim_token = NULL, claim_expires_at = NULL,
+        next_attempt_at = ${HELD_TURN_AT}, turn = NULL, turn_seq = NULL, turn_after = NULL, turn_released = NULL,
+        merge_open = NULL, payload = '{}', story = ${appendedStory("?2")}
+      WHERE idempotency_key = ?3 AND claim_token = ?4 AND done_at IS NULL RETURNING 1`,
+    now,
+    story,
+    key,
+    token,
+  );
+  return done === 1 ? was.status : null;
+}
