@@ -51,8 +51,12 @@ describe("the demo's durable wait in its event's story", () => {
     expect((await deliver(await signedInteraction(click, signedBy()), "/slack/interactivity")).status).toBe(200);
     await runDurableObjectAlarm(shardStub(team));
     await slack().waitFor("chat.stopStream");
-    await vi.waitFor(async () => expect((await effect()).status).toBe("settled"), { timeout: 5_000 });
-    // Its row is gone with the run; its wait (kept a day past its deadline) still names the question.
-    expect(await effect()).toMatchObject({ waiting: null, messages: [asking] });
+    await vi.waitFor(async () => expect((await effect()).status).toBe("done"), { timeout: 5_000 });
+    // Done, its row kept with its checkpoints: it names the question and the reply it streamed after the click.
+    const done = await effect();
+    expect(done).toMatchObject({
+      waiting: null,
+      messages: [asking, expect.objectContaining({ kind: "stream", state: "stopped" })],
+    });
   });
 });

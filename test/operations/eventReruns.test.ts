@@ -73,7 +73,7 @@ describe("re-running an event (POST /admin/api/events/{id}/rerun)", () => {
     // The new delivery's story names its original; the original's lists its re-run.
     const rerunStory = await story(rerunId);
     expect(rerunStory).toMatchObject({ id: rerunId, rerunOf: id, reruns: [] });
-    expect(rerunStory.effects).toEqual([expect.objectContaining({ key: `${rerunId}:run:event:app_mention`, status: "settled" })]);
+    expect(rerunStory.effects).toEqual([expect.objectContaining({ key: `${rerunId}:run:event:app_mention`, status: "done" })]);
     const original = await story(id);
     expect(original.reruns).toEqual([rerunId]);
     expect(original.rerunOf).toBeUndefined();

@@ -84,8 +84,8 @@ describe("an event's story: what its run waits for, and its messages", () => {
       expect(shard.recording.eventStory(inbound.dedupeKey)!.effects[0]!.waiting).toBeNull();
       await shard.delivery.sweep(Date.now());
       const after = shard.recording.eventStory(inbound.dedupeKey)!.effects[0]!;
-      expect(after).toMatchObject({ status: "settled", waiting: null });
-      // The wait is kept a day past its deadline: the settled run's question still shows.
+      expect(after).toMatchObject({ status: "done", waiting: null });
+      // The wait is kept a day past its deadline: the done run's question still shows.
       expect(after.messages).toEqual([asking]);
     });
     expect(
@@ -110,7 +110,7 @@ describe("an event's story: what its run waits for, and its messages", () => {
 
       clock.advance(60_000);
       await shard.delivery.sweep(Date.now());
-      expect(shard.recording.eventStory(inbound.dedupeKey)!.effects[0]).toMatchObject({ status: "settled", waiting: null });
+      expect(shard.recording.eventStory(inbound.dedupeKey)!.effects[0]).toMatchObject({ status: "done", waiting: null });
     });
   });
 });
