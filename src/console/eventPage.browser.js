@@ -50,9 +50,9 @@ function show(story) {
 }
 
 function notFound(what, id = "") {
-  // A delivery whose every effect is keyed by its message keeps no receipt under its event_id (docs/guides/operations.md).
+  // A message's twin event (message / app_mention) keyed by its message is kept under the first one's event_id only (docs/guides/operations.md).
   const hint = id.startsWith("Ev")
-    ? ' A delivery keyed by its message (dedupe: "fact") is kept as fact:{team}:{channel}:{ts}:{listener}: search its channel or user.'
+    ? " A message's second event (its message / app_mention twin), or one kept with EVENT_PAYLOADS=none, is not found by its event_id: search its channel or user."
     : "";
   $("event-message").textContent = `${what}: not found (unknown, or pruned with its receipt window).${hint}`;
 }

@@ -51,20 +51,37 @@ export class EventStories {
     private readonly filing: OutboxFiling,
   ) {}
 
-  /** The story of the delivery `id` (its dedupe key, or a fact receipt's `fact:…` key); null when unknown or pruned. */
+  /**
+   * The story of the delivery `id` (its dedupe key, or a fact receipt's `fact:…` key); null when
+   * unknown or pruned. An `event_id` whose delivery was keyed by its message alone (every listener
+   * `dedupe: "fact"`, as the demo's mention) has no receipt of its own: it is found in its message's
+   * fact receipt, by the `event_id` its kept payload names — a scan of the kept fact receipts, made
+   * only when the key is not found (an operator's look-up, never an ingest's).
+   */
   story(id: string, now: number): EventStory | null {
+    const row = this.receiptOf(`dedupe_key = ?`, id, now) ?? (id.startsWith("fact:") ? undefined : this.factReceiptOf(id, now));
+    if (!row) return null;
+    const filed = this.filing.kept(now);
+    const story = { ...this.summary(row, filed), payload: row.payload === null ? null : JSON.parse(row.payload) };
+    // A done row's checkpoints are read where it is, filed or not.
+    return withEffectMessages(this.sql, story, (key) => this.rowOf<{ steps: string }>("steps", key, filed)?.steps);
+  }
+
+  /** The first receipt, newest generation first, that `where` (one bound value) finds. */
+  private receiptOf(where: string, value: string, now: number): (ReceiptRow & { payload: string | null }) | undefined {
     for (const generation of this.receipts.keptGenerations(now)) {
       const [row] = this.sql.all<ReceiptRow & { payload: string | null }>(
-        `SELECT ${COLUMNS}, payload FROM ${tableOf(generation)} WHERE dedupe_key = ?`,
-        id,
+        `SELECT ${COLUMNS}, payload FROM ${tableOf(generation)} WHERE ${where} LIMIT 1`,
+        value,
       );
-      if (!row) continue;
-      const filed = this.filing.kept(now);
-      const story = { ...this.summary(row, filed), payload: row.payload === null ? null : JSON.parse(row.payload) };
-      // A done row's checkpoints are read where it is, filed or not.
-      return withEffectMessages(this.sql, story, (key) => this.rowOf<{ steps: string }>("steps", key, filed)?.steps);
+      if (row) return row;
     }
-    return null;
+    return undefined;
+  }
+
+  /** The fact receipt recorded by the event `eventId` (its payload's `event_id`: kept unless EVENT_PAYLOADS is none). */
+  private factReceiptOf(eventId: string, now: number) {
+    return this.receiptOf(`kind = 'fact' AND payload IS NOT NULL AND payload ->> '$.event_id' = ?`, eventId, now);
   }
 
   /** Deliveries matching `filter`, newest first (received time, then id), at most `filter.limit`. */

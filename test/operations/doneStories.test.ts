@@ -35,6 +35,10 @@ describe("a delivered event's story", () => {
       const listed = () => shard.recording.listEvents({ limit: 5 });
       await vi.waitFor(() => expect(listed()[0]?.status).toBe("done"));
       const [event] = listed();
+      // Keyed by its message alone, it has no receipt of its own: its event_id finds its message's fact receipt.
+      expect(event!.id).toMatch(/^fact:/);
+      expect(shard.recording.eventStory("EvDone1")?.id).toBe(event!.id);
+      expect(shard.recording.eventStory("EvNeverSeen")).toBeNull();
       return shard.recording.eventStory(event!.id);
     });
     expect(slack().callsTo("chat.update")).toHaveLength(1);
