@@ -202,7 +202,7 @@ describe("the console's event search and event page", () => {
       await search(page, "EvNEVERSENT");
       await shows(page, `document.getElementById("event-message").textContent.includes("not found")`);
       expect(await page.textContent("#event-message")).toMatch(
-        /^Event EvNEVERSENT: not found \(unknown, or pruned with its receipt window\)\. A delivery keyed by its message/,
+        /^Event EvNEVERSENT: not found \(unknown, or pruned with its receipt window\)\. A message.s second event/,
       );
       expect(await page.$$("#event-timeline")).toHaveLength(0);
 
