@@ -1,4 +1,5 @@
 import type { Outbox } from "../recording/outbox";
+import type { Checkpoints } from "../recording/outboxSteps";
 
 /** A completion waits at most this long for another write to share its commit. */
 export const COMPLETION_WAIT_MS = 10;
@@ -38,8 +39,12 @@ export class Completions {
     private readonly awaited: (key: string) => boolean = () => false,
   ) {}
 
-  /** Deletes the delivered row if `token` still holds its lease, with the next write; true if it did. */
-  complete(key: string, token: string): Promise<boolean> {
+  /**
+   * Deletes the delivered row if `token` still holds its lease, with the next write; true if it did.
+   * `checkpoints`: the step results its attempt kept (stepCheckpoints.ts) — the DELETE needs none; a
+   * completion that keeps the row (as `done`, issue 43) writes them in its own UPDATE.
+   */
+  complete(key: string, token: string, _checkpoints?: () => Checkpoints): Promise<boolean> {
     const completed = this.queue(() => this.outbox.complete(key, token), false);
     if (this.awaited(key)) this.flush();
     return completed;
