@@ -73,7 +73,9 @@ describe("a step whose only work was one findable post", () => {
       return { row, left: shard.row() };
     });
     // The one message in the thread, updated in place.
-    const [{ ts }] = slack.messagesIn(CHANNEL, THREAD).filter((message) => message.ts !== THREAD) as [{ ts: string }];
+    const [message, ...more] = slack.messagesIn(CHANNEL, THREAD).filter((shown) => shown.ts !== THREAD);
+    const ts = message!.ts;
+    expect(more).toEqual([]);
     // Written by the retry's own UPDATE, with its post known: not uncertain, not written by a row of its own.
     expect(afterFirst.row).toMatchObject({ attempts: 1, posts_uncertain_since: null });
     expect(JSON.parse(String(afterFirst.row.steps))).toEqual({ placeholder: expect.objectContaining({ ts }) });
