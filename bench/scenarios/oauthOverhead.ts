@@ -66,7 +66,9 @@ export async function installWorkspaces(subject: Subject, fake: FakeSlack, teams
       app_id: "A0BENCH",
       access_token: benchToken(team),
       token_type: "bot",
-      scope: "app_mentions:read,chat:write",
+      // As the demo's manifest asks (its history scope optional): its posts can be looked for, so a
+      // post's step is checkpointed by the post, as in single-workspace mode (docs/reference/app-api.md).
+      scope: "app_mentions:read,chat:write,channels:history",
       bot_user_id: `UB${team}`,
       team: { id: team, name: `Bench ${team}` },
       enterprise: null,

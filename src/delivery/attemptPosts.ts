@@ -1,13 +1,13 @@
 import { DeliveryError, LeaseLost, SlackApiError } from "../platform/errors";
 import { describeError, log } from "../platform/log";
 import type { PostGuard } from "../slack/client";
-import { findPosted, type PostedMessages, type PostPlace, readablePlace } from "../slack/postedMessages";
+import { findPosted, mayRead, type PostedMessages, type PostPlace, readablePlace } from "../slack/postedMessages";
 import { withPostId } from "../slack/postIds";
 import { outcomeUnknown, turnOf } from "../slack/refusals";
 import type { AttemptStory } from "./attemptStory";
 import type { LookupWaits } from "./lookupWaits";
 import type { PostLookups } from "./postLookups";
-import type { StepScopes } from "./stepCheckpoints";
+import { AttemptSteps } from "./runningSteps";
 
 type Answer = Record<string, unknown>;
 
@@ -17,6 +17,8 @@ export interface AttemptReport {
   postsUncertainSince(): number | null;
   /** Its story: each Slack call, written with its settle (attemptStory.ts). */
   story?: AttemptStory;
+  /** The step results it kept for its settle's UPDATE (asked first: the posts they record are no longer uncertain). */
+  checkpoints?(): ReadonlyMap<string, string>;
 }
 
 export interface AttemptPostsParts {
@@ -42,6 +44,10 @@ export interface AttemptPostsParts {
   waits: LookupWaits;
   /** Slack's reads with the attempt's credentials (classified), paced as `holder`'s turn. */
   read(method: string, body: Answer, holder: string): Promise<Answer>;
+  /** The scopes the attempt's token was granted, once known (undefined: not known). */
+  grantedScopes?(): readonly string[] | undefined;
+  /** A post answered by a lookup instead of being made (its story's call, `foundByLookup`). */
+  found?(method: string, ts: string): void;
 }
 
 /** Workspaces already told their posts cannot be looked for (no history scope): told once per isolate. */
@@ -61,41 +67,52 @@ export const MISSING_SCOPE_RECHECK_MS = 10 * 60_000;
  * name, and a post found is answered as Slack answered it, not sent again. Posts made while two
  * steps run at once are not named (whose they are cannot be told), so they stay at-least-once.
  */
-export class AttemptPosts implements PostGuard, StepScopes {
+export class AttemptPosts implements PostGuard {
   private readonly counts = new Map<string, number>();
-  private readonly running: string[] = [];
-  /** Scopes with a post that may be in Slack and that no checkpoint records. */
-  private readonly unrecorded = new Set<string>();
   /** One lookup per conversation and attempt, shared by its posts (and by other rows' attempts: postLookups.ts); null: given up. */
   private readonly lookups = new Map<string, Promise<PostedMessages | null>>();
 
-  constructor(private readonly parts: AttemptPostsParts) {}
+  constructor(
+    private readonly parts: AttemptPostsParts,
+    /** The attempt's running steps, and which of its posts no checkpoint records (runningSteps.ts). */
+    readonly steps = new AttemptSteps(),
+  ) {}
 
-  enter(name: string): () => void {
-    this.running.push(name);
-    return () => {
-      const at = this.running.lastIndexOf(name);
-      if (at >= 0) this.running.splice(at, 1);
-    };
-  }
-
-  recorded(name: string): void {
-    this.unrecorded.delete(name);
+  called(): void {
+    this.steps.called();
   }
 
   postsUncertainSince(): number | null {
-    return this.unrecorded.size > 0 ? this.parts.startedAt : null;
+    return this.steps.unrecorded() ? this.parts.startedAt : null;
   }
 
   post<T extends Answer>(_method: string, body: Answer, send: (body: Answer) => Promise<T>): Promise<T> {
-    if (this.running.length > 1) return send(body);
-    const scope = this.running[0] ?? "";
+    const step = this.steps.current();
+    if (step === null) {
+      this.called();
+      return send(body);
+    }
+    const scope = step?.name ?? "";
     const n = (this.counts.get(scope) ?? 0) + 1;
     this.counts.set(scope, n);
-    return this.named(scope, `${this.parts.key}#${scope}#${n}`, body, send);
+    return this.named(scope, `${this.parts.key}#${scope}#${n}`, body, send, step?.posting(this.findable(body)));
   }
 
-  private async named<T extends Answer>(scope: string, id: string, body: Answer, send: (body: Answer) => Promise<T>): Promise<T> {
+  /** Whether a lookup could find this post after a crash: a conversation this attempt was not already uncertain in, that the token may read. */
+  private findable(body: Answer): boolean {
+    const place = readablePlace(body);
+    const { uncertainSince, workspace, grantedScopes } = this.parts;
+    if (uncertainSince !== null || !place || (missingScopeUntil.get(workspace) ?? 0) > Date.now()) return false;
+    return mayRead(place, grantedScopes?.());
+  }
+
+  private async named<T extends Answer>(
+    scope: string,
+    id: string,
+    body: Answer,
+    send: (body: Answer) => Promise<T>,
+    answered?: (answer: Answer) => void,
+  ): Promise<T> {
     const named = withPostId(body, id);
     if (this.parts.uncertainSince !== null) {
       const found = await this.lookFor(named, id, this.parts.uncertainSince);
@@ -105,10 +122,11 @@ export class AttemptPosts implements PostGuard, StepScopes {
     if (!this.parts.holds()) throw new LeaseLost(`lease on ${this.parts.key} was taken over before post ${id}`, "post");
     try {
       const answer = await send(named);
-      this.unrecorded.add(scope);
+      this.steps.posted(scope);
+      answered?.(answer);
       return answer;
     } catch (error) {
-      if (outcomeUnknown(error)) this.unrecorded.add(scope);
+      if (outcomeUnknown(error)) this.steps.posted(scope);
       throw error;
     }
   }
@@ -145,6 +163,7 @@ export class AttemptPosts implements PostGuard, StepScopes {
     if (message) {
       const event_id = this.parts.eventId;
       log("info", "an uncertain post was found in Slack: not posted again", { event_id, key, post: id, ts: String(message.ts) });
+      this.parts.found?.("chat.postMessage", String(message.ts));
       return { ok: true, channel: place.channel, ts: message.ts, message };
     }
     if (!posted.complete)

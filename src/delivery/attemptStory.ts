@@ -16,11 +16,17 @@ export class AttemptStory {
 
   /** A call of the attempt answered (or failed to): the client's `observe`. */
   call(method: string, ok: boolean, error?: string, detail?: CallDetail): void {
-    if (this.calls.length >= KEPT_CALLS) {
-      this.more++;
-      return;
-    }
-    this.calls.push({ method, ok, ...(error === undefined ? {} : { error }), ...(detail ?? { ms: 0 }) });
+    this.kept({ method, ok, ...(error === undefined ? {} : { error }), ...(detail ?? { ms: 0 }) });
+  }
+
+  /** A post answered by a lookup (the message an earlier attempt posted) instead of being made. */
+  found(method: string, ts: string): void {
+    this.kept({ method, ok: true, ts, ms: 0, foundByLookup: true });
+  }
+
+  private kept(call: CallStory): void {
+    if (this.calls.length >= KEPT_CALLS) this.more++;
+    else this.calls.push(call);
   }
 
   /** The attempt as its row keeps it (JSON), settled with `outcome` because of `error` (none when it was done). */

@@ -1,4 +1,5 @@
 import type { Outbox } from "../recording/outbox";
+import type { Checkpoints } from "../recording/outboxSteps";
 
 /** A completion waits at most this long for another write to share its commit. */
 export const COMPLETION_WAIT_MS = 10;
@@ -38,9 +39,14 @@ export class Completions {
     private readonly awaited: (key: string) => boolean = () => false,
   ) {}
 
-  /** Marks the delivered row done with `story` (its attempt's) if `token` still holds its lease, with the next write; true if it did. */
-  complete(key: string, token: string, story: string | null = null): Promise<boolean> {
-    const completed = this.queue(() => this.outbox.complete(key, token, story), false);
+  /**
+   * Marks the delivered row done with `story` (its attempt's) if `token` still holds its lease, with
+   * the next write; true if it did. `checkpoints`: the step results its attempt kept (a post that is
+   * its own checkpoint: stepCheckpoints.ts), written by the same UPDATE — so a done row's story names
+   * that post — asked for when the write is made.
+   */
+  complete(key: string, token: string, story: string | null = null, checkpoints?: () => Checkpoints): Promise<boolean> {
+    const completed = this.queue(() => this.outbox.complete(key, token, story, Date.now(), checkpoints?.()), false);
     if (this.awaited(key)) this.flush();
     return completed;
   }

@@ -7,6 +7,7 @@ import { type InvocationMeters, SPENT_RESUME_MS } from "../platform/invocationMe
 import { mapConcurrent } from "../platform/mapConcurrent";
 import { type RetryAfterMemory, workspaceRateKey } from "../platform/retryAfter";
 import type { ClaimedRow, Outbox } from "../recording/outbox";
+import { NO_CHECKPOINTS } from "../recording/outboxSteps";
 import type { DeliverySettings } from "../settings";
 import type { AttemptReport } from "./attemptPosts";
 import { AttemptStory } from "./attemptStory";
@@ -15,6 +16,7 @@ import { eventIdOf } from "./deliveryFields";
 import { RETRYING_NOTICE_AT_ATTEMPT } from "./failureNotices";
 import type { LeaseRenewals } from "./leaseRenewals";
 import type { FollowUps } from "./parkFollowUps";
+import { fenced, postpone, reentered } from "./postponements";
 
 /** What the delivery loop needs of a shard. */
 export interface Courier {
@@ -97,7 +99,7 @@ async function deliverOne(courier: Courier, token: string, claimed: ClaimedRow):
   }
   // The await above opened the input gate: the row may have been re-leased meanwhile,
   // so every settle below is fenced by our token rather than trusting what we read.
-  const settled = await settle(courier, token, row, settlement, effect, report.postsUncertainSince(), report.story);
+  const settled = await settle(courier, token, row, settlement, effect, report);
   settled.eventId = eventIdOf(effect, key);
   events.emit(settled);
   // A turn that ended no longer holds its thread (recording/outboxTurns.ts): the next one goes now, not at the next alarm.
@@ -112,12 +114,16 @@ async function settle(
   row: ClaimedRow,
   settlement: Settlement,
   effect: Effect | undefined,
-  /** The attempt may have posted what its retry would post again: it looks first (attemptPosts.ts). */
-  postsUncertainSince: number | null,
-  /** Its story, written by the settle's own UPDATE (a completion's too: the row is kept, done). */
-  story?: AttemptStory,
+  /** What the settle's own UPDATE writes of the attempt: the step results it kept, first (the posts they record are no
+   * longer uncertain: attemptPosts.ts), whether it posted what its retry would post again, its story. */
+  report: AttemptReport,
 ): Promise<DeliveryEvent> {
   const { outbox, completions, delivery, retryAfters, shard } = courier;
+  // A completion writes its steps itself (when its batched UPDATE is made), a lost lease nothing (the fence refuses it); the rest here (a read first).
+  const writes = settlement.disposition !== "delivered" && settlement.disposition !== "lease_lost";
+  const checkpoints = (writes && report.checkpoints?.()) || NO_CHECKPOINTS;
+  const postsUncertainSince = report.postsUncertainSince();
+  const { story } = report;
   const key = row.idempotency_key;
   const now = Date.now();
   // An attempt a stop met before it began is not counted.
@@ -135,15 +141,17 @@ async function settle(
       () => (effect && courier.closes ? courier.closes(effect, row, settlement.reason) : []),
       postsUncertainSince,
       story?.written("stopped", settlement.reason) ?? null,
+      checkpoints,
     );
     if (closes === null) return fenced(courier, row, "stop");
     if (closes.length > 0) courier.wakeAt(now);
     return { type: "stopped", shard, key, attempts, reason: settlement.reason };
   }
   if (settlement.disposition === "postpone")
-    return postpone(courier, token, row, settlement.until, postsUncertainSince, settlement.suspended === true);
+    return postpone(courier, token, row, settlement.until, postsUncertainSince, settlement.suspended === true, checkpoints);
   if (settlement.disposition === "delivered") {
-    return (await completions.complete(key, token, story?.written("done") ?? null))
+    // The kept step results go with the completion's UPDATE (the row is kept, done): no row more.
+    return (await completions.complete(key, token, story?.written("done") ?? null, report.checkpoints))
       ? { type: "delivered", shard, key, attempts, recordedAt: row.created_at }
       : fenced(courier, row, "complete");
   }
@@ -180,6 +188,7 @@ async function settle(
       () => (effect && courier.closes ? courier.closes(effect, row, reason) : []),
       postsUncertainSince,
       story?.written("parked", reason) ?? null,
+      checkpoints,
     );
     if (followUps === null) return fenced(courier, row, "park");
     if (followUps.length > 0) courier.wakeAt(now);
@@ -199,50 +208,9 @@ async function settle(
     postsUncertainSince,
     notices,
     story?.written("retried", settlement.reason) ?? null,
+    checkpoints,
   );
   if (told === null) return fenced(courier, row, "retry");
   courier.wakeAt(told.length > 0 ? now : nextAttemptAt);
   return { type: "retried", shard, key, attempts, reason: settlement.reason, nextAttemptAt, effect: effect?.type };
-}
-
-/**
- * Puts the row back until `until` without counting an attempt (its rate key is cooling down, or
- * paced, or its run `suspended` itself: then its turn is given back, and the thread's next turn goes).
- */
-function postpone(
-  courier: Courier,
-  token: string,
-  row: ClaimedRow,
-  until: number,
-  postsUncertainSince: number | null = null,
-  suspended = false,
-): DeliveryEvent {
-  // A click answered the run's wait while this attempt was suspending it (its ingest could not wake
-  // a leased row): due now. Read in the same turn as the postpone, so no click falls in between.
-  const due = courier.outbox.waits.answeredFor(row.idempotency_key) ? Date.now() : until;
-  // Fenced by the same lease as the postpone, with no await between: both are written, or neither.
-  const released = suspended && row.turn ? courier.outbox.turns.suspended.release(row.idempotency_key, token) : null;
-  if (!courier.outbox.postpone(row.idempotency_key, token, due, postsUncertainSince)) return fenced(courier, row, "postpone");
-  if (released !== null) courier.turnEnded?.(released, row.idempotency_key);
-  courier.wakeAt(due);
-  return { type: "postponed", shard: courier.shard, key: row.idempotency_key, attempts: row.attempts, until: due };
-}
-
-/**
- * The woken run `row`, with its new turn; undefined when a turn holds its thread now (it is held
- * behind it, unleased: that turn's end lets it go) or its lease was lost.
- */
-function reentered(courier: Courier, token: string, row: ClaimedRow): ClaimedRow | undefined {
-  const conversation = row.turn_released as string;
-  const turn = courier.outbox.turns.suspended.reenter(row.idempotency_key, token, conversation);
-  if (turn === null) courier.events.emit(fenced(courier, row, "postpone"));
-  return turn === null || turn.waits ? undefined : { ...row, turn: conversation, turn_released: null };
-}
-
-function fenced(
-  courier: Courier,
-  row: ClaimedRow,
-  step: Extract<DeliveryEvent, { type: "fenceRejected" }>["step"],
-): DeliveryEvent {
-  return { type: "fenceRejected", shard: courier.shard, key: row.idempotency_key, attempts: row.attempts, step };
 }

@@ -123,8 +123,13 @@ export function rowPerformer(
       waits,
       // A lookup's reads wait for its conversation's turn, not this row's (postLookups.ts).
       read: (method, body, holder) => createSlackClient({ ...calls, pacing: pacedAs(holder) }).call(method, body),
+      grantedScopes: () => authorization?.botScopes,
+      found: (method, ts) => attempt?.story?.found(method, ts),
     });
-    if (attempt) attempt.postsUncertainSince = () => posts.postsUncertainSince();
+    if (attempt) {
+      attempt.postsUncertainSince = () => posts.postsUncertainSince();
+      attempt.checkpoints = () => posts.steps.checkpoints((kept) => outbox.steps.fitting(key, kept));
+    }
     const pacedAs = (holder: string) => pacing && callPacing(pacing, row.workspace, holder, settings, outbound);
     const calls: ClientOptions = {
       apiUrl: settings.apiUrl,
@@ -150,7 +155,7 @@ export function rowPerformer(
       effect,
       {
         client,
-        step: stepFor(outbox, key, token, row.noCheckpointsUntil, commits?.soon.bind(commits), posts, fields),
+        step: stepFor(outbox, key, token, row.noCheckpointsUntil, commits?.soon.bind(commits), posts.steps, fields),
         streams: streamLedgerFor(outbox, key, token, settings.delivery.leaseMs, commits?.flush),
         waits: waitLedgerFor(outbox, key, shard, fields),
         attempts: row.attempts,

@@ -4,16 +4,9 @@ import { inSpan, type SpanAttributes } from "../platform/spans";
 import { isTooBig, ROW_BYTES_MAX, utf8Bytes } from "../platform/sql/sqlLimits";
 import type { Outbox } from "../recording/outbox";
 import { inFirstLease } from "../recording/outboxRows";
+import { KEPT_RESULT_BYTES_MAX, type StepScopes } from "./runningSteps";
 
 const STEP_NAME = /^[\w.:-]{1,100}$/;
-
-/** Who is told which step a run is in (attemptPosts.ts names a post by its step). */
-export interface StepScopes {
-  /** A step's function starts running; the function returned is called when it ends. */
-  enter(name: string): () => void;
-  /** A step's result is checkpointed: what it posted is known. */
-  recorded(name: string): void;
-}
 
 /**
  * The `step()` of one attempt of a run: a completed step's result is stored on the run's
@@ -38,16 +31,25 @@ export function stepFor(
         `step name ${JSON.stringify(String(name)).slice(0, 120)} must be 1-100 letters, digits, _ . : or -`,
       );
     // A fresh row's checkpoints are this attempt's own until its first lease could run out.
-    const prior = inFirstLease(noCheckpointsUntil) ? recordedHere.get(name) : outbox.steps.read(outboxKey, name);
+    const prior = recordedHere.get(name) ?? (inFirstLease(noCheckpointsUntil) ? undefined : outbox.steps.read(outboxKey, name));
     if (prior !== undefined) return JSON.parse(prior) as T;
-    const leave = scopes?.enter(name);
+    const running = scopes?.enter(name);
     let value: T;
     try {
-      value = await inSpan("step", { ...traced, step: name }, fn);
+      const settled = inSpan("step", { ...traced, step: name }, fn);
+      running?.begun();
+      value = await settled;
     } finally {
-      leave?.();
+      if (running) scopes?.leave(running);
     }
     const result = storable(name, value);
+    // Its only work was one post a lookup finds after a crash, whose answer it returned: that post is its checkpoint
+    // until the attempt's next write (a retry's, a park's, a suspension's, a stop's UPDATE) records it — or none, if it completes.
+    if (value === running?.soleFindablePost() && value !== undefined && utf8Bytes(result) <= KEPT_RESULT_BYTES_MAX) {
+      scopes?.keep(name, result);
+      recordedHere.set(name, result);
+      return JSON.parse(result) as T;
+    }
     // fn's awaits opened the input gate: another attempt may own the row by now.
     const recorded = await shared(() => outbox.steps.recordStep(outboxKey, name, token, result)).catch((error: unknown) => {
       // Every attempt would fail the same way: parked at once, never running the step (a model call, say) again.

@@ -41,6 +41,8 @@ exampleApp.event(["app_mention", "message"], {
     if (reminder) return remindLater(args, thread_ts, reminder);
     // Each step runs once: a retried run reuses the placeholder's ts and updates it instead
     // of posting a second placeholder. (`say` posts in the event's channel and answers its ts.)
+    // A step that only posts costs no row of its own: the post is found again if a crash
+    // repeats it (docs/reference/app-api.md "When a step is written").
     const placeholder = await step("placeholder", () => say({ text: "Working on it…", thread_ts }));
     // The slow call goes here. A real one (an LLM, a search) belongs in its own step, e.g.
     //   const answer = await step("answer", () => llm.complete(prompt));

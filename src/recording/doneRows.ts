@@ -1,6 +1,8 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
+import { ROW_BYTES_MAX } from "../platform/sql/sqlLimits";
 import type { OutboxStatus } from "../rpc/shard";
 import { appendedStory } from "./outboxRows";
+import { type Checkpoints, NO_CHECKPOINTS, withCheckpoints } from "./outboxSteps";
 import { STATUS_OF } from "./rowStatus";
 import { HELD_TURN_AT } from "./turnMarks";
 
@@ -16,7 +18,15 @@ import { HELD_TURN_AT } from "./turnMarks";
  * checkpoints) and story stay. Returns what the row was (pending, or stopped while its attempt ran), or null
  * when fenced out.
  */
-export function completeRow(sql: MeteredSql, key: string, token: string, story: string | null, now: number): OutboxStatus | null {
+export function completeRow(
+  sql: MeteredSql,
+  key: string,
+  token: string,
+  story: string | null,
+  now: number,
+  /** The step results its attempt kept (outboxSteps.ts), written by this UPDATE. */
+  checkpoints: Checkpoints = NO_CHECKPOINTS,
+): OutboxStatus | null {
   // What it was: RETURNING tells only what it became (a key look-up, no row written).
   const [was] = sql.all<{ status: OutboxStatus }>(
     `SELECT ${STATUS_OF("outbox")} AS status FROM outbox WHERE idempotency_key = ? AND claim_token = ?`,
@@ -24,15 +34,18 @@ export function completeRow(sql: MeteredSql, key: string, token: string, story: 
     token,
   );
   if (!was) return null;
+  const values: unknown[] = [now, story, key, token];
+  // Its payload emptied, the row keeps its story and checkpoints; kept results that would take its checkpoints
+  // past 1 MB are left out (their posts were made: only the story's mention of them is lost).
+  const steps = withCheckpoints(checkpoints, values);
+  const kept =
+    steps === "steps" ? steps : `CASE WHEN length(CAST(${steps} AS BLOB)) <= ${ROW_BYTES_MAX / 2} THEN ${steps} ELSE steps END`;
   const done = sql.count(
     `UPDATE outbox SET done_at = ?1, status = 'pending', stopped_at = NULL, claim_token = NULL, claim_expires_at = NULL,
         next_attempt_at = ${HELD_TURN_AT}, turn = NULL, turn_seq = NULL, turn_after = NULL, turn_released = NULL,
-        merge_open = NULL, payload = '{}', story = ${appendedStory("?2")}
+        merge_open = NULL, payload = '{}', story = ${appendedStory("?2")}, steps = ${kept}
       WHERE idempotency_key = ?3 AND claim_token = ?4 AND done_at IS NULL RETURNING 1`,
-    now,
-    story,
-    key,
-    token,
+    ...values,
   );
   return done === 1 ? was.status : null;
 }

@@ -5,7 +5,7 @@ import { completeRow } from "./doneRows";
 import { OutboxClaims } from "./outboxClaims";
 import { OutboxMemory } from "./outboxMemory";
 import { appendedStory, type ClaimedRow, enqueuedRow, insertRow, type Lease, type NewRow } from "./outboxRows";
-import { OutboxSteps } from "./outboxSteps";
+import { type Checkpoints, NO_CHECKPOINTS, OutboxSteps, withCheckpoints } from "./outboxSteps";
 import { OutboxTurns } from "./outboxTurns";
 import { ParkedRows } from "./parkedRows";
 import { PENDING } from "./rowStatus";
@@ -157,8 +157,8 @@ export class Outbox {
   }
 
   /** Fenced completion: the delivered row becomes done, kept with `story` (the attempt's), if `token` still holds its lease (doneRows.ts). */
-  complete(key: string, token: string, story: string | null = null, now = Date.now()): boolean {
-    const was = completeRow(this.sql, key, token, story, now);
+  complete(key: string, token: string, story: string | null = null, now = Date.now(), checkpoints = NO_CHECKPOINTS): boolean {
+    const was = completeRow(this.sql, key, token, story, now, checkpoints);
     // A row a stop marked stopped while its attempt ran may still be completed by that attempt.
     if (was !== null) this.settled(key, was, null);
     return was !== null;
@@ -173,7 +173,7 @@ export class Outbox {
 
   /** Fenced failure: counts the attempt, schedules the next; `postsUncertainSince`: the attempt sent a post it may have made (answered, or
    * its answer lost) the retry repeats; `notices` (a run's first failure: failureNotices.ts) enqueued with it, born followed up, unless
-   * the row was ever parked; `story` the attempt's, appended (`?5`: the 5th value bound). Returns the notices; null when fenced out. */
+   * the row was ever parked; `story` the attempt's, appended; `checkpoints` its kept steps (outboxSteps.ts). Null when fenced out. */
   retryLater(
     key: string,
     token: string,
@@ -183,19 +183,15 @@ export class Outbox {
     postsUncertainSince: number | null = null,
     notices = (): NewRow[] => [],
     story: string | null = null,
+    checkpoints: Checkpoints = NO_CHECKPOINTS,
   ): ClaimedRow[] | null {
+    const values = [attempts, nextAttemptAt, error, postsUncertainSince, story, key, token];
     return this.sql.transaction(() => {
       const [held] = this.sql.all<{ followed_up_at: number | null }>(
-        `UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, claim_token = NULL, claim_expires_at = NULL,
-          posts_uncertain_since = coalesce(posts_uncertain_since, ?), story = ${appendedStory("?5")}
-        WHERE idempotency_key = ? AND claim_token = ? RETURNING followed_up_at`,
-        attempts,
-        nextAttemptAt,
-        error,
-        postsUncertainSince,
-        story,
-        key,
-        token,
+        `UPDATE outbox SET attempts = ?1, next_attempt_at = ?2, last_error = ?3, claim_token = NULL, claim_expires_at = NULL,
+          posts_uncertain_since = coalesce(posts_uncertain_since, ?4), story = ${appendedStory("?5")},
+          steps = ${withCheckpoints(checkpoints, values)} WHERE idempotency_key = ?6 AND claim_token = ?7 RETURNING followed_up_at`,
+        ...values,
       );
       if (!held) return null;
       this.settled(key, "pending", "pending");
@@ -209,17 +205,21 @@ export class Outbox {
     });
   }
 
-  /** Fenced postponement without an attempt (the row's rate key is cooling down, or paced); `postsUncertainSince` as retryLater's. */
-  postpone(key: string, token: string, until: number, postsUncertainSince: number | null = null): boolean {
+  /** Fenced postponement without an attempt (rate key cooling down, paced, a run suspended); the rest as retryLater's. */
+  postpone(
+    key: string,
+    token: string,
+    until: number,
+    uncertainSince: number | null = null,
+    checkpoints = NO_CHECKPOINTS,
+  ): boolean {
+    const values = [until, uncertainSince, key, token];
     const settled =
       this.sql.count(
-        `UPDATE outbox SET next_attempt_at = ?, claim_token = NULL, claim_expires_at = NULL,
-          posts_uncertain_since = coalesce(posts_uncertain_since, ?)
-        WHERE idempotency_key = ? AND claim_token = ? RETURNING 1`,
-        until,
-        postsUncertainSince,
-        key,
-        token,
+        `UPDATE outbox SET next_attempt_at = ?1, claim_token = NULL, claim_expires_at = NULL,
+          posts_uncertain_since = coalesce(posts_uncertain_since, ?2), steps = ${withCheckpoints(checkpoints, values)}
+        WHERE idempotency_key = ?3 AND claim_token = ?4 RETURNING 1`,
+        ...values,
       ) === 1;
     if (settled) this.settled(key, "pending", "pending");
     return settled;

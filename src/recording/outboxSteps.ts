@@ -4,6 +4,25 @@ import { ROW_BYTES_MAX, SqliteTooBig } from "../platform/sql/sqlLimits";
 /** The bytes of a run's row once `?1` (a step's path) holds `?2` (its JSON): its payload and its checkpoints, the rest being small. */
 const ROW_BYTES_WITH_STEP = "length(CAST(json_set(steps, ?1, json(?2)) AS BLOB)) + length(CAST(payload AS BLOB))";
 
+/** Step results (JSON text) by step name that their attempt kept for a write it makes anyway. */
+export type Checkpoints = ReadonlyMap<string, string>;
+export const NO_CHECKPOINTS: Checkpoints = new Map();
+
+/**
+ * `steps` with `checkpoints` added — a step recorded already keeps its result (json_insert) — as a
+ * fragment of a fenced UPDATE that settles a run anyway (a retry, a park, a stop, a postponement):
+ * keeping them writes no row of its own. Its values are appended to `values`, the statement's
+ * (numbered `?1`, `?2` … in that order).
+ */
+export function withCheckpoints(checkpoints: Checkpoints, values: unknown[]): string {
+  if (checkpoints.size === 0) return "steps";
+  const pairs = [...checkpoints].map(([name, result]) => {
+    values.push(`$."${name}"`, result);
+    return `?${values.length - 1}, json(?${values.length})`;
+  });
+  return `json_insert(steps, ${pairs.join(", ")})`;
+}
+
 /**
  * The SQL of `outbox.steps`: a run's checkpoints on its own row, by name — its `step()` results,
  * and its streams' checkpoints (`stream #n`, written by the outbox's `recordStreamCheckpoint`,
@@ -20,6 +39,21 @@ export class OutboxSteps {
       key,
     );
     return row?.result ?? undefined;
+  }
+
+  /**
+   * `checkpoints` if the run's row can take them all within Cloudflare's 2 MB for a row (a read:
+   * asked before a settle writes them), else none — their posts are then uncertain, and looked for.
+   */
+  fitting(key: string, checkpoints: Checkpoints): Checkpoints {
+    if (checkpoints.size === 0) return checkpoints;
+    const values: unknown[] = [key];
+    const [row] = this.sql.all<{ bytes: number }>(
+      `SELECT length(CAST(${withCheckpoints(checkpoints, values)} AS BLOB)) + length(CAST(payload AS BLOB)) AS bytes
+        FROM outbox WHERE idempotency_key = ?1`,
+      ...values,
+    );
+    return row !== undefined && row.bytes <= ROW_BYTES_MAX ? checkpoints : NO_CHECKPOINTS;
   }
 
   /**

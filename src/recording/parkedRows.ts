@@ -5,6 +5,7 @@ import { attemptBegan } from "./leaseTokens";
 import type { OutboxCounts } from "./outboxCounts";
 import type { OutboxLeases } from "./outboxLeases";
 import { appendedStory, type ClaimedRow, type NewRow } from "./outboxRows";
+import { type Checkpoints, NO_CHECKPOINTS, withCheckpoints } from "./outboxSteps";
 import type { ParkedFacts } from "./parkedMatch";
 import { DEAD_LETTER, PENDING, STATUS_OF } from "./rowStatus";
 
@@ -48,6 +49,8 @@ export class ParkedRows {
     postsUncertainSince: number | null = null,
     /** The attempt's story (JSON), appended to the row's (outboxRows.ts appendedStory). */
     story: string | null = null,
+    /** Step results the attempt kept for this write (outboxSteps.ts withCheckpoints): a replay resumes after them. */
+    checkpoints: Checkpoints = NO_CHECKPOINTS,
   ): ClaimedRow[] | null {
     return this.sql.transaction(() => {
       // Read and written in one synchronous transaction: no other attempt can park this row in between.
@@ -59,17 +62,13 @@ export class ParkedRows {
       if (!held) return null;
       this.leases.forgotten(key);
       if (held.status !== "parked") this.counts.moved([key], held.status, "parked");
+      const values = [attempts, error, now, key, postsUncertainSince, story];
       this.sql.all(
         `UPDATE outbox SET status = 'parked', stopped_at = NULL, attempts = ?1, last_error = ?2, parked_at = ?3, claim_token = NULL, claim_expires_at = NULL,
           followed_up_at = coalesce(followed_up_at, ?3), posts_uncertain_since = coalesce(posts_uncertain_since, ?5),
-          story = ${appendedStory("?6")}
+          story = ${appendedStory("?6")}, steps = ${withCheckpoints(checkpoints, values)}
           WHERE idempotency_key = ?4`,
-        attempts,
-        error,
-        now,
-        key,
-        postsUncertainSince,
-        story,
+        ...values,
       );
       const first = held.followed_up_at === null ? followUps() : [];
       return this.enqueue(

@@ -5,6 +5,7 @@ import type { OutboxStatus } from "../rpc/shard";
 import type { OutboxCounts } from "./outboxCounts";
 import type { OutboxLeases } from "./outboxLeases";
 import { appendedStory, type ClaimedRow, type NewRow } from "./outboxRows";
+import { type Checkpoints, NO_CHECKPOINTS, withCheckpoints } from "./outboxSteps";
 import { PENDING, STATUS_OF, STOPPED } from "./rowStatus";
 
 /** A stopped run is kept this long (the console counts it, an operator can read it), then pruned. */
@@ -46,6 +47,8 @@ export class StoppedRows {
     postsUncertainSince: number | null,
     /** The attempt's story (JSON), appended to the row's (outboxRows.ts appendedStory). */
     story: string | null = null,
+    /** Step results the attempt kept for this write (outboxSteps.ts withCheckpoints). */
+    checkpoints: Checkpoints = NO_CHECKPOINTS,
   ): ClaimedRow[] | null {
     return this.sql.transaction(() => {
       const [held] = this.sql.all<{ status: OutboxStatus }>(
@@ -56,17 +59,13 @@ export class StoppedRows {
       if (!held) return null;
       this.leases.forgotten(key);
       if (held.status !== "stopped") this.counts.moved([key], held.status, "stopped");
+      const values = [attempts, reason, now, key, postsUncertainSince, story];
       this.sql.all(
         `UPDATE outbox SET status = 'parked', attempts = ?1, last_error = ?2, stopped_at = coalesce(stopped_at, ?3),
           claim_token = NULL, claim_expires_at = NULL, posts_uncertain_since = coalesce(posts_uncertain_since, ?5),
-          story = ${appendedStory("?6")}
+          story = ${appendedStory("?6")}, steps = ${withCheckpoints(checkpoints, values)}
           WHERE idempotency_key = ?4`,
-        attempts,
-        reason,
-        now,
-        key,
-        postsUncertainSince,
-        story,
+        ...values,
       );
       return this.enqueue(
         closes().map((row) => ({ ...row, followUp: true })),

@@ -26,8 +26,10 @@ export interface CallStory {
   error?: string;
   /** The message's `ts` Slack answered with, when it named one. */
   ts?: string;
-  /** From sending to its answer. */
+  /** From sending to its answer (0 when found by lookup). */
   ms: number;
+  /** Not made: a lookup found the post an earlier attempt made, which answered it (docs/reference/delivery.md "Uncertain posts"). */
+  foundByLookup?: true;
 }
 
 /** One attempt that settled on its row (retried, parked, stopped, done). */

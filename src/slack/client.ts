@@ -46,6 +46,8 @@ export interface PostGuard {
    * handler's order of calls, not the order their answers come in.
    */
   post<T extends Answer>(method: string, body: Answer, send: (body: Answer) => Promise<T>): Promise<T>;
+  /** Any other call (a response_url's too) starts: told synchronously, as the handler makes it. */
+  called?(): void;
 }
 
 function originOf(url: string): string | undefined {
@@ -91,11 +93,13 @@ export class SlackClient {
       if (stopped?.aborted) return Promise.reject(stoppedBy(stopped));
       return posts.post<T>(method, body, (named) => this.send<T>(method, named, true));
     }
+    posts?.called?.();
     return this.send<T>(method, body, true);
   }
 
   /** A call whose caller wrote it ahead and finds it again itself (a streamed reply's posted message). */
   async [WRITTEN_AHEAD]<T extends Answer = Answer>(method: string, body: Record<string, unknown>): Promise<T> {
+    this.options.posts?.called?.();
     return this.send<T>(method, body, true);
   }
 
@@ -149,6 +153,7 @@ export class SlackClient {
 
   /** POSTs to a `response_url` (no token: the URL is the credential), within its lifetime and uses. */
   async respond(url: string, body: Record<string, unknown>): Promise<void> {
+    this.options.posts?.called?.();
     // The origin only in the reason: the rest of a response_url is its credential, and reasons are logged.
     if (!this.allowsResponseUrl(url))
       throw new ForbiddenUrl(`response_url origin not in RESPONSE_URL_ORIGINS: ${originOf(url) ?? "(not a URL)"}`);

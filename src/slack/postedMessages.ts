@@ -29,6 +29,18 @@ export function readablePlace(body: Answer): PostPlace | undefined {
   return typeof threadTs === "string" ? { channel, threadTs } : { channel };
 }
 
+/** The scopes that let a token read `place`'s messages: a channel's, a private channel's or group DM's, a DM's. */
+const HISTORY_SCOPES: Record<string, readonly string[]> = {
+  C: ["channels:history"],
+  G: ["groups:history", "mpim:history"],
+  D: ["im:history"],
+};
+
+/** Whether a token granted `scopes` may read `place` (undefined: not known, so it may). */
+export function mayRead(place: PostPlace, scopes: readonly string[] | undefined): boolean {
+  return scopes === undefined || (HISTORY_SCOPES[place.channel[0]!] ?? []).some((scope) => scopes.includes(scope));
+}
+
 /**
  * The coordinator's posts in `place` since `sinceMs` (less the clock slack), by the ids in their
  * metadata: a thread by `conversations.replies` (oldest first), a channel by

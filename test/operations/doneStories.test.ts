@@ -54,6 +54,10 @@ describe("a delivered event's story", () => {
       ["chat.update", true],
     ]);
     expect(attempt!.calls[0]!.ts).toEqual(expect.any(String));
+    // The placeholder's post was its own checkpoint (no row of its own): the completion's UPDATE wrote it, so the story names it.
+    expect(story!.effects[0]!.messages).toEqual([
+      { kind: "post", name: "placeholder", channel: "C0DONE", ts: attempt!.calls[0]!.ts },
+    ]);
   });
 
   it("a run whose first attempt lost its lease: that attempt as lease_lost, then the taker's, done; the done row is claimed, counted and listed by nothing", async () => {
@@ -184,5 +188,43 @@ describe("done rows filed by generation", () => {
     expect(seen.liveRows).toBe(0);
     expect(seen.filed).toMatchObject({ status: "done", messages: [hello] });
     expect(posted).toBeDefined();
+  });
+});
+
+describe("a completion's kept step results", () => {
+  it("are left out, not the completion, when they would take the done row's checkpoints past 1 MB", async () => {
+    const outcome = await runInDurableObject(shardNamed("T0BIGSTEPS"), async (_, state) => {
+      const outbox = outboxOf(state);
+      const lease = { token: "tok-big", expiresAt: Date.now() + LEASE_MS };
+      const [row] = recordPlanned(outbox, testApp, mentionIn("T0BIGSTEPS", "C0BIG", "1700000000.000400", "EvBigSteps"), lease);
+      const key = row!.idempotency_key;
+      // An earlier step's 1.2 MB result is on the row already; the attempt kept a post's answer for its settle.
+      const big = JSON.stringify("x".repeat(1_200_000));
+      state.storage.sql.exec("UPDATE outbox SET steps = json_object('earlier', json(?)) WHERE idempotency_key = ?", big, key);
+      const kept = new Map([["placeholder", JSON.stringify({ channel: "C0BIG", ts: "1700000000.000500" })]]);
+      const completed = outbox.complete(key, lease.token, null, Date.now(), kept);
+      const [done] = state.storage.sql
+        .exec<{ done: number; named: string | null; earlier: number }>(
+          "SELECT done_at IS NOT NULL AS done, steps ->> '$.placeholder.ts' AS named, length(steps ->> '$.earlier') AS earlier FROM outbox WHERE idempotency_key = ?",
+          key,
+        )
+        .toArray();
+      // A small one on another row is written.
+      const [small] = recordPlanned(outbox, testApp, mentionIn("T0BIGSTEPS", "C0BIG", "1700000000.000600", "EvSmallSteps"), {
+        ...lease,
+        token: "tok-small",
+      });
+      outbox.complete(small!.idempotency_key, "tok-small", null, Date.now(), kept);
+      const [written] = state.storage.sql
+        .exec<{ named: string | null }>(
+          "SELECT steps ->> '$.placeholder.ts' AS named FROM outbox WHERE idempotency_key = ?",
+          small!.idempotency_key,
+        )
+        .toArray();
+      return { completed, done, written };
+    });
+    expect(outcome.completed).toBe(true);
+    expect(outcome.done).toEqual({ done: 1, named: null, earlier: 1_200_000 });
+    expect(outcome.written).toEqual({ named: "1700000000.000500" });
   });
 });

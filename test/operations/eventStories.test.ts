@@ -2,7 +2,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { recordSettings } from "../../src/settings";
-import { appMention } from "../../src/testing/deliveries";
+import { appMention, channelMessage } from "../../src/testing/deliveries";
 import { controlClock } from "../support/clock";
 import { adminGet, deliver, mentionDelivery, newWorkspace, shardStub } from "../support/coordinator";
 import { useFakeSlack } from "../support/useFakeSlack";
@@ -12,7 +12,7 @@ import { useFakeSlack } from "../support/useFakeSlack";
 const slack = useFakeSlack();
 afterEach(() => vi.restoreAllMocks());
 
-type Call = { method: string; ok: boolean; error?: string; ts?: string; ms: number };
+type Call = { method: string; ok: boolean; error?: string; ts?: string; ms: number; foundByLookup?: true };
 type Attempt = { start: number; end: number; outcome: string; error: string; calls: Call[] };
 type Effect = {
   key: string;
@@ -126,6 +126,37 @@ describe("an event's story (GET /admin/api/events/{id})", () => {
         ],
       ],
     ]);
+  });
+
+  it("a post a lookup found instead of making it shows as found by lookup, with its ts", async () => {
+    const clock = controlClock();
+    const team = newWorkspace();
+    // "answer carefully" says "thinking…" then "done thinking": the first post's answer is lost after
+    // Slack applied it; the retry finds it, then its second post fails (a 500), so the retry's story is kept.
+    slack()
+      .fail({ method: "chat.postMessage" }, { lostAnswer: "reset" }, 1)
+      .fail({ method: "chat.postMessage" }, { status: 500 }, 1);
+    const event = channelMessage({ text: "answer carefully" });
+    const id = await mention(team, event);
+    const effect = async () => ((await (await story(id)).json()) as Story).effects[0]!;
+    await vi.waitFor(async () => expect((await effect()).history).toHaveLength(1));
+    clock.advance(60_000);
+    await runDurableObjectAlarm(shardStub(team));
+    const { history } = await effect();
+    const [thinking] = slack().messagesIn(String(event.channel));
+    expect(history[0]!.calls).toEqual([expect.objectContaining({ method: "chat.postMessage", ok: false })]);
+    expect(history[1]!.calls).toContainEqual({
+      method: "chat.postMessage",
+      ok: true,
+      ts: thinking!.ts,
+      ms: 0,
+      foundByLookup: true,
+    });
+    // The lookup's read, and the second post that failed, were made: neither is marked.
+    expect(history[1]!.calls.filter((call) => call.foundByLookup)).toHaveLength(1);
+    expect(history[1]!.calls.map((call) => call.method)).toEqual(
+      expect.arrayContaining(["conversations.history", "chat.postMessage", "chat.postMessage"]),
+    );
   });
 
   it("an unknown id, and one whose receipt was pruned, are 404", async () => {
