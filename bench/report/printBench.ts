@@ -200,7 +200,7 @@ export function printBench(results: BenchSummary): void {
     );
   if (cost.oneEvent)
     console.log(
-      `  one event on a fresh shard, before pruning: ${cost.oneEvent.rowsWritten} rows + ${cost.oneEvent.alarmsSet} alarm(s); its story keeps ${cost.oneEvent.storyBytes ?? "—"} bytes in its receipt (${cost.oneEvent.storyBytes === null ? "—" : Math.round(cost.oneEvent.storyBytes) / 1000} GB per million events)`,
+      `  one event on a fresh shard, before pruning: ${cost.oneEvent.rowsWritten} rows + ${cost.oneEvent.alarmsSet} alarm(s); its story keeps ${cost.oneEvent.storyBytes ?? "—"} bytes in its receipt and done rows (${cost.oneEvent.storyBytes === null ? "—" : Math.round(cost.oneEvent.storyBytes) / 1000} GB per million events)`,
     );
   console.log(
     `  at $${cost.prices.rowsWrittenUsdPerMillion} per million rows written (${cost.prices.source}, read ${cost.prices.readOn}): $${cost.rowsWrittenUsdPerMillionEvents} per million events, beyond the ${cost.prices.rowsWrittenIncludedPerMonth / 1e6} M rows/month included`,

@@ -4,7 +4,7 @@ type Story = {
   channel: string | null;
   user: string | null;
   thread: string | null;
-  effects: Array<{ key: string }>;
+  effects: Array<{ key: string; history: unknown[] }>;
   payload: unknown;
 };
 
@@ -16,10 +16,11 @@ async function adminJson<T>(subject: Subject, path: string): Promise<T | null> {
 }
 
 /**
- * The bytes an event's story adds to its receipt (docs/design.md "An event's story"): the newest
- * delivery of `workspace`, read back through the look-up API, measured as its receipt stores it —
- * channel, user, thread, the effect keys' JSON and the payload's (as EVENT_PAYLOADS kept it).
- * Null when the subject keeps no story (no look-up API).
+ * The bytes an event's story keeps (docs/design.md "An event's story"): the newest delivery of
+ * `workspace`, read back through the look-up API, measured as its rows store it — in its receipt,
+ * channel, user, thread, the effect keys' JSON and the payload's (as EVENT_PAYLOADS kept it); on
+ * its done rows, each effect's attempts (`outbox.story`). Its run's checkpoints are the run's own,
+ * kept before this too, and not counted. Null when the subject keeps no story (no look-up API).
  */
 export async function storyBytes(subject: Subject, workspace: string): Promise<number | null> {
   const page = await adminJson<{ events: Array<{ id: string }> }>(subject, `/admin/api/events?workspace=${workspace}&limit=1`);
@@ -29,5 +30,9 @@ export async function storyBytes(subject: Subject, workspace: string): Promise<n
   if (story === null) return null;
   const effects = JSON.stringify(story.effects.map((effect) => effect.key));
   const payload = story.payload === null ? null : JSON.stringify(story.payload);
-  return utf8(story.channel) + utf8(story.user) + utf8(story.thread) + utf8(effects) + utf8(payload);
+  const attempts = story.effects.reduce(
+    (sum, effect) => sum + (effect.history.length > 0 ? utf8(JSON.stringify(effect.history)) : 0),
+    0,
+  );
+  return utf8(story.channel) + utf8(story.user) + utf8(story.thread) + utf8(effects) + utf8(payload) + attempts;
 }
