@@ -219,4 +219,28 @@ describe("Cloudflare's per-invocation limits, met locally", () => {
         .sort(),
     ).toEqual(channels);
   });
+  it("a shard never idle, each ingest arriving while the one before is still delivering, keeps delivering past a whole budget's calls", async () => {
+    const team = newWorkspace();
+    // Three budgets' worth of mentions, each in a channel of its own (no pacing holds any back).
+    const mentions = Array.from({ length: 54 }, () => eventDelivery(team, appMention({ channel: slackId("C") })));
+    // Slack holds each answer a while: every ingest arrives while earlier attempts still wait for theirs.
+    slack().fail({ method: "chat.postMessage" }, { delayMs: 40 }, mentions.length);
+    const warn = vi.spyOn(console, "warn");
+    await runInDurableObject(shardOf(team), async (_, state) => {
+      const shard = await workspaceShardIn(state, { name: `${team}/0`, settings: { SUBREQUESTS_PER_INVOCATION: "20" } });
+      const { immediate } = shard.delivery.ready!;
+      for (const inbound of mentions) {
+        await shard.recording.ingest(inbound);
+        expect(immediate.counts().inFlight).toBeGreaterThan(0);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      while (immediate.counts().inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      // Each ingest's attempt counted on its own invocation: all went at once, no alarm needed.
+      expect(shard.delivery.counters).toMatchObject({ delivered: mentions.length, postponed: 0, retried: 0 });
+      shard.delivery.ready!.courier.completions.flush();
+      expect(shard.outbox.countsByStatus()).toMatchObject({ pending: 0 });
+    });
+    expect(slack().callsTo("chat.postMessage")).toHaveLength(mentions.length);
+    expect(warn.mock.calls.flat().join("\n")).not.toContain("subrequests of this invocation spent");
+  });
 });
