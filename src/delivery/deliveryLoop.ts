@@ -80,11 +80,8 @@ export class DeliveryLoop {
 
   constructor(private readonly inputs: DeliveryLoopInputs) {
     const { shard, role, env, outbox, wakeUps } = inputs;
-    // Due rows, and leases running out (the sweep reclaims them) — not while a spent meter is still held (invocationMeter.ts).
-    wakeUps.register((now) => {
-      const at = outbox.nextWakeAt();
-      return this.ready ? this.ready.courier.meters.wakeAt(at, now) : at;
-    });
+    // Due rows, and leases running out (the sweep reclaims them): an alarm brings a meter of its own (invocationMeter.ts).
+    wakeUps.register(() => outbox.nextWakeAt());
     const wakeAt = (at: number) => wakeUps.arm(at);
     // Rows the outbox's walk finds due, and the walk's own next step (outboxWalk.ts), come by the alarm.
     outbox.onDue = wakeAt;
@@ -162,8 +159,8 @@ export class DeliveryLoop {
   }
 
   /**
-   * An ingest or an alarm begins: a new meter if no delivery work runs. An ingest's immediate
-   * attempts count on the meter they join, whoever opened it (why: platform/invocationMeter.ts).
+   * An ingest or an alarm begins: a meter of its own, which the work it starts counts on, and the
+   * shard's window of calls renewed (why both: platform/invocationMeter.ts).
    */
   invoked(): void {
     this.ready?.courier.meters.invoked();
