@@ -42,7 +42,7 @@ export interface Courier {
   /** Called with the time a row becomes due again, so the shard can move its alarm earlier. */
   wakeAt(at: number): void;
   /** A turn ended (delivered, parked or stopped): its conversation's next turn may begin (deliveryLoop.ts). */
-  turnEnded?(conversation: string, key: string): void;
+  turnEnded?(conversation: string, key: string, meter?: InvocationMeter): void;
 }
 
 /**
@@ -100,7 +100,7 @@ async function deliverOne(courier: Courier, token: string, claimed: ClaimedRow, 
   events.emit(settled);
   // A turn that ended no longer holds its thread (recording/outboxTurns.ts): the next one goes now, not at the next alarm.
   if (row.turn && (settled.type === "delivered" || settled.type === "parked" || settled.type === "stopped"))
-    courier.turnEnded?.(row.turn, key);
+    courier.turnEnded?.(row.turn, key, meter);
 }
 
 /** Writes the settlement to the row, fenced by `token`, and says what happened. */

@@ -57,7 +57,7 @@ export interface CourierParts {
   /** The shard's one door for delivery's calls (platform/outboundCalls.ts): counted per invocation, six fetches at a time. */
   outbound: OutboundCalls;
   /** A turn ended: its conversation's next turn may begin (Courier.turnEnded). */
-  turnEnded?(conversation: string, key: string): void;
+  turnEnded?(conversation: string, key: string, meter?: InvocationMeter): void;
 }
 
 /**

@@ -93,8 +93,9 @@ export class InvocationMeter {
  *
  * (a) Each invocation has a meter of its own, `current` from its start: the work it starts counts
  * on it — the sweep on its alarm's, an ingest's immediate attempts on the ingest's — however long it
- * runs. Work started later, outside any invocation's own turn (rows that waited in line for an
- * attempt, a thread's next turn once one ended), counts on the invocation that began last.
+ * runs. Work an attempt's end starts — rows that waited in line, a thread's next turn — counts on
+ * that attempt's invocation, as a runtime following the promise chain would count it; once that is
+ * spent, rows in line wait for the next invocation (delivery/immediateAttempts.ts).
  * (b) Every call also takes from one window the shard renews at each invocation's start: the calls
  * made since the last top-up never exceed one budget, whoever made them. Under (a) the window only
  * ever refuses sooner (it counts a superset of any invocation's calls since that top-up).
