@@ -102,7 +102,10 @@ export class ImmediateAttempts<I extends Invocation = Invocation> {
   /** Starts waiting rows while there is room, as `invocation`'s work while it has subrequests left. */
   private next(invocation?: I): void {
     while (this.inFlight < this.limits.maxInFlight && this.waiting.length > 0) {
-      if (invocation?.spent) return this.stalled();
+      if (invocation?.spent) {
+        this.stalled();
+        return;
+      }
       const { lease, rows } = this.waiting.shift() as Waiting;
       this.waitingRows -= rows.length;
       this.begin(lease, rows, invocation);
