@@ -3,7 +3,7 @@ import { readEffect } from "../effects/registry";
 import { retryDelayMs } from "../platform/backoff";
 import type { DeliveryEvent, DeliveryEvents } from "../platform/deliveryEvents";
 import { type Settlement, settlementOf } from "../platform/errors";
-import { type InvocationMeters, SPENT_RESUME_MS } from "../platform/invocationMeter";
+import { type InvocationMeter, type InvocationMeters, SPENT_RESUME_MS } from "../platform/invocationMeter";
 import { mapConcurrent } from "../platform/mapConcurrent";
 import { type RetryAfterMemory, workspaceRateKey } from "../platform/retryAfter";
 import type { ClaimedRow, Outbox } from "../recording/outbox";
@@ -26,13 +26,13 @@ export interface Courier {
   /** The running attempts' leases, kept alive by one timer (leaseRenewals.ts). */
   leases: LeaseRenewals;
   delivery: DeliverySettings["delivery"];
-  /** The subrequests the current invocation has left (platform/invocationMeter.ts); every call counts on it. */
+  /** The shard's invocations' subrequests (platform/invocationMeter.ts): each call counts on its invocation's meter. */
   meters: InvocationMeters;
   retryAfters: RetryAfterMemory;
   events: DeliveryEvents;
   shard: string;
   /** Performs one row's effect once (the shard binds app, client and steps); throws what went wrong. */
-  perform(effect: Effect, row: ClaimedRow, token: string, report?: AttemptReport): Promise<void>;
+  perform(effect: Effect, row: ClaimedRow, token: string, report?: AttemptReport, meter?: InvocationMeter): Promise<void>;
   /** What the app plans once a row is finally parked, recorded with the parking (parkFollowUps.ts). */
   followUps?: FollowUps;
   /** What a run's second failed attempt in a row records with its retry: its user told once (failureNotices.ts). */
@@ -42,7 +42,7 @@ export interface Courier {
   /** Called with the time a row becomes due again, so the shard can move its alarm earlier. */
   wakeAt(at: number): void;
   /** A turn ended (delivered, parked or stopped): its conversation's next turn may begin (deliveryLoop.ts). */
-  turnEnded?(conversation: string, key: string): void;
+  turnEnded?(conversation: string, key: string, meter?: InvocationMeter): void;
 }
 
 /**
@@ -55,17 +55,13 @@ export async function deliverClaimed(
   token: string,
   rows: readonly ClaimedRow[],
   concurrency = courier.delivery.concurrency,
+  /** The invocation whose work this is: its calls count on its meter (platform/invocationMeter.ts). */
+  meter = courier.meters.current,
 ): Promise<void> {
-  // Held while its rows are out: no invocation starts a new meter under work that counts on the current one.
-  const release = courier.meters.hold();
-  try {
-    await mapConcurrent(rows, concurrency, (row) => deliverOne(courier, token, row));
-  } finally {
-    release();
-  }
+  await mapConcurrent(rows, concurrency, (row) => deliverOne(courier, token, row, meter));
 }
 
-async function deliverOne(courier: Courier, token: string, claimed: ClaimedRow): Promise<void> {
+async function deliverOne(courier: Courier, token: string, claimed: ClaimedRow, meter: InvocationMeter): Promise<void> {
   const { retryAfters, events } = courier;
   const key = claimed.idempotency_key;
   const blockedUntil =
@@ -77,7 +73,7 @@ async function deliverOne(courier: Courier, token: string, claimed: ClaimedRow):
     return;
   }
   // The invocation's subrequests are spent: the row waits for the next alarm's, not begun (no handler half run), no attempt counted.
-  if (courier.meters.current.spent) {
+  if (meter.spent) {
     events.emit(postpone(courier, token, claimed, Date.now() + SPENT_RESUME_MS));
     return;
   }
@@ -92,7 +88,7 @@ async function deliverOne(courier: Courier, token: string, claimed: ClaimedRow):
     // Inside the try: a payload that cannot be read back is parked as a counted attempt, not re-leased forever.
     const performed = row.effect ?? readEffect(row.payload);
     effect = performed;
-    await courier.leases.during(key, token, () => courier.perform(performed, row, token, report));
+    await courier.leases.during(key, token, () => courier.perform(performed, row, token, report, meter));
     settlement = { disposition: "delivered" };
   } catch (error) {
     settlement = settlementOf(error);
@@ -104,7 +100,7 @@ async function deliverOne(courier: Courier, token: string, claimed: ClaimedRow):
   events.emit(settled);
   // A turn that ended no longer holds its thread (recording/outboxTurns.ts): the next one goes now, not at the next alarm.
   if (row.turn && (settled.type === "delivered" || settled.type === "parked" || settled.type === "stopped"))
-    courier.turnEnded?.(row.turn, key);
+    courier.turnEnded?.(row.turn, key, meter);
 }
 
 /** Writes the settlement to the row, fenced by `token`, and says what happened. */

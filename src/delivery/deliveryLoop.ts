@@ -5,7 +5,7 @@ import type { Inbound } from "../inbound/types";
 import type { PaceKeeper } from "../pacing/pacing";
 import { countInto, DeliveryEvents, newCounters } from "../platform/deliveryEvents";
 import { InvalidSetting } from "../platform/errors";
-import { deliveryBudgetOf, InvocationMeters } from "../platform/invocationMeter";
+import { deliveryBudgetOf, type InvocationMeter, InvocationMeters, SPENT_RESUME_MS } from "../platform/invocationMeter";
 import { describeError, log } from "../platform/log";
 import { OutboundCalls } from "../platform/outboundCalls";
 import type { WakeUps } from "../platform/wakeUps";
@@ -54,7 +54,7 @@ export interface DeliveryLoopInputs {
 export interface ReadyDelivery {
   settings: DeliverySettings;
   courier: Courier;
-  immediate: ImmediateAttempts;
+  immediate: ImmediateAttempts<InvocationMeter>;
 }
 
 /**
@@ -80,11 +80,8 @@ export class DeliveryLoop {
 
   constructor(private readonly inputs: DeliveryLoopInputs) {
     const { shard, role, env, outbox, wakeUps } = inputs;
-    // Due rows, and leases running out (the sweep reclaims them) — not while a spent meter is still held (invocationMeter.ts).
-    wakeUps.register((now) => {
-      const at = outbox.nextWakeAt();
-      return this.ready ? this.ready.courier.meters.wakeAt(at, now) : at;
-    });
+    // Due rows, and leases running out (the sweep reclaims them): an alarm brings a meter of its own (invocationMeter.ts).
+    wakeUps.register(() => outbox.nextWakeAt());
     const wakeAt = (at: number) => wakeUps.arm(at);
     // Rows the outbox's walk finds due, and the walk's own next step (outboxWalk.ts), come by the alarm.
     outbox.onDue = wakeAt;
@@ -125,7 +122,7 @@ export class DeliveryLoop {
       // The shard's one door: its sweep's and its immediate attempts' calls share six connections and one meter.
       outbound: new OutboundCalls(new InvocationMeters(deliveryBudgetOf(settings.delivery.subrequestsPerInvocation), shard)),
       stops: this.stops,
-      turnEnded: (conversation: string, key: string) => this.turnsMayGo(conversation, key),
+      turnEnded: (conversation: string, key: string, meter?: InvocationMeter) => this.turnsMayGo(conversation, key, meter),
       observe: reports && ((outcome, key) => reports.observe(outcome, key)),
       pacing: settings.pacing ? keeperOf(env.SHARD, shard, settings.shardBuckets, inputs.pace) : undefined,
     });
@@ -138,11 +135,12 @@ export class DeliveryLoop {
       if (held.length > 0) wakeAt(expiresAt);
       return { token, expiresAt, rows: held };
     };
-    const immediate = new ImmediateAttempts((token, rows) => deliverLeased(courier, token, rows), renew, {
-      maxInFlight: IMMEDIATE_IN_FLIGHT_MAX,
-      maxWaiting: IMMEDIATE_WAITING_MAX,
-      minLeaseLeftMs: leaseMs / 2 + settings.delivery.timeoutMs,
-    });
+    const minLeaseLeftMs = leaseMs / 2 + settings.delivery.timeoutMs;
+    const limits = { maxInFlight: IMMEDIATE_IN_FLIGHT_MAX, maxWaiting: IMMEDIATE_WAITING_MAX, minLeaseLeftMs };
+    const deliver = (token: string, rows: readonly ClaimedRow[], meter?: InvocationMeter) =>
+      deliverLeased(courier, token, rows, undefined, meter);
+    // Rows in line that an attempt's spent invocation did not let go wait for the next one: an ingest, or the alarm.
+    const immediate = new ImmediateAttempts(deliver, renew, limits, undefined, () => wakeAt(Date.now() + SPENT_RESUME_MS));
     this.ready = { settings, courier, immediate };
   }
 
@@ -151,20 +149,16 @@ export class DeliveryLoop {
    * or in line, still leased: immediateAttempts.ts). Null — written unleased, for the sweep — when
    * that line is long too, or delivery is paused.
    */
-  leaseFor(now: number): Lease | null {
+  leaseFor(now: number, meter = this.ready?.courier.meters.current): Lease | null {
     const ready = this.ready;
     // Spent, an attempt would only postpone its rows; lean, rows go one at a time: either way the sweep takes them.
-    const { current } = ready?.courier.meters ?? {};
-    if (!ready?.immediate.takesMore() || current?.spent || current?.lean) return null;
+    if (!ready?.immediate.takesMore() || meter?.spent || meter?.lean) return null;
     // Rows that will wait in line are leased to a queued token: a take-over knows their attempt never began.
     const token = ready.immediate.startsNow() ? crypto.randomUUID() : queuedToken();
     return { token, expiresAt: now + ready.settings.delivery.leaseMs };
   }
 
-  /**
-   * An ingest or an alarm begins: a new meter if no delivery work runs. An ingest's immediate
-   * attempts count on the meter they join, whoever opened it (why: platform/invocationMeter.ts).
-   */
+  /** An ingest or an alarm begins: a meter of its own for its work, the shard's window renewed (platform/invocationMeter.ts). */
   invoked(): void {
     this.ready?.courier.meters.invoked();
   }
@@ -183,7 +177,8 @@ export class DeliveryLoop {
       this.backendResponses.expect(relayKey, now);
       result.awaitsBackend = true;
     }
-    ready.immediate.offer(lease, leased, result.awaitsBackend === true);
+    // The ingest's own work: its meter (and rows that waited in line, which go first).
+    ready.immediate.offer(lease, leased, result.awaitsBackend === true, ready.courier.meters.current);
   }
 
   /**
@@ -191,13 +186,13 @@ export class DeliveryLoop {
    * that are due now are claimed (one statement, the sweep's own rule: recording/outboxTurns.ts) and
    * attempted at once. Rows it cannot take now (the line of immediate attempts is long) are the sweep's.
    */
-  turnsMayGo(conversation: string, ended?: string): void {
+  turnsMayGo(conversation: string, ended?: string, meter = this.ready?.courier.meters.current): void {
     const ready = this.ready;
     // A thread's lead that ended is forgotten by the shard (recording/outboxTurns.ts).
     if (ended !== undefined) this.inputs.outbox.turns.ended(conversation, ended);
     if (!this.inputs.outbox.turns.pending(conversation)) return;
     const now = Date.now();
-    const lease = this.leaseFor(now);
+    const lease = this.leaseFor(now, meter);
     if (!ready || !lease) {
       // Held turns are last among the waiting rows: made due, the sweep finds them.
       if (this.inputs.outbox.turns.release(conversation, now) > 0) this.inputs.wakeUps.arm(now);
@@ -213,7 +208,8 @@ export class DeliveryLoop {
     if (rows.length === 0) return;
     // The sweep is the contract: if this instance dies, the alarm reclaims them once the lease runs out.
     this.inputs.wakeUps.arm(lease.expiresAt);
-    ready.immediate.offer(lease, rows);
+    // The work of the invocation whose turn ended (its meter), or of the one that began last.
+    ready.immediate.offer(lease, rows, false, meter);
   }
 
   /** The alarm's part: the outbox's walk goes on a while (outboxWalk.ts), then due rows are claimed and delivered. */
@@ -221,7 +217,11 @@ export class DeliveryLoop {
     // An alarm is an invocation of its own.
     this.invoked();
     this.inputs.outbox.walkOn(WALK_BUDGET_MS);
-    if (this.ready) return sweep(this.ready.courier, now);
+    if (this.ready) {
+      // Rows left in line by an invocation whose subrequests were spent go as this alarm's work.
+      this.ready.immediate.resume(this.ready.courier.meters.current);
+      return sweep(this.ready.courier, now);
+    }
     this.logPaused();
   }
 

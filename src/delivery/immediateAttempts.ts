@@ -22,6 +22,12 @@ export interface ImmediateLimits {
  */
 export type RenewLease = (lease: Lease, rows: readonly ClaimedRow[]) => { token: string; expiresAt: number; rows: ClaimedRow[] };
 
+/**
+ * The invocation whose work an attempt is, by its meter (platform/invocationMeter.ts): an attempt
+ * that ends lets rows in line go as the same invocation's work, while its meter is not spent.
+ */
+export type Invocation = { readonly spent: boolean } | undefined;
+
 interface Waiting {
   lease: Lease;
   rows: readonly ClaimedRow[];
@@ -36,16 +42,18 @@ interface Waiting {
  * row, as the sweep's claim would be), unless the sweep has taken it meanwhile; rows lost with
  * the instance are the sweep's once their lease runs out (the alarm is armed for that).
  */
-export class ImmediateAttempts {
+export class ImmediateAttempts<I extends Invocation = Invocation> {
   private inFlight = 0;
   private waitingRows = 0;
   private readonly waiting: Waiting[] = [];
 
   constructor(
-    private readonly deliver: (token: string, rows: readonly ClaimedRow[]) => Promise<void>,
+    private readonly deliver: (token: string, rows: readonly ClaimedRow[], invocation?: I) => Promise<void>,
     private readonly renew: RenewLease,
     private readonly limits: ImmediateLimits,
     private readonly clock: () => number = Date.now,
+    /** Rows wait in line with room for them: the invocation that would let them go has spent its subrequests. */
+    private readonly stalled: () => void = () => {},
   ) {}
 
   /** Whether rows offered now would start at once (else they wait in line: leased to a queued token). */
@@ -62,12 +70,19 @@ export class ImmediateAttempts {
    * Rows just written under `lease`: started now if there is room (or if `now` says someone is
    * waiting for their outcome, as a relayed command's ack is), else in line behind the others.
    */
-  offer(lease: Lease, rows: readonly ClaimedRow[], now = false): void {
-    if (now || this.startsNow()) this.begin(lease, rows);
+  offer(lease: Lease, rows: readonly ClaimedRow[], now = false, invocation?: I): void {
+    // Rows that waited in line go first (an ended attempt's invocation may have stopped letting them go), as this one's work.
+    this.next(invocation);
+    if (now || this.startsNow()) this.begin(lease, rows, invocation);
     else {
       this.waiting.push({ lease, rows });
       this.waitingRows += rows.length;
     }
+  }
+
+  /** An invocation with no rows of its own (an alarm) lets rows in line go, as its work. */
+  resume(invocation?: I): void {
+    this.next(invocation);
   }
 
   /** Rows in attempts now, and rows waiting for one (for tests and stats). */
@@ -75,20 +90,25 @@ export class ImmediateAttempts {
     return { inFlight: this.inFlight, waiting: this.waitingRows };
   }
 
-  private start(lease: Lease, rows: readonly ClaimedRow[]): void {
+  private start(lease: Lease, rows: readonly ClaimedRow[], invocation?: I): void {
     this.inFlight += rows.length;
-    void this.deliver(lease.token, rows).finally(() => {
+    void this.deliver(lease.token, rows, invocation).finally(() => {
       this.inFlight -= rows.length;
-      this.next();
+      // Started by this attempt's end: the runtime may count them as its invocation's work, so they count on its meter.
+      this.next(invocation);
     });
   }
 
-  /** Starts waiting rows while there is room. */
-  private next(): void {
+  /** Starts waiting rows while there is room, as `invocation`'s work while it has subrequests left. */
+  private next(invocation?: I): void {
     while (this.inFlight < this.limits.maxInFlight && this.waiting.length > 0) {
+      if (invocation?.spent) {
+        this.stalled();
+        return;
+      }
       const { lease, rows } = this.waiting.shift() as Waiting;
       this.waitingRows -= rows.length;
-      this.begin(lease, rows);
+      this.begin(lease, rows, invocation);
     }
   }
 
@@ -97,9 +117,9 @@ export class ImmediateAttempts {
    * to the attempt's own token (its rows waited in line: the take-over of a queued lease marks no
    * post uncertain, so the lease must say when the attempt began).
    */
-  private begin(lease: Lease, rows: readonly ClaimedRow[]): void {
+  private begin(lease: Lease, rows: readonly ClaimedRow[], invocation?: I): void {
     if (!isQueued(lease.token) && lease.expiresAt - this.clock() >= this.limits.minLeaseLeftMs) {
-      this.start(lease, rows);
+      this.start(lease, rows, invocation);
       return;
     }
     let renewed: ReturnType<RenewLease>;
@@ -110,6 +130,6 @@ export class ImmediateAttempts {
       log("warn", "lease of waiting rows not renewed; left to the sweep", { rows: rows.length, error: describeError(error) });
       return;
     }
-    if (renewed.rows.length > 0) this.start({ token: renewed.token, expiresAt: renewed.expiresAt }, renewed.rows);
+    if (renewed.rows.length > 0) this.start({ token: renewed.token, expiresAt: renewed.expiresAt }, renewed.rows, invocation);
   }
 }

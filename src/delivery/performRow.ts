@@ -6,6 +6,7 @@ import type { ReadyKinds } from "../effects/registry";
 import { callPacing, type KeeperOf } from "../pacing/pacing";
 import type { DeliveryEvents } from "../platform/deliveryEvents";
 import { DeliveryError, HandlerError, SlackApiError, SubrequestsSpent } from "../platform/errors";
+import type { InvocationMeter } from "../platform/invocationMeter";
 import { describeError, log } from "../platform/log";
 import { AttemptOutbound, DIRECT, type OutboundCalls } from "../platform/outboundCalls";
 import { inSpan } from "../platform/spans";
@@ -56,7 +57,7 @@ export interface CourierParts {
   /** The shard's one door for delivery's calls (platform/outboundCalls.ts): counted per invocation, six fetches at a time. */
   outbound: OutboundCalls;
   /** A turn ended: its conversation's next turn may begin (Courier.turnEnded). */
-  turnEnded?(conversation: string, key: string): void;
+  turnEnded?(conversation: string, key: string, meter?: InvocationMeter): void;
 }
 
 /**
@@ -83,6 +84,7 @@ export function rowPerformer(
     token: string,
     fields: DeliveryFields,
     attempt?: AttemptReport,
+    invocation?: InvocationMeter,
   ): Promise<void> => {
     // The kind and its own dependencies, drawn once per shard: nothing kind-specific is built per row.
     const { kind, deps } = kinds(effect);
@@ -101,8 +103,10 @@ export function rowPerformer(
     // Throws RunStopped when a stop stopped the row while this attempt waited in line.
     const stop = stops?.begin(effect, key, inFirstLease(row.noCheckpointsUntil) ? undefined : row.created_at);
     // This attempt's calls, its pace keepers' included, go through the shard's door; it remembers a refusal.
-    const outbound = new AttemptOutbound(door, () => {
-      if (shared.outbound) shared.outbound.meters.current.cutShort = true;
+    const counted = shared.outbound;
+    const meter = invocation ?? counted?.meters.current;
+    const outbound = new AttemptOutbound(counted && meter ? counted.countedOn(meter) : door, () => {
+      if (counted && meter) counted.meters.cutShort(meter);
     });
     const sealedToken = sealedFunctionTokenOf(effect);
     const startedAt = Date.now();
@@ -204,8 +208,16 @@ export function rowPerformer(
     );
   };
   // One span per attempt, its Slack calls, steps and waits inside it; ended when the attempt settles.
-  return (effect: Effect, row: ClaimedRow, token: string, attempt?: AttemptReport): Promise<void> => {
+  return (
+    effect: Effect,
+    row: ClaimedRow,
+    token: string,
+    attempt?: AttemptReport,
+    invocation?: InvocationMeter,
+  ): Promise<void> => {
     const fields = deliveryFields(effect, row);
-    return inSpan("attempt", { ...fields, attempt: row.attempts + 1 }, () => performOnce(effect, row, token, fields, attempt));
+    return inSpan("attempt", { ...fields, attempt: row.attempts + 1 }, () =>
+      performOnce(effect, row, token, fields, attempt, invocation),
+    );
   };
 }

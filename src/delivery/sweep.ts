@@ -11,9 +11,10 @@ export async function deliverLeased(
   token: string,
   rows: readonly ClaimedRow[],
   concurrency = courier.delivery.concurrency,
+  meter = courier.meters.current,
 ): Promise<void> {
   try {
-    await deliverClaimed(courier, token, rows, concurrency);
+    await deliverClaimed(courier, token, rows, concurrency, meter);
   } catch (error) {
     log("error", "delivery failed", { shard: courier.shard, error: describeError(error) });
   }
@@ -32,23 +33,19 @@ export const SWEEP_GROWTH_MAX = 8;
  */
 export async function sweep(courier: Courier, started: number): Promise<void> {
   const { batchSize, leaseMs, alarmBudgetMs } = courier.delivery;
-  // Held for the whole sweep, its claims included: all of it is this alarm's work.
-  const release = courier.meters.hold();
-  try {
-    let limit = batchSize;
-    while (Date.now() - started < alarmBudgetMs) {
-      // Every row makes at least one call: no more rows are claimed than subrequests are left (none once spent).
-      const claimable = Math.min(limit, courier.meters.current.left);
-      if (claimable <= 0) return;
-      const token = crypto.randomUUID();
-      const rows = courier.outbox.claimBatch(token, Date.now(), leaseMs, claimable);
-      if (rows.length === 0) return;
-      // After an attempt was cut short, one row at a time: each gets what is left, not a sixth of it.
-      await deliverLeased(courier, token, rows, courier.meters.current.lean ? 1 : undefined);
-      if (rows.length < claimable) return;
-      limit = Math.min(limit * 2, batchSize * SWEEP_GROWTH_MAX);
-    }
-  } finally {
-    release();
+  // The alarm's own meter, taken as it begins: the whole sweep counts on it, whoever comes meanwhile.
+  const meter = courier.meters.current;
+  let limit = batchSize;
+  while (Date.now() - started < alarmBudgetMs) {
+    // Every row makes at least one call: no more rows are claimed than subrequests are left (none once spent).
+    const claimable = Math.min(limit, meter.left);
+    if (claimable <= 0) return;
+    const token = crypto.randomUUID();
+    const rows = courier.outbox.claimBatch(token, Date.now(), leaseMs, claimable);
+    if (rows.length === 0) return;
+    // After an attempt was cut short, one row at a time: each gets what is left, not a sixth of it.
+    await deliverLeased(courier, token, rows, meter.lean ? 1 : undefined, meter);
+    if (rows.length < claimable) return;
+    limit = Math.min(limit * 2, batchSize * SWEEP_GROWTH_MAX);
   }
 }

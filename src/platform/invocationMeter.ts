@@ -40,9 +40,10 @@ export class NoSubrequestsLeft extends Postponed {
 
 /**
  * The subrequests of one invocation: each fetch and each RPC to another Durable Object takes one,
- * until the budget is spent. `lean`: an invocation before it cut an attempt short (and none has
- * made a call since), so its rows go one at a time — six attempts sharing what is left would each
- * be cut short again, for ever.
+ * until the budget is spent — its own, or the shard's window since its last invocation began
+ * (InvocationMeters). `lean`: an invocation after one cut an attempt short (and none has made a call
+ * since), so its rows go one at a time — six attempts sharing what is left would each be cut short
+ * again, for ever.
  */
 export class InvocationMeter {
   private made = 0;
@@ -53,79 +54,97 @@ export class InvocationMeter {
     readonly budget: number,
     readonly lean = false,
     private readonly onSpent: () => void = () => {},
+    /** Also takes each call: the shard's calls since its last invocation began. */
+    private readonly window?: InvocationMeter,
   ) {}
 
   /** Subrequests still allowed. */
   get left(): number {
-    return this.budget - this.made;
+    return Math.min(this.budget - this.made, this.window?.left ?? Infinity);
   }
 
   get spent(): boolean {
-    return this.made >= this.budget;
+    return this.left <= 0;
+  }
+
+  /** Whether it made a call. */
+  get used(): boolean {
+    return this.made > 0;
+  }
+
+  /** Starts counting again from none (the shard's window, at each invocation's start). */
+  renew(): void {
+    this.made = 0;
   }
 
   /** Takes one subrequest for a call about to be made; throws SubrequestsSpent (nothing is sent) when none is left. */
   take(): void {
     if (this.spent) throw new SubrequestsSpent(this.budget);
+    this.window?.take();
     if (++this.made === this.budget) this.onSpent();
   }
 }
 
 /**
- * A shard's meters. Cloudflare counts subrequests per invocation — each alarm, each incoming RPC —
- * but a Durable Object's invocations share one I/O context: workerd counts every subrequest on the
- * object's one limit enforcer and tops it up at each incoming call, and work an RPC started goes on
- * after its response (Cloudflare's docs do not say what a top-up restores). So the meter is kept
- * safe under either reading: a new one starts only when an invocation begins while no delivery
- * work is running, and everything that runs until then — the sweep, the immediate attempts of the
- * ingests that came meanwhile, the rows they let go — counts on the one meter it joined.
+ * A shard's meters, safe whichever way Cloudflare counts (docs/reference/delivery.md "Cloudflare's
+ * limits"): (a) per invocation — each alarm, each incoming RPC counts what the work it started makes,
+ * even after its response; or (b) on the object's one limit enforcer, topped up at each incoming
+ * call (workerd's `topUpActor()`; Cloudflare's docs do not say what a top-up restores).
+ *
+ * (a) Each invocation has a meter of its own, `current` from its start: the work it starts counts
+ * on it — the sweep on its alarm's, an ingest's immediate attempts on the ingest's — however long it
+ * runs. Work an attempt's end starts — rows that waited in line, a thread's next turn — counts on
+ * that attempt's invocation, as a runtime following the promise chain would count it; once that is
+ * spent, rows in line wait for the next invocation (delivery/immediateAttempts.ts).
+ * (b) Every call also takes from one window the shard renews at each invocation's start: the calls
+ * made since the last top-up never exceed one budget, whoever made them. Under (a) the window only
+ * ever refuses sooner (it counts a superset of any invocation's calls since that top-up).
+ *
+ * So a shard that is never idle renews both at each ingest and never runs dry; a shard whose
+ * ingests stopped while attempts still run has one budget for all of them until the next alarm.
  */
 export class InvocationMeters {
   private meter: InvocationMeter;
-  private running = 0;
+  /** The shard's calls since the last invocation began, whichever invocation's work made them. */
+  private readonly window: InvocationMeter;
+  /** An attempt was cut short since the last invocation began (on whichever meter). */
+  private cut = false;
 
   constructor(
     private readonly budget: number,
     private readonly shard: string,
   ) {
-    this.meter = this.fresh();
+    this.window = this.fresh();
+    this.meter = this.fresh(false, this.window);
   }
 
-  /** The meter every call counts on now. */
+  /** The meter of the invocation that began last: work it starts counts on it. */
   get current(): InvocationMeter {
     return this.meter;
   }
 
-  /** An invocation begins (an alarm, an ingest): with no delivery work running, nothing counts against it yet. */
+  /** An invocation begins (an alarm, an ingest): a meter of its own, and the window renewed (its top-up). */
   invoked(): void {
-    // Only here: a meter started mid-invocation would not see what that invocation already made.
-    if (this.running === 0) this.meter = this.fresh(this.meter.cutShort || (this.meter.lean && this.meter.left === this.budget));
+    const last = this.meter;
+    const lean = this.cut || last.cutShort || (last.lean && !last.used);
+    this.cut = false;
+    this.window.renew();
+    this.meter = this.fresh(lean, this.window);
   }
 
-  /** Delivery work begins (a sweep, a batch of rows); the returned release says it ended. */
-  hold(): () => void {
-    this.running++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.running--;
-    };
+  /** An attempt of `meter`'s was cut short: the next invocation goes one row at a time. */
+  cutShort(meter: InvocationMeter): void {
+    meter.cutShort = true;
+    this.cut = true;
   }
 
-  /**
-   * When due rows may wake the shard: while a spent meter is still held by running work, no
-   * sooner than SPENT_RESUME_MS from now — an alarm then would find nothing to spend and re-arm at once.
-   */
-  wakeAt(at: number | null, now = Date.now()): number | null {
-    if (at === null || !(this.meter.spent && this.running > 0)) return at;
-    return Math.max(at, now + SPENT_RESUME_MS);
-  }
-
-  private fresh(lean = false): InvocationMeter {
+  private fresh(lean = false, window?: InvocationMeter): InvocationMeter {
     const budget = this.budget;
-    return new InvocationMeter(budget, lean, () =>
-      log("warn", "subrequests of this invocation spent; the rest waits for the next alarm", { shard: this.shard, budget }),
+    return new InvocationMeter(
+      budget,
+      lean,
+      () => log("warn", "subrequests of this invocation spent; the rest waits for the next alarm", { shard: this.shard, budget }),
+      window,
     );
   }
 }

@@ -1,7 +1,13 @@
 import { type CallDeadline, CallDeadlines, ownDeadline } from "./callDeadlines";
 import { ConnectionSlots } from "./connectionSlots";
 import type { DeliveryError } from "./deliveryErrors";
-import { type InvocationMeters, NoSubrequestsLeft, SPENT_RESUME_MS, SubrequestsSpent } from "./invocationMeter";
+import {
+  type InvocationMeter,
+  type InvocationMeters,
+  NoSubrequestsLeft,
+  SPENT_RESUME_MS,
+  SubrequestsSpent,
+} from "./invocationMeter";
 
 /** A call's deadline passed before its answer came (DELIVERY_TIMEOUT_MS, RELAY_TIMEOUT_MS, …). */
 export class CallTimedOut extends Error {
@@ -50,8 +56,8 @@ export const DIRECT: Outbound = {
 
 /**
  * A shard's one door for delivery's outbound calls, as Cloudflare counts them per invocation
- * (docs/reference/delivery.md "Cloudflare's limits"): each takes a subrequest from the current
- * meter (refused, unsent, once spent); a fetch holds one of the shard's OPEN_CONNECTIONS_MAX
+ * (docs/reference/delivery.md "Cloudflare's limits"): each takes a subrequest from its invocation's
+ * meter (`countedOn`; else the one that began last), refused, unsent, once spent; a fetch holds one of the shard's OPEN_CONNECTIONS_MAX
  * connection slots — its immediate attempts' and its sweep's alike, since a Durable Object's
  * invocations share one I/O context — and its timeout starts when it leaves, not while it queues.
  */
@@ -62,9 +68,14 @@ export class OutboundCalls implements Outbound {
     private readonly deadlines = new CallDeadlines(),
   ) {}
 
-  async call<T>(timeoutMs: number, send: Send<T>): Promise<T> {
+  /** The door for work of one invocation: its calls count on `meter` (the slots and timers are the shard's). */
+  countedOn(meter: InvocationMeter): Outbound {
+    return { call: (timeoutMs, send) => this.call(timeoutMs, send, meter), rpc: (send) => this.rpc(send, meter) };
+  }
+
+  async call<T>(timeoutMs: number, send: Send<T>, meter = this.meters.current): Promise<T> {
     // Counted as it is asked for, as the runtime counts a fetch it queues: a refused call takes no slot.
-    this.meters.current.take();
+    meter.take();
     const release = await this.slots.acquire();
     // Started once the slot is held: a call that queued behind five slow ones still gets its whole timeout.
     try {
@@ -76,9 +87,9 @@ export class OutboundCalls implements Outbound {
     }
   }
 
-  async rpc<T>(send: () => Promise<T>): Promise<T> {
+  async rpc<T>(send: () => Promise<T>, meter = this.meters.current): Promise<T> {
     // A Durable Object RPC is a subrequest but holds no connection slot (Cloudflare lists fetch, KV, R2, Cache, Queues, sockets).
-    this.meters.current.take();
+    meter.take();
     return await send();
   }
 }

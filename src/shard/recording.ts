@@ -114,7 +114,7 @@ export class Recording {
   private record(inbound: Inbound): IngestResult {
     const { storage, delivery, metrics } = this.parts;
     storage.migrate();
-    // An ingest is an invocation: its immediate attempts count on a new meter if no delivery work runs.
+    // An ingest is an invocation: its immediate attempts count on a meter of its own (platform/invocationMeter.ts).
     delivery.invoked();
     const now = Date.now();
     metrics.registerOnce(now);
@@ -139,8 +139,8 @@ export class Recording {
     // rolled-back alarm; with no await in between, the alarm write commits with the rows.
     // The sweep is the contract: if the immediate attempt dies with this instance, the
     // alarm reclaims the rows once their lease has run out.
-    // Rows left to the sweep: now — or a second on while a spent meter is still held, so ingests do not spin the alarm.
-    const sweepAt = delivery.ready ? (delivery.ready.courier.meters.wakeAt(now, now) ?? now) : now + PAUSED_RETRY_MS;
+    // Rows left to the sweep: now (its alarm has a meter of its own), or later while delivery is paused.
+    const sweepAt = delivery.ready ? now : now + PAUSED_RETRY_MS;
     storage.wakeUps.arm(leased.length === 0 ? now + this.retentionMs : (lease?.expiresAt ?? sweepAt));
     // A merge turn's quiet period: its alarm runs it (an earlier alarm finds it not due and re-arms for it).
     storage.wakeUps.arm(dueAt);

@@ -133,4 +133,40 @@ describe("immediate attempts", () => {
     expect(immediate.counts()).toEqual({ inFlight: 2, waiting: 5 });
     expect(immediate.takesMore()).toBe(false);
   });
+  it("let rows in line go as the work of the invocation whose attempt ended, until its subrequests are spent; then the next invocation's", async () => {
+    const by = new Map<string, string>();
+    const finish = new Map<string, () => void>();
+    let stalls = 0;
+    const meter = (name: string) => ({ name, spent: false });
+    const immediate = new ImmediateAttempts<{ name: string; spent: boolean }>(
+      (token, _, invocation) => {
+        by.set(token, invocation!.name);
+        return new Promise<void>((resolve) => finish.set(token, resolve));
+      },
+      (lease, rows) => ({ token: lease.token, expiresAt: 1_000, rows: [...rows] }),
+      { maxInFlight: 1, maxWaiting: 10, minLeaseLeftMs: 0 },
+      () => 0,
+      () => stalls++,
+    );
+    const first = meter("first");
+    const offer = (token: string, invocation: { name: string; spent: boolean }) =>
+      immediate.offer({ token, expiresAt: 1_000 }, [row(token)], false, invocation);
+    offer("a", first);
+    offer("b", meter("second"));
+    offer("c", meter("third"));
+    const end = async (token: string) => {
+      finish.get(token)!();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    };
+    // Started by a's end: the runtime may count it as a's invocation's work, so it counts on that meter.
+    await end("a");
+    expect(by.get("b")).toBe("first");
+    // That invocation's subrequests spent: c waits, and the shard is told (its alarm brings a meter of its own).
+    first.spent = true;
+    await end("b");
+    expect(by.has("c")).toBe(false);
+    expect(stalls).toBe(1);
+    immediate.resume(meter("alarm"));
+    expect(by.get("c")).toBe("alarm");
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deliveryBudgetOf, InvocationMeters, SPENT_RESUME_MS, SubrequestsSpent } from "../../src/platform/invocationMeter";
+import { deliveryBudgetOf, InvocationMeters, SubrequestsSpent } from "../../src/platform/invocationMeter";
 
 describe("an invocation's subrequests", () => {
   it("delivery spends all but a tenth of the plan's subrequests (at least one kept back)", () => {
@@ -15,43 +15,44 @@ describe("an invocation's subrequests", () => {
     expect(meter.left).toBe(0);
   });
 
-  it("a new invocation starts a new meter only while no delivery work runs: work still running counts on the one it joined", () => {
-    const meters = new InvocationMeters(2, "T1/0");
-    const release = meters.hold();
-    meters.current.take();
-    meters.current.take();
+  it("each invocation has a meter of its own: work still running keeps counting on the one it began with", () => {
+    const meters = new InvocationMeters(3, "T1/0");
+    const first = meters.current;
+    first.take();
+    first.take();
     meters.invoked();
-    expect(meters.current.spent).toBe(true);
-    release();
-    meters.invoked();
-    expect(meters.current.left).toBe(2);
+    const second = meters.current;
+    expect(second).not.toBe(first);
+    expect(second.left).toBe(3);
+    // The first invocation's work goes on after the second began: its own meter still counts it.
+    first.take();
+    expect(first.spent).toBe(true);
+    expect(() => first.take()).toThrow(SubrequestsSpent);
   });
 
-  it("work that ends between invocations leaves the meter as it is until the next invocation begins", () => {
-    const meters = new InvocationMeters(2, "T1/0");
-    const release = meters.hold();
-    meters.current.take();
-    release();
-    // A row let go from the line after another ended is still the same invocation's work.
-    meters.hold();
-    expect(meters.current.left).toBe(1);
-  });
-
-  it("due rows wake the shard no sooner than SPENT_RESUME_MS while a spent meter is still held", () => {
-    const meters = new InvocationMeters(1, "T1/0");
-    meters.current.take();
-    expect(meters.wakeAt(100, 100)).toBe(100);
-    const release = meters.hold();
-    expect(meters.wakeAt(100, 100)).toBe(100 + SPENT_RESUME_MS);
-    expect(meters.wakeAt(null, 100)).toBeNull();
-    release();
-    expect(meters.wakeAt(100, 100)).toBe(100);
+  it("every call also counts on the shard's window, renewed as each invocation begins: at most a budget between two", () => {
+    const meters = new InvocationMeters(3, "T1/0");
+    const first = meters.current;
+    meters.invoked();
+    const second = meters.current;
+    first.take();
+    second.take();
+    second.take();
+    // Three calls since the last invocation began, whoever made them: none more until the next.
+    expect(first.left).toBe(0);
+    expect(() => first.take()).toThrow(SubrequestsSpent);
+    expect(() => second.take()).toThrow(SubrequestsSpent);
+    meters.invoked();
+    // Renewed: each meter has what its own budget and the new window allow.
+    expect(first.left).toBe(2);
+    expect(second.left).toBe(1);
+    expect(meters.current.left).toBe(3);
   });
 
   it("after an invocation cut an attempt short, the next one is lean (rows one at a time) until one ends without", () => {
     const meters = new InvocationMeters(1, "T1/0");
     meters.current.take();
-    meters.current.cutShort = true;
+    meters.cutShort(meters.current);
     meters.invoked();
     expect(meters.current.lean).toBe(true);
     // An invocation that made no call (nothing was due) changes nothing.
