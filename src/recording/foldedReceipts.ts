@@ -128,3 +128,14 @@ export class FoldedReceipts {
     );
   }
 }
+
+/**
+ * What a DELETE of outbox rows does first — a discarded dead letter, a stopped run pruned after a
+ * day (either may be inside the receipt window): the receipts those rows carry are kept as receipt
+ * rows, so a retry is still a duplicate. One row more, on those rare paths only. Set by the shard's
+ * recording (`Receipts.keepFolded`); the watch's outbox carries no receipt.
+ */
+export class ReceiptKeeper {
+  /** Keeps the receipts of the outbox rows `where` (its `?n` bound to `values`) selects. */
+  keep: (where: string, values: readonly SqlStorageValue[]) => void = () => {};
+}

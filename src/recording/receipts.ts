@@ -2,7 +2,7 @@ import type { AckBody } from "../app/contract";
 import type { Inbound } from "../inbound/types";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { PayloadKeeping } from "../settings/edge";
-import { type FoldedReceipt, type FoldedReceipts, foldedValues } from "./foldedReceipts";
+import { FOLDED_COLUMNS, type FoldedReceipt, type FoldedReceipts, foldedValues } from "./foldedReceipts";
 import { addStoryColumns, type ReceiptStory, receiptStory, STORY_COLUMNS } from "./receiptStory";
 
 /** The single receipts table of before 0005, renamed; read and pruned until it is empty, then dropped. */
@@ -137,6 +137,23 @@ export class Receipts {
       ...foldedValues(receipt),
       workspace,
     );
+  }
+
+  /**
+   * Keeps as receipt rows the receipts the outbox rows `where` selects carry, before a DELETE of
+   * them (foldedReceipts.ts `ReceiptKeeper`): each in its generation's table while that is kept.
+   */
+  keepFolded(where: string, values: readonly SqlStorageValue[], now: number): void {
+    for (const generation of this.keptGenerations(now)) {
+      this.sql.all(
+        `INSERT INTO ${tableOf(generation)} (dedupe_key, kind, type, retry_num, retry_reason, response, received_at,
+            channel, user_id, thread_ts, effects, payload, workspace)
+         SELECT ${FOLDED_COLUMNS}, workspace FROM outbox WHERE receipt_key IS NOT NULL
+           AND received_at >= ${generation * this.retentionMs} AND received_at < ${(generation + 1) * this.retentionMs} AND (${where})
+         ON CONFLICT (dedupe_key) DO NOTHING`,
+        ...values,
+      );
+    }
   }
 
   /**

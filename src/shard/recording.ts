@@ -69,6 +69,7 @@ export class Recording {
     // Receipts are rows of their own, or carried by the first outbox row of their delivery (foldedReceipts.ts).
     const folded = new FoldedReceipts(storage.sql, this.filing, this.retentionMs);
     this.receipts = new Receipts(storage.sql, this.retentionMs, eventPayloads, folded);
+    outbox.receipts.keep = (where, values) => this.receipts.keepFolded(where, values, Date.now());
     this.stores = {
       sql: storage.sql,
       receipts: this.receipts,
