@@ -1,6 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { STOPPED_RETENTION_MS } from "../../src/recording/stoppedRows";
 import { recordSettings } from "../../src/settings";
 import { mentionIn } from "../support/inboundOf";
 import { workspaceShardIn } from "../support/shardIn";
@@ -70,6 +71,27 @@ describe("the receipt carried by the delivery's row", () => {
       };
     });
     expect(seen).toEqual({ first: "accepted", before: 0, discarded: 1, retry: "duplicate", after: 1, settled: "settled" });
+    expect(slack().callsTo("chat.postMessage")).toHaveLength(1);
+  });
+
+  it("a retry after its stopped run was pruned (a day on, inside the window) is a duplicate: the prune kept its receipt", async () => {
+    const seen = await runInDurableObject(shardNamed("T0FOLDS"), async (_, state) => {
+      const shard = await workspaceShardIn(state, { name: "T0FOLDS/0" });
+      slack().fail({ method: "chat.postMessage" }, { error: "channel_not_found" }, 1);
+      const mention = () => mentionIn("T0FOLDS", "C0FOLDS", "1700000000.000100", "EvFoldS");
+      await shard.recording.ingest(mention());
+      await vi.waitFor(() => expect(shard.recording.eventStory("EvFoldS")?.status).toBe("parked"));
+      // Stopped a day and more ago (a stopped run is stored parked with stopped_at: rowStatus.ts).
+      state.storage.sql.exec(
+        "UPDATE outbox SET stopped_at = ? WHERE receipt_key = 'EvFoldS'",
+        Date.now() - STOPPED_RETENTION_MS - 1,
+      );
+      shard.recording["parts"].outbox.stopped.prune(Date.now());
+      const left = state.storage.sql.exec("SELECT 1 FROM outbox WHERE receipt_key = 'EvFoldS'").toArray().length;
+      const retry = (await shard.recording.ingest({ ...mention(), retryNum: 2, retryReason: "http_timeout" })).verdict;
+      return { left, retry, receipts: receiptRows(state) };
+    });
+    expect(seen).toEqual({ left: 0, retry: "duplicate", receipts: 1 });
     expect(slack().callsTo("chat.postMessage")).toHaveLength(1);
   });
 });
