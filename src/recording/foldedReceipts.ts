@@ -116,13 +116,17 @@ export class FoldedReceipts {
     return this.find<{ one: number }>("1 AS one", key, now) !== undefined;
   }
 
-  /** Receipts rows carry: live ones, and done ones filed (a filed table's live rows were carried forward). */
+  /**
+   * Receipts rows carry inside the window: live ones, and done ones filed (a filed table's live rows
+   * were carried forward). A filing made late holds older rows too: the window is by received time.
+   */
   count(now: number): number {
     return this.tables(now).reduce(
       (n, table) =>
         n +
         this.sql.one<{ n: number }>(
-          `SELECT count(*) AS n FROM ${table} WHERE receipt_key IS NOT NULL${table === "outbox" ? "" : " AND done_at IS NOT NULL"}`,
+          `SELECT count(*) AS n FROM ${table} WHERE receipt_key IS NOT NULL AND received_at >= ?${table === "outbox" ? "" : " AND done_at IS NOT NULL"}`,
+          this.since(now),
         ).n,
       0,
     );
