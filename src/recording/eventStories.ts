@@ -1,6 +1,7 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { AttemptStory, EffectStatus, EffectStory, EventFilter, EventStory, EventSummary } from "../rpc/eventStories";
 import { withEffectMessages } from "./effectMessages";
+import { AS_RECEIPT } from "./foldedReceipts";
 import { filedTable, type OutboxFiling } from "./outboxFiling";
 import type { Receipts } from "./receipts";
 import { tableOf } from "./receipts";
@@ -59,7 +60,10 @@ export class EventStories {
    * only when the key is not found (an operator's look-up, never an ingest's).
    */
   story(id: string, now: number): EventStory | null {
-    const row = this.receiptOf(`dedupe_key = ?`, id, now) ?? (id.startsWith("fact:") ? undefined : this.factReceiptOf(id, now));
+    const row =
+      this.receiptOf(`dedupe_key = ?`, id, now) ??
+      this.receipts.folded?.find<ReceiptRow & { payload: string | null }>(AS_RECEIPT, id, now) ??
+      (id.startsWith("fact:") ? undefined : this.factReceiptOf(id, now));
     if (!row) return null;
     const filed = this.filing.kept(now);
     const story = { ...this.summary(row, filed), payload: row.payload === null ? null : JSON.parse(row.payload) };
@@ -67,11 +71,16 @@ export class EventStories {
     return withEffectMessages(this.sql, story, (key) => this.rowOf<{ steps: string }>("steps", key, filed)?.steps);
   }
 
-  /** The first receipt, newest generation first, that `where` (one bound value) finds. */
-  private receiptOf(where: string, value: string, now: number): (ReceiptRow & { payload: string | null }) | undefined {
-    for (const generation of this.receipts.keptGenerations(now)) {
+  /** The first receipt, newest generation first, that `where` (one bound value) finds: a row of its own, or (`folded`) carried by an outbox row. */
+  private receiptOf(
+    where: string,
+    value: string,
+    now: number,
+    folded = false,
+  ): (ReceiptRow & { payload: string | null }) | undefined {
+    for (const source of folded ? this.foldedSources(now) : this.receipts.keptGenerations(now).map(tableOf)) {
       const [row] = this.sql.all<ReceiptRow & { payload: string | null }>(
-        `SELECT ${COLUMNS}, payload FROM ${tableOf(generation)} WHERE ${where} LIMIT 1`,
+        `SELECT ${COLUMNS}, payload FROM ${source} WHERE ${where} LIMIT 1`,
         value,
       );
       if (row) return row;
@@ -81,25 +90,41 @@ export class EventStories {
 
   /** The fact receipt recorded by the event `eventId` (its payload's `event_id`: kept unless EVENT_PAYLOADS is none). */
   private factReceiptOf(eventId: string, now: number) {
-    return this.receiptOf(`kind = 'fact' AND payload IS NOT NULL AND payload ->> '$.event_id' = ?`, eventId, now);
+    const where = `kind = 'fact' AND payload IS NOT NULL AND payload ->> '$.event_id' = ?`;
+    return this.receiptOf(where, eventId, now) ?? this.receiptOf(where, eventId, now, true);
+  }
+
+  /**
+   * The receipts outbox rows carry (foldedReceipts.ts), each table's as a receipt table reads: live
+   * rows in `outbox`, done ones in a filed table (its live rows were carried forward), in the window.
+   */
+  private foldedSources(now: number): string[] {
+    const folded = this.receipts.folded;
+    if (!folded) return [];
+    const since = folded.since(now);
+    return folded
+      .tables(now)
+      .map(
+        (table) =>
+          `(SELECT ${AS_RECEIPT} FROM ${table} WHERE receipt_key IS NOT NULL AND received_at >= ${since}${table === "outbox" ? "" : " AND done_at IS NOT NULL"})`,
+      );
   }
 
   /** Deliveries matching `filter`, newest first (received time, then id), at most `filter.limit`. */
   list(filter: EventFilter, now: number): EventSummary[] {
-    const found: EventSummary[] = [];
-    // Generations hold received times in order: the newest one's receipts all come first.
     const filed = this.filing.kept(now);
-    for (const generation of this.receipts.keptGenerations(now)) {
-      if (found.length >= filter.limit) break;
-      const rows = this.page(tableOf(generation), filter, filter.limit - found.length, filed);
-      found.push(...rows.map((row) => this.summary(row, filed)));
-    }
-    return found;
+    // Each source's newest page — receipt tables, and the rows carrying receipts — merged by (received time, id).
+    const sources = [...this.receipts.keptGenerations(now).map(tableOf), ...this.foldedSources(now)];
+    return sources
+      .flatMap((source) => this.page(source, filter, filter.limit, filed))
+      .sort((a, b) => b.received_at - a.received_at || (a.dedupe_key < b.dedupe_key ? 1 : a.dedupe_key > b.dedupe_key ? -1 : 0))
+      .slice(0, filter.limit)
+      .map((row) => this.summary(row, filed));
   }
 
-  private page(table: string, filter: EventFilter, limit: number, filed: number[]): ReceiptRow[] {
+  private page(source: string, filter: EventFilter, limit: number, filed: number[]): ReceiptRow[] {
     const { status } = filter;
-    const rowsOf = (outbox: string) => `FROM json_each(${table}.effects) AS e JOIN ${outbox} AS o ON o.idempotency_key = e.value`;
+    const rowsOf = (outbox: string) => `FROM json_each(r.effects) AS e JOIN ${outbox} AS o ON o.idempotency_key = e.value`;
     // An effect's row by key: live in `outbox`, or done in a filed generation (only its done rows are read there).
     const doneFiled = filed.map((g) => `EXISTS (SELECT 1 ${rowsOf(filedTable(g))} WHERE o.done_at IS NOT NULL)`);
     const byStatus =
@@ -110,11 +135,11 @@ export class EventStories {
           : `AND (EXISTS (SELECT 1 ${rowsOf("outbox")} WHERE ${STATUS_OF("o")} = ?9)${status === "done" ? doneFiled.map((done) => ` OR ${done}`).join("") : ""})`;
     // Only a receipt that carries a story (`effects`): one per delivery (a fact receipt carries it only for a delivery that has no other).
     return this.sql.all<ReceiptRow>(
-      `SELECT ${COLUMNS} FROM ${table}
+      `SELECT ${COLUMNS} FROM ${source} AS r
         WHERE effects IS NOT NULL AND (?1 IS NULL OR channel = ?1) AND (?2 IS NULL OR user_id = ?2)
           AND (?3 IS NULL OR received_at >= ?3) AND (?4 IS NULL OR received_at < ?4)
           AND (?5 IS NULL OR received_at < ?5 OR (received_at = ?5 AND dedupe_key < ?6))
-          AND (?7 IS NULL OR EXISTS (SELECT 1 FROM json_each(${table}.effects) WHERE substr(value, -length(?7) - 1) = ':' || ?7))
+          AND (?7 IS NULL OR EXISTS (SELECT 1 FROM json_each(r.effects) WHERE substr(value, -length(?7) - 1) = ':' || ?7))
           ${byStatus}
         ORDER BY received_at DESC, dedupe_key DESC LIMIT ?8`,
       filter.channel ?? null,

@@ -1,4 +1,4 @@
-import type { PlannedEffect, SlackApp, TurnLimit } from "../app/contract";
+import type { AckBody, PlannedEffect, SlackApp, TurnLimit } from "../app/contract";
 import { outboxKeyOf } from "../app/contract";
 import type { Inbound } from "../inbound/types";
 import { userOf } from "../inbound/userOf";
@@ -6,10 +6,12 @@ import { INTERRUPTED } from "../platform/errors";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { IngestResult } from "../rpc/shard";
 import { budgetedTurns } from "./budgetedTurns";
+import type { FoldedReceipt } from "./foldedReceipts";
 import { burstOf, joinBurst } from "./mergedTurns";
 import type { ClaimedRow, Lease, Outbox } from "./outbox";
 import type { OutboxFiling } from "./outboxFiling";
 import { newRow } from "./outboxRows";
+import type { ReceiptStory } from "./receiptStory";
 import type { Receipts } from "./receipts";
 import type { TurnBudgets } from "./turnBudgets";
 
@@ -50,6 +52,7 @@ export function ingestDelivery(
 
   const { sql, receipts, outbox } = stores;
   const factScoped = (planned: PlannedEffect) => planned.scope === "fact" && inbound.factKey !== undefined;
+  const factReceiptKey = (planned: PlannedEffect) => `fact:${outboxKeyOf(inbound, planned)}`;
   // When every effect is keyed by the message, the message's fact receipt is this delivery's
   // dedupe record too: a retry of this event finds it exactly as a twin event does.
   const byFactOnly = plan.effects.length > 0 && plan.ackBody === undefined && plan.effects.every(factScoped);
@@ -59,24 +62,27 @@ export function ingestDelivery(
   let dueAt: number | null = null;
   receipts.prepare(now);
   stores.filing?.mark(now);
-  // The story's head rides on the receipt INSERTs below: no row of its own (docs/design.md "An event's story").
-  // One receipt per delivery carries it: its own, or — with none of its own — its first fact receipt.
+  // The story's head rides on a receipt below: no row of its own (docs/design.md "An event's story").
   const story = receipts.storyOf(
     inbound,
     plan.effects.map((planned) => outboxKeyOf(inbound, planned)),
   );
+  const receiptOf = (key: string, kind: string, carried?: ReceiptStory, ackBody?: AckBody): FoldedReceipt => ({
+    key,
+    kind,
+    type: inbound.type,
+    retryNum: inbound.retryNum ?? null,
+    retryReason: inbound.retryReason ?? null,
+    response: ackBody === undefined ? null : JSON.stringify(ackBody),
+    receivedAt: now,
+    ...(carried ? { story: carried } : {}),
+  });
   const result = sql.transaction((): IngestResult => {
-    if (!byFactOnly && !receipts.recordFirst(inbound, plan.ackBody, now, story)) {
+    if (!byFactOnly && receipts.seen(inbound.dedupeKey, now)) {
       return { verdict: "duplicate", ackBody: receipts.responseOf(inbound.dedupeKey, now), enqueued: 0 };
     }
     // A fact-scoped effect is enqueued once per message, whichever of its events comes first.
-    let storied = !byFactOnly;
-    const firsts = plan.effects.filter((planned) => {
-      if (!factScoped(planned)) return true;
-      const first = receipts.recordFirstFact(outboxKeyOf(inbound, planned), inbound, now, storied ? undefined : story);
-      storied ||= first;
-      return first;
-    });
+    const firsts = plan.effects.filter((planned) => !factScoped(planned) || !receipts.seen(factReceiptKey(planned), now));
     if (byFactOnly && firsts.length === 0) return { verdict: "duplicate", enqueued: 0 };
     // A merge turn's message joins its user's burst while that turn has not started: no row of its
     // own, and not a turn of its own either (the burst was counted at its first message).
@@ -105,19 +111,42 @@ export function ingestDelivery(
       interrupted = interrupting.stopped;
       place = interrupting.place;
     }
+    // The receipts this delivery owes: its own (unless its message's fact receipts are its record) and
+    // each new fact's. Each is carried by a row written here — its own fact-scoped row, or the
+    // delivery's first row of its own — so it costs no row (docs/design.md "An event's story").
+    const owed: { receipt: FoldedReceipt; carrier?: string }[] = [];
+    const ownRow = effects.find((planned) => !factScoped(planned));
+    if (!byFactOnly) {
+      const receipt = receiptOf(inbound.dedupeKey, inbound.kind, story, plan.ackBody);
+      owed.push({ receipt, ...(ownRow ? { carrier: outboxKeyOf(inbound, ownRow) } : {}) });
+    }
+    firsts.filter(factScoped).forEach((planned, n) => {
+      // The story rides on one receipt per delivery: its own, or — with none of its own — its first fact's.
+      const receipt = receiptOf(factReceiptKey(planned), "fact", byFactOnly && n === 0 ? story : undefined);
+      owed.push({ receipt, ...(effects.includes(planned) ? { carrier: outboxKeyOf(inbound, planned) } : {}) });
+    });
+    const carried = new Map(owed.flatMap(({ receipt, carrier }) => (carrier ? [[carrier, receipt] as const] : [])));
     const rows = outbox.enqueue(
       effects.map((planned) => {
         const burst = burstOf(inbound, planned);
+        const key = outboxKeyOf(inbound, planned);
+        const receipt = carried.get(key);
         return {
-          ...newRow(outboxKeyOf(inbound, planned), inbound.workspace, planned.effect),
+          ...newRow(key, inbound.workspace, planned.effect),
           ...(planned.turn && place ? { turn: place } : {}),
           // A burst's first message: its row is due after the quiet period, and the alarm runs it.
           ...(burst === undefined ? {} : { burst, dueAt: quietEnd(planned) }),
+          ...(receipt ? { receipt } : {}),
         };
       }),
       now,
       lease,
     );
+    // A receipt whose row was not written (refused, merged into a burst, or there already) is a row of its own.
+    const written = new Set(rows.map((row) => row.idempotency_key));
+    for (const { receipt, carrier } of owed) {
+      if (carrier === undefined || !written.has(carrier)) receipts.record(receipt, inbound.workspace);
+    }
     leased = rows.filter((row) => !row.waitsForTurn && row.dueAt === undefined);
     return { verdict: "accepted", ackBody: plan.ackBody, enqueued: rows.length };
   });

@@ -2,6 +2,7 @@ import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { OutboxStatus } from "../rpc/shard";
 import { ConversationStops } from "./conversationStops";
 import { completeRow } from "./doneRows";
+import { ReceiptKeeper } from "./foldedReceipts";
 import { OutboxClaims } from "./outboxClaims";
 import { OutboxMemory } from "./outboxMemory";
 import { appendedStory, type ClaimedRow, enqueuedRow, insertRow, type Lease, type NewRow } from "./outboxRows";
@@ -35,6 +36,8 @@ export class Outbox {
   /** Told when rows become due that nothing else wakes the shard for (the walk's end); the delivery loop arms the alarm. */
   onDue: (at: number) => void = () => {};
   private readonly claims: OutboxClaims;
+  /** Keeps the receipts rows carry before they are deleted (foldedReceipts.ts); the recording sets it. */
+  readonly receipts = new ReceiptKeeper();
 
   /** `leadsKept`: threads' leads its turns remember (outboxTurns.ts; tests set fewer). */
   constructor(
@@ -49,8 +52,8 @@ export class Outbox {
     this.turns = new OutboxTurns(sql, this.memory, () => this.walked(), leadsKept);
     // A parking's (a stop's) follow-ups are enqueued as any row is, in its transaction.
     const enqueue = (rows: readonly NewRow[], now: number) => this.enqueue(rows, now, null);
-    this.parked = new ParkedRows(sql, enqueue, this.memory.leases, this.memory.counts);
-    this.stopped = new StoppedRows(sql, enqueue, this.memory.leases, this.memory.counts);
+    this.parked = new ParkedRows(sql, enqueue, this.memory.leases, this.memory.counts, this.receipts);
+    this.stopped = new StoppedRows(sql, enqueue, this.memory.leases, this.memory.counts, this.receipts);
   }
 
   /**

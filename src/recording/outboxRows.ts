@@ -1,6 +1,7 @@
 import type { Effect } from "../app/contract";
 import { rateKeyOf } from "../effects/registry";
 import type { MeteredSql } from "../platform/sql/meteredSql";
+import { FOLDED_COLUMNS, type FoldedReceipt, foldedValues } from "./foldedReceipts";
 import type { TurnOfRow } from "./outboxTurns";
 
 /** A row as the delivery loop sees it. */
@@ -55,6 +56,8 @@ export interface NewRow {
   dueAt?: number;
   /** A merge turn: the burst it takes in until it starts (mergedTurns.ts `burstOf`). */
   burst?: string;
+  /** The receipt this row carries, written by its INSERT instead of a receipt row (foldedReceipts.ts). */
+  receipt?: FoldedReceipt;
 }
 
 /** A lease on freshly enqueued rows, so their first attempt needs no separate claim write. */
@@ -116,8 +119,9 @@ export function insertRow(
   dueAt: number,
 ): { attempts: number }[] {
   return sql.all<{ attempts: number }>(
-    `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at, followed_up_at, claimed_at, turn, turn_seq, turn_after, merge_open)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO outbox (idempotency_key, workspace, effect, payload, rate_key, next_attempt_at, claim_token, claim_expires_at, created_at, followed_up_at, claimed_at, turn, turn_seq, turn_after, merge_open,
+       ${FOLDED_COLUMNS})
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (idempotency_key) DO NOTHING
      RETURNING attempts`,
     row.key,
@@ -135,6 +139,7 @@ export function insertRow(
     row.turn?.seq ?? null,
     row.turn?.after ?? null,
     row.burst ?? null,
+    ...foldedValues(row.receipt),
   );
 }
 

@@ -2,7 +2,8 @@ import type { MeteredSql } from "../platform/sql/meteredSql";
 import { ROW_BYTES_MAX, SqliteTooBig } from "../platform/sql/sqlLimits";
 
 /** The bytes of a run's row once `?1` (a step's path) holds `?2` (its JSON): its payload and its checkpoints, the rest being small. */
-const ROW_BYTES_WITH_STEP = "length(CAST(json_set(steps, ?1, json(?2)) AS BLOB)) + length(CAST(payload AS BLOB))";
+const ROW_BYTES_WITH_STEP =
+  "length(CAST(json_set(steps, ?1, json(?2)) AS BLOB)) + length(CAST(payload AS BLOB)) + coalesce(length(CAST(receipt_payload AS BLOB)), 0)";
 
 /** Step results (JSON text) by step name that their attempt kept for a write it makes anyway. */
 export type Checkpoints = ReadonlyMap<string, string>;
@@ -49,7 +50,7 @@ export class OutboxSteps {
     if (checkpoints.size === 0) return checkpoints;
     const values: unknown[] = [key];
     const [row] = this.sql.all<{ bytes: number }>(
-      `SELECT length(CAST(${withCheckpoints(checkpoints, values)} AS BLOB)) + length(CAST(payload AS BLOB)) AS bytes
+      `SELECT length(CAST(${withCheckpoints(checkpoints, values)} AS BLOB)) + length(CAST(payload AS BLOB)) + coalesce(length(CAST(receipt_payload AS BLOB)), 0) AS bytes
         FROM outbox WHERE idempotency_key = ?1`,
       ...values,
     );

@@ -1,6 +1,7 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { ParkedPosition } from "../rpc/parkedFilter";
 import type { OutboxStatus, ParkedCursor, ParkedRow } from "../rpc/shard";
+import type { ReceiptKeeper } from "./foldedReceipts";
 import { attemptBegan } from "./leaseTokens";
 import type { OutboxCounts } from "./outboxCounts";
 import type { OutboxLeases } from "./outboxLeases";
@@ -27,6 +28,7 @@ export class ParkedRows {
     private readonly enqueue: (rows: readonly NewRow[], now: number) => ClaimedRow[],
     private readonly leases: OutboxLeases,
     private readonly counts: OutboxCounts,
+    private readonly receipts: ReceiptKeeper,
   ) {}
 
   /**
@@ -162,12 +164,11 @@ export class ParkedRows {
 
   /** Deletes parked rows for good: those among `keys`, or all of them when `keys` is null. Returns how many. */
   discard(keys: readonly string[] | null): number {
+    const where = `${DEAD_LETTER} AND (?1 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?1)))`;
+    const values = [keys === null ? null : JSON.stringify(keys)];
+    this.receipts.keep(where, values); // a discarded row may be inside the receipt window: its receipt stays
     const discarded = this.sql
-      .all<{ idempotency_key: string }>(
-        `DELETE FROM outbox WHERE ${DEAD_LETTER}
-          AND (?1 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?1))) RETURNING idempotency_key`,
-        keys === null ? null : JSON.stringify(keys),
-      )
+      .all<{ idempotency_key: string }>(`DELETE FROM outbox WHERE ${where} RETURNING idempotency_key`, ...values)
       .map((row) => row.idempotency_key);
     this.counts.moved(discarded, "parked", null);
     return discarded.length;

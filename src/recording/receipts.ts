@@ -2,6 +2,7 @@ import type { AckBody } from "../app/contract";
 import type { Inbound } from "../inbound/types";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { PayloadKeeping } from "../settings/edge";
+import { FOLDED_COLUMNS, type FoldedReceipt, type FoldedReceipts, foldedValues } from "./foldedReceipts";
 import { addStoryColumns, type ReceiptStory, receiptStory, STORY_COLUMNS } from "./receiptStory";
 
 /** The single receipts table of before 0005, renamed; read and pruned until it is empty, then dropped. */
@@ -31,6 +32,8 @@ export class Receipts {
     private readonly retentionMs: number,
     /** EVENT_PAYLOADS: how much of each payload a receipt keeps. */
     private readonly payloads: PayloadKeeping = "full",
+    /** The receipts outbox rows carry (migrations/0028_folded_receipts.sql), read with these. */
+    readonly folded?: FoldedReceipts,
   ) {}
 
   /** What a delivery's receipts keep of it besides its key (receiptStory.ts): made once per delivery. */
@@ -108,61 +111,51 @@ export class Receipts {
   }
 
   /**
-   * Records a delivery. Returns true only for the first delivery of its dedupe key. The
-   * look-up in the previous generation and the insert run in the caller's transaction, and
-   * the insert's primary-key conflict is one statement, so two concurrent deliveries cannot
-   * both win. Decided by RETURNING, never by rowsWritten.
+   * Whether the receipt `key` is held — in this generation's or the previous one's table, or
+   * carried by an outbox row (foldedReceipts.ts): its delivery (its message, for `fact:…`) is a
+   * duplicate. Read in the ingest's transaction, before what it writes: a shard is one thread and
+   * the transaction synchronous, so two deliveries of one key cannot both find it unheld.
    */
-  recordFirst(inbound: Inbound, ackBody: AckBody | undefined, now: number, story?: ReceiptStory): boolean {
-    return this.insertFirst(inbound.dedupeKey, inbound, "kind", now, story, ackBody);
+  seen(key: string, now: number): boolean {
+    const generation = this.generationAt(now);
+    if (this.find<{ one: number }>("1 AS one", key, [generation, generation - 1], generation).length > 0) return true;
+    return this.folded?.seen(key, now) ?? false;
   }
 
   /**
-   * Records that a fact-scoped effect (one per message, whichever event carried it) has been
-   * enqueued. Returns false when another event for the same message got there first. Kept and
-   * pruned like any receipt, so a twin arriving after the effect was delivered is still caught.
+   * Writes a receipt row: for a delivery (or a fact) whose receipt no outbox row carries — one with
+   * no effect, or whose rows were all refused, merged or there already. The caller checked `seen`
+   * in the same transaction; the primary key still makes a second insert a no-op.
    */
-  recordFirstFact(outboxKey: string, inbound: Inbound, now: number, story?: ReceiptStory): boolean {
-    return this.insertFirst(`fact:${outboxKey}`, inbound, "fact", now, story);
+  record(receipt: FoldedReceipt, workspace: string): void {
+    const generation = this.generationAt(receipt.receivedAt);
+    // The caller prepared the table; if it did not (a bug), this throws and the delivery is not acked.
+    this.sql.all(
+      `INSERT INTO ${tableOf(generation)} (dedupe_key, kind, type, retry_num, retry_reason, response, received_at,
+          channel, user_id, thread_ts, effects, payload, workspace)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING`,
+      ...foldedValues(receipt),
+      workspace,
+    );
   }
 
-  private insertFirst(
-    key: string,
-    inbound: Inbound,
-    kind: "kind" | "fact",
-    now: number,
-    story?: ReceiptStory,
-    ackBody?: AckBody,
-  ): boolean {
-    const generation = this.generationAt(now);
-    const previous = this.known().has(generation - 1) ? tableOf(generation - 1) : undefined;
-    // With the table of before 0005 gone, the look-up in the previous generation is part of the
-    // insert: one statement (the steady state). Else looked up first (find covers that table).
-    if (this.legacy && this.find<{ one: number }>("1 AS one", key, [generation - 1], generation).length > 0) return false;
-    const unseen = previous && !this.legacy ? `WHERE NOT EXISTS (SELECT 1 FROM ${previous} WHERE dedupe_key = ?1)` : "WHERE 1";
-    // The caller prepared the table; if it did not (a bug), this throws and the delivery is not acked.
-    return (
-      this.sql.count(
-        `INSERT INTO ${tableOf(generation)} (dedupe_key, kind, type, workspace, retry_num, retry_reason, response, received_at,
-          channel, user_id, thread_ts, effects, payload)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13 ${unseen}
-       ON CONFLICT (dedupe_key) DO NOTHING
-       RETURNING 1`,
-        key,
-        kind === "fact" ? "fact" : inbound.kind,
-        inbound.type,
-        inbound.workspace,
-        inbound.retryNum ?? null,
-        inbound.retryReason ?? null,
-        ackBody === undefined ? null : JSON.stringify(ackBody),
-        now,
-        story?.channel ?? null,
-        story?.user ?? null,
-        story?.thread ?? null,
-        story?.effects ?? null,
-        story?.payload ?? null,
-      ) === 1
-    );
+  /**
+   * Keeps as receipt rows the receipts the outbox rows `where` selects carry, before a DELETE of
+   * them (foldedReceipts.ts `ReceiptKeeper`): each in its generation's table while that is kept.
+   */
+  keepFolded(where: string, values: readonly SqlStorageValue[], now: number): void {
+    // Mostly none (an hourly prune with nothing stopped): one read, and no table touched.
+    if (this.sql.all(`SELECT 1 FROM outbox WHERE receipt_key IS NOT NULL AND (${where}) LIMIT 1`, ...values).length === 0) return;
+    for (const generation of this.keptGenerations(now)) {
+      this.sql.all(
+        `INSERT INTO ${tableOf(generation)} (dedupe_key, kind, type, retry_num, retry_reason, response, received_at,
+            channel, user_id, thread_ts, effects, payload, workspace)
+         SELECT ${FOLDED_COLUMNS}, workspace FROM outbox WHERE receipt_key IS NOT NULL
+           AND received_at >= ${generation * this.retentionMs} AND received_at < ${(generation + 1) * this.retentionMs} AND (${where})
+         ON CONFLICT (dedupe_key) DO NOTHING`,
+        ...values,
+      );
+    }
   }
 
   /**
@@ -192,7 +185,8 @@ export class Receipts {
   responseOf(dedupeKey: string, now: number): AckBody | undefined {
     const generation = this.generationAt(now);
     const [row] = this.find<{ response: string | null }>("response", dedupeKey, [generation, generation - 1], generation);
-    return row?.response ? (JSON.parse(row.response) as AckBody) : undefined;
+    const response = row ? row.response : this.folded?.find<{ response: string | null }>("response", dedupeKey, now)?.response;
+    return response ? (JSON.parse(response) as AckBody) : undefined;
   }
 
   /**
@@ -237,10 +231,11 @@ export class Receipts {
     return Math.max(now, (Math.min(...generations) + 2) * this.retentionMs);
   }
 
-  /** Receipts held: of deliveries, and of messages whose effects are fact-scoped. */
-  count(): number {
+  /** Receipts held: of deliveries, and of messages whose effects are fact-scoped — as rows, or carried by outbox rows. */
+  count(now = Date.now()): number {
     const tables = [...this.known()].map(tableOf);
     if (this.legacy) tables.push(BEFORE_GENERATIONS);
-    return tables.reduce((n, table) => n + this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM ${table}`).n, 0);
+    const rows = tables.reduce((n, table) => n + this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM ${table}`).n, 0);
+    return rows + (this.folded?.count(now) ?? 0);
   }
 }

@@ -2,6 +2,7 @@ import type { Inbound } from "../inbound/types";
 import { userOf } from "../inbound/userOf";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { OutboxStatus } from "../rpc/shard";
+import type { ReceiptKeeper } from "./foldedReceipts";
 import type { OutboxCounts } from "./outboxCounts";
 import type { OutboxLeases } from "./outboxLeases";
 import { appendedStory, type ClaimedRow, type NewRow } from "./outboxRows";
@@ -29,6 +30,7 @@ export class StoppedRows {
     private readonly enqueue: (rows: readonly NewRow[], now: number) => ClaimedRow[],
     private readonly leases: OutboxLeases,
     private readonly counts: OutboxCounts,
+    private readonly receipts: ReceiptKeeper,
   ) {}
 
   /**
@@ -126,13 +128,12 @@ export class StoppedRows {
    */
   prune(now: number): boolean {
     if (now - this.prunedAt < PRUNE_INTERVAL_MS) return false;
+    const where = `idempotency_key IN (SELECT idempotency_key FROM outbox INDEXED BY outbox_stopped
+          WHERE ${STOPPED} AND stopped_at < ?1 LIMIT ?2)`;
+    const values = [now - STOPPED_RETENTION_MS, PRUNE_BATCH];
+    this.receipts.keep(where, values); // a run stopped a day ago may still be inside the receipt window
     const pruned = this.sql
-      .all<{ idempotency_key: string }>(
-        `DELETE FROM outbox WHERE idempotency_key IN (SELECT idempotency_key FROM outbox INDEXED BY outbox_stopped
-          WHERE ${STOPPED} AND stopped_at < ?1 LIMIT ?2) RETURNING idempotency_key`,
-        now - STOPPED_RETENTION_MS,
-        PRUNE_BATCH,
-      )
+      .all<{ idempotency_key: string }>(`DELETE FROM outbox WHERE ${where} RETURNING idempotency_key`, ...values)
       .map((row) => row.idempotency_key);
     this.counts.moved(pruned, "stopped", null);
     const more = pruned.length === PRUNE_BATCH;

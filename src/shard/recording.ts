@@ -7,6 +7,7 @@ import { isLifecycleEvent } from "../installations/lifecycle";
 import { log } from "../platform/log";
 import { inSpan } from "../platform/spans";
 import { EventStories } from "../recording/eventStories";
+import { FoldedReceipts } from "../recording/foldedReceipts";
 import { type IngestStores, ingestDelivery } from "../recording/ingest";
 import type { Outbox } from "../recording/outbox";
 import { OutboxFiling } from "../recording/outboxFiling";
@@ -64,8 +65,11 @@ export class Recording {
     // Recording needs only the receipt retention; without it the shard cannot record (503).
     const { receiptRetentionMs, eventPayloads } = recordSettings(env);
     this.retentionMs = receiptRetentionMs;
-    this.receipts = new Receipts(storage.sql, this.retentionMs, eventPayloads);
     this.filing = new OutboxFiling(storage.sql, this.retentionMs);
+    // Receipts are rows of their own, or carried by the first outbox row of their delivery (foldedReceipts.ts).
+    const folded = new FoldedReceipts(storage.sql, this.filing, this.retentionMs);
+    this.receipts = new Receipts(storage.sql, this.retentionMs, eventPayloads, folded);
+    outbox.receipts.keep = (where, values) => this.receipts.keepFolded(where, values, Date.now());
     this.stores = {
       sql: storage.sql,
       receipts: this.receipts,

@@ -14,7 +14,7 @@ const slack = useFakeSlack();
  * shard writes once is not the event's): its receipt, its run's row, its completion. The
  * placeholder's checkpoint was a fourth.
  */
-const DEMO_MENTION_ROWS = 3;
+const DEMO_MENTION_ROWS = 2;
 
 describe("rows written per demo event", () => {
   it("a mention answered with a placeholder and its update writes no row for the placeholder's step", {

@@ -62,8 +62,9 @@ describe('turns: "merge" in the shard', () => {
     });
     expect(outcome.rows).toBe(1);
     expect(outcome.merged).toEqual(["burst two", "burst three"]);
-    // The first also pays the shard's first schema rows: its receipt generation's table, and the outbox filing's first mark (outboxFiling.ts: 2, once per shard).
-    expect(outcome).toMatchObject({ firstCost: 8, mergedCost: [MERGED_COST, MERGED_COST] });
+    // The first also pays the shard's first schema rows: its receipt generation's table, and the outbox filing's first mark (outboxFiling.ts: 2, once per shard);
+    // its receipt is carried by its row (foldedReceipts.ts), one row fewer. A merged message's receipt is its own row: it has none.
+    expect(outcome).toMatchObject({ firstCost: 7, mergedCost: [MERGED_COST, MERGED_COST] });
   });
 
   it("a burst is one turn for the turn budgets: counted at its first message, the messages that join it neither counted nor refused", async () => {

@@ -25,6 +25,7 @@ import sessionTitles from "../../../migrations/0024_session_titles.sql";
 import effectStories from "../../../migrations/0025_effect_stories.sql";
 import doneRows from "../../../migrations/0026_done_rows.sql";
 import automaticSpread from "../../../migrations/0027_automatic_spread.sql";
+import foldedReceipts from "../../../migrations/0028_folded_receipts.sql";
 import { type MigrationId, SchemaNewerThanCode } from "../errors";
 
 export interface Migration {
@@ -63,6 +64,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 25, name: "0025_effect_stories", sql: effectStories },
   { id: 26, name: "0026_done_rows", sql: doneRows },
   { id: 27, name: "0027_automatic_spread", sql: automaticSpread },
+  { id: 28, name: "0028_folded_receipts", sql: foldedReceipts },
 ];
 
 /**
