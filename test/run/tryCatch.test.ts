@@ -63,6 +63,16 @@ const app = new App()
       await say(`:warning: Something went wrong! (${e})`);
     }
   })
+  .message("export", async ({ say, step }) => {
+    try {
+      // 3 MB of JSON: no row can hold it (Cloudflare refuses rows past 2 MB).
+      const rows = await step("export", async () => "x".repeat(3_000_000));
+      await say(`Exported ${rows.length} characters.`);
+    } catch (e) {
+      caught.push(String(e));
+      await say(`:warning: Something went wrong! (${e})`);
+    }
+  })
   .message("missing", async ({ say, client }) => {
     try {
       await client.chat.postMessage({ channel: "C0GONE", text: "into the void" });
@@ -148,6 +158,22 @@ describe("a run's code inside Slack's sample try/catch", () => {
       expect(await first).toBe("parked");
       const [row] = shard.operations.listParked();
       expect(row?.last_error).toMatch(/ack\(body\) in run comes too late/);
+    });
+    expect(said()).toEqual([]);
+    expect(caught).toEqual([]);
+  });
+
+  it("a step too large for a row: parked with its reason, not swallowed, the run never goes on without it", async () => {
+    controlClock();
+    caught.length = 0;
+    const team = newWorkspace();
+    await runInDurableObject(shardStub(team), async (_, state) => {
+      const shard = await workspaceShardIn(state, { app });
+      const first = settled(shard);
+      await shard.recording.ingest(message(team, "export everything"));
+      expect(await first).toBe("parked");
+      const [row] = shard.operations.listParked();
+      expect(row?.last_error).toMatch(/step "export" returned .* bytes of JSON/);
     });
     expect(said()).toEqual([]);
     expect(caught).toEqual([]);
