@@ -5,6 +5,7 @@ import { App } from "../../src/app/App";
 import { exampleApp } from "../../src/example/app";
 import { recordSettings } from "../../src/settings";
 import { controlClock } from "../support/clock";
+import { freshShard } from "../support/coordinator";
 import { mentionIn } from "../support/inboundOf";
 import { outboxOf, recordPlanned, workspaceShardIn } from "../support/shardIn";
 import { testApp } from "../support/testApp";
@@ -18,7 +19,6 @@ import { useFakeSlack } from "../support/useFakeSlack";
 const slack = useFakeSlack();
 afterEach(() => vi.restoreAllMocks());
 
-const shardNamed = (prefix: string) => env.SHARD.get(env.SHARD.idFromName(`${prefix}-${crypto.randomUUID()}`));
 const tables = (state: DurableObjectState) =>
   state.storage.sql
     .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'outbox*' ORDER BY name")
@@ -27,7 +27,7 @@ const tables = (state: DurableObjectState) =>
 
 describe("a delivered event's story", () => {
   it("the demo's mention: done, its one attempt with both of its calls (the placeholder's post and its update)", async () => {
-    const story = await runInDurableObject(shardNamed("T0DONE"), async (_, state) => {
+    const story = await runInDurableObject(freshShard("T0DONE"), async (_, state) => {
       const shard = await workspaceShardIn(state, { app: exampleApp, name: "T0DONE/0" });
       const mention = mentionIn("T0DONE", "C0DONE", "1700000000.000100", "EvDone1", "<@U0000BOT> count these words");
       await shard.recording.ingest(mention);
@@ -62,7 +62,7 @@ describe("a delivered event's story", () => {
 
   it("a run whose first attempt lost its lease: that attempt as lease_lost, then the taker's, done; the done row is claimed, counted and listed by nothing", async () => {
     const clock = controlClock();
-    const found = await runInDurableObject(shardNamed("story-taken"), async (_, state) => {
+    const found = await runInDurableObject(freshShard("story-taken"), async (_, state) => {
       const outbox = outboxOf(state);
       const lease = { token: "first", expiresAt: Date.now() + LEASE_MS };
       recordPlanned(outbox, testApp, mentionIn("T0TAKEN", "C0TAKEN", "1700000000.000100", "EvTaken"), lease);
@@ -115,7 +115,7 @@ describe("a delivered event's story", () => {
   });
 
   it("rows per delivered event: the row carrying its receipt, and its completion — 2 (issue 43: the receipt folded into the row)", async () => {
-    const written = await runInDurableObject(shardNamed("T0ROWS"), async (_, state) => {
+    const written = await runInDurableObject(freshShard("T0ROWS"), async (_, state) => {
       const shard = await workspaceShardIn(state, { name: "T0ROWS/0" });
       const rows = () => shard.operations.stats().counters.rowsWritten;
       await shard.recording.ingest(mentionIn("T0ROWS", "C0ROWS", "1700000000.000100", "EvWarm"));
@@ -132,7 +132,7 @@ describe("a delivered event's story", () => {
 describe("done rows filed by generation", () => {
   it("a generation's done rows are filed with it and still found; live rows carried forward; dropped two generations on (404)", async () => {
     const retention = recordSettings(env).receiptRetentionMs;
-    const seen = await runInDurableObject(shardNamed("T0FILED"), async (_, state) => {
+    const seen = await runInDurableObject(freshShard("T0FILED"), async (_, state) => {
       const shard = await workspaceShardIn(state, { name: "T0FILED/0" });
       slack().fail({ method: "chat.postMessage" }, { error: "channel_not_found" }, 1);
       await shard.recording.ingest(mentionIn("T0FILED", "C0FILED", "1700000000.000100", "EvParked"));
@@ -170,7 +170,7 @@ describe("done rows filed by generation", () => {
     const app = new App().event("app_mention", async ({ step, say }) => {
       await step("hello", () => say("hello there"));
     });
-    const seen = await runInDurableObject(shardNamed("T0FILEDMSG"), async (_, state) => {
+    const seen = await runInDurableObject(freshShard("T0FILEDMSG"), async (_, state) => {
       const shard = await workspaceShardIn(state, { app, name: "T0FILEDMSG/0" });
       await shard.recording.ingest(mentionIn("T0FILEDMSG", "C0FILEDMSG", "1700000000.000300", "EvFiledMsg"));
       await vi.waitFor(() => expect(shard.recording.eventStory("EvFiledMsg")?.status).toBe("done"));
@@ -193,7 +193,7 @@ describe("done rows filed by generation", () => {
 
 describe("a completion's kept step results", () => {
   it("are left out, not the completion, when they would take the done row's checkpoints past 1 MB", async () => {
-    const outcome = await runInDurableObject(shardNamed("T0BIGSTEPS"), async (_, state) => {
+    const outcome = await runInDurableObject(freshShard("T0BIGSTEPS"), async (_, state) => {
       const outbox = outboxOf(state);
       const lease = { token: "tok-big", expiresAt: Date.now() + LEASE_MS };
       const [row] = recordPlanned(outbox, testApp, mentionIn("T0BIGSTEPS", "C0BIG", "1700000000.000400", "EvBigSteps"), lease);

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { STOPPED_RETENTION_MS } from "../../src/recording/stoppedRows";
 import { recordSettings } from "../../src/settings";
+import { freshShard } from "../support/coordinator";
 import { mentionIn } from "../support/inboundOf";
 import { workspaceShardIn } from "../support/shardIn";
 import { useFakeSlack } from "../support/useFakeSlack";
@@ -14,7 +15,6 @@ import { useFakeSlack } from "../support/useFakeSlack";
 const slack = useFakeSlack();
 afterEach(() => vi.restoreAllMocks());
 
-const shardNamed = (prefix: string) => env.SHARD.get(env.SHARD.idFromName(`${prefix}-${crypto.randomUUID()}`));
 const receiptRows = (state: DurableObjectState) =>
   state.storage.sql
     .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'receipts_g[0-9]*'")
@@ -24,7 +24,7 @@ const receiptRows = (state: DurableObjectState) =>
 describe("the receipt carried by the delivery's row", () => {
   it("a retry after the row is done, and after its generation was filed, is a duplicate: one reply, no receipt row", async () => {
     const retention = recordSettings(env).receiptRetentionMs;
-    const seen = await runInDurableObject(shardNamed("T0FOLD"), async (_, state) => {
+    const seen = await runInDurableObject(freshShard("T0FOLD"), async (_, state) => {
       const shard = await workspaceShardIn(state, { name: "T0FOLD/0" });
       const mention = () => mentionIn("T0FOLD", "C0FOLD", "1700000000.000100", "EvFold1");
       const first = (await shard.recording.ingest(mention())).verdict;
@@ -52,7 +52,7 @@ describe("the receipt carried by the delivery's row", () => {
   });
 
   it("a retry after its parked row was discarded is a duplicate: the DELETE kept its receipt as a row", async () => {
-    const seen = await runInDurableObject(shardNamed("T0FOLDX"), async (_, state) => {
+    const seen = await runInDurableObject(freshShard("T0FOLDX"), async (_, state) => {
       const shard = await workspaceShardIn(state, { name: "T0FOLDX/0" });
       slack().fail({ method: "chat.postMessage" }, { error: "channel_not_found" }, 1);
       const mention = () => mentionIn("T0FOLDX", "C0FOLDX", "1700000000.000100", "EvFoldX");
@@ -75,7 +75,7 @@ describe("the receipt carried by the delivery's row", () => {
   });
 
   it("a retry after its stopped run was pruned (a day on, inside the window) is a duplicate: the prune kept its receipt", async () => {
-    const seen = await runInDurableObject(shardNamed("T0FOLDS"), async (_, state) => {
+    const seen = await runInDurableObject(freshShard("T0FOLDS"), async (_, state) => {
       const shard = await workspaceShardIn(state, { name: "T0FOLDS/0" });
       slack().fail({ method: "chat.postMessage" }, { error: "channel_not_found" }, 1);
       const mention = () => mentionIn("T0FOLDS", "C0FOLDS", "1700000000.000100", "EvFoldS");

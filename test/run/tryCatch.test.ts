@@ -147,36 +147,29 @@ describe("a run's code inside Slack's sample try/catch", () => {
     expect(caught).toEqual([]);
   });
 
-  it("a misuse (ack with a body in run): parked with its reason, not swallowed into a :warning:", async () => {
+  /** The run's `text` parks at its first attempt with `reason`: the user sees nothing, its catch never runs. */
+  async function parkedPastTheCatch(text: string, reason: RegExp) {
     controlClock();
     caught.length = 0;
     const team = newWorkspace();
     await runInDurableObject(shardStub(team), async (_, state) => {
       const shard = await workspaceShardIn(state, { app });
       const first = settled(shard);
-      await shard.recording.ingest(message(team, "misuse please"));
+      await shard.recording.ingest(message(team, text));
       expect(await first).toBe("parked");
       const [row] = shard.operations.listParked();
-      expect(row?.last_error).toMatch(/ack\(body\) in run comes too late/);
+      expect(row?.last_error).toMatch(reason);
     });
     expect(said()).toEqual([]);
     expect(caught).toEqual([]);
+  }
+
+  it("a misuse (ack with a body in run): parked with its reason, not swallowed into a :warning:", async () => {
+    await parkedPastTheCatch("misuse please", /ack\(body\) in run comes too late/);
   });
 
   it("a step too large for a row: parked with its reason, not swallowed, the run never goes on without it", async () => {
-    controlClock();
-    caught.length = 0;
-    const team = newWorkspace();
-    await runInDurableObject(shardStub(team), async (_, state) => {
-      const shard = await workspaceShardIn(state, { app });
-      const first = settled(shard);
-      await shard.recording.ingest(message(team, "export everything"));
-      expect(await first).toBe("parked");
-      const [row] = shard.operations.listParked();
-      expect(row?.last_error).toMatch(/step "export" returned .* bytes of JSON/);
-    });
-    expect(said()).toEqual([]);
-    expect(caught).toEqual([]);
+    await parkedPastTheCatch("export everything", /step "export" returned .* bytes of JSON/);
   });
 
   it("a refusal no retry changes (channel_not_found) stays the code's own to catch", async () => {

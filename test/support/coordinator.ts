@@ -34,6 +34,11 @@ export async function deliverWithSettings(delivery: Delivery, overrides: Record<
   return worker.fetch(request, { ...(env as unknown as CoordinatorEnv), ...overrides }, context);
 }
 
+/** A shard of its own for one test: `prefix` names it, a random suffix keeps it apart from every other. */
+export function freshShard(prefix: string) {
+  return env.SHARD.get(env.SHARD.idFromName(`${prefix}-${crypto.randomUUID()}`));
+}
+
 /** The shard that owns a workspace's deliveries (one bucket, as configured), found as the Worker finds it. */
 export function shardStub(workspace: string, routingKey = "") {
   return stubByName(env.SHARD, shardFor(workspace, routingKey, 1));
