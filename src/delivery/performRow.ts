@@ -4,6 +4,7 @@ import type { Authorization, Authorize } from "../auth/authorize";
 import { openFunctionToken } from "../auth/functionTokens";
 import type { ReadyKinds } from "../effects/registry";
 import { callPacing, type KeeperOf } from "../pacing/pacing";
+import type { ShardParts } from "../parts/registry";
 import type { DeliveryEvents } from "../platform/deliveryEvents";
 import { DeliveryError, HandlerError, SlackApiError, SubrequestsSpent } from "../platform/errors";
 import type { InvocationMeter } from "../platform/invocationMeter";
@@ -26,7 +27,6 @@ import { PostLookups } from "./postLookups";
 import { stepFor } from "./stepCheckpoints";
 import type { Stops } from "./stops";
 import { streamLedgerFor } from "./streamLedger";
-import { waitLedgerFor } from "./waitLedger";
 
 /**
  * What a shard's courier is made of, once per shard, and all that performing a row needs
@@ -54,6 +54,8 @@ export interface CourierParts {
   pacing?: KeeperOf;
   /** The stop button's part: each attempt's signal, aborted when its conversation is stopped (stops.ts). */
   stops?: Stops;
+  /** The shard's parts (src/parts/registry.ts): an attempt's tools from them — its run's waits. */
+  parts: ShardParts;
   /** The shard's one door for delivery's calls (platform/outboundCalls.ts): counted per invocation, six fetches at a time. */
   outbound: OutboundCalls;
   /** A turn ended: its conversation's next turn may begin (Courier.turnEnded). */
@@ -66,7 +68,7 @@ export interface CourierParts {
  * handles, and `step()` fenced by the attempt's lease.
  */
 export function rowPerformer(
-  { shard, authorize, env, settings, outbox, kinds, observe: report = () => {}, pacing, stops }: CourierParts,
+  { shard, authorize, env, settings, outbox, kinds, observe: report = () => {}, pacing, stops, parts }: CourierParts,
   shared: {
     /** Writes that share a commit (completions.ts): a step's checkpoint is written `soon`; a stream's turn `flush`es the others into its own. */
     commits?: Pick<Completions, "soon" | "flush">;
@@ -161,7 +163,7 @@ export function rowPerformer(
         client,
         step: stepFor(outbox, key, token, row.noCheckpointsUntil, commits?.soon.bind(commits), posts.steps, fields),
         streams: streamLedgerFor(outbox, key, token, settings.delivery.leaseMs, commits?.flush),
-        waits: waitLedgerFor(outbox, key, shard, fields),
+        waits: parts.waits.ledgerFor(key, fields),
         attempts: row.attempts,
         recordedAt: row.created_at,
         key,
