@@ -3,7 +3,7 @@ import type { Authorize } from "../auth/authorize";
 import { type ReadyKinds, readyKinds } from "../effects/registry";
 import type { Inbound } from "../inbound/types";
 import type { PaceKeeper } from "../pacing/pacing";
-import { type ShardParts, shardParts } from "../parts/registry";
+import { type ShardParts, shardParts } from "../parts/shardParts";
 import { countInto, DeliveryEvents, newCounters } from "../platform/deliveryEvents";
 import { InvalidSetting } from "../platform/errors";
 import { deliveryBudgetOf, type InvocationMeter, InvocationMeters, SPENT_RESUME_MS } from "../platform/invocationMeter";
@@ -74,7 +74,7 @@ export class DeliveryLoop {
   readonly ready: ReadyDelivery | null = null;
   /** The stop button: a recorded stop stops its conversation's runs and aborts those running (stops.ts). */
   readonly stops: Stops;
-  /** The shard's parts (src/parts/registry.ts): the ingest, the alarm and each attempt use them all. */
+  /** The shard's parts (src/parts/shardParts.ts): the ingest, the alarm and each attempt use them all. */
   readonly parts: ShardParts;
   private readonly paused: unknown;
 

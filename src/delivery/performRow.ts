@@ -4,7 +4,7 @@ import type { Authorization, Authorize } from "../auth/authorize";
 import { openFunctionToken } from "../auth/functionTokens";
 import type { ReadyKinds } from "../effects/registry";
 import { callPacing, type KeeperOf } from "../pacing/pacing";
-import type { ShardParts } from "../parts/registry";
+import type { ShardParts } from "../parts/shardParts";
 import type { DeliveryEvents } from "../platform/deliveryEvents";
 import { DeliveryError, HandlerError, SlackApiError, SubrequestsSpent } from "../platform/errors";
 import type { InvocationMeter } from "../platform/invocationMeter";
@@ -54,7 +54,7 @@ export interface CourierParts {
   pacing?: KeeperOf;
   /** The stop button's part: each attempt's signal, aborted when its conversation is stopped (stops.ts). */
   stops?: Stops;
-  /** The shard's parts (src/parts/registry.ts): an attempt's tools from them — its run's waits. */
+  /** The shard's parts (src/parts/shardParts.ts): an attempt's tools from them — its run's waits. */
   parts: ShardParts;
   /** The shard's one door for delivery's calls (platform/outboundCalls.ts): counted per invocation, six fetches at a time. */
   outbound: OutboundCalls;

@@ -1,4 +1,4 @@
-import type { ShardParts } from "../parts/registry";
+import type { ShardParts } from "../parts/shardParts";
 import type { DeliveryEvent, DeliveryEvents } from "../platform/deliveryEvents";
 import type { ClaimedRow, Outbox } from "../recording/outbox";
 import { NO_CHECKPOINTS } from "../recording/outboxSteps";

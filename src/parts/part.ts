@@ -14,7 +14,7 @@ export interface PartWorld {
 
 /**
  * A part of a shard's engine: one feature's storage, its ingest side and its delivery side, in a
- * folder of src/parts/ entered by its `index.ts`, listed once in `registry.ts`. The shard's hubs
+ * folder of src/parts/ entered by its `index.ts`, listed once in `shardParts.ts`. The shard's hubs
  * call these for every part; what a part gives one attempt (its tools) it exports by name.
  */
 export interface ShardPart {
