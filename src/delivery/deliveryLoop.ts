@@ -24,7 +24,6 @@ import { DeliveryReports } from "./deliveryReports";
 import { ImmediateAttempts } from "./immediateAttempts";
 import { logDeliveryEvents } from "./logDeliveryEvents";
 import { keeperOf } from "./paceKeeping";
-import { Stops } from "./stops";
 import { deliverLeased, sweep } from "./sweep";
 
 /** Above this many rows in immediate attempts, new rows wait for one (acks stay fast under load). */
@@ -72,8 +71,6 @@ export class DeliveryLoop {
   readonly events: DeliveryEvents;
   /** Null while paused by an invalid setting. */
   readonly ready: ReadyDelivery | null = null;
-  /** The stop button: a recorded stop stops its conversation's runs and aborts those running (stops.ts). */
-  readonly stops: Stops;
   /** The shard's parts (src/parts/shardParts.ts): the ingest, the alarm and each attempt use them all. */
   readonly parts: ShardParts;
   private readonly paused: unknown;
@@ -85,9 +82,7 @@ export class DeliveryLoop {
     const wakeAt = (at: number) => wakeUps.arm(at);
     // Rows the outbox's walk finds due, and the walk's own next step (outboxWalk.ts), come by the alarm.
     outbox.onDue = wakeAt;
-    const turnsMayGo = (conversation: string) => this.turnsMayGo(conversation);
-    this.stops = new Stops(outbox, shard, wakeAt, turnsMayGo);
-    this.parts = shardParts({ shard, outbox, wakeAt, turnsMayGo });
+    this.parts = shardParts({ shard, outbox, wakeAt, turnsMayGo: (conversation) => this.turnsMayGo(conversation) });
     // Each part's own work (waits a day past their deadline pruned) comes by the alarm.
     wakeUps.register((now) => this.parts.wakeAt(now));
     // Logging is one subscriber of the delivery events; counters are another.
@@ -122,7 +117,6 @@ export class DeliveryLoop {
       backendResponses: this.backendResponses,
       // The shard's one door: its sweep's and its immediate attempts' calls share six connections and one meter.
       outbound: new OutboundCalls(new InvocationMeters(deliveryBudgetOf(settings.delivery.subrequestsPerInvocation), shard)),
-      stops: this.stops,
       parts: this.parts,
       turnEnded: (conversation: string, key: string, meter?: InvocationMeter) => this.turnsMayGo(conversation, key, meter),
       observe: reports && ((outcome, key) => reports.observe(outcome, key)),

@@ -25,7 +25,6 @@ import { type DeliveryFields, deliveryFields } from "./deliveryFields";
 import { LookupWaits } from "./lookupWaits";
 import { PostLookups } from "./postLookups";
 import { stepFor } from "./stepCheckpoints";
-import type { Stops } from "./stops";
 import { streamLedgerFor } from "./streamLedger";
 
 /**
@@ -52,9 +51,7 @@ export interface CourierParts {
   wakeAt(at: number): void;
   /** Who keeps each rate key, when SLACK_PACING is on. */
   pacing?: KeeperOf;
-  /** The stop button's part: each attempt's signal, aborted when its conversation is stopped (stops.ts). */
-  stops?: Stops;
-  /** The shard's parts (src/parts/shardParts.ts): an attempt's tools from them — its run's waits. */
+  /** The shard's parts (src/parts/shardParts.ts): an attempt's tools from them — its stop's signal, its run's waits. */
   parts: ShardParts;
   /** The shard's one door for delivery's calls (platform/outboundCalls.ts): counted per invocation, six fetches at a time. */
   outbound: OutboundCalls;
@@ -68,7 +65,7 @@ export interface CourierParts {
  * handles, and `step()` fenced by the attempt's lease.
  */
 export function rowPerformer(
-  { shard, authorize, env, settings, outbox, kinds, observe: report = () => {}, pacing, stops, parts }: CourierParts,
+  { shard, authorize, env, settings, outbox, kinds, observe: report = () => {}, pacing, parts }: CourierParts,
   shared: {
     /** Writes that share a commit (completions.ts): a step's checkpoint is written `soon`; a stream's turn `flush`es the others into its own. */
     commits?: Pick<Completions, "soon" | "flush">;
@@ -103,7 +100,7 @@ export function rowPerformer(
       return authorizing;
     };
     // Throws RunStopped when a stop stopped the row while this attempt waited in line.
-    const stop = stops?.begin(effect, key, inFirstLease(row.noCheckpointsUntil) ? undefined : row.created_at);
+    const stop = parts.stops.begin(effect, key, inFirstLease(row.noCheckpointsUntil) ? undefined : row.created_at);
     // This attempt's calls, its pace keepers' included, go through the shard's door; it remembers a refusal.
     const counted = shared.outbound;
     const meter = invocation ?? counted?.meters.current;

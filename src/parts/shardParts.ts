@@ -1,5 +1,6 @@
 import type { Inbound } from "../inbound/types";
 import type { PartWorld, ShardPart } from "./part";
+import { Stops } from "./stops";
 import { Waits } from "./waits";
 
 /**
@@ -7,6 +8,7 @@ import { Waits } from "./waits";
  * line here. The shard's hubs — its ingest, its alarm, its wake sources — call each in this order.
  */
 const PARTS = {
+  stops: ({ outbox, shard, wakeAt, turnsMayGo }: PartWorld) => new Stops(outbox, shard, wakeAt, turnsMayGo),
   waits: (world: PartWorld) => new Waits(world),
 } satisfies Record<string, (world: PartWorld) => ShardPart>;
 

@@ -1,6 +1,5 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { OutboxStatus } from "../rpc/shard";
-import { ConversationStops } from "./conversationStops";
 import { completeRow } from "./doneRows";
 import { ReceiptKeeper } from "./foldedReceipts";
 import { OutboxClaims } from "./outboxClaims";
@@ -27,7 +26,6 @@ export class Outbox {
   readonly parked: ParkedRows;
   readonly stopped: StoppedRows;
   readonly turns: OutboxTurns;
-  readonly stops: ConversationStops; // when each user last stopped each conversation (conversationStops.ts)
   /** What this object knows of its outbox without reading it again: leases, counts, leads, the walk (outboxMemory.ts). */
   readonly memory: OutboxMemory;
   /** Told when rows become due that nothing else wakes the shard for (the walk's end); the delivery loop arms the alarm. */
@@ -43,7 +41,6 @@ export class Outbox {
     leadsKept?: number,
   ) {
     this.steps = new OutboxSteps(sql);
-    this.stops = new ConversationStops(sql);
     this.memory = OutboxMemory.of(sql);
     this.claims = new OutboxClaims(sql, this.memory.leases);
     this.turns = new OutboxTurns(sql, this.memory, () => this.walked(), leadsKept);

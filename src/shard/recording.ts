@@ -133,11 +133,9 @@ export class Recording {
     if (result.verdict !== "accepted") return result;
     this.accepted++;
     if (refused) this.refused(inbound, refused, now);
-    // In the same turn as the ingest, so its writes share the commit: a stop parks its conversation's runs,
-    // a turn that interrupts stops those its ingest parked — before its own attempt begins below.
-    delivery.stops.recorded(inbound, now);
-    delivery.stops.interrupted(inbound, interrupted, now);
-    // Likewise each part's ingest side (src/parts/): a click on a durable wait's question answers the wait.
+    // Each part's ingest side (src/parts/), in the same turn as the ingest so its writes share the commit:
+    // a stop parks its conversation's runs, an interrupt those its ingest parked — before its own attempt
+    // begins below —, a click on a durable wait's question answers the wait.
     delivery.parts.recorded(inbound, now, interrupted);
     // Armed only once the transaction has succeeded, so the alarm mirror never believes in a
     // rolled-back alarm; with no await in between, the alarm write commits with the rows.
