@@ -3,8 +3,8 @@
 // each top-level folder of src/ is one layer (a loose top-level file is a unit of its own), and
 // no layer may import one that imports it back, nor one declared above it in the order that
 // docs/design.md "Folders and layers" lists, which names every folder. Also fails when a file
-// outside a capability of src/app/ (a sub-folder) imports anything of it but its index.ts, when
-// capabilities import each other in a cycle, and when a file is over its budget (a Durable Object
+// outside a capability of src/app/ or a part of src/parts/ (a sub-folder) imports anything of it but
+// its index.ts, when capabilities (or parts) import each other in a cycle, and when a file is over its budget (a Durable Object
 // class file over 150 lines, any other file under src/ over 250). `npm run cycles`.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -108,12 +108,13 @@ for (const [from, targets] of folderGraph)
     if (layerOf.has(from) && layerOf.has(to) && layerOf.get(to) > layerOf.get(from))
       upward.push(`${from} → ${to}: ${example.get(`${from} ${to}`)}`);
 
-// Capabilities: each sub-folder of src/app/ shows its public face in its index.ts; a file outside
-// a capability imports it only through that index, and capabilities do not import each other in a cycle.
-const appDir = join(src, "app");
+// Capabilities and parts: each sub-folder of src/app/ (a capability) and of src/parts/ (a shard's
+// part) shows its public face in its index.ts; a file outside one imports it only through that
+// index, and capabilities (parts) do not import each other in a cycle.
+const FACED = ["app", "parts"];
 const capabilityOf = (file) => {
   const [first, second, ...rest] = relative(src, file).split("/");
-  return first === "app" && rest.length > 0 ? `app/${second}/` : undefined;
+  return FACED.includes(first) && rest.length > 0 ? `${first}/${second}/` : undefined;
 };
 const internals = [];
 const capabilityGraph = new Map();
@@ -122,7 +123,7 @@ for (const [file, targets] of graph)
     const to = capabilityOf(target);
     const from = capabilityOf(file);
     if (to === undefined || to === from) continue;
-    if (target !== join(appDir, to.slice(4), "index.ts")) internals.push(`${relative(src, file)} → ${relative(src, target)}`);
+    if (target !== join(src, to, "index.ts")) internals.push(`${relative(src, file)} → ${relative(src, target)}`);
     if (from === undefined) continue;
     if (!capabilityGraph.has(from)) capabilityGraph.set(from, new Set());
     capabilityGraph.get(from).add(to);
@@ -176,11 +177,11 @@ if (upward.length > 0) {
   for (const line of upward.sort()) console.error(`  ${line}`);
 }
 if (internals.length > 0) {
-  console.error(`cycles: ${internals.length} import(s) of a capability's internals (import its index.ts):`);
+  console.error(`cycles: ${internals.length} import(s) of a capability's or a part's internals (import its index.ts):`);
   for (const line of internals.sort()) console.error(`  ${line}`);
 }
 if (capabilityCycles.length > 0) {
-  console.error(`cycles: ${capabilityCycles.length} cycle(s) among the capabilities of src/app/:`);
+  console.error(`cycles: ${capabilityCycles.length} cycle(s) among the capabilities of src/app/ and the parts of src/parts/:`);
   for (const cycle of capabilityCycles) {
     const members = new Set(cycle);
     for (const from of [...members].sort())
@@ -192,10 +193,12 @@ if (overBudget.length > 0) {
   console.error(`budgets: ${overBudget.length} file(s) over budget (compose a new part instead: STYLE.md):`);
   for (const line of overBudget.sort()) console.error(`  ${line}`);
 }
+/** How many sub-folders of src/<top>/ are entered by their index.ts. */
+const faced = (top) => new Set(files.map(capabilityOf).filter((unit) => unit?.startsWith(`${top}/`))).size;
 const failed = [cycles, folderCycles, undeclared, upward, internals, capabilityCycles, overBudget].some(
   (list) => list.length > 0,
 );
 if (failed) process.exit(1);
 console.log(
-  `cycles: none among ${files.length} modules (${edges} imports); ${folderGraph.size} folders and top-level files under src/, each imports only those below it (docs/design.md); ${capabilityGraph.size} capabilities of src/app/, each used through its index.ts; every file within its budget (${DURABLE_OBJECT_BUDGET} lines for a Durable Object class, ${FILE_BUDGET} for any other)`,
+  `cycles: none among ${files.length} modules (${edges} imports); ${folderGraph.size} folders and top-level files under src/, each imports only those below it (docs/design.md); ${faced("app")} capabilities of src/app/ and ${faced("parts")} parts of src/parts/, each used through its index.ts; every file within its budget (${DURABLE_OBJECT_BUDGET} lines for a Durable Object class, ${FILE_BUDGET} for any other)`,
 );

@@ -19,6 +19,7 @@ export function buildCourier(parts: CourierParts): Courier {
     events,
     wakeAt,
     turnEnded: parts.turnEnded,
+    parts: parts.parts,
     delivery: settings.delivery,
     meters: parts.outbound.meters,
     retryAfters: new RetryAfterMemory(),

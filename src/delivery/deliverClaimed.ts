@@ -1,5 +1,6 @@
 import type { Effect } from "../app/contract";
 import { readEffect } from "../effects/registry";
+import type { ShardParts } from "../parts/shardParts";
 import { retryDelayMs } from "../platform/backoff";
 import type { DeliveryEvent, DeliveryEvents } from "../platform/deliveryEvents";
 import { type Settlement, settlementOf } from "../platform/errors";
@@ -43,6 +44,8 @@ export interface Courier {
   wakeAt(at: number): void;
   /** A turn ended (delivered, parked or stopped): its conversation's next turn may begin (deliveryLoop.ts). */
   turnEnded?(conversation: string, key: string, meter?: InvocationMeter): void;
+  /** The shard's parts (src/parts/shardParts.ts): a suspending run's wait a click answered (postponements.ts). */
+  parts: ShardParts;
 }
 
 /**

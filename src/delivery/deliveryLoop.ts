@@ -3,6 +3,7 @@ import type { Authorize } from "../auth/authorize";
 import { type ReadyKinds, readyKinds } from "../effects/registry";
 import type { Inbound } from "../inbound/types";
 import type { PaceKeeper } from "../pacing/pacing";
+import { type ShardParts, shardParts } from "../parts/shardParts";
 import { countInto, DeliveryEvents, newCounters } from "../platform/deliveryEvents";
 import { InvalidSetting } from "../platform/errors";
 import { deliveryBudgetOf, type InvocationMeter, InvocationMeters, SPENT_RESUME_MS } from "../platform/invocationMeter";
@@ -23,9 +24,7 @@ import { DeliveryReports } from "./deliveryReports";
 import { ImmediateAttempts } from "./immediateAttempts";
 import { logDeliveryEvents } from "./logDeliveryEvents";
 import { keeperOf } from "./paceKeeping";
-import { Stops } from "./stops";
 import { deliverLeased, sweep } from "./sweep";
-import { WaitClicks } from "./waitClicks";
 
 /** Above this many rows in immediate attempts, new rows wait for one (acks stay fast under load). */
 export const IMMEDIATE_IN_FLIGHT_MAX = 64;
@@ -72,10 +71,8 @@ export class DeliveryLoop {
   readonly events: DeliveryEvents;
   /** Null while paused by an invalid setting. */
   readonly ready: ReadyDelivery | null = null;
-  /** The stop button: a recorded stop stops its conversation's runs and aborts those running (stops.ts). */
-  readonly stops: Stops;
-  /** Clicks on durable waits' questions: each answers its wait, or is told it ended (waitClicks.ts). */
-  readonly waitClicks: WaitClicks;
+  /** The shard's parts (src/parts/shardParts.ts): the ingest, the alarm and each attempt use them all. */
+  readonly parts: ShardParts;
   private readonly paused: unknown;
 
   constructor(private readonly inputs: DeliveryLoopInputs) {
@@ -85,10 +82,9 @@ export class DeliveryLoop {
     const wakeAt = (at: number) => wakeUps.arm(at);
     // Rows the outbox's walk finds due, and the walk's own next step (outboxWalk.ts), come by the alarm.
     outbox.onDue = wakeAt;
-    this.stops = new Stops(outbox, shard, wakeAt, (conversation) => this.turnsMayGo(conversation));
-    this.waitClicks = new WaitClicks(outbox, shard, wakeAt);
-    // Waits a day past their deadline are pruned by the alarm.
-    wakeUps.register(() => outbox.waits.nextPruneAt());
+    this.parts = shardParts({ shard, outbox, wakeAt, turnsMayGo: (conversation) => this.turnsMayGo(conversation) });
+    // Each part's own work (waits a day past their deadline pruned) comes by the alarm.
+    wakeUps.register((now) => this.parts.wakeAt(now));
     // Logging is one subscriber of the delivery events; counters are another.
     this.events = new DeliveryEvents()
       .subscribe(countInto(this.counters))
@@ -121,7 +117,7 @@ export class DeliveryLoop {
       backendResponses: this.backendResponses,
       // The shard's one door: its sweep's and its immediate attempts' calls share six connections and one meter.
       outbound: new OutboundCalls(new InvocationMeters(deliveryBudgetOf(settings.delivery.subrequestsPerInvocation), shard)),
-      stops: this.stops,
+      parts: this.parts,
       turnEnded: (conversation: string, key: string, meter?: InvocationMeter) => this.turnsMayGo(conversation, key, meter),
       observe: reports && ((outcome, key) => reports.observe(outcome, key)),
       pacing: settings.pacing ? keeperOf(env.SHARD, shard, settings.shardBuckets, inputs.pace) : undefined,

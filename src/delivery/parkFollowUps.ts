@@ -1,32 +1,12 @@
 import type { Effect, PlannedEffect, RunEffect, SlackApp } from "../app/contract";
-import { streamCloses } from "../app/streams";
 import { channelOf } from "../inbound/channelOf";
 import { describeError, log } from "../platform/log";
 import type { ClaimedRow, NewRow } from "../recording/outbox";
 import { newRow } from "../recording/outboxRows";
+import { type CheckpointOf, streamCloseRows } from "../recording/streamCloseRows";
 
 /** What is planned once a row is finally parked (or a run's first attempt failed: failureNotices.ts), as rows to enqueue with that settle. */
 export type FollowUps = (effect: Effect, row: ClaimedRow, reason: string) => NewRow[];
-
-/** A row's step checkpoint by name (outbox.steps.read): a parked row keeps its steps. */
-export type CheckpointOf = (key: string, name: string) => string | undefined;
-
-/**
- * The follow-ups that close the messages a parked run `key` left streaming, however it was
- * parked or stopped (its attempts ran out, an error parked it, the user stopped it): read from its stream
- * checkpoints, which a parked row keeps and takes no more writes to (app/streams/streamClosing.ts).
- */
-export function streamCloseRows(checkpoint: CheckpointOf, key: string, workspace: string, channel?: string): NewRow[] {
-  try {
-    return streamCloses((name) => checkpoint(key, name), channel).map((planned) =>
-      newRow(`${key}:${planned.name}`, workspace, planned.effect),
-    );
-  } catch (error) {
-    // Planned inside the parking's transaction: an unreadable checkpoint must not undo the parking.
-    log("error", "a parked run's streams not closed", { key, error: describeError(error, true) });
-    return [];
-  }
-}
 
 /**
  * A run's planned follow-ups as rows, keyed by the settled row's key and each follow-up's name, so

@@ -4,6 +4,7 @@ import type { Authorization, Authorize } from "../auth/authorize";
 import { openFunctionToken } from "../auth/functionTokens";
 import type { ReadyKinds } from "../effects/registry";
 import { callPacing, type KeeperOf } from "../pacing/pacing";
+import type { ShardParts } from "../parts/shardParts";
 import type { DeliveryEvents } from "../platform/deliveryEvents";
 import { DeliveryError, HandlerError, SlackApiError, SubrequestsSpent } from "../platform/errors";
 import type { InvocationMeter } from "../platform/invocationMeter";
@@ -24,9 +25,7 @@ import { type DeliveryFields, deliveryFields } from "./deliveryFields";
 import { LookupWaits } from "./lookupWaits";
 import { PostLookups } from "./postLookups";
 import { stepFor } from "./stepCheckpoints";
-import type { Stops } from "./stops";
 import { streamLedgerFor } from "./streamLedger";
-import { waitLedgerFor } from "./waitLedger";
 
 /**
  * What a shard's courier is made of, once per shard, and all that performing a row needs
@@ -52,8 +51,8 @@ export interface CourierParts {
   wakeAt(at: number): void;
   /** Who keeps each rate key, when SLACK_PACING is on. */
   pacing?: KeeperOf;
-  /** The stop button's part: each attempt's signal, aborted when its conversation is stopped (stops.ts). */
-  stops?: Stops;
+  /** The shard's parts (src/parts/shardParts.ts): an attempt's tools from them — its stop's signal, its run's waits. */
+  parts: ShardParts;
   /** The shard's one door for delivery's calls (platform/outboundCalls.ts): counted per invocation, six fetches at a time. */
   outbound: OutboundCalls;
   /** A turn ended: its conversation's next turn may begin (Courier.turnEnded). */
@@ -66,7 +65,7 @@ export interface CourierParts {
  * handles, and `step()` fenced by the attempt's lease.
  */
 export function rowPerformer(
-  { shard, authorize, env, settings, outbox, kinds, observe: report = () => {}, pacing, stops }: CourierParts,
+  { shard, authorize, env, settings, outbox, kinds, observe: report = () => {}, pacing, parts }: CourierParts,
   shared: {
     /** Writes that share a commit (completions.ts): a step's checkpoint is written `soon`; a stream's turn `flush`es the others into its own. */
     commits?: Pick<Completions, "soon" | "flush">;
@@ -101,7 +100,7 @@ export function rowPerformer(
       return authorizing;
     };
     // Throws RunStopped when a stop stopped the row while this attempt waited in line.
-    const stop = stops?.begin(effect, key, inFirstLease(row.noCheckpointsUntil) ? undefined : row.created_at);
+    const stop = parts.stops.begin(effect, key, inFirstLease(row.noCheckpointsUntil) ? undefined : row.created_at);
     // This attempt's calls, its pace keepers' included, go through the shard's door; it remembers a refusal.
     const counted = shared.outbound;
     const meter = invocation ?? counted?.meters.current;
@@ -161,7 +160,7 @@ export function rowPerformer(
         client,
         step: stepFor(outbox, key, token, row.noCheckpointsUntil, commits?.soon.bind(commits), posts.steps, fields),
         streams: streamLedgerFor(outbox, key, token, settings.delivery.leaseMs, commits?.flush),
-        waits: waitLedgerFor(outbox, key, shard, fields),
+        waits: parts.waits.ledgerFor(key, fields),
         attempts: row.attempts,
         recordedAt: row.created_at,
         key,

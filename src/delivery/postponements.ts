@@ -1,3 +1,4 @@
+import type { ShardParts } from "../parts/shardParts";
 import type { DeliveryEvent, DeliveryEvents } from "../platform/deliveryEvents";
 import type { ClaimedRow, Outbox } from "../recording/outbox";
 import { NO_CHECKPOINTS } from "../recording/outboxSteps";
@@ -9,6 +10,7 @@ interface Postponing {
   shard: string;
   wakeAt(at: number): void;
   turnEnded?(conversation: string, key: string): void;
+  parts: Pick<ShardParts, "waits">;
 }
 
 /**
@@ -26,7 +28,7 @@ export function postpone(
 ): DeliveryEvent {
   // A click answered the run's wait while this attempt was suspending it (its ingest could not wake
   // a leased row): due now. Read in the same turn as the postpone, so no click falls in between.
-  const due = courier.outbox.waits.answeredFor(row.idempotency_key) ? Date.now() : until;
+  const due = courier.parts.waits.answeredFor(row.idempotency_key) ? Date.now() : until;
   // Fenced by the same lease as the postpone, with no await between: both are written, or neither.
   const released = suspended && row.turn ? courier.outbox.turns.suspended.release(row.idempotency_key, token) : null;
   if (!courier.outbox.postpone(row.idempotency_key, token, due, postsUncertainSince, checkpoints))

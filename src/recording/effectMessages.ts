@@ -1,9 +1,24 @@
+import type { WaitRecord } from "../app/contract";
 import { isStreamCheckpoint, type StreamRecord } from "../app/streams";
 import { sleepOfStep } from "../app/waits";
-import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { MessageStory, WaitingStory } from "../rpc/effectMessages";
 import type { EffectStory, EventStory } from "../rpc/eventStories";
-import { type RunWait, Waits } from "./waits";
+
+/** One of a run's waits as its story reads it. */
+export interface RunWait {
+  name: string;
+  channel: string;
+  /** Its question's message, once posted. */
+  messageTs: string | null;
+  deadline: number;
+  state: WaitRecord["state"];
+  /** Who may answer it; null for anyone. */
+  answerers: string[] | null;
+  openedAt: number;
+}
+
+/** A run's waits, oldest first, by its key: the waits part's store reads them (src/parts/waits/). */
+export type WaitsOfRun = (runKey: string) => RunWait[];
 
 /**
  * What each effect's run waits for and the messages it posted (docs/design.md "An event's story"),
@@ -13,12 +28,11 @@ import { type RunWait, Waits } from "./waits";
  * Reads only; one delivery's story, never the list.
  */
 export function withEffectMessages(
-  sql: MeteredSql,
+  waits: WaitsOfRun,
   story: EventStory,
   /** A row's checkpoints (`outbox.steps`) by its key, wherever the row is kept; undefined once it is gone. */
   stepsOf: (key: string) => string | undefined,
 ): EventStory {
-  const waits = new Waits(sql);
   return {
     ...story,
     effects: story.effects.map((effect) => ({ ...effect, ...effectMessages(stepsOf(effect.key), waits, effect, story.channel) })),
@@ -27,12 +41,12 @@ export function withEffectMessages(
 
 function effectMessages(
   stored: string | undefined,
-  waits: Waits,
+  waits: WaitsOfRun,
   effect: EffectStory,
   channel: string | null,
 ): Required<Pick<EffectStory, "waiting" | "messages">> {
   const steps = stored === undefined ? {} : (JSON.parse(stored) as Record<string, unknown>);
-  const asked = waits.ofRun(effect.key);
+  const asked = waits(effect.key);
   return { waiting: waitingOf(effect, asked, steps), messages: messagesOf(steps, asked, channel) };
 }
 

@@ -1,6 +1,6 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { AttemptStory, EffectStatus, EffectStory, EventFilter, EventStory, EventSummary } from "../rpc/eventStories";
-import { withEffectMessages } from "./effectMessages";
+import { type WaitsOfRun, withEffectMessages } from "./effectMessages";
 import { AS_RECEIPT } from "./foldedReceipts";
 import { filedTable, type OutboxFiling } from "./outboxFiling";
 import type { Receipts } from "./receipts";
@@ -50,6 +50,8 @@ export class EventStories {
     private readonly sql: MeteredSql,
     private readonly receipts: Receipts,
     private readonly filing: OutboxFiling,
+    /** A run's waits, from the waits part (src/parts/waits/): its story shows their questions. */
+    private readonly waitsOf: WaitsOfRun,
   ) {}
 
   /**
@@ -68,7 +70,7 @@ export class EventStories {
     const filed = this.filing.kept(now);
     const story = { ...this.summary(row, filed), payload: row.payload === null ? null : JSON.parse(row.payload) };
     // A done row's checkpoints are read where it is, filed or not.
-    return withEffectMessages(this.sql, story, (key) => this.rowOf<{ steps: string }>("steps", key, filed)?.steps);
+    return withEffectMessages(this.waitsOf, story, (key) => this.rowOf<{ steps: string }>("steps", key, filed)?.steps);
   }
 
   /** The first receipt, newest generation first, that `where` (one bound value) finds: a row of its own, or (`folded`) carried by an outbox row. */

@@ -1,6 +1,5 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { OutboxStatus } from "../rpc/shard";
-import { ConversationStops } from "./conversationStops";
 import { completeRow } from "./doneRows";
 import { ReceiptKeeper } from "./foldedReceipts";
 import { OutboxClaims } from "./outboxClaims";
@@ -12,25 +11,21 @@ import { ParkedRows } from "./parkedRows";
 import { PENDING } from "./rowStatus";
 import { StoppedRows } from "./stoppedRows";
 import { HELD_TURN_AT } from "./turnMarks";
-import { Waits } from "./waits";
 
 export type { ClaimedRow, Lease, NewRow } from "./outboxRows";
 
 /**
  * All SQL touching `outbox`: enqueue, claim, leases and the fenced settles here (every write after
  * a claim is fenced by the claim token); a run's checkpoints in `steps` (outboxSteps.ts); the
- * dead letters in `parked` (parkedRows.ts), stopped runs apart in `stopped` (stoppedRows.ts); waits
- * for a person in `waits` (waits.ts); one turn at a time per conversation in `turns` (outboxTurns.ts:
- * who holds a thread). Claims and wake-ups read index ranges and keys only (outboxClaims.ts); what
+ * dead letters in `parked` (parkedRows.ts), stopped runs apart in `stopped` (stoppedRows.ts); one
+ * turn at a time per conversation in `turns` (outboxTurns.ts: who holds a thread). Claims and wake-ups read index ranges and keys only (outboxClaims.ts); what
  * an instance inherits it learns by a bounded walk (outboxWalk.ts).
  */
 export class Outbox {
   readonly steps: OutboxSteps;
   readonly parked: ParkedRows;
   readonly stopped: StoppedRows;
-  readonly waits: Waits;
   readonly turns: OutboxTurns;
-  readonly stops: ConversationStops; // when each user last stopped each conversation (conversationStops.ts)
   /** What this object knows of its outbox without reading it again: leases, counts, leads, the walk (outboxMemory.ts). */
   readonly memory: OutboxMemory;
   /** Told when rows become due that nothing else wakes the shard for (the walk's end); the delivery loop arms the alarm. */
@@ -41,12 +36,11 @@ export class Outbox {
 
   /** `leadsKept`: threads' leads its turns remember (outboxTurns.ts; tests set fewer). */
   constructor(
-    private readonly sql: MeteredSql,
+    /** The shard's SQL: the shard's parts keep their own tables beside the outbox (src/parts/). */
+    readonly sql: MeteredSql,
     leadsKept?: number,
   ) {
     this.steps = new OutboxSteps(sql);
-    this.waits = new Waits(sql);
-    this.stops = new ConversationStops(sql);
     this.memory = OutboxMemory.of(sql);
     this.claims = new OutboxClaims(sql, this.memory.leases);
     this.turns = new OutboxTurns(sql, this.memory, () => this.walked(), leadsKept);

@@ -162,7 +162,7 @@ export class OutboxTurns {
    * `interrupt`: stops the turns of `conversation` that hold its thread before `place` — its lead
    * and the indexed ones before it — of `whose` user (inbound/userOf.ts, as the stop button's), or
    * of anyone: in an attempt or not (one in an attempt is aborted by its shard and settles stopped
-   * the same way: delivery/stops.ts). Returns the keys stopped, and the interrupting turn's place:
+   * the same way: parts/stops/runStops.ts). Returns the keys stopped, and the interrupting turn's place:
    * it waits for none, or, when another user's turn still holds the thread, queues behind it.
    */
   interrupt(

@@ -83,7 +83,7 @@ export class StoppedRows {
    * shard and settles stopped the same way. Returns the keys stopped.
    * Read by key and index, never by a scan of the backlog: the conversation's indexed turns
    * (`outbox_turns`), its suspended runs (`outbox_released_turns`), and `candidates` — its lead, the runs in an attempt, the rows leased out
-   * (delivery/stops.ts). A run that is no turn and waits unleased (a retry) is met when it begins.
+   * (parts/stops/runStops.ts). A run that is no turn and waits unleased (a retry) is met when it begins.
    */
   stopConversationRuns(
     conversation: string,

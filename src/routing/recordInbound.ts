@@ -1,6 +1,6 @@
 import type { LateEvent, SlackApp } from "../app/contract";
+import { waitClickOf } from "../app/waits";
 import type { Inbound } from "../inbound/types";
-import { waitClickOf } from "../inbound/waitClicks";
 import { BudgetExceeded, NotRecorded, WorkspaceNotInstalled } from "../platform/errors";
 import { describeError, log } from "../platform/log";
 import { settleWithin } from "../platform/settleWithin";

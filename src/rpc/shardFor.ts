@@ -1,6 +1,6 @@
+import { waitClickOf } from "../app/waits";
 import { conversationStartedAt } from "../inbound/conversation";
 import type { Inbound } from "../inbound/types";
-import { waitClickOf } from "../inbound/waitClicks";
 import { fmix32, fnv1a32 } from "../platform/hashing";
 import { allBuckets, type BucketLayout, layoutAt } from "./bucketLayouts";
 

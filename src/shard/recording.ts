@@ -60,7 +60,7 @@ export class Recording {
   readonly stories: EventStories;
 
   constructor(private readonly parts: RecordingParts) {
-    const { storage, outbox, env } = parts;
+    const { storage, outbox, env, delivery } = parts;
     this.oauth = inOAuthMode(env);
     // Recording needs only the receipt retention; without it the shard cannot record (503).
     const { receiptRetentionMs, eventPayloads } = recordSettings(env);
@@ -77,7 +77,7 @@ export class Recording {
       budgets: new TurnBudgets(storage.sql),
       filing: this.filing,
     };
-    this.stories = new EventStories(storage.sql, this.receipts, this.filing);
+    this.stories = new EventStories(storage.sql, this.receipts, this.filing, (key) => delivery.parts.waits.store.ofRun(key));
     storage.wakeUps.register((now) => {
       const prunable = this.receipts.nextPruneAt(now);
       // A shard that never recorded has nothing to file either.
@@ -133,12 +133,10 @@ export class Recording {
     if (result.verdict !== "accepted") return result;
     this.accepted++;
     if (refused) this.refused(inbound, refused, now);
-    // In the same turn as the ingest, so its writes share the commit: a stop parks its conversation's runs,
-    // a turn that interrupts stops those its ingest parked — before its own attempt begins below.
-    delivery.stops.recorded(inbound, now);
-    delivery.stops.interrupted(inbound, interrupted, now);
-    // Likewise a click on a durable wait's question answers the wait.
-    delivery.waitClicks.recorded(inbound, now);
+    // Each part's ingest side (src/parts/), in the same turn as the ingest so its writes share the commit:
+    // a stop parks its conversation's runs, an interrupt those its ingest parked — before its own attempt
+    // begins below —, a click on a durable wait's question answers the wait.
+    delivery.parts.recorded(inbound, now, interrupted);
     // Armed only once the transaction has succeeded, so the alarm mirror never believes in a
     // rolled-back alarm; with no await in between, the alarm write commits with the rows.
     // The sweep is the contract: if the immediate attempt dies with this instance, the

@@ -59,8 +59,7 @@ export class WorkspaceShard {
       this.metrics.due(now);
       await this.delivery.sweep(now);
       this.recording.prune(now);
-      this.delivery.waitClicks.prune(now);
-      this.delivery.stops.prune(now);
+      this.delivery.parts.prune(now);
       this.threadContexts.prune(now);
     }, this.delivery.ready !== null);
   }

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { App } from "../../src/app/App";
 import { exampleApp } from "../../src/example/app";
+import { WaitStore } from "../../src/parts/waits";
 import { recordSettings } from "../../src/settings";
 import { controlClock } from "../support/clock";
 import { freshShard } from "../support/coordinator";
@@ -91,7 +92,7 @@ describe("a delivered event's story", () => {
         parked: outbox.parked.list(10, "oldest first").length,
         holds: outbox.holds(key, "taker"),
         renewed: outbox.renewLease(key, "taker", Date.now() + LEASE_MS),
-        woken: outbox.waits.wake(key, Date.now()),
+        woken: new WaitStore(outbox.sql).wake(key, Date.now()),
         nextWake: outbox.nextWakeAt(),
         // A new instance's walk passes over it: counted nowhere, no lease learnt.
         walked: outboxOf(state).countsByStatus(),

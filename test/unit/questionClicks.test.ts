@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { waitBlockId, waitClickOf } from "../../src/app/waits";
 import { questionBlocks } from "../../src/app/waits/questionBlocks";
 import { parseSlackRequest } from "../../src/inbound/parseSlackRequest";
-import { waitBlockId, waitClickOf } from "../../src/inbound/waitClicks";
 import { FakeSlack, SlackSimulator } from "../../src/testing";
 
 // Issue 46, point 6: the kit clicks a durable wait's question by its button, copying what Slack

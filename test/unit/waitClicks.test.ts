@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { waitBlockId, waitClickOf } from "../../src/app/waits";
 import { parseForm } from "../../src/inbound/parseForm";
 import type { Inbound } from "../../src/inbound/types";
-import { waitBlockId, waitClickOf } from "../../src/inbound/waitClicks";
 import type { BucketLayout } from "../../src/rpc/bucketLayouts";
 import { shardOf } from "../../src/rpc/shardFor";
 import { blockActions } from "../../src/testing/deliveries";

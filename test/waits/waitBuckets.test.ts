@@ -1,7 +1,7 @@
 import { listDurableObjectIds } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { waitBlockId } from "../../src/inbound/waitClicks";
+import { waitBlockId } from "../../src/app/waits";
 import { shardName } from "../../src/rpc/shardFor";
 import { blockActions } from "../../src/testing/deliveries";
 import { waitUntilSettled } from "../../src/testing/shardSettled";

@@ -18,7 +18,7 @@ const sessionActive = (channel: string, threadTs: string): PlannedEffect["effect
  * The coordinator's own plan for the stop button (`agent_session_stopped`), beside the app's:
  * each stream it names is closed (`chat.stopStream`; one Slack no longer streams counts as already
  * done), the session leaves `processing` and the thread's status is cleared. The runs it stops are parked by the
- * shard that records it (delivery/stops.ts).
+ * shard that records it (parts/stops/runStops.ts).
  */
 export function stopEffects(inbound: Inbound): PlannedEffect[] {
   if (inbound.type !== "agent_session_stopped" || !inbound.conversation) return [];

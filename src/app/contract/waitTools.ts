@@ -7,7 +7,7 @@ export interface WaitAnswer {
   at: number;
 }
 
-/** A run's durable wait as the shard keeps it (recording/waits.ts). */
+/** A run's durable wait as the shard keeps it (parts/waits/waitStore.ts). */
 export interface WaitRecord {
   waitId: string;
   state: "open" | "answered" | "closed" | "timed_out";

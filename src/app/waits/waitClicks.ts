@@ -1,6 +1,6 @@
 import type { Inbound } from "../../inbound/types";
-import { waitClickOf } from "../../inbound/waitClicks";
 import type { Plan, SlackApp } from "../contract";
+import { waitClickOf } from "./waitButtons";
 
 /** What a click on an ended wait (answered, timed out, stopped) is told, ephemerally. */
 export const WAIT_ENDED_TEXT = "This question has ended: your click changes nothing.";
@@ -21,7 +21,7 @@ const served = new WeakMap<SlackApp, SlackApp>();
 
 /**
  * `app` with clicks on durable waits' questions taken by the waits: recorded with no effect of
- * their own (the shard answers the wait in the click's own turn: delivery/waitClicks.ts), and
+ * their own (the shard answers the wait in the click's own turn: parts/waits/clickAnswers.ts), and
  * never handed to the app's `app.action` listeners. Pure, like any plan; one wrapper per app.
  */
 export function withWaitClicks(app: SlackApp): SlackApp {

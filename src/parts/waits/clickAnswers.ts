@@ -1,9 +1,9 @@
-import { WAIT_ENDED_TEXT, waitNotYoursText } from "../app/waits";
-import type { Inbound } from "../inbound/types";
-import { waitClickOf } from "../inbound/waitClicks";
-import { log } from "../platform/log";
-import type { Outbox } from "../recording/outbox";
-import { newRow } from "../recording/outboxRows";
+import { WAIT_ENDED_TEXT, waitClickOf, waitNotYoursText } from "../../app/waits";
+import type { Inbound } from "../../inbound/types";
+import { log } from "../../platform/log";
+import type { Outbox } from "../../recording/outbox";
+import { newRow } from "../../recording/outboxRows";
+import type { WaitStore } from "./waitStore";
 
 /**
  * Clicks on durable waits' questions, in the turn of the click's own ingest (so the answer commits
@@ -13,8 +13,9 @@ import { newRow } from "../recording/outboxRows";
  * naming a wait it was never shown, or by someone the question is not for — answers nothing, and
  * the clicking user is told so in an ephemeral message (whose question it is, when it is open).
  */
-export class WaitClicks {
+export class ClickAnswers {
   constructor(
+    private readonly waits: WaitStore,
     private readonly outbox: Outbox,
     private readonly shard: string,
     private readonly wakeAt: (at: number) => void,
@@ -25,11 +26,11 @@ export class WaitClicks {
     const click = waitClickOf(inbound);
     if (!click) return;
     const answer = { actionId: click.actionId, value: click.value, user: click.user, at: now };
-    const verdict = this.outbox.waits.answer(click.waitId, click, answer, now);
+    const verdict = this.waits.answer(click.waitId, click, answer, now);
     const logged = { event_id: inbound.dedupeKey, shard: this.shard, dedupeKey: inbound.dedupeKey, wait: click.waitId };
     if (verdict.answered) {
-      // A run in an attempt now is not woken here: its settle sees the answer (deliverClaimed.ts).
-      if (this.outbox.waits.wake(verdict.runKey, now)) this.wakeAt(now);
+      // A run in an attempt now is not woken here: its settle sees the answer (delivery/postponements.ts).
+      if (this.waits.wake(verdict.runKey, now)) this.wakeAt(now);
       log("info", "wait answered", { ...logged, key: verdict.runKey });
       return;
     }
@@ -54,6 +55,6 @@ export class WaitClicks {
 
   /** The alarm's part: waits a day past their deadline are deleted. */
   prune(now: number): void {
-    this.outbox.waits.prune(now);
+    this.waits.prune(now);
   }
 }

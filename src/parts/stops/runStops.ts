@@ -1,12 +1,14 @@
-import type { Effect } from "../app/contract";
-import { stoppedStreams } from "../inbound/stoppedStreams";
-import type { Inbound } from "../inbound/types";
-import { userOf } from "../inbound/userOf";
-import { BoundedMap } from "../platform/boundedMap";
-import { INTERRUPTED, RunStopped, STOPPED_BY_USER } from "../platform/errors";
-import { log } from "../platform/log";
-import type { Outbox } from "../recording/outbox";
-import { streamCloseRows } from "./parkFollowUps";
+import type { Effect } from "../../app/contract";
+import { stoppedStreams } from "../../inbound/stoppedStreams";
+import type { Inbound } from "../../inbound/types";
+import { userOf } from "../../inbound/userOf";
+import { BoundedMap } from "../../platform/boundedMap";
+import { INTERRUPTED, RunStopped, STOPPED_BY_USER } from "../../platform/errors";
+import { log } from "../../platform/log";
+import type { Outbox } from "../../recording/outbox";
+import { streamCloseRows } from "../../recording/streamCloseRows";
+import type { ShardPart } from "../part";
+import { ConversationStops } from "./conversationStops";
 
 /** Keys a stop or an interrupt stopped while their attempt was already lined up in this isolate (claimed, not begun). */
 const STOPPED_KEYS_MAX = 10_000;
@@ -39,22 +41,26 @@ interface Running {
  * aborted through their signal; an attempt already lined up (claimed before the stop) finds its key
  * here and never begins. A stop is an outcome: never parked, alerted on or logged as an error. The
  * stop's own Slack calls are planned (app/agent/agentSessions.ts); the messages its runs' checkpoints
- * show streaming are closed by follow-ups (parkFollowUps.ts).
+ * show streaming are closed by follow-ups (recording/streamCloseRows.ts).
  */
-export class Stops {
+export class Stops implements ShardPart {
   /** Attempts running now, by conversation: a stop aborts each of its user's. */
   private readonly running = new Map<string, Set<Running>>();
   /** Each such key's stop: what its attempt throws if it would begin (a user's stop, or an interrupt). */
   private readonly stoppedKeys = new BoundedMap<string, RunStopped>(STOPPED_KEYS_MAX);
+  /** When each user last stopped each conversation (conversationStops.ts). */
+  private readonly stops: ConversationStops;
 
   constructor(
     private readonly outbox: Outbox,
     private readonly shard: string,
     /** Moves the shard's alarm earlier: the stopped runs' streams are closed at once. */
-    private readonly wakeAt: (at: number) => void = () => {},
+    private readonly arm: (at: number) => void = () => {},
     /** A conversation's turns that were waiting may begin: the ones stopped here no longer hold its thread. */
     private readonly released: (conversation: string) => void = () => {},
-  ) {}
+  ) {
+    this.stops = new ConversationStops(outbox.sql);
+  }
 
   /**
    * An attempt of `key` begins: its signal, aborted when its conversation is stopped; RunStopped
@@ -70,7 +76,7 @@ export class Stops {
     if (conversation === undefined) return { signal: controller.signal, end() {} };
     const user = effect.type === "run" ? userOf(effect.inbound) : undefined;
     // A primary-key read, for rows past their first lease only: a fresh row is stopped by the stop itself.
-    const stoppedAt = recordedAt === undefined || user === undefined ? null : this.outbox.stops.stoppedAt(conversation, user);
+    const stoppedAt = recordedAt === undefined || user === undefined ? null : this.stops.stoppedAt(conversation, user);
     if (stoppedAt !== null && recordedAt !== undefined && recordedAt <= stoppedAt)
       throw new RunStopped(STOPPED_BY_USER, [], false);
     const runs = this.running.get(conversation) ?? new Set();
@@ -86,8 +92,17 @@ export class Stops {
     };
   }
 
-  /** A delivery was recorded (accepted): a stop ends its user's runs in its conversation and aborts those running. */
-  recorded(inbound: Inbound, now: number): void {
+  /**
+   * A delivery was recorded (accepted), in its ingest's turn: a stop parks its conversation's runs,
+   * then a turn that interrupts stops those its ingest parked — before its own attempt begins.
+   */
+  recorded(inbound: Inbound, now: number, interrupted: readonly string[]): void {
+    this.stopRecorded(inbound, now);
+    this.interrupted(inbound, interrupted, now);
+  }
+
+  /** A stop ends its user's runs in its conversation and aborts those running. */
+  private stopRecorded(inbound: Inbound, now: number): void {
     const conversation = inbound.type === "agent_session_stopped" ? inbound.conversation?.key : undefined;
     if (conversation === undefined) return;
     const user = userOf(inbound);
@@ -105,7 +120,7 @@ export class Stops {
       this.candidates(conversation),
     );
     // Written in the stop's own commit: a run of this user's recorded before it that no index found stops as it begins.
-    this.outbox.stops.record(conversation, user, now);
+    this.stops.record(conversation, user, now);
     const stop = new RunStopped(STOPPED_BY_USER, stoppedStreams(inbound));
     const aborted = this.stop(inbound, conversation, ended, (run) => run.user === user, stop, now);
     log("info", "conversation stopped", {
@@ -127,8 +142,8 @@ export class Stops {
 
   /** The alarm's part: stops kept past their week go (conversationStops.ts), stopped runs past their day (recording/stoppedRows.ts). */
   prune(now: number): void {
-    this.outbox.stops.prune(now);
-    if (this.outbox.stopped.prune(now)) this.wakeAt(now + 1_000);
+    this.stops.prune(now);
+    if (this.outbox.stopped.prune(now)) this.arm(now + 1_000);
   }
 
   /**
@@ -136,7 +151,7 @@ export class Stops {
    * stopped by its ingest: recording/outboxTurns.ts): stopped as the stop button stops them, for
    * whichever user, each with the reason "interrupted by a newer message".
    */
-  interrupted(inbound: Inbound, ended: readonly string[], now: number): void {
+  private interrupted(inbound: Inbound, ended: readonly string[], now: number): void {
     const conversation = inbound.conversation?.key;
     if (conversation === undefined || ended.length === 0) return;
     const keys = new Set(ended);
@@ -172,7 +187,7 @@ export class Stops {
       now,
       null,
     );
-    if (closes.length > 0) this.wakeAt(now);
+    if (closes.length > 0) this.arm(now);
     // Remembered before aborting: a run lined up behind an aborted one must not begin in between.
     for (const key of ended) this.stoppedKeys.set(key, stop, now);
     const runs = [...(this.running.get(conversation) ?? [])].filter(which);

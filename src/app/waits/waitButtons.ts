@@ -1,7 +1,7 @@
-import { channelOf } from "./channelOf";
-import { isObject, optionalString } from "./fields";
-import type { Inbound } from "./types";
-import { userOf } from "./userOf";
+import { channelOf } from "../../inbound/channelOf";
+import { isObject, optionalString } from "../../inbound/fields";
+import type { Inbound } from "../../inbound/types";
+import { userOf } from "../../inbound/userOf";
 
 /**
  * What a durable wait's buttons carry as their block's `block_id`: `durable_wait:{bucket}:{wait_id}`.

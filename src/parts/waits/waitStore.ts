@@ -1,7 +1,8 @@
-import type { WaitAnswer, WaitRecord } from "../app/contract";
-import { toBase64 } from "../platform/base64";
-import type { MeteredSql } from "../platform/sql/meteredSql";
-import { PENDING, pendingIn } from "./rowStatus";
+import type { WaitAnswer, WaitRecord } from "../../app/contract";
+import { toBase64 } from "../../platform/base64";
+import type { MeteredSql } from "../../platform/sql/meteredSql";
+import type { RunWait } from "../../recording/effectMessages";
+import { PENDING, pendingIn } from "../../recording/rowStatus";
 
 /** Ended waits are kept this long past their deadline, then pruned (a click after that finds none: ended all the same). */
 export const WAIT_KEEP_MS = 24 * 60 * 60 * 1000;
@@ -11,19 +12,6 @@ interface WaitRow extends Record<string, SqlStorageValue> {
   state: string;
   answer: string | null;
   deadline: number;
-}
-
-/** One of a run's waits as its story reads it. */
-export interface RunWait {
-  name: string;
-  channel: string;
-  /** Its question's message, once posted. */
-  messageTs: string | null;
-  deadline: number;
-  state: WaitRecord["state"];
-  /** Who may answer it; null for anyone. */
-  answerers: string[] | null;
-  openedAt: number;
 }
 
 /** Whether a click found its wait open and answered it, or why not. */
@@ -37,7 +25,7 @@ export type ClickVerdict =
  * opened once per run and name, their question's message, a click's answer, the run's reading of
  * it or its timeout — and their pruning.
  */
-export class Waits {
+export class WaitStore {
   constructor(private readonly sql: MeteredSql) {}
 
   /**
@@ -123,7 +111,7 @@ export class Waits {
     return this.sql.all("SELECT 1 FROM waits WHERE run_key = ? AND state = 'answered' LIMIT 1", runKey).length > 0;
   }
 
-  /** A suspended run (its outbox row) whose wait was answered is due now; a row in an attempt is left to its settle (deliverClaimed.ts). */
+  /** A suspended run (its outbox row) whose wait was answered is due now; a row in an attempt is left to its settle (delivery/postponements.ts). */
   wake(key: string, now: number): boolean {
     return (
       this.sql.count(

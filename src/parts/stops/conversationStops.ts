@@ -1,4 +1,4 @@
-import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { MeteredSql } from "../../platform/sql/meteredSql";
 
 /** A stop is remembered this long: a run waiting longer than that for a retry answers (MAX_ATTEMPTS' backoffs end well before). */
 export const STOP_RETENTION_MS = 7 * 24 * 3_600_000;
@@ -8,7 +8,7 @@ const PRUNE_INTERVAL_MS = 3_600_000;
 /**
  * All SQL touching `conversation_stops` (migrations/0018_conversation_stops.sql): when each user
  * last stopped each conversation, so a run recorded before that stop and begun after it — one no
- * index finds when the stop comes — is stopped as it begins (delivery/stops.ts).
+ * index finds when the stop comes — is stopped as it begins (runStops.ts).
  */
 export class ConversationStops {
   private prunedAt = Number.NEGATIVE_INFINITY;

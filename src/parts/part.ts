@@ -1,0 +1,30 @@
+import type { Inbound } from "../inbound/types";
+import type { Outbox } from "../recording/outbox";
+
+/** What a shard hands each of its parts as it builds them, once (the delivery loop does). */
+export interface PartWorld {
+  shard: string;
+  /** The shard's outbox; its SQL (`outbox.sql`) holds the part's own tables too (migrations/). */
+  outbox: Outbox;
+  /** Moves the shard's alarm earlier. */
+  wakeAt(at: number): void;
+  /** A conversation's turns held behind others may begin (the delivery loop claims them). */
+  turnsMayGo(conversation: string): void;
+}
+
+/**
+ * A part of a shard's engine: one feature's storage, its ingest side and its delivery side, in a
+ * folder of src/parts/ entered by its `index.ts`, listed once in `shardParts.ts`. The shard's hubs
+ * call these for every part; what a part gives one attempt (its tools) it exports by name.
+ */
+export interface ShardPart {
+  /**
+   * A delivery was recorded (accepted), in the turn of its ingest: with no await in between, the
+   * part's writes share the ingest's commit. `interrupted`: the runs its turn's ingest stopped.
+   */
+  recorded?(inbound: Inbound, now: number, interrupted: readonly string[]): void;
+  /** When the alarm should come for this part's own work (its pruning); null for never. */
+  wakeAt?(now: number): number | null;
+  /** The alarm's part: what the part keeps past its time goes. */
+  prune?(now: number): void;
+}

@@ -1,0 +1,44 @@
+import type { Inbound } from "../inbound/types";
+import type { PartWorld, ShardPart } from "./part";
+import { Stops } from "./stops";
+import { Waits } from "./waits";
+
+/**
+ * Every part of a shard's engine this build composes, by name: a new part is its folder and one
+ * line here. The shard's hubs — its ingest, its alarm, its wake sources — call each in this order.
+ */
+const PARTS = {
+  stops: ({ outbox, shard, wakeAt, turnsMayGo }: PartWorld) => new Stops(outbox, shard, wakeAt, turnsMayGo),
+  waits: (world: PartWorld) => new Waits(world),
+} satisfies Record<string, (world: PartWorld) => ShardPart>;
+
+/** The parts by name: what one attempt takes of them (a stop's signal, its run's waits) is named. */
+export type Parts = { readonly [Name in keyof typeof PARTS]: ReturnType<(typeof PARTS)[Name]> };
+
+/** A shard's parts, built once, and what the hubs ask of all of them. */
+export interface ShardParts extends Parts {
+  /** A delivery was recorded (accepted), in its ingest's turn: each part's ingest side (ShardPart.recorded). */
+  recorded(inbound: Inbound, now: number, interrupted: readonly string[]): void;
+  /** The earliest time a part wants the alarm for its own work; null for none. */
+  wakeAt(now: number): number | null;
+  /** The alarm's part: each part prunes what it keeps past its time. */
+  prune(now: number): void;
+}
+
+export function shardParts(world: PartWorld): ShardParts {
+  const named = Object.fromEntries(Object.entries(PARTS).map(([name, build]) => [name, build(world)])) as Parts;
+  const all: readonly ShardPart[] = Object.values(named);
+  return {
+    ...named,
+    recorded(inbound, now, interrupted) {
+      for (const part of all) part.recorded?.(inbound, now, interrupted);
+    },
+    wakeAt(now) {
+      const times = all.map((part) => part.wakeAt?.(now) ?? null).filter((at) => at !== null);
+      return times.length === 0 ? null : Math.min(...times);
+    },
+    prune(now) {
+      for (const part of all) part.prune?.(now);
+    },
+  };
+}
