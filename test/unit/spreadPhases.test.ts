@@ -23,11 +23,14 @@ describe("npm run spread's report", () => {
   });
 
   it("splits the events by the layout in force at their ts: before the spread, and under each new count", () => {
-    const before = [sample(T0, 1), sample(T0 + 30_000, 2, 503, 2000)];
+    // Signed (its ts) before 2 buckets took effect, sent after: routed by its ts, so under 1 bucket.
+    const signedEarly: Sample = { ...sample(T0 + 60_000, 6), scheduledAt: T0 + 68_000, settledAt: T0 + 68_010 };
+    const before = [sample(T0, 1), sample(T0 + 30_000, 2, 503, 2000), signedEarly];
     const afterRise = [sample(T0 + 70_000, 3), sample(T0 + 80_000, 4)];
     const afterSecond = [sample(T0 + 190_000, 5)];
     const ledger = new ReplyLedger();
     ledger.add(post(before[0]!.thread, T0 + 900));
+    ledger.add(post(signedEarly.thread, T0 + 68_100));
     ledger.add(post(afterRise[0]!.thread, T0 + 70_000 + 110));
     ledger.add(post(afterRise[1]!.thread, T0 + 80_000 + 60));
     ledger.add(post(afterSecond[0]!.thread, T0 + 190_000 + 20));
@@ -48,7 +51,7 @@ describe("npm run spread's report", () => {
         undelivered,
       })),
     ).toEqual([
-      { buckets: 1, reason: "manual", sent: 2, acked: 1, non2xx: 1, undelivered: 0 },
+      { buckets: 1, reason: "manual", sent: 3, acked: 2, non2xx: 1, undelivered: 0 },
       { buckets: 2, reason: "busy", sent: 2, acked: 2, non2xx: 0, undelivered: 0 },
       { buckets: 4, reason: "busy", sent: 1, acked: 1, non2xx: 0, undelivered: 0 },
     ]);
