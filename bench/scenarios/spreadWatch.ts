@@ -61,10 +61,12 @@ export function watchBuckets(origin: URL, workspace: string, since: number, ever
   const readings: BucketReading[] = [];
   let stopped = false;
   let failed = 0;
+  let latest: SeenLayout[] = [];
   const loop = (async () => {
     while (!stopped) {
       try {
-        const { inForce, next } = await layoutsOf(origin, workspace);
+        const { inForce, next, layouts } = await layoutsOf(origin, workspace);
+        latest = layouts;
         const atS = Math.round((Date.now() - since) / 1000);
         const last = readings.at(-1);
         if (!last || last.buckets !== inForce || last.next !== next)
@@ -81,6 +83,8 @@ export function watchBuckets(origin: URL, workspace: string, since: number, ever
     readings,
     /** Readings that got no answer within 10 s. */
     failed: () => failed,
+    /** The layouts as last read. */
+    layouts: () => latest,
     stop: async () => {
       stopped = true;
       await loop;
