@@ -128,7 +128,7 @@ try {
         causes.set(cause, (causes.get(cause) ?? 0) + 1);
       }
       const shown = [...causes].map(([cause, n]) => `${n} ${cause}`).join(", ");
-      console.log(`  chunk ${index + 1} of ${chunk.length}: ${shown}; ${ledger.replied} replies so far`);
+      console.log(`  chunk ${index + 1} (${chunk.length} events): ${shown}; ${ledger.replied} replies so far`);
     },
   );
   // Overloaded, requests queue for a socket before their 10 s timeout even starts: the report does
