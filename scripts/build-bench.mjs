@@ -112,6 +112,7 @@ await Promise.all([
       installClicks: resolve(here, "bench/installClicks.ts"),
       stalls: resolve(here, "bench/stalls.ts"),
       soak: resolve(here, "bench/soak.ts"),
+      spread: resolve(here, "bench/spread.ts"),
       runtimeProcess: resolve(here, "bench/runtime/runtimeProcess.ts"),
       loadProcess: resolve(here, "bench/load/loadProcess.ts"),
       fakeSlack: resolve(here, "bench/fakeSlack/serve.ts"),

@@ -19,6 +19,7 @@ export class LoadClient {
   run(job: LoadJob, onProgress?: (progress: OpenLoopProgress) => void): Promise<LoadResult> {
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
+      // One listener per job: jobs may overlap (npm run spread hands the next over while one runs).
       const listener = (message: LoadMessage) => {
         if (message.id !== id) return;
         if (message.kind === "progress") return onProgress?.(message.progress);
@@ -28,6 +29,7 @@ export class LoadClient {
         else reject(new Error(`load process failed: ${message.error}`));
       };
       this.pending.set(id, reject);
+      this.child.setMaxListeners(Math.max(10, this.pending.size + 2));
       this.child.on("message", listener);
       this.child.send({ id, job });
     });

@@ -12,6 +12,8 @@ export interface LoadJob {
   /** Channels the events are spread over (round-robin), 8 when omitted. */
   channels?: number;
   timeoutMs: number;
+  /** When the first event is due (ms since the epoch, clock.ts): a run that continues another without a gap (npm run spread). Now when omitted. */
+  startAt?: number;
 }
 
 export interface LoadResult {

@@ -25,6 +25,7 @@ process.on("message", (message: { id: number; job: LoadJob }) => {
         events,
         rate: job.rate,
         timeoutMs: job.timeoutMs,
+        startAt: job.startAt,
         onProgress: (progress) => reply({ id, kind: "progress", progress }),
       });
       const cpu = process.cpuUsage(cpuBefore);

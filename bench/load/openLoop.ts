@@ -27,6 +27,8 @@ export interface OpenLoopOptions {
   rate: number;
   /** A request unanswered after this counts as failed (status 0). */
   timeoutMs: number;
+  /** When event 0 is due (clock.ts); 50 ms from now when omitted. One already past sends what is overdue at once, timed from its schedule. */
+  startAt?: number;
   onProgress?: (progress: OpenLoopProgress) => void;
 }
 
@@ -58,7 +60,7 @@ function post(url: URL, event: PreparedEvent, timeoutMs: number): Promise<{ stat
 export async function runOpenLoop(options: OpenLoopOptions): Promise<Sample[]> {
   const url = new URL(options.url);
   const samples: Sample[] = new Array(options.events.length);
-  const start = highResNow() + 50;
+  const start = options.startAt ?? highResNow() + 50;
   const intervalMs = 1000 / options.rate;
   let next = 0;
   let settled = 0;
