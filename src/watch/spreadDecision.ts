@@ -81,11 +81,31 @@ const lastWarm = (input: SpreadInput): number | null =>
   input.shards.reduce<number | null>((last, shard) => (shard.warmAt === null ? last : Math.max(last ?? 0, shard.warmAt)), null);
 
 /**
+ * How long past the cool-down a shard whose latest report was warm must stay silent before it
+ * counts as quiet. A shard reports a minute once it has ended, so a warm shard's next report comes
+ * a minute or more after its last; one too busy to report comes later still. Silence that short is
+ * not quiet — without this, a check that runs just before the next report halves a hot workspace.
+ */
+export const REPORT_SLACK_MS = 2 * 60_000;
+
+/** Whether every shard has been quiet for the cool-down: a silent shard whose latest report was warm, for REPORT_SLACK_MS more. */
+function cooled(input: SpreadInput): boolean {
+  const { settings, now } = input;
+  const half = settings.busyShare / 2;
+  return input.shards.every((shard) => {
+    if (shard.warmAt === null) return true;
+    const silentWhileWarm = shard.busyShare !== null && shard.busyShare >= half;
+    return shard.warmAt <= now - settings.coolDownMs - (silentWhileWarm ? REPORT_SLACK_MS : 0);
+  });
+}
+
+/**
  * Whether to change the workspace's count now, and to what. Nothing within the cool-down of the
  * latest layout's taking effect (a rise's figures must come from the new count). A rise doubles,
  * up to SPREAD_MAX_BUCKETS, when a shard's fresh busy share reaches SPREAD_BUSY_SHARE. A fall
  * halves, never below the manual floor, once every shard has been below half of it for the
- * cool-down — so the halved count puts each shard below the trigger: no flapping.
+ * cool-down (a shard silent since a warm report, REPORT_SLACK_MS longer) — so the halved count
+ * puts each shard below the trigger: no flapping.
  */
 export function decideSpread(input: SpreadInput): SpreadChange | null {
   const { settings, now } = input;
@@ -99,8 +119,7 @@ export function decideSpread(input: SpreadInput): SpreadChange | null {
     return buckets > latest.buckets ? { buckets, reason: "busy", busy, latestAt } : null;
   }
   const floor = floorOf(input);
-  const warm = lastWarm(input);
-  if (latest.buckets > floor && (warm === null || warm <= now - settings.coolDownMs))
+  if (latest.buckets > floor && cooled(input))
     return { buckets: Math.max(floor, Math.floor(latest.buckets / 2)), reason: "quiet", busy: busy ?? 0, latestAt };
   return null;
 }

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { minuteOf } from "../../src/platform/minutes";
 import { LAYOUT_DELAY_MS } from "../../src/rpc/bucketLayouts";
 import type { ShardLoad } from "../../src/rpc/watch";
+import { REPORT_SLACK_MS } from "../../src/watch/spreadDecision";
 import { controlClock } from "../support/clock";
 import {
   adminGet,
@@ -143,8 +144,8 @@ describe("the automatic spread (SPREAD_AUTOMATIC)", () => {
     await watchHears([]);
     expect(await reasons(team)).toEqual(["1 manual", "2 busy"]);
 
-    // Quiet for the whole cool-down: back to one.
-    clock.advance(10 * MINUTE);
+    // Quiet for the whole cool-down — shard 0, silent since its warm report, for REPORT_SLACK_MS more: back to one.
+    clock.advance(10 * MINUTE + REPORT_SLACK_MS);
     await watchHears([[`${team}/1`, 0.1]]);
     const fallen = await shown(team);
     expect(fallen.next).toMatchObject({ buckets: 1 });

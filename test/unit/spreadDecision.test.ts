@@ -6,6 +6,7 @@ import {
   decideSpread,
   floorOf,
   nextCheckAt,
+  REPORT_SLACK_MS,
   type ShardFigures,
   type SpreadInput,
 } from "../../src/watch/spreadDecision";
@@ -94,6 +95,22 @@ describe("the automatic spread's decision (watch/spreadDecision.ts)", () => {
     });
     // No shard reported at all (no traffic): quiet too.
     expect(decideSpread(input({ layouts: spread }))).toMatchObject({ buckets: 2, reason: "quiet", busy: 0 });
+  });
+
+  it("a shard silent since a warm report is not quiet until REPORT_SLACK_MS past the cool-down: its next report may be late", () => {
+    const spread = [layout(1, 0, "manual"), layout(2, T - 40 * MINUTE, "busy")];
+    // Its latest report (0.9, warm) came 15 minutes and a second ago — the cool-down — and none since.
+    const silent: ShardFigures = {
+      busyShare: 0.9,
+      busyMinute: Math.floor((T - 16 * MINUTE) / MINUTE),
+      warmAt: T - 15 * MINUTE - 1000,
+    };
+    expect(decideSpread(input({ layouts: spread, shards: [silent] }))).toBeNull();
+    // Silent for the slack too: traffic stopped, or the shard cannot report at all — quiet.
+    const later = T + REPORT_SLACK_MS;
+    expect(decideSpread(input({ layouts: spread, shards: [silent], now: later }))).toMatchObject({ buckets: 1, reason: "quiet" });
+    // A quiet report after the warm one needs no slack: the cool-down alone.
+    expect(decideSpread(input({ layouts: spread, shards: [{ ...silent, busyShare: 0.1 }] }))).toMatchObject({ buckets: 1 });
   });
 
   it("a manual count is respected: the spread never falls below the latest PUT's count, and rises from it", () => {
