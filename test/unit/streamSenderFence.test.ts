@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { StreamLedger } from "../../src/app/contract/streamTools";
-import type { StreamRecord } from "../../src/app/streams/streamCheckpoints";
-import { StreamSender } from "../../src/app/streams/streamSender";
+import type { StreamRecord } from "../../src/app/streams/record/checkpoint";
+import { StreamSender } from "../../src/app/streams/send/streamSender";
 import { LeaseLost, Paced } from "../../src/platform/errors";
 import type { SlackWebClient } from "../../src/slack/client";
 

@@ -9,10 +9,10 @@ import type { LogFields } from "../../platform/log";
 import type { SlackWebClient } from "../../slack/client";
 import type { StreamTools } from "../contract";
 import { DurableStreamer } from "./durableStreamer";
+import { DEFAULT_STREAM_LIMITS, memoryLedger, streamCheckpointName, streamRecordOf } from "./record/checkpoint";
+import { ReplyMessages, type StreamTarget } from "./replyMessages";
+import { StreamSender } from "./send/streamSender";
 import type { ChatStreamer, SayStreamOptions } from "./streamArguments";
-import { DEFAULT_STREAM_LIMITS, memoryLedger, streamCheckpointName, streamRecordOf } from "./streamCheckpoints";
-import { StreamMessages, type StreamTarget } from "./streamMessages";
-import { StreamSender } from "./streamSender";
 
 type Json = Record<string, unknown>;
 
@@ -76,9 +76,9 @@ export function runStreams(
           `sayStream() needs a channel and a thread, and this delivery has ${channel ? "no thread" : "no channel"}: pass sayStream({ channel, thread_ts })`,
         );
       const name = streamCheckpointName(streamers.length);
-      // Its channel is kept: a parked run's open messages are closed from its checkpoint alone (app/streams/streamClosing.ts).
+      // Its channel is kept: a parked run's open messages are closed from its checkpoint alone (app/streams/close/parkedCloses.ts).
       const record = { ...streamRecordOf(ledger.read(name)), channel };
-      const messages = new StreamMessages(
+      const messages = new ReplyMessages(
         new StreamSender(client, { ...target, channel, thread_ts }, ledger, name, record, sleep, signal, logged),
       );
       const streamer = new DurableStreamer(messages, limits, buffer_size, signal);
@@ -100,7 +100,7 @@ export function runStreams(
  * Runs a listener with its `sayStream`: once it returns, a stream it left open is stopped; when
  * it (or that stop) throws, the calls in flight end first, and its streams stay open for the
  * retry. Once no retry will come (the run is parked, for whatever reason) its park follow-ups
- * close what its checkpoints show open (app/streams/streamClosing.ts).
+ * close what its checkpoints show open (app/streams/close/parkedCloses.ts).
  */
 export async function withStreams(
   inbound: Inbound,

@@ -1,11 +1,11 @@
-import { RunStopped } from "../../platform/errors";
-import type { LogFields } from "../../platform/log";
-import { CLEAN_UP, type SlackWebClient } from "../../slack/client";
-import { GONE, refusedBySlack, refusedWith, turnOf } from "../../slack/refusals";
-import type { StreamLedger } from "../contract";
+import { RunStopped } from "../../../platform/errors";
+import type { LogFields } from "../../../platform/log";
+import { CLEAN_UP, type SlackWebClient } from "../../../slack/client";
+import { GONE, refusedBySlack, refusedWith, turnOf } from "../../../slack/refusals";
+import type { StreamLedger } from "../../contract";
+import type { StreamRecord, StreamTarget, UnconfirmedCall } from "../record/checkpoint";
+import { ReplyRecord, type ShownMessage } from "../record/replyRecord";
 import { closedContent } from "./messageContent";
-import { ReplyRecord, type ShownMessage } from "./replyRecord";
-import type { StreamRecord, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
 
 /** A start whose turn (Tier 2, or a 429's Retry-After) is further away than this is posted instead. */
 export const START_WAIT_BOUND_MS = 3_000;

@@ -1,5 +1,6 @@
 import type { TaskUpdateChunk, URLSourceElement } from "@slack/types";
-import { type LogFields, log } from "../../platform/log";
+import { type LogFields, log } from "../../../platform/log";
+import type { StreamAppendArguments } from "../streamArguments";
 import {
   type ModelSource,
   type ModelStream,
@@ -13,7 +14,6 @@ import {
   sourcesIn,
   urlSource,
 } from "./modelParts";
-import type { StreamAppendArguments } from "./streamArguments";
 
 /** What the bridge needs of a stream: Bolt's append, a wait until what was appended is sent, and whether it takes more. */
 export interface PipeTarget {

@@ -1,8 +1,8 @@
-import { type SlackWebClient, WRITTEN_AHEAD } from "../../slack/client";
+import { type SlackWebClient, WRITTEN_AHEAD } from "../../../slack/client";
+import type { StreamTarget } from "../record/checkpoint";
+import type { ShownMessage } from "../record/replyRecord";
 import { closedContent, postedContent } from "./messageContent";
 import type { MessageKind } from "./messageKind";
-import type { ShownMessage } from "./replyRecord";
-import type { StreamTarget } from "./streamCheckpoints";
 import type { StreamSender } from "./streamSender";
 
 /**

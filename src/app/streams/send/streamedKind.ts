@@ -1,8 +1,8 @@
-import type { SlackWebClient } from "../../slack/client";
+import type { SlackWebClient } from "../../../slack/client";
+import type { StreamTarget } from "../record/checkpoint";
+import type { ShownMessage } from "../record/replyRecord";
 import { streamedContent } from "./messageContent";
 import type { MessageKind } from "./messageKind";
-import type { ShownMessage } from "./replyRecord";
-import type { StreamTarget } from "./streamCheckpoints";
 import { START_WAIT_BOUND_MS, type StreamSender } from "./streamSender";
 
 /** A message Slack streams: chat.startStream, chat.appendStream, chat.stopStream, each written ahead by the sender. */

@@ -1,18 +1,18 @@
-import { log } from "../../platform/log";
-import type { SlackWebClient } from "../../slack/client";
-import { GONE, refusedWith } from "../../slack/refusals";
-import { stopStreaming } from "./closeMessage";
+import { log } from "../../../platform/log";
+import type { SlackWebClient } from "../../../slack/client";
+import { GONE, refusedWith } from "../../../slack/refusals";
+import { stopStreaming } from "../close/closeMessage";
+import type { StreamTarget } from "../record/checkpoint";
+import type { ReplyRecord, ShownMessage } from "../record/replyRecord";
+import type { StreamSender } from "../send/streamSender";
 import { findLostStart } from "./lostStart";
-import type { ReplyRecord, ShownMessage } from "./replyRecord";
-import type { StreamTarget } from "./streamCheckpoints";
-import type { StreamSender } from "./streamSender";
 
 /**
  * A retried run's first act: the call an earlier attempt left unconfirmed may or may not show.
  * Its message is stopped and set to exactly the checkpointed text; a deleted one (by a delete
  * written ahead, or found gone) leaves the record; a start whose ts died with its attempt is
  * looked for in the thread. A final stop (with blocks) that may have shown leaves its marker: the
- * handler's stop sets the blocks in place under that message (streamSending.ts), once.
+ * handler's stop sets the blocks in place under that message (rotate/rotation.ts), once.
  */
 export async function recoverStream(
   client: SlackWebClient,

@@ -1,10 +1,10 @@
-import { DeliveryError } from "../../platform/errors";
-import { describeError, type LogFields, log } from "../../platform/log";
-import type { SlackWebClient } from "../../slack/client";
-import { ownMessages } from "../../slack/ownMessages";
+import { DeliveryError } from "../../../platform/errors";
+import { describeError, type LogFields, log } from "../../../platform/log";
+import type { SlackWebClient } from "../../../slack/client";
+import { ownMessages } from "../../../slack/ownMessages";
 // How far before its checkpoint a lost start's message may carry its ts: the one clock allowance of every lookup.
-import { CLOCK_SLACK_MS } from "../../slack/postedMessages";
-import type { StreamedMessage, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
+import { CLOCK_SLACK_MS } from "../../../slack/postedMessages";
+import type { StreamedMessage, StreamTarget, UnconfirmedCall } from "../record/checkpoint";
 
 interface ThreadMessage extends Record<string, unknown> {
   ts?: string;

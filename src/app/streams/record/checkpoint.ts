@@ -1,5 +1,5 @@
-import type { StreamLedger, StreamLimits } from "../contract";
-import type { TaskDisplayMode } from "./streamArguments";
+import type { StreamLedger, StreamLimits } from "../../contract";
+import type { TaskDisplayMode } from "../streamArguments";
 
 /**
  * What a streamed reply's checkpoint holds, on its run's outbox row: the messages Slack shows
@@ -30,7 +30,7 @@ export interface StreamedMessage {
   open: boolean;
   /** Posted (chat.postMessage) when stream starts were exhausted: updated in place, never streaming. */
   posted?: boolean;
-  /** Closed and not the last: its text (then "") left the checkpoint; its length and hash stay (app/streams/sealedMessages.ts). */
+  /** Closed and not the last: its text (then "") left the checkpoint; its length and hash stay (app/streams/record/sealing.ts). */
   sealed?: { chars: number; hash: string };
   /** Found in the thread by a retry's recovery: a start whose answer its attempt lost, or got only once fenced out. */
   found?: boolean;
