@@ -1,7 +1,7 @@
 import { RunStopped } from "../../../platform/errors";
 import type { LogFields } from "../../../platform/log";
 import { CLEAN_UP, type SlackWebClient } from "../../../slack/client";
-import { GONE, refusedBySlack, refusedWith, turnOf } from "../../../slack/refusals";
+import { GONE, heldUntil, refusedBySlack, refusedWith } from "../../../slack/refusals";
 import type { StreamLedger } from "../../contract";
 import type { StreamRecord, StreamTarget, UnconfirmedCall } from "../record/checkpoint";
 import { ReplyRecord, type ShownMessage } from "../record/replyRecord";
@@ -106,7 +106,7 @@ export class StreamSender {
       try {
         return await call();
       } catch (error) {
-        const turn = turnOf(error);
+        const turn = heldUntil(error);
         if (turn === undefined) throw error;
         if (turn - Date.now() > boundMs) throw new StartsExhausted();
         await this.sleep(Math.max(0, turn - Date.now()));
