@@ -11,8 +11,6 @@ import { PostedKind } from "./send/postedKind";
 import { StreamedKind } from "./send/streamedKind";
 import { StartsExhausted, type StreamSender } from "./send/streamSender";
 
-export type { StreamTarget } from "./record/checkpoint";
-
 /**
  * The messages of one streamed reply, as Slack shows them, kept in step with its checkpoint:
  * every call that may change a message is written ahead as `unconfirmed` (fenced, extending
@@ -37,7 +35,7 @@ export class ReplyMessages {
 
   /** A retried run's first act: the call an earlier attempt left unconfirmed is recovered (recover/recoverStream.ts). */
   async recover(): Promise<void> {
-    await recoverStream(this.sender.client, this.sender.target, this.record, this.sender, (message) => this.closeByStop(message));
+    await recoverStream(this.record, this.sender, (message) => this.closeByStop(message));
   }
 
   /** Opens a new message in the thread with `text`: a stream, or a posted message when starts are exhausted. */
