@@ -34,7 +34,6 @@ export type {
   TaskOutput,
   TaskText,
 } from "./pipe/modelParts";
-export { ModelAborted } from "./pipe/pipeModel";
 export { isStreamCheckpoint, type StreamRecord } from "./record/checkpoint";
 export type { SayStream } from "./runStreams";
 export { noStreams, withStreams } from "./runStreams";

@@ -1,4 +1,4 @@
-import { RetryableError } from "../../platform/errors";
+import { RetryableError, StartsExhausted } from "../../platform/errors";
 import { type LogFields, log } from "../../platform/log";
 import { GONE, NOT_STREAMING, refusedWith } from "../../slack/refusals";
 import { closeMessage, stopStreaming } from "./close/closeMessage";
@@ -9,7 +9,7 @@ import { recoverStream } from "./recover/recoverStream";
 import type { MessageKind } from "./send/messageKind";
 import { PostedKind } from "./send/postedKind";
 import { StreamedKind } from "./send/streamedKind";
-import { StartsExhausted, type StreamSender } from "./send/streamSender";
+import type { StreamSender } from "./send/streamSender";
 
 /**
  * The messages of one streamed reply, as Slack shows them, kept in step with its checkpoint:

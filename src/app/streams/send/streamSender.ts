@@ -1,5 +1,5 @@
 import type { Conversation } from "../../../inbound/types";
-import { RunStopped } from "../../../platform/errors";
+import { RunStopped, StartsExhausted } from "../../../platform/errors";
 import type { LogFields } from "../../../platform/log";
 import { CLEAN_UP, type SlackWebClient } from "../../../slack/client";
 import { GONE, heldUntil, refusedBySlack, refusedWith } from "../../../slack/refusals";
@@ -21,11 +21,6 @@ export type StartOptions = Omit<SayStreamOptions, "channel" | "thread_ts" | "buf
 
 /** A start whose turn (Tier 2, or a 429's Retry-After) is further away than this is posted instead. */
 export const START_WAIT_BOUND_MS = 3_000;
-
-/** The stream's start would wait past START_WAIT_BOUND_MS: its reply is posted and updated in place. */
-export class StartsExhausted extends Error {
-  override name = "StartsExhausted";
-}
 
 /**
  * The one way a streamed reply's calls reach Slack: each call that may change a message is
