@@ -17,7 +17,7 @@ import { streamClose } from "./streamClose";
 export type KindsByType = { readonly [T in Effect["type"]]: EffectKind<Extract<Effect, { type: T }>, unknown> };
 
 /** Every effect kind this build performs: a new kind is its file and one entry here (docs/contributing.md). */
-const BY_KIND_TYPE: KindsByType = {
+export const KINDS_BY_TYPE: KindsByType = {
   "slack.api": slackApi,
   response_url: responseUrl,
   run,
@@ -27,7 +27,7 @@ const BY_KIND_TYPE: KindsByType = {
   "function.complete": functionComplete,
   "stream.close": streamClose,
 };
-const KINDS: readonly EffectKind<Effect, unknown>[] = Object.values(BY_KIND_TYPE);
+const KINDS: readonly EffectKind<Effect, unknown>[] = Object.values(KINDS_BY_TYPE);
 
 const BY_TYPE: ReadonlyMap<string, EffectKind<Effect, unknown>> = new Map(KINDS.map((kind) => [kind.type, kind]));
 
