@@ -50,7 +50,7 @@ export class StreamSender {
 
   /**
    * The run's stop named `ts` (Slack showed it streaming at the user's click, and stopped it): the
-   * message is the user's answer as they stopped it, whether or not this attempt could record it.
+   * message is the reply the user saw as they stopped it, whether or not this attempt could record it.
    */
   stopNamed(ts: string): boolean {
     const stop = this.signal?.reason;
