@@ -81,7 +81,6 @@ export type {
   BlockElementAction,
   BlockSuggestionBody,
   ChatStreamArguments,
-  CodedError,
   CommandArgs,
   EntityDetailsTools,
   ErrorArgs,
@@ -111,7 +110,6 @@ export type {
   OptionsListener,
   OptionsLoadArgs,
   OptionsLoader,
-  ParkedErrorCode,
   RespondArguments,
   RunArgs,
   RunClient,
@@ -128,7 +126,7 @@ export type {
   ViewOutput,
   ViewStateValue,
 } from "./app/listeners";
-export { ownBotUser, ParkedError } from "./app/listeners";
+export { ownBotUser } from "./app/listeners";
 export type {
   AppHomeDeclaration,
   AppManifest,
@@ -168,7 +166,6 @@ export type {
   TaskOutput,
   TaskText,
 } from "./app/streams";
-export { ModelAborted } from "./app/streams";
 // Durable waits and timers: a run's `sleep`, `sleepUntil` and `waitForAction`.
 export type { DurableTimers, DurableWaits, WaitAnswerers, WaitButton, WaitOutcome, WaitQuestion } from "./app/waits";
 // Work Objects: `app.entityDetails`'s arguments.
@@ -179,7 +176,7 @@ export type { CoordinatorOptions } from "./coordinator";
 export { createCoordinator } from "./coordinator";
 export type { Conversation, Inbound, InboundKind } from "./inbound/types";
 export { fromInstallations } from "./installations/authorizeInstallation";
-export type { Disposition } from "./platform/errors";
+export type { CodedError, Disposition, ParkedErrorCode } from "./platform/errors";
 export {
   DeliveryError,
   ExpiredHandle,
@@ -190,7 +187,9 @@ export {
   ListenerGone,
   MissingBotToken,
   MissingScope,
+  ModelAborted,
   NotInstalled,
+  ParkedError,
   RetryableError,
   RunStopped,
   SlackApiError,

@@ -3,7 +3,7 @@ import { describeError, log } from "../platform/log";
 import type { PostGuard } from "../slack/client";
 import { findPosted, mayRead, type PostedMessages, type PostPlace, readablePlace } from "../slack/postedMessages";
 import { withPostId } from "../slack/postIds";
-import { outcomeUnknown, turnOf } from "../slack/refusals";
+import { heldUntil, outcomeUnknown } from "../slack/refusals";
 import type { AttemptStory } from "./attemptStory";
 import type { LookupWaits } from "./lookupWaits";
 import type { PostLookups } from "./postLookups";
@@ -193,7 +193,7 @@ export class AttemptPosts implements PostGuard {
       return posted;
     } catch (error) {
       // A turn (the pace's, a 429's) past the bound is not waited for; failed reads are retried like any call.
-      const turn = turnOf(error);
+      const turn = heldUntil(error);
       if (turn !== undefined && turn > deadline) return this.givenUp(id, deadline, turn);
       // A read that failed (Slack down, a 5xx) is no wait for a turn: the bound counts anew from the next try,
       // or an outage longer than the bound would send every uncertain post again the moment Slack is back.

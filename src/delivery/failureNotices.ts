@@ -43,7 +43,7 @@ export function retryNotices(app: SlackApp | undefined, settings: DeliverySettin
 /**
  * The coordinator's own follow-ups of a parked run, before the app's: its user is told it failed,
  * and its agent session (AGENT_SESSIONS) leaves `processing`. A stopped or interrupted run is never
- * parked (platform/runStopped.ts): a stop is an outcome, not a failure, and tells no one.
+ * parked (platform/runErrors.ts): a stop is an outcome, not a failure, and tells no one.
  */
 export function failedNotices(app: SlackApp | undefined, settings: DeliverySettings): NonNullable<SlackApp["parked"]> {
   const texts = noticeTexts(app, settings);

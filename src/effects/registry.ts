@@ -10,17 +10,24 @@ import { run } from "./run";
 import { slackApi } from "./slackApi";
 import { streamClose } from "./streamClose";
 
-/** Every effect kind this build performs: a new kind is its file and one entry here. */
-const KINDS: readonly EffectKind<Effect, unknown>[] = [
-  slackApi,
-  responseUrl,
+/**
+ * One kind for each `Effect` variant, under its `type`: a variant without its kind, or a kind
+ * under another variant's type, does not compile.
+ */
+export type KindsByType = { readonly [T in Effect["type"]]: EffectKind<Extract<Effect, { type: T }>, unknown> };
+
+/** Every effect kind this build performs: a new kind is its file and one entry here (docs/contributing.md). */
+export const KINDS_BY_TYPE: KindsByType = {
+  "slack.api": slackApi,
+  response_url: responseUrl,
   run,
   installation,
   relay,
   alert,
-  functionComplete,
-  streamClose,
-];
+  "function.complete": functionComplete,
+  "stream.close": streamClose,
+};
+const KINDS: readonly EffectKind<Effect, unknown>[] = Object.values(KINDS_BY_TYPE);
 
 const BY_TYPE: ReadonlyMap<string, EffectKind<Effect, unknown>> = new Map(KINDS.map((kind) => [kind.type, kind]));
 

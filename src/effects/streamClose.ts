@@ -3,7 +3,7 @@ import { closeMessage } from "../app/streams";
 import type { EffectKind } from "./kind";
 
 /**
- * `stream.close`: a message a parked run left streaming is closed (app/streams/closeMessage.ts):
+ * `stream.close`: a message a parked run left streaming is closed (app/streams/close/closeMessage.ts):
  * stopped, or, when Slack no longer streams it (dropped, or stopped already: the stop button's own
  * chat.stopStream), set to exactly its checkpointed text, so a retry of this row and a replay of
  * the run (which continues in a new message) both find it as the checkpoint says — unless that

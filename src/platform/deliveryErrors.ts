@@ -2,7 +2,7 @@
  * The delivery errors (platform/errors.ts re-exports them): what an attempt's failure asks for its
  * outbox row, as its `disposition` — retried with backoff (`retry`), parked for an operator
  * (`park`), left alone because another attempt owns it (`lease_lost`), put back without an
- * attempt counted (`postpone`), or ended as its user stopped it (`stop`: runStopped.ts). The settlement an attempt's error comes to is settlement.ts.
+ * attempt counted (`postpone`), or ended as its user stopped it (`stop`: runErrors.ts). The settlement an attempt's error comes to is settlement.ts.
  */
 import { describeError } from "./log";
 

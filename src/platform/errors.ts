@@ -155,6 +155,15 @@ export {
   UnreadableEffect,
 } from "./deliveryErrors";
 export { SubrequestsSpent } from "./invocationMeter";
-export { INTERRUPTED, RunStopped, STOPPED_BY_USER, stoppedBy } from "./runStopped";
+export type { CodedError, ParkedErrorCode } from "./runErrors";
+export {
+  INTERRUPTED,
+  ModelAborted,
+  ParkedError,
+  RunStopped,
+  STOPPED_BY_USER,
+  StartsExhausted,
+  stoppedBy,
+} from "./runErrors";
 export type { Settlement } from "./settlement";
 export { settlementOf } from "./settlement";

@@ -4,7 +4,7 @@
  */
 import { DeliveryError, LeaseLost, Postponed, RunSuspended } from "./deliveryErrors";
 import { describeError } from "./log";
-import { RunStopped } from "./runStopped";
+import { RunStopped } from "./runErrors";
 
 /** An attempt's settlement: what it does to its outbox row — delivered, or a failure's disposition with its details. */
 export type Settlement =

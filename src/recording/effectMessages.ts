@@ -93,7 +93,7 @@ function messagesOf(steps: Record<string, unknown>, asked: RunWait[], channel: s
   return [...messages, ...questions.values()];
 }
 
-/** A stream checkpoint's messages (app/streams/streamCheckpoints.ts): each one's ts and state. */
+/** A stream checkpoint's messages (app/streams/record/checkpoint.ts): each one's ts and state. */
 function streamed(name: string, record: StreamRecord, channel: string | null): MessageStory[] {
   return record.messages.map((message) => ({
     kind: "stream",

@@ -1,4 +1,4 @@
-import { streamCloses } from "../app/streams";
+import { parkedCloses } from "../app/streams";
 import { describeError, log } from "../platform/log";
 import type { NewRow } from "./outboxRows";
 import { newRow } from "./outboxRows";
@@ -9,11 +9,11 @@ export type CheckpointOf = (key: string, name: string) => string | undefined;
 /**
  * The follow-ups that close the messages a parked run `key` left streaming, however it was
  * parked or stopped (its attempts ran out, an error parked it, the user stopped it): read from its stream
- * checkpoints, which a parked row keeps and takes no more writes to (app/streams/streamClosing.ts).
+ * checkpoints, which a parked row keeps and takes no more writes to (app/streams/close/parkedCloses.ts).
  */
 export function streamCloseRows(checkpoint: CheckpointOf, key: string, workspace: string, channel?: string): NewRow[] {
   try {
-    return streamCloses((name) => checkpoint(key, name), channel).map((planned) =>
+    return parkedCloses((name) => checkpoint(key, name), channel).map((planned) =>
       newRow(`${key}:${planned.name}`, workspace, planned.effect),
     );
   } catch (error) {

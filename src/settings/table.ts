@@ -99,7 +99,7 @@ export const SETTINGS = {
   SLACK_STREAM_BURST: {
     part: "delivery",
     read: positive(5),
-    doc: "with `SLACK_PACING`, how many streamed replies' `chat.startStream` (and `chat.stopStream`) calls may go at once per workspace before the rest are spread evenly at Tier 2 (one every 3 s, never more than 20 in a minute); replies arriving together past it are posted and updated in place ([Streamed answers](delivery.md#streamed-answers)). `1` spreads every start evenly; more than `20` counts as `20`",
+    doc: "with `SLACK_PACING`, how many streamed replies' `chat.startStream` (and `chat.stopStream`) calls may go at once per workspace before the rest are spread evenly at Tier 2 (one every 3 s, never more than 20 in a minute); replies arriving together past it are posted and updated in place ([Streamed replies](delivery.md#streamed-replies)). `1` spreads every start evenly; more than `20` counts as `20`",
   },
   ...HISTORY_SETTINGS,
   DELIVERY_TIMEOUT_MS: { part: "delivery", read: positive(10_000), doc: "timeout of one Slack call" },

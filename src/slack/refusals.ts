@@ -9,8 +9,8 @@ export function refusedWith(error: unknown, code: string): boolean {
   return error instanceof SlackApiError && error.code === code;
 }
 
-/** When a call held back by the pacer or by Slack's 429 may go again; undefined for any other error. */
-export function turnOf(error: unknown): number | undefined {
+/** Until when a call is held back, by the pacer or Slack's 429 (when it may go again); undefined for any other error. */
+export function heldUntil(error: unknown): number | undefined {
   if (error instanceof Paced) return error.until;
   if (error instanceof SlackApiError && error.status === 429) return error.retryAt ?? Date.now() + (error.retryAfterMs ?? 1000);
   return undefined;

@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import type { StreamRecord } from "../../src/app/streams/streamCheckpoints";
+import type { StreamRecord } from "../../src/app/streams/record/checkpoint";
 import { exampleApp } from "../../src/example/app";
 import { appMention, blockActions, eventCallback, messageTs, signedEvent, signedInteraction } from "../../src/testing/deliveries";
 import { agentSessionStopped } from "../support/assistantPayloads";

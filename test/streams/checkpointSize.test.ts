@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { CUT_TOO_LONG, CUT_TOO_SLOW } from "../../src/app/streams/replyCaps";
-import type { StreamRecord } from "../../src/app/streams/streamCheckpoints";
+import type { StreamRecord } from "../../src/app/streams/record/checkpoint";
+import { CUT_TOO_LONG, CUT_TOO_SLOW } from "../../src/app/streams/rotate/replyCaps";
 import { Outbox } from "../../src/recording/outbox";
 import { type MentionHandler, timedMention } from "../support/timedStream";
 import { useFakeSlack } from "../support/useFakeSlack";

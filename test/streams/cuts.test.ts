@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { openFenceAt } from "../../src/app/streams/textCuts";
+import { openFenceAt } from "../../src/app/streams/rotate/textCuts";
 import { timedMention } from "../support/timedStream";
 import { useFakeSlack } from "../support/useFakeSlack";
 

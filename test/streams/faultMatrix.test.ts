@@ -48,7 +48,7 @@ const posted: Scenario = {
   name: "posted",
   makes: ["chat.postMessage", "chat.update"],
   app: answering(),
-  // Starts exhausted for ten minutes: the answer is posted and updated in place (app/streams/postedAnswer.ts).
+  // Starts exhausted for ten minutes: the answer is posted and updated in place (app/streams/send/postedKind.ts).
   prepare: (slack) => slack.fail({ method: "chat.startStream" }, { status: 429, retryAfter: 600 }, 1_000),
 };
 
@@ -64,7 +64,7 @@ function retriedOtherwise(retried: string[]): App {
 
 /**
  * A retry that answers otherwise inside its first message, which the checkpoint keeps sealed
- * (length and hash: app/streams/sealedMessages.ts): its recovery deletes every message from there on
+ * (length and hash: app/streams/record/sealing.ts): its recovery deletes every message from there on
  * and answers again (the calls of a truncation by deletes).
  */
 const REPLACED = [...TOKENS.slice(0, 50), ...Array.from({ length: 120 }, (_, i) => `v${i} `)];

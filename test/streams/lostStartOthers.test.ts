@@ -4,7 +4,7 @@ import type { FakeSlack } from "../../src/testing/fakeSlack";
 import { CHANNEL, problemsOf, runAnswer, type Scenario, THREAD } from "../support/faultMatrix";
 import { FAKE_SLACK_ORIGIN } from "../support/testBindings";
 
-// A lost start is looked for in the thread (app/streams/lostStart.ts); another run of the app answering
+// A lost start is looked for in the thread (app/streams/recover/lostStart.ts); another run of the app answering
 // there meanwhile, as the same bot, must not be taken for it and written over — nor another app's
 // message showing the same words (slack/ownMessages.ts).
 

@@ -12,7 +12,7 @@ import { recordPlanned, shardIn } from "../support/shardIn";
 import { useFakeSlack } from "../support/useFakeSlack";
 
 // A model's `<!channel>` and the like reach Slack as markdown_text: `pipe()` shows them as words
-// (src/app/streams/broadcastMentions.ts) unless the app opts in with `{ broadcasts: true }`.
+// (src/app/streams/pipe/broadcastMentions.ts) unless the app opts in with `{ broadcasts: true }`.
 
 const slack = useFakeSlack();
 const CHANNEL = "C0BROAD";

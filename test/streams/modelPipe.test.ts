@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from "vitest";
 import { App } from "../../src/app/App";
 import type { EventArgs, RunArgs } from "../../src/app/listeners";
 import type { ModelStreamPart, PipedReply } from "../../src/app/streams";
-import { CUT_TOO_LONG } from "../../src/app/streams/replyCaps";
+import { CUT_TOO_LONG } from "../../src/app/streams/rotate/replyCaps";
 import { channelMessage, messageTs } from "../../src/testing/deliveries";
 import { agentSessionStopped } from "../support/assistantPayloads";
 import { controlClock } from "../support/clock";

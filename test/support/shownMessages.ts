@@ -1,5 +1,5 @@
-import type { ShownMessage } from "../../src/app/streams/replyRecord";
-import { textHash } from "../../src/app/streams/sealedMessages";
+import type { ShownMessage } from "../../src/app/streams/record/replyRecord";
+import { textHash } from "../../src/app/streams/record/sealing";
 
 /** A closed message of a reply whose text its checkpoint keeps. */
 export const kept = (ts: string, text: string): ShownMessage => ({ ts, text, openedAt: 0, open: false });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BroadcastGuard, withoutBroadcasts } from "../../src/app/streams/broadcastMentions";
+import { BroadcastGuard, withoutBroadcasts } from "../../src/app/streams/pipe/broadcastMentions";
 import type { StreamAppendArguments } from "../../src/app/streams/streamArguments";
 
 /** A guard over a target that records each append. */

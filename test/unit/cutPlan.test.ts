@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { cutPlan } from "../../src/app/streams/cutPlan";
-import { ReplyRecord, type ShownMessage } from "../../src/app/streams/replyRecord";
-import { memoryLedger } from "../../src/app/streams/streamCheckpoints";
+import { memoryLedger } from "../../src/app/streams/record/checkpoint";
+import { ReplyRecord, type ShownMessage } from "../../src/app/streams/record/replyRecord";
+import { cutPlan } from "../../src/app/streams/recover/cutPlan";
 import { kept, sealed } from "../support/shownMessages";
 
 /** The plan for `at`, done on a reply's record as StreamMessages.cut does it (without Slack): each message's text after it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { wordsOf } from "../../src/app/streams/lostStart";
+import { wordsOf } from "../../src/app/streams/recover/lostStart";
 
 describe("a lost start's words, as Slack's reads may show them", () => {
   it("Slack's escaping of &, <, > changes nothing", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ParkedError } from "../../src/app/listeners/parkedError";
+import { ParkedError } from "../../src/platform/errors";
 
 // What app.error is given, as Bolt's CodedError: the park reason read back into a code and the
 // error the run threw (its name and message), from each shape a run's park reason takes.

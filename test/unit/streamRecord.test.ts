@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ReplyRecord } from "../../src/app/streams/replyRecord";
-import { memoryLedger, streamRecordOf } from "../../src/app/streams/streamCheckpoints";
+import { memoryLedger, streamRecordOf } from "../../src/app/streams/record/checkpoint";
+import { ReplyRecord } from "../../src/app/streams/record/replyRecord";
 
 describe("a stream's checkpoint (streamRecordOf, ReplyRecord)", () => {
   it("none yet is an empty reply", () => {

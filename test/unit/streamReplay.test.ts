@@ -1,6 +1,6 @@
 import type { AnyChunk } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { type ReplayState, replayFinish, replayFrom, replayText, type Shown, saidOf } from "../../src/app/streams/streamReplay";
+import { type ReplayState, replayFinish, replayFrom, replayText, type Shown, saidOf } from "../../src/app/streams/recover/replay";
 import { kept, sealed } from "../support/shownMessages";
 
 const chunk = (id: string): AnyChunk => ({ type: "task_update", id, title: id, status: "complete" }) as unknown as AnyChunk;

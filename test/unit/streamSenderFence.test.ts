@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { StreamLedger } from "../../src/app/contract/streamTools";
-import type { StreamRecord } from "../../src/app/streams/streamCheckpoints";
-import { StreamSender } from "../../src/app/streams/streamSender";
+import type { StreamRecord } from "../../src/app/streams/record/checkpoint";
+import { StreamSender } from "../../src/app/streams/send/streamSender";
 import { LeaseLost, Paced } from "../../src/platform/errors";
 import type { SlackWebClient } from "../../src/slack/client";
 
@@ -25,8 +25,8 @@ describe("a stream call held back (pacer or 429) is fenced again before it is se
       fenced = true;
     };
     const record: StreamRecord = { messages: [], chunks: 0 };
-    const target = { channel: "C0FENCE", thread_ts: "1700000000.000100" };
-    const sender = new StreamSender({} as SlackWebClient, target, ledger, "stream #0", record, sleep);
+    const thread = { channel: "C0FENCE", threadTs: "1700000000.000100" };
+    const sender = new StreamSender({} as SlackWebClient, thread, {}, ledger, "stream #0", record, sleep);
     await expect(sender.send({ op: "append", ts: "1700000000.000200", text: "more" }, call)).rejects.toBeInstanceOf(LeaseLost);
     expect(sent).toBe(1);
   });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { streamTargetOf } from "../../src/app/streams/runStreams";
+import { sayStreamDefaults } from "../../src/app/streams/runStreams";
 import { channelOf } from "../../src/inbound/channelOf";
 import type { Inbound } from "../../src/inbound/types";
 import { inboundOf as delivery } from "../support/inboundOf";
 
-const targetOf = (inbound: Inbound) => streamTargetOf(inbound, channelOf(inbound));
+const targetOf = (inbound: Inbound) => sayStreamDefaults(inbound, channelOf(inbound));
 
 describe("where sayStream() streams by default", () => {
   it("a mention in a thread: that thread, for the user who asked and their team", () => {

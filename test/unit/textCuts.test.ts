@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codePointFloor, openFenceAt, pieceLength } from "../../src/app/streams/textCuts";
+import { codePointFloor, openFenceAt, pieceLength } from "../../src/app/streams/rotate/textCuts";
 
 /** Cuts `text` into messages of at most `max` characters, as the streamer does: a message cut is full, the rest goes on in a new one. */
 function pieces(text: string, max: number): string[] {

@@ -1,8 +1,7 @@
-import { ListenerGone } from "../../platform/errors";
+import { ListenerGone, ParkedError } from "../../platform/errors";
 import type { EnvBindings, PlannedEffect, RunEffect, RunFailure } from "../contract";
 import type { ListenerContext } from "./listenerArgs";
 import type { RunArgs } from "./listeners";
-import { ParkedError } from "./parkedError";
 
 /** The name `app.error`'s runs are performed, logged and parked under. */
 export const ERROR_HANDLER = "app.error";

@@ -4,7 +4,7 @@
  * the built-in filters and the app's options (`appOptions.ts`), a delivery's plan over the registered
  * listeners (`deliveryPlan.ts`), which of its runs are turns of a conversation (`turns.ts`) and under which budgets (`turnLimits.ts`), which
  * listeners an event is too old for (`lateEvents.ts`) and whose failures its user is told (`failureNotices.ts`),
- * options loads acked at the edge, ack bodies, and `app.error` with the error it is given (`parkedError.ts`).
+ * options loads acked at the edge, ack bodies, and `app.error` with the error it is given (`ParkedError`, in platform/runErrors.ts).
  */
 export { toAckBody } from "./ackBody";
 export type { AppOptions, PlanOptions } from "./appOptions";
@@ -78,8 +78,6 @@ export type {
   OptionsLoader,
 } from "./optionsLoads";
 export { optionsLoadAck, optionsLoaderFor, optionsRegistration } from "./optionsLoads";
-export type { CodedError, ParkedErrorCode } from "./parkedError";
-export { ParkedError } from "./parkedError";
 export type {
   BlockAction,
   BlockActionsBody,

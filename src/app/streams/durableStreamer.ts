@@ -2,15 +2,15 @@ import type { AnyChunk } from "@slack/types";
 import { HandlerMisuse } from "../../platform/errors";
 import { log } from "../../platform/log";
 import type { StreamLimits } from "../contract";
-import { BroadcastGuard } from "./broadcastMentions";
-import type { ModelStream, PipedReply, PipeOptions } from "./modelParts";
-import { pipeModel } from "./pipeModel";
-import { ReplyCaps } from "./replyCaps";
+import { BroadcastGuard } from "./pipe/broadcastMentions";
+import type { ModelStream, PipedReply, PipeOptions } from "./pipe/modelParts";
+import { pipeModel } from "./pipe/pipeModel";
+import { DEFAULT_STREAM_LIMITS } from "./record/checkpoint";
+import { type ReplayState, replayFinish, replayFrom, replayText, saidOf } from "./recover/replay";
+import type { ReplyMessages } from "./replyMessages";
+import { ReplyCaps } from "./rotate/replyCaps";
+import { Rotation } from "./rotate/rotation";
 import type { ChatStreamer, StreamAppendArguments, StreamStopArguments } from "./streamArguments";
-import { DEFAULT_STREAM_LIMITS } from "./streamCheckpoints";
-import type { StreamMessages } from "./streamMessages";
-import { type ReplayState, replayFinish, replayFrom, replayText, saidOf } from "./streamReplay";
-import { StreamSending } from "./streamSending";
 
 const BUFFER_SIZE = 256;
 const markdownOf = (chunks: readonly AnyChunk[] = []): string =>
@@ -20,8 +20,8 @@ const markdownOf = (chunks: readonly AnyChunk[] = []): string =>
  * One `sayStream()`: sends its first text at once (the user sees the reply begin), then gathers
  * text and sends it in flushes of about `buffer_size` characters (chunks at once), one flush in
  * flight at a time, so a stream Slack or the pacer slows down sends fewer, bigger flushes. A
- * retried run replays through what Slack already shows (app/streams/streamReplay.ts). It keeps no more
- * of the reply than the text gathered for the next flush and its checkpoint (bounded: app/streams/sealedMessages.ts).
+ * retried run replays through what Slack already shows (app/streams/recover/replay.ts). It keeps no more
+ * of the reply than the text gathered for the next flush and its checkpoint (bounded: app/streams/record/sealing.ts).
  */
 export class DurableStreamer implements ChatStreamer {
   private buffer = "";
@@ -34,7 +34,7 @@ export class DurableStreamer implements ChatStreamer {
   /** A flush took text: chunks alone (a task's update before any text) do not count as the first text. */
   private textFlushed = false;
   private stopped = false;
-  /** How far this run's text matched what an earlier attempt's messages show (streamReplay.ts). */
+  /** How far this run's text matched what an earlier attempt's messages show (recover/replay.ts). */
   private replay: ReplayState;
   private readonly caps: ReplyCaps;
   /** Aborted once the reply reaches its cap: a model given `signal` stops generating there. */
@@ -44,12 +44,12 @@ export class DurableStreamer implements ChatStreamer {
    * model's request (the run's `signal` ends it only at the stop).
    */
   readonly signal: AbortSignal;
-  private readonly sending: StreamSending;
+  private readonly rotation: Rotation;
   /** Text is matched against what Slack shows only once an earlier attempt's last call is recovered. */
   private readonly recovered: Promise<void>;
 
   constructor(
-    private readonly messages: StreamMessages,
+    private readonly messages: ReplyMessages,
     given: StreamLimits,
     private readonly bufferSize = BUFFER_SIZE,
     /** The run's stop `signal`: a model piped in is read no further once it aborts. */
@@ -57,7 +57,7 @@ export class DurableStreamer implements ChatStreamer {
   ) {
     this.signal = stopSignal ? AbortSignal.any([stopSignal, this.capReached.signal]) : this.capReached.signal;
     const limits = { ...DEFAULT_STREAM_LIMITS, ...given };
-    this.sending = new StreamSending(messages, limits);
+    this.rotation = new Rotation(messages, limits);
     this.caps = new ReplyCaps(limits.maxReplyChars, Date.now() + limits.maxReplyMs);
     // An unconfirmed start may turn out to have opened a message (recover() finds it).
     this.replay = replayFrom(messages.record.resumed);
@@ -93,14 +93,14 @@ export class DurableStreamer implements ChatStreamer {
     const first = !this.textFlushed && this.buffer !== "";
     if (first || this.buffer.length >= this.bufferSize || this.chunks.length > 0) this.flushSoon();
     // A handler far ahead of Slack waits for the flush in flight rather than gathering without bound.
-    if (this.buffer.length >= this.sending.maxChars) await this.sent();
+    if (this.buffer.length >= this.rotation.maxChars) await this.sent();
   }
 
-  /** The AI SDK's `streamText` result into this reply: its text, its tool calls as tasks (app/streams/pipeModel.ts). */
+  /** The AI SDK's `streamText` result into this reply: its text, its tool calls as tasks (app/streams/pipe/pipeModel.ts). */
   async pipe(result: ModelStream, options: PipeOptions = {}): Promise<PipedReply> {
     this.usable("pipe");
     if (options.broadcasts) return pipeModel(this, result, options, this.stopSignal, this.messages.logged);
-    // The model's broadcasts shown as words (broadcastMentions.ts); `text` stays the model's own.
+    // The model's broadcasts shown as words (pipe/broadcastMentions.ts); `text` stays the model's own.
     const guard = new BroadcastGuard(this);
     const piped = await pipeModel(guard, result, options, this.stopSignal, this.messages.logged);
     await guard.end();
@@ -120,7 +120,7 @@ export class DurableStreamer implements ChatStreamer {
     this.buffer += step.text;
     this.work = this.enqueue(async () => {
       await this.flushAll();
-      await this.sending.stop(args.blocks);
+      await this.rotation.stop(args.blocks);
     });
     await this.sent();
   }
@@ -171,7 +171,7 @@ export class DurableStreamer implements ChatStreamer {
     );
     this.work = this.enqueue(async () => {
       await this.flushAll();
-      await this.sending.stop(undefined);
+      await this.rotation.stop(undefined);
     });
   }
 
@@ -199,7 +199,7 @@ export class DurableStreamer implements ChatStreamer {
       const chunks = this.chunks;
       this.buffer = "";
       this.chunks = [];
-      await this.sending.text(text, chunks);
+      await this.rotation.text(text, chunks);
     }
   }
 

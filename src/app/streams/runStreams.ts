@@ -9,10 +9,10 @@ import type { LogFields } from "../../platform/log";
 import type { SlackWebClient } from "../../slack/client";
 import type { StreamTools } from "../contract";
 import { DurableStreamer } from "./durableStreamer";
+import { DEFAULT_STREAM_LIMITS, memoryLedger, streamCheckpointName, streamRecordOf } from "./record/checkpoint";
+import { ReplyMessages } from "./replyMessages";
+import { StreamSender } from "./send/streamSender";
 import type { ChatStreamer, SayStreamOptions } from "./streamArguments";
-import { DEFAULT_STREAM_LIMITS, memoryLedger, streamCheckpointName, streamRecordOf } from "./streamCheckpoints";
-import { StreamMessages, type StreamTarget } from "./streamMessages";
-import { StreamSender } from "./streamSender";
 
 type Json = Record<string, unknown>;
 
@@ -26,12 +26,12 @@ export const noStreams: SayStream = () => {
 const field = (source: unknown, name: string): unknown => (isObject(source) ? source[name] : undefined);
 
 /**
- * Where a delivery's reply streams by default: its conversation (`inbound.conversation`: the
- * thread of the message, of the assistant thread, of the interaction's message), else just its
- * channel (`sayStream()` then asks for a thread), and the user it replies to with their team,
- * which Slack requires outside DMs.
+ * A delivery's `sayStream()` options by default: its conversation's channel and thread
+ * (`inbound.conversation`: the thread of the message, of the assistant thread, of the
+ * interaction's message), else just its channel (`sayStream()` then asks for a thread), and the
+ * user it replies to with their team, which Slack requires outside DMs.
  */
-export function streamTargetOf(inbound: Inbound, channel: string | undefined): Partial<StreamTarget> {
+export function sayStreamDefaults(inbound: Inbound, channel: string | undefined): SayStreamOptions {
   const payload = inbound.payload as Json;
   const event = field(payload, "event");
   const first = (...values: unknown[]) => values.map(optionalString).find((value) => value !== undefined);
@@ -53,7 +53,7 @@ export function streamTargetOf(inbound: Inbound, channel: string | undefined): P
 /** A run's streams: `sayStream` for its arguments, `finish` once its listener has returned, `leaveOpen` once it threw. */
 export function runStreams(
   client: SlackWebClient,
-  defaults: Partial<StreamTarget>,
+  defaults: SayStreamOptions,
   tools: StreamTools = {},
   signal?: AbortSignal,
   logged: LogFields = {},
@@ -69,17 +69,19 @@ export function runStreams(
     sayStream(options: SayStreamOptions = {}): ChatStreamer {
       const { buffer_size, ...given } = options;
       // An option passed as undefined (`recipient_team_id: event.team` of an event without it) keeps its default.
-      const target = { ...defaults, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) };
-      const { channel, thread_ts } = target;
+      const { channel, thread_ts, ...start } = {
+        ...defaults,
+        ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)),
+      } as SayStreamOptions;
       if (!channel || !thread_ts)
         throw new HandlerMisuse(
           `sayStream() needs a channel and a thread, and this delivery has ${channel ? "no thread" : "no channel"}: pass sayStream({ channel, thread_ts })`,
         );
       const name = streamCheckpointName(streamers.length);
-      // Its channel is kept: a parked run's open messages are closed from its checkpoint alone (app/streams/streamClosing.ts).
+      // Its channel is kept: a parked run's open messages are closed from its checkpoint alone (app/streams/close/parkedCloses.ts).
       const record = { ...streamRecordOf(ledger.read(name)), channel };
-      const messages = new StreamMessages(
-        new StreamSender(client, { ...target, channel, thread_ts }, ledger, name, record, sleep, signal, logged),
+      const messages = new ReplyMessages(
+        new StreamSender(client, { channel, threadTs: thread_ts }, start, ledger, name, record, sleep, signal, logged),
       );
       const streamer = new DurableStreamer(messages, limits, buffer_size, signal);
       streamers.push(streamer);
@@ -100,7 +102,7 @@ export function runStreams(
  * Runs a listener with its `sayStream`: once it returns, a stream it left open is stopped; when
  * it (or that stop) throws, the calls in flight end first, and its streams stay open for the
  * retry. Once no retry will come (the run is parked, for whatever reason) its park follow-ups
- * close what its checkpoints show open (app/streams/streamClosing.ts).
+ * close what its checkpoints show open (app/streams/close/parkedCloses.ts).
  */
 export async function withStreams(
   inbound: Inbound,
@@ -109,7 +111,7 @@ export async function withStreams(
 ): Promise<void> {
   const streams = runStreams(
     tools.client,
-    streamTargetOf(inbound, channelOf(inbound)),
+    sayStreamDefaults(inbound, channelOf(inbound)),
     tools.streams,
     tools.controls?.signal,
     loggedIds(inbound),

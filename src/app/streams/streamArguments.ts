@@ -1,5 +1,5 @@
 import type { AnyChunk, Block, KnownBlock } from "@slack/types";
-import type { ModelStream, PipedReply, PipeOptions } from "./modelParts";
+import type { ModelStream, PipedReply, PipeOptions } from "./pipe/modelParts";
 
 /** What a listener's `sayStream()` takes and gives: Bolt's chat streamer's shapes (app/streams/durableStreamer.ts). */
 

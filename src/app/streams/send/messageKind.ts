@@ -1,4 +1,4 @@
-import type { ShownMessage } from "./replyRecord";
+import type { ShownMessage } from "../record/replyRecord";
 
 /**
  * One kind of message of a reply, each of its calls sent through the reply's one written-ahead

@@ -1,11 +1,11 @@
-import type { StreamedMessage, StreamRecord } from "./streamCheckpoints";
+import type { StreamedMessage, StreamRecord } from "./checkpoint";
 
 /**
  * A checkpoint of bounded size: a message of the reply that is closed and no longer the last one
  * keeps only its length and a hash of its text (`sealed`), never the text. The open message and
  * the last one keep theirs (recovery sets them to it, the stop's blocks go under it), so a record
  * holds at most two messages' text whatever the reply's length. A retry matches its text against
- * a sealed message as a whole (app/streams/streamReplay.ts). Records written before sealing (full texts)
+ * a sealed message as a whole (app/streams/recover/replay.ts). Records written before sealing (full texts)
  * read as they are.
  */
 

@@ -1,5 +1,4 @@
-import type { StreamLedger, StreamLimits } from "../contract";
-import type { TaskDisplayMode } from "./streamArguments";
+import type { StreamLedger, StreamLimits } from "../../contract";
 
 /**
  * What a streamed reply's checkpoint holds, on its run's outbox row: the messages Slack shows
@@ -8,16 +7,6 @@ import type { TaskDisplayMode } from "./streamArguments";
  * before each call that changes a message (one row write per flush, not per token), so a
  * retried run knows what Slack shows and what may or may not have reached it.
  */
-
-/** Where a stream goes: the delivery's channel and thread, and the user (and team) it replies to. */
-export interface StreamTarget {
-  channel: string;
-  thread_ts: string;
-  recipient_user_id?: string;
-  recipient_team_id?: string;
-  /** Sent with every chat.startStream of the reply (none with its posts: they show no tasks). */
-  task_display_mode?: TaskDisplayMode;
-}
 
 /** One message of a reply: a reply longer or older than a stream allows is a chain of them in the thread. */
 export interface StreamedMessage {
@@ -30,7 +19,7 @@ export interface StreamedMessage {
   open: boolean;
   /** Posted (chat.postMessage) when stream starts were exhausted: updated in place, never streaming. */
   posted?: boolean;
-  /** Closed and not the last: its text (then "") left the checkpoint; its length and hash stay (app/streams/sealedMessages.ts). */
+  /** Closed and not the last: its text (then "") left the checkpoint; its length and hash stay (app/streams/record/sealing.ts). */
   sealed?: { chars: number; hash: string };
   /** Found in the thread by a retry's recovery: a start whose answer its attempt lost, or got only once fenced out. */
   found?: boolean;

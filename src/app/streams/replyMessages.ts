@@ -1,24 +1,22 @@
-import { RetryableError } from "../../platform/errors";
+import { RetryableError, StartsExhausted } from "../../platform/errors";
 import { type LogFields, log } from "../../platform/log";
 import { GONE, NOT_STREAMING, refusedWith } from "../../slack/refusals";
-import { closeMessage, stopStreaming } from "./closeMessage";
-import { cutPlan } from "./cutPlan";
-import type { MessageKind } from "./messageKind";
-import { PostedKind } from "./postedKind";
-import type { ReplyRecord, ShownMessage } from "./replyRecord";
-import type { StreamedMessage } from "./streamCheckpoints";
-import { StreamedKind } from "./streamedKind";
-import { recoverStream } from "./streamRecovery";
-import { StartsExhausted, type StreamSender } from "./streamSender";
-
-export type { StreamTarget } from "./streamCheckpoints";
+import { closeMessage, stopStreaming } from "./close/closeMessage";
+import type { StreamedMessage } from "./record/checkpoint";
+import type { ReplyRecord, ShownMessage } from "./record/replyRecord";
+import { cutPlan } from "./recover/cutPlan";
+import { recoverStream } from "./recover/recoverStream";
+import type { MessageKind } from "./send/messageKind";
+import { PostedKind } from "./send/postedKind";
+import { StreamedKind } from "./send/streamedKind";
+import type { StreamSender } from "./send/streamSender";
 
 /**
  * The messages of one streamed reply, as Slack shows them, kept in step with its checkpoint:
  * every call that may change a message is written ahead as `unconfirmed` (fenced, extending
  * the run's lease), so a crash leaves a record that says which one call's outcome is unknown.
  */
-export class StreamMessages {
+export class ReplyMessages {
   /** The reply's record: read here, changed only through its own methods. */
   readonly record: ReplyRecord;
   private readonly streamed: MessageKind;
@@ -35,9 +33,9 @@ export class StreamMessages {
     return this.sender.logged;
   }
 
-  /** A retried run's first act: the call an earlier attempt left unconfirmed is recovered (streamRecovery.ts). */
+  /** A retried run's first act: the call an earlier attempt left unconfirmed is recovered (recover/recoverStream.ts). */
   async recover(): Promise<void> {
-    await recoverStream(this.sender.client, this.sender.target, this.record, this.sender, (message) => this.closeByStop(message));
+    await recoverStream(this.record, this.sender, (message) => this.closeByStop(message));
   }
 
   /** Opens a new message in the thread with `text`: a stream, or a posted message when starts are exhausted. */
@@ -120,7 +118,7 @@ export class StreamMessages {
     return stopStreaming(this.stopOf(message));
   }
 
-  /** A retry's reply differs from `at` on: the messages show exactly its first `at` characters again (cutPlan.ts). */
+  /** A retry's reply differs from `at` on: the messages show exactly its first `at` characters again (recover/cutPlan.ts). */
   async cut(at: number): Promise<void> {
     for (const step of cutPlan(this.record.messages, at)) {
       const message = this.record.messages.find((m) => m.ts === step.ts)!;

@@ -1,10 +1,11 @@
-import { DeliveryError } from "../../platform/errors";
-import { describeError, type LogFields, log } from "../../platform/log";
-import type { SlackWebClient } from "../../slack/client";
-import { ownMessages } from "../../slack/ownMessages";
+import { DeliveryError } from "../../../platform/errors";
+import { describeError, type LogFields, log } from "../../../platform/log";
+import type { SlackWebClient } from "../../../slack/client";
+import { ownMessages } from "../../../slack/ownMessages";
 // How far before its checkpoint a lost start's message may carry its ts: the one clock allowance of every lookup.
-import { CLOCK_SLACK_MS } from "../../slack/postedMessages";
-import type { StreamedMessage, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
+import { CLOCK_SLACK_MS } from "../../../slack/postedMessages";
+import type { StreamedMessage, UnconfirmedCall } from "../record/checkpoint";
+import type { ReplyThread } from "../send/streamSender";
 
 interface ThreadMessage extends Record<string, unknown> {
   ts?: string;
@@ -32,7 +33,7 @@ export function wordsOf(text: string): string {
  */
 export async function findLostStart(
   client: SlackWebClient,
-  target: StreamTarget,
+  thread: ReplyThread,
   start: UnconfirmedCall,
   known: readonly StreamedMessage[],
   /** The run's delivery ids, on the line this may write. */
@@ -43,8 +44,8 @@ export async function findLostStart(
     const oldest = ((start.at - CLOCK_SLACK_MS) / 1000).toFixed(6);
     const after = Math.max(Number(oldest), ...known.map((k) => Number(k.ts)));
     const { messages = [] } = await client.call<{ messages?: ThreadMessage[] }>("conversations.replies", {
-      channel: target.channel,
-      ts: target.thread_ts,
+      channel: thread.channel,
+      ts: thread.threadTs,
       oldest,
       limit: 200,
     });
@@ -52,19 +53,19 @@ export async function findLostStart(
     const found = messages.filter(
       (m) =>
         typeof m.ts === "string" &&
-        m.ts !== target.thread_ts &&
+        m.ts !== thread.threadTs &&
         Number(m.ts) >= Number(oldest) &&
         (known.length === 0 || Number(m.ts) > after) &&
         !known.some((k) => k.ts === m.ts) &&
         wordsOf(m.text ?? "") === words,
     );
-    const taken = await ownMessages((method, body) => client.call(method, body), target.channel, found);
+    const taken = await ownMessages((method, body) => client.call(method, body), thread.channel, found);
     return taken.length === 1 ? taken[0]!.ts : undefined;
   } catch (error) {
     // A lookup that may work later fails the attempt (its start stays unconfirmed, and is looked for again).
     if (!(error instanceof DeliveryError && error.disposition === "park")) throw error;
     // Refused for good (no history scope): the start, if it opened a message, is left to Slack's drop.
-    log("warn", "a lost stream start was not looked for", { ...logged, channel: target.channel, error: describeError(error) });
+    log("warn", "a lost stream start was not looked for", { ...logged, channel: thread.channel, error: describeError(error) });
     return undefined;
   }
 }

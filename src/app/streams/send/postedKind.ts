@@ -1,9 +1,8 @@
-import { type SlackWebClient, WRITTEN_AHEAD } from "../../slack/client";
+import { type SlackWebClient, WRITTEN_AHEAD } from "../../../slack/client";
+import type { ShownMessage } from "../record/replyRecord";
 import { closedContent, postedContent } from "./messageContent";
 import type { MessageKind } from "./messageKind";
-import type { ShownMessage } from "./replyRecord";
-import type { StreamTarget } from "./streamCheckpoints";
-import type { StreamSender } from "./streamSender";
+import type { ReplyThread, StreamSender } from "./streamSender";
 
 /**
  * A message of a reply posted when stream starts are exhausted: a normal message
@@ -19,13 +18,13 @@ export class PostedKind implements MessageKind {
     return this.sender.client;
   }
 
-  private get target(): StreamTarget {
-    return this.sender.target;
+  private get thread(): ReplyThread {
+    return this.sender.thread;
   }
 
   /** Posts `text` in the thread (written ahead as a start: a lost one is looked for as a start is). */
   async start(text: string, chunks?: readonly unknown[]): Promise<string> {
-    const body = { channel: this.target.channel, thread_ts: this.target.thread_ts, ...postedContent(text) };
+    const body = { channel: this.thread.channel, thread_ts: this.thread.threadTs, ...postedContent(text) };
     const sent = { op: "post" as const, text, at: Date.now(), chunks: chunks?.length };
     // Written ahead by the sender, and found again by it: not named as the run's own posts are.
     const { ts } = await this.sender.send(sent, () => this.client[WRITTEN_AHEAD]<{ ts: string }>("chat.postMessage", body));
@@ -46,7 +45,7 @@ export class PostedKind implements MessageKind {
     // markdown_text goes without blocks: with them, the text is their first (markdown) block.
     const content = blocks ? closedContent(text, blocks) : postedContent(text);
     await this.sender.send({ op, ts: message.ts, text: more }, () =>
-      this.client.call("chat.update", { channel: this.target.channel, ts: message.ts, ...content }),
+      this.client.call("chat.update", { channel: this.thread.channel, ts: message.ts, ...content }),
     );
   }
 }

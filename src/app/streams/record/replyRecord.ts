@@ -1,12 +1,12 @@
-import type { StreamLedger } from "../contract";
-import { sealClosed } from "./sealedMessages";
-import type { StreamedMessage, StreamRecord, UnconfirmedCall } from "./streamCheckpoints";
+import type { StreamLedger } from "../../contract";
+import type { StreamedMessage, StreamRecord, UnconfirmedCall } from "./checkpoint";
+import { sealClosed } from "./sealing";
 
 /** A message as a reply's record shows it: read anywhere, changed only through ReplyRecord. */
 export type ShownMessage = Readonly<StreamedMessage>;
 
 /**
- * The one owner of a streamed reply's record (streamCheckpoints.ts) and of its checkpoint: every
+ * The one owner of a streamed reply's record (checkpoint.ts) and of its checkpoint: every
  * change to what the record says Slack shows is one of its named methods, and `save` writes it
  * (fenced, extending the run's lease). Its messages are read through it, never changed from outside.
  */

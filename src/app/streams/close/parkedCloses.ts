@@ -1,5 +1,5 @@
-import type { PlannedEffect } from "../contract";
-import { streamCheckpointName, streamRecordOf } from "./streamCheckpoints";
+import type { PlannedEffect } from "../../contract";
+import { streamCheckpointName, streamRecordOf } from "../record/checkpoint";
 
 /**
  * What closes the streams a parked run left open, read from its stream checkpoints (`read`, by
@@ -8,7 +8,7 @@ import { streamCheckpointName, streamRecordOf } from "./streamCheckpoints";
  * last call to it may have shown more). A record without its
  * channel (written before it was kept) is in `channel`, the delivery's.
  */
-export function streamCloses(read: (name: string) => string | undefined, channel: string | undefined): PlannedEffect[] {
+export function parkedCloses(read: (name: string) => string | undefined, channel: string | undefined): PlannedEffect[] {
   const closes: PlannedEffect[] = [];
   for (let n = 0; ; n++) {
     const json = read(streamCheckpointName(n));

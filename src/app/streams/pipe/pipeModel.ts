@@ -1,5 +1,7 @@
 import type { TaskUpdateChunk, URLSourceElement } from "@slack/types";
-import { type LogFields, log } from "../../platform/log";
+import { ModelAborted } from "../../../platform/errors";
+import { type LogFields, log } from "../../../platform/log";
+import type { StreamAppendArguments } from "../streamArguments";
 import {
   type ModelSource,
   type ModelStream,
@@ -13,7 +15,6 @@ import {
   sourcesIn,
   urlSource,
 } from "./modelParts";
-import type { StreamAppendArguments } from "./streamArguments";
 
 /** What the bridge needs of a stream: Bolt's append, a wait until what was appended is sent, and whether it takes more. */
 export interface PipeTarget {
@@ -21,11 +22,6 @@ export interface PipeTarget {
   sent(): Promise<void>;
   /** The reply reached its cap (STREAM_MAX_REPLY_CHARS or STREAM_MAX_REPLY_MS): it shows nothing more. */
   readonly capped: boolean;
-}
-
-/** The model's stream ended on an `abort` part: the run's `signal`, or `streamText`'s own timeout, aborted it. */
-export class ModelAborted extends Error {
-  override readonly name = "ModelAborted";
 }
 
 interface OpenTask {

@@ -1,4 +1,4 @@
-import { GONE, NOT_STREAMING, refusedWith } from "../../slack/refusals";
+import { GONE, NOT_STREAMING, refusedWith } from "../../../slack/refusals";
 
 /** A close's two calls, as one side sends them: a reply's written-ahead sender, or a parked run's `stream.close`. */
 export interface CloseCalls {

@@ -1,26 +1,23 @@
-import { log } from "../../platform/log";
-import type { SlackWebClient } from "../../slack/client";
-import { GONE, refusedWith } from "../../slack/refusals";
-import { stopStreaming } from "./closeMessage";
+import { log } from "../../../platform/log";
+import { GONE, refusedWith } from "../../../slack/refusals";
+import { stopStreaming } from "../close/closeMessage";
+import type { ReplyRecord, ShownMessage } from "../record/replyRecord";
+import type { StreamSender } from "../send/streamSender";
 import { findLostStart } from "./lostStart";
-import type { ReplyRecord, ShownMessage } from "./replyRecord";
-import type { StreamTarget } from "./streamCheckpoints";
-import type { StreamSender } from "./streamSender";
 
 /**
  * A retried run's first act: the call an earlier attempt left unconfirmed may or may not show.
  * Its message is stopped and set to exactly the checkpointed text; a deleted one (by a delete
  * written ahead, or found gone) leaves the record; a start whose ts died with its attempt is
  * looked for in the thread. A final stop (with blocks) that may have shown leaves its marker: the
- * handler's stop sets the blocks in place under that message (streamSending.ts), once.
+ * handler's stop sets the blocks in place under that message (rotate/rotation.ts), once.
  */
 export async function recoverStream(
-  client: SlackWebClient,
-  target: StreamTarget,
   record: ReplyRecord,
   sender: StreamSender,
   closeByStop: (message: ShownMessage) => Promise<boolean>,
 ): Promise<void> {
+  const { client, thread, start } = sender;
   const { unconfirmed } = record;
   if (!unconfirmed) return;
   const message = record.messages.find((m) => m.ts === unconfirmed.ts);
@@ -34,7 +31,7 @@ export async function recoverStream(
         // (a task `in_progress` for good) above a new message.
       } else if (unconfirmed.op === "final") {
         // Not written ahead: until the handler's stop sets the blocks in place, the checkpoint says they may show.
-        await stopStreaming(() => client.call("chat.stopStream", { channel: target.channel, ts: message.ts }));
+        await stopStreaming(() => client.call("chat.stopStream", { channel: thread.channel, ts: message.ts }));
         await sender.closeByUpdate(message);
         return;
       } else {
@@ -51,14 +48,19 @@ export async function recoverStream(
     else if (message.posted) record.reopened(message);
   } else if (unconfirmed.op === "start" || unconfirmed.op === "post") {
     // The start may have opened a message whose ts died with the attempt: found, the reply goes on in it.
-    const ts = await findLostStart(client, target, unconfirmed, record.messages, sender.logged);
+    const ts = await findLostStart(client, thread, unconfirmed, record.messages, sender.logged);
     if (ts) {
       const posted = unconfirmed.op === "post" ? { posted: true } : {};
       // The start's chunks show in it too: a retry sends them no more.
       const found = { ts, text: unconfirmed.text, openedAt: unconfirmed.at ?? Date.now(), open: true, found: true, ...posted };
       record.opened(found, unconfirmed.chunks ?? 0);
     } else
-      log("warn", "a stream's interrupted start was not found; Slack drops it if it opened", { ...sender.logged, ...target });
+      log("warn", "a stream's interrupted start was not found; Slack drops it if it opened", {
+        ...sender.logged,
+        channel: thread.channel,
+        thread_ts: thread.threadTs,
+        ...start,
+      });
   }
   record.save(undefined);
 }

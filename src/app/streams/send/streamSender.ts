@@ -1,19 +1,26 @@
-import { RunStopped } from "../../platform/errors";
-import type { LogFields } from "../../platform/log";
-import { CLEAN_UP, type SlackWebClient } from "../../slack/client";
-import { GONE, refusedBySlack, refusedWith, turnOf } from "../../slack/refusals";
-import type { StreamLedger } from "../contract";
+import type { Conversation } from "../../../inbound/types";
+import { RunStopped, StartsExhausted } from "../../../platform/errors";
+import type { LogFields } from "../../../platform/log";
+import { CLEAN_UP, type SlackWebClient } from "../../../slack/client";
+import { GONE, heldUntil, refusedBySlack, refusedWith } from "../../../slack/refusals";
+import type { StreamLedger } from "../../contract";
+import type { StreamRecord, UnconfirmedCall } from "../record/checkpoint";
+import { ReplyRecord, type ShownMessage } from "../record/replyRecord";
+import type { SayStreamOptions } from "../streamArguments";
 import { closedContent } from "./messageContent";
-import { ReplyRecord, type ShownMessage } from "./replyRecord";
-import type { StreamRecord, StreamTarget, UnconfirmedCall } from "./streamCheckpoints";
+
+/** The thread a reply goes in: its conversation's channel and root (`Conversation`, the one type of a place). */
+export type ReplyThread = Pick<Conversation, "channel" | "threadTs">;
+
+/**
+ * What each chat.startStream of a reply carries besides its thread and its content, as
+ * `sayStream()` was given it: the user (and team) it replies to, which Slack requires outside
+ * DMs, and how its tasks show (none of it goes with its posts: they show no tasks).
+ */
+export type StartOptions = Omit<SayStreamOptions, "channel" | "thread_ts" | "buffer_size">;
 
 /** A start whose turn (Tier 2, or a 429's Retry-After) is further away than this is posted instead. */
 export const START_WAIT_BOUND_MS = 3_000;
-
-/** The stream's start would wait past START_WAIT_BOUND_MS: its reply is posted and updated in place. */
-export class StartsExhausted extends Error {
-  override name = "StartsExhausted";
-}
 
 /**
  * The one way a streamed reply's calls reach Slack: each call that may change a message is
@@ -25,9 +32,10 @@ export class StreamSender {
   readonly record: ReplyRecord;
 
   constructor(
-    /** The Web API client and where the reply goes: the kinds of message send their calls with them. */
+    /** The Web API client, the reply's thread and its starts' options: the kinds of message send their calls with them. */
     readonly client: SlackWebClient,
-    readonly target: StreamTarget,
+    readonly thread: ReplyThread,
+    readonly start: StartOptions,
     ledger: StreamLedger,
     name: string,
     record: StreamRecord,
@@ -42,7 +50,7 @@ export class StreamSender {
 
   /**
    * The run's stop named `ts` (Slack showed it streaming at the user's click, and stopped it): the
-   * message is the user's answer as they stopped it, whether or not this attempt could record it.
+   * message is the reply the user saw as they stopped it, whether or not this attempt could record it.
    */
   stopNamed(ts: string): boolean {
     const stop = this.signal?.reason;
@@ -70,7 +78,7 @@ export class StreamSender {
 
   /** Closes the message by chat.update: exactly its checkpointed text, and `blocks` under it (idempotent: a retry may send it again). */
   async closeByUpdate(message: ShownMessage, blocks?: readonly unknown[]): Promise<void> {
-    const body = { channel: this.target.channel, ts: message.ts, ...closedContent(message.text, blocks) };
+    const body = { channel: this.thread.channel, ts: message.ts, ...closedContent(message.text, blocks) };
     await this.inTurn(() => this.client.call("chat.update", body));
     this.record.closed(message);
   }
@@ -79,7 +87,7 @@ export class StreamSender {
   async delete(message: ShownMessage): Promise<void> {
     try {
       await this.send({ op: "delete", ts: message.ts, text: "" }, () =>
-        this.client.call("chat.delete", { channel: this.target.channel, ts: message.ts }),
+        this.client.call("chat.delete", { channel: this.thread.channel, ts: message.ts }),
       );
     } catch (error) {
       if (!refusedWith(error, GONE)) throw error;
@@ -89,7 +97,7 @@ export class StreamSender {
   /** Deletes a message no checkpoint could record (fenced out), even once the run is stopped: no one else knows it. */
   async cleanUp(ts: string): Promise<void> {
     try {
-      await this.client[CLEAN_UP]("chat.delete", { channel: this.target.channel, ts });
+      await this.client[CLEAN_UP]("chat.delete", { channel: this.thread.channel, ts });
     } catch (error) {
       if (!refusedWith(error, GONE)) throw error;
     }
@@ -106,7 +114,7 @@ export class StreamSender {
       try {
         return await call();
       } catch (error) {
-        const turn = turnOf(error);
+        const turn = heldUntil(error);
         if (turn === undefined) throw error;
         if (turn - Date.now() > boundMs) throw new StartsExhausted();
         await this.sleep(Math.max(0, turn - Date.now()));

@@ -1,8 +1,7 @@
-import type { SlackWebClient } from "../../slack/client";
+import type { SlackWebClient } from "../../../slack/client";
+import type { ShownMessage } from "../record/replyRecord";
 import { streamedContent } from "./messageContent";
 import type { MessageKind } from "./messageKind";
-import type { ShownMessage } from "./replyRecord";
-import type { StreamTarget } from "./streamCheckpoints";
 import { START_WAIT_BOUND_MS, type StreamSender } from "./streamSender";
 
 /** A message Slack streams: chat.startStream, chat.appendStream, chat.stopStream, each written ahead by the sender. */
@@ -13,13 +12,15 @@ export class StreamedKind implements MessageKind {
     return this.sender.client;
   }
 
-  private get target(): StreamTarget {
-    return this.sender.target;
+  /** The reply's channel: every call but the start names its message there by its ts. */
+  private get channel(): string {
+    return this.sender.thread.channel;
   }
 
   /** A start whose turn is further than START_WAIT_BOUND_MS is not sent: it throws StartsExhausted. */
   async start(text: string, chunks?: readonly unknown[]): Promise<string> {
-    const body = { ...this.target, ...streamedContent(text, chunks) };
+    const { thread, start } = this.sender;
+    const body = { channel: thread.channel, thread_ts: thread.threadTs, ...start, ...streamedContent(text, chunks) };
     const sent = { op: "start" as const, text, at: Date.now(), chunks: chunks?.length };
     const call = () => this.client.call<{ ts: string }>("chat.startStream", body);
     const { ts } = await this.sender.send(sent, call, START_WAIT_BOUND_MS);
@@ -27,13 +28,13 @@ export class StreamedKind implements MessageKind {
   }
 
   async append(message: ShownMessage, text: string, chunks?: readonly unknown[]): Promise<void> {
-    const body = { channel: this.target.channel, ts: message.ts, ...streamedContent(text, chunks) };
+    const body = { channel: this.channel, ts: message.ts, ...streamedContent(text, chunks) };
     await this.sender.send({ op: "append", ts: message.ts, text }, () => this.client.call("chat.appendStream", body));
   }
 
   async stop(message: ShownMessage, text: string, chunks?: readonly unknown[], blocks?: readonly unknown[]): Promise<void> {
     const body = {
-      channel: this.target.channel,
+      channel: this.channel,
       ts: message.ts,
       ...streamedContent(text, chunks),
       ...(blocks ? { blocks } : {}),
@@ -46,7 +47,7 @@ export class StreamedKind implements MessageKind {
 
   async stopStream(message: ShownMessage): Promise<void> {
     await this.sender.send({ op: "stop", ts: message.ts, text: "" }, () =>
-      this.client.call("chat.stopStream", { channel: this.target.channel, ts: message.ts }),
+      this.client.call("chat.stopStream", { channel: this.channel, ts: message.ts }),
     );
     this.sender.record.closed(message);
   }

@@ -1,5 +1,5 @@
-import type { ShownMessage } from "./replyRecord";
-import { lengthOf, shownLength } from "./sealedMessages";
+import type { ShownMessage } from "../record/replyRecord";
+import { lengthOf, shownLength } from "../record/sealing";
 
 /** One step of cutting a reply's messages back: one deleted, or one cut back to its first `chars` characters. */
 export type CutStep = { op: "delete"; ts: string } | { op: "cut"; ts: string; chars: number };
@@ -9,7 +9,7 @@ export type CutStep = { op: "delete"; ts: string } | { op: "cut"; ts: string; ch
  * differs from there on), in the order it is done, from the last message back: each message that
  * starts at or after `at` is deleted, the one `at` falls inside is cut back to end there, and those
  * before it stay. A sealed message is only ever cut whole: a retry's text is matched against it as
- * a whole (streamReplay.ts), so `at` never falls inside it.
+ * a whole (replay.ts), so `at` never falls inside it.
  */
 export function cutPlan(messages: readonly ShownMessage[], at: number): CutStep[] {
   const steps: CutStep[] = [];

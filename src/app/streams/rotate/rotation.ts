@@ -1,9 +1,9 @@
 import type { AnyChunk, Block, KnownBlock } from "@slack/types";
-import { log } from "../../platform/log";
-import { NOT_STREAMING, refusedWith } from "../../slack/refusals";
-import type { StreamLimits } from "../contract";
-import type { ShownMessage } from "./replyRecord";
-import type { StreamMessages } from "./streamMessages";
+import { log } from "../../../platform/log";
+import { NOT_STREAMING, refusedWith } from "../../../slack/refusals";
+import type { StreamLimits } from "../../contract";
+import type { ShownMessage } from "../record/replyRecord";
+import type { ReplyMessages } from "../replyMessages";
 import { openFenceAt, pieceLength } from "./textCuts";
 
 /** The least STREAM_MAX_CHARS accepts; a message Slack refuses as too long is never cut below it. */
@@ -11,10 +11,10 @@ const MIN_CHARS = 200;
 
 /**
  * How one streamed reply's text reaches its messages: into the open one, continued in a new one
- * before Slack's time or size limit (cut where app/streams/textCuts.ts says), a dropped one closed and
+ * before Slack's time or size limit (cut where app/streams/rotate/textCuts.ts says), a dropped one closed and
  * continued, one stopped in Slack the reply's finish. No message opens without something to show.
  */
-export class StreamSending {
+export class Rotation {
   /** STREAM_MAX_CHARS, lowered where Slack's `msg_too_long` says its limit is lower. */
   maxChars: number;
   /** The message this attempt last streamed into: only its stop in Slack can be the user's. */
@@ -23,7 +23,7 @@ export class StreamSending {
   private readonly inBlock = new Set<string>();
 
   constructor(
-    private readonly messages: StreamMessages,
+    private readonly messages: ReplyMessages,
     private readonly limits: Required<StreamLimits>,
   ) {
     this.maxChars = limits.maxChars;

@@ -1,12 +1,12 @@
 import type { AnyChunk } from "@slack/types";
-import type { ShownMessage } from "./replyRecord";
-import { lengthOf, shownLength, textHash } from "./sealedMessages";
+import type { ShownMessage } from "../record/replyRecord";
+import { lengthOf, shownLength, textHash } from "../record/sealing";
 
 /**
  * A retried run's text matched against what an earlier attempt's messages show, as pure
  * functions of what shows and how far the match got: text that repeats it is not sent again;
  * text that differs replaces it from where it differs. A message whose text the checkpoint
- * keeps is compared character by character; a sealed one (app/streams/sealedMessages.ts) as a
+ * keeps is compared character by character; a sealed one (app/streams/record/sealing.ts) as a
  * whole, by its length and hash, so a difference inside it cuts back to its start, and the run's
  * text of it is sent again (held in `pending` meanwhile: at most one message's worth).
  */

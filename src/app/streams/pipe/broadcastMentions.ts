@@ -1,5 +1,5 @@
+import type { StreamAppendArguments } from "../streamArguments";
 import type { PipeTarget } from "./pipeModel";
-import type { StreamAppendArguments } from "./streamArguments";
 
 /**
  * Broadcasts in a model's text: `<!channel>`, `<!here>`, `<!everyone>` and user groups
