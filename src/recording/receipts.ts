@@ -118,8 +118,16 @@ export class Receipts {
    */
   seen(key: string, now: number): boolean {
     const generation = this.generationAt(now);
-    if (this.find<{ one: number }>("1 AS one", key, [generation, generation - 1], generation).length > 0) return true;
-    return this.folded?.seen(key, now) ?? false;
+    const known = this.known();
+    if (this.legacy || !this.folded) {
+      if (this.find<{ one: number }>("1 AS one", key, [generation, generation - 1], generation).length > 0) return true;
+      return this.folded?.find<{ one: number }>("1 AS one", key, now) !== undefined;
+    }
+    // On every ingest: one statement for every place the receipt can be (a statement costs far more than a look-up in it).
+    const tables = [generation, generation - 1].filter((g) => known.has(g)).map(tableOf);
+    const folded = this.folded.lookUps("1 AS one", key, now);
+    const selects = [...tables.map((table) => `SELECT 1 AS one FROM ${table} WHERE dedupe_key = ?`), ...folded.selects];
+    return this.sql.all(`${selects.join(" UNION ALL ")} LIMIT 1`, ...tables.map(() => key), ...folded.values).length > 0;
   }
 
   /**
