@@ -146,8 +146,13 @@ async function settle(
   if (settlement.disposition === "postpone")
     return postpone(courier, token, row, settlement.until, postsUncertainSince, settlement.suspended === true, checkpoints);
   if (settlement.disposition === "delivered") {
-    // The kept step results go with the completion's UPDATE (the row is kept, done): no row more.
-    return (await completions.complete(key, token, story?.written("done") ?? null, report.checkpoints))
+    // The kept step results go with the completion's UPDATE (the row is kept, done): no row more, and it sizes them itself.
+    return (await completions.complete(
+      key,
+      token,
+      story?.written("done") ?? null,
+      () => report.checkpoints?.(true) ?? NO_CHECKPOINTS,
+    ))
       ? { type: "delivered", shard, key, attempts, recordedAt: row.created_at }
       : fenced(courier, row, "complete");
   }
