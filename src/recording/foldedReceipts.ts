@@ -93,29 +93,35 @@ export class FoldedReceipts {
    * too — a re-run of a fact-keyed delivery has a `fact:` dedupe key of its own, found by range.
    */
   find<T extends Record<string, SqlStorageValue>>(columns: string, key: string, now: number): T | undefined {
-    const { selects, values } = this.lookUps(columns, key, now);
-    return this.sql.all<T>(`${selects.join(" UNION ALL ")} LIMIT 1`, ...values)[0];
+    // One statement each, tried in turn: the story's reads show each plan a key look-up or a key range.
+    for (const { select, values } of this.lookUps(columns, key, now)) {
+      const [row] = this.sql.all<T>(`${select} LIMIT 1`, ...values);
+      if (row) return row;
+    }
+    return undefined;
   }
 
   /**
    * The look-ups `find` makes, as SELECTs of `columns` (each a key look-up or a key range) in the order
-   * they are tried, with their values (`?` in order): joined by UNION ALL into one statement, with
+   * they are tried, each with its values (`?` in order): joinable by UNION ALL into one statement, with
    * others too (receipts.ts `seen`) — a statement costs a shard's thread far more than a look-up in it.
    */
-  lookUps(columns: string, key: string, now: number): { selects: string[]; values: unknown[] } {
-    const selects: string[] = [];
-    const values: unknown[] = [];
+  lookUps(columns: string, key: string, now: number): { select: string; values: unknown[] }[] {
     const since = this.since(now);
-    for (const table of this.tables(now)) {
-      selects.push(
-        `SELECT ${columns} FROM ${table} WHERE idempotency_key >= ? AND idempotency_key < ? AND receipt_key = ? AND received_at >= ?`,
-      );
-      values.push(`${key}:`, `${key};`, key, since);
-      if (!key.startsWith("fact:")) continue;
-      selects.push(`SELECT ${columns} FROM ${table} WHERE idempotency_key = ? AND receipt_key = ? AND received_at >= ?`);
-      values.push(key.slice("fact:".length), key, since);
-    }
-    return { selects, values };
+    return this.tables(now).flatMap((table) => [
+      {
+        select: `SELECT ${columns} FROM ${table} WHERE idempotency_key >= ? AND idempotency_key < ? AND receipt_key = ? AND received_at >= ?`,
+        values: [`${key}:`, `${key};`, key, since],
+      },
+      ...(key.startsWith("fact:")
+        ? [
+            {
+              select: `SELECT ${columns} FROM ${table} WHERE idempotency_key = ? AND receipt_key = ? AND received_at >= ?`,
+              values: [key.slice("fact:".length), key, since],
+            },
+          ]
+        : []),
+    ]);
   }
 
   /**

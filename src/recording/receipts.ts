@@ -125,9 +125,12 @@ export class Receipts {
     }
     // On every ingest: one statement for every place the receipt can be (a statement costs far more than a look-up in it).
     const tables = [generation, generation - 1].filter((g) => known.has(g)).map(tableOf);
-    const folded = this.folded.lookUps("1 AS one", key, now);
-    const selects = [...tables.map((table) => `SELECT 1 AS one FROM ${table} WHERE dedupe_key = ?`), ...folded.selects];
-    return this.sql.all(`${selects.join(" UNION ALL ")} LIMIT 1`, ...tables.map(() => key), ...folded.values).length > 0;
+    const lookUps = [
+      ...tables.map((table) => ({ select: `SELECT 1 AS one FROM ${table} WHERE dedupe_key = ?`, values: [key] })),
+      ...this.folded.lookUps("1 AS one", key, now),
+    ];
+    const query = `${lookUps.map(({ select }) => select).join(" UNION ALL ")} LIMIT 1`;
+    return this.sql.all(query, ...lookUps.flatMap(({ values }) => values)).length > 0;
   }
 
   /**
