@@ -1,5 +1,5 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
-import { ROW_BYTES_MAX } from "../platform/sql/sqlLimits";
+import { ROW_BYTES_MAX, utf8Bytes } from "../platform/sql/sqlLimits";
 import type { OutboxStatus } from "../rpc/shard";
 import { appendedStory } from "./outboxRows";
 import { type Checkpoints, NO_CHECKPOINTS, withCheckpoints } from "./outboxSteps";
@@ -32,11 +32,14 @@ export function completeRow(
   // past 1 MB, or the row (with the receipt it carries) past 2 MB, are left out (their posts were made: only the
   // story's mention of them is lost). Checked here, in the UPDATE: no read of the row's size before it.
   const steps = withCheckpoints(checkpoints, values);
-  const bytes = `length(CAST(${steps} AS BLOB))`;
+  // What they add at most (each `"name":result,`), counted here — the UPDATE evaluates no json_insert to size them —
+  // and bound, not written into the SQL: its text stays one the runtime has prepared already.
+  const added = [...checkpoints].reduce((n, [name, result]) => n + utf8Bytes(name) + utf8Bytes(result) + 4, 0);
+  const bytes = () => `length(CAST(steps AS BLOB)) + ?${values.push(added)}`;
   const kept =
     steps === "steps"
       ? steps
-      : `CASE WHEN ${bytes} <= ${ROW_BYTES_MAX / 2} AND ${bytes} + coalesce(length(CAST(receipt_payload AS BLOB)), 0) <= ${ROW_BYTES_MAX}
+      : `CASE WHEN ${bytes()} <= ${ROW_BYTES_MAX / 2} AND ${bytes()} + coalesce(length(CAST(receipt_payload AS BLOB)), 0) <= ${ROW_BYTES_MAX}
           THEN ${steps} ELSE steps END`;
   const complete = (held: string) =>
     sql.count(
