@@ -36,6 +36,8 @@ describe("a suspended run's released turn", () => {
       retryAfters: { blockedUntil: () => undefined },
       events: { emit() {} },
       leases: { during: (_key: string, _token: string, attempt: () => Promise<void>) => attempt() },
+      // No click answered its wait (asked of `parts.waits` once the shard's parts hold the waits).
+      parts: { waits: { answeredFor: () => false } },
       outbox: {
         waits: { answeredFor: () => false },
         turns: { suspended: { release: () => THREAD } },
