@@ -17,8 +17,11 @@ export interface AttemptReport {
   postsUncertainSince(): number | null;
   /** Its story: each Slack call, written with its settle (attemptStory.ts). */
   story?: AttemptStory;
-  /** The step results it kept for its settle's UPDATE (asked first: the posts they record are no longer uncertain). */
-  checkpoints?(): ReadonlyMap<string, string>;
+  /**
+   * The step results it kept for its settle's UPDATE (asked first: the posts they record are no longer uncertain),
+   * those the row has room for; `sizedByTheWrite`: all, the UPDATE leaving out what does not fit (the completion's: doneRows.ts).
+   */
+  checkpoints?(sizedByTheWrite?: boolean): ReadonlyMap<string, string>;
 }
 
 export interface AttemptPostsParts {

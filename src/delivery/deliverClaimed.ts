@@ -98,7 +98,7 @@ async function deliverOne(courier: Courier, token: string, claimed: ClaimedRow, 
   }
   // The await above opened the input gate: the row may have been re-leased meanwhile,
   // so every settle below is fenced by our token rather than trusting what we read.
-  const settled = await settle(courier, token, row, settlement, effect, report);
+  const settled = await settle(courier, token, row, settlement, effect, report, meter);
   settled.eventId = eventIdOf(effect, key);
   events.emit(settled);
   // A turn that ended no longer holds its thread (recording/outboxTurns.ts): the next one goes now, not at the next alarm.
@@ -116,6 +116,8 @@ async function settle(
   /** What the settle's own UPDATE writes of the attempt: the step results it kept, first (the posts they record are no
    * longer uncertain: attemptPosts.ts), whether it posted what its retry would post again, its story. */
   report: AttemptReport,
+  /** The attempt's invocation: a turn it gives back lets the thread's next go as that invocation's work. */
+  meter?: InvocationMeter,
 ): Promise<DeliveryEvent> {
   const { outbox, completions, delivery, retryAfters, shard } = courier;
   // A completion writes its steps itself (when its batched UPDATE is made), a lost lease nothing (the fence refuses it); the rest here (a read first).
@@ -147,10 +149,24 @@ async function settle(
     return { type: "stopped", shard, key, attempts, reason: settlement.reason };
   }
   if (settlement.disposition === "postpone")
-    return postpone(courier, token, row, settlement.until, postsUncertainSince, settlement.suspended === true, checkpoints);
+    return postpone(
+      courier,
+      token,
+      row,
+      settlement.until,
+      postsUncertainSince,
+      settlement.suspended === true,
+      checkpoints,
+      meter,
+    );
   if (settlement.disposition === "delivered") {
-    // The kept step results go with the completion's UPDATE (the row is kept, done): no row more.
-    return (await completions.complete(key, token, story?.written("done") ?? null, report.checkpoints))
+    // The kept step results go with the completion's UPDATE (the row is kept, done): no row more, and it sizes them itself.
+    return (await completions.complete(
+      key,
+      token,
+      story?.written("done") ?? null,
+      () => report.checkpoints?.(true) ?? NO_CHECKPOINTS,
+    ))
       ? { type: "delivered", shard, key, attempts, recordedAt: row.created_at }
       : fenced(courier, row, "complete");
   }

@@ -131,7 +131,7 @@ export function rowPerformer(
     });
     if (attempt) {
       attempt.postsUncertainSince = () => posts.postsUncertainSince();
-      attempt.checkpoints = () => posts.steps.checkpoints((kept) => outbox.steps.fitting(key, kept));
+      attempt.checkpoints = (sized) => posts.steps.checkpoints((kept) => (sized ? kept : outbox.steps.fitting(key, kept)));
     }
     const pacedAs = (holder: string) => pacing && callPacing(pacing, row.workspace, holder, settings, outbound);
     const calls: ClientOptions = {

@@ -1,5 +1,6 @@
 import type { ShardParts } from "../parts/shardParts";
 import type { DeliveryEvent, DeliveryEvents } from "../platform/deliveryEvents";
+import type { InvocationMeter } from "../platform/invocationMeter";
 import type { ClaimedRow, Outbox } from "../recording/outbox";
 import { NO_CHECKPOINTS } from "../recording/outboxSteps";
 
@@ -9,13 +10,14 @@ interface Postponing {
   events: DeliveryEvents;
   shard: string;
   wakeAt(at: number): void;
-  turnEnded?(conversation: string, key: string): void;
+  turnEnded?(conversation: string, key: string, meter?: InvocationMeter): void;
   parts: Pick<ShardParts, "waits">;
 }
 
 /**
  * Puts the row back until `until` without counting an attempt (its rate key is cooling down, or
- * paced, or its run `suspended` itself: then its turn is given back, and the thread's next turn goes).
+ * paced, or its run `suspended` itself: then its turn is given back, and the thread's next turn goes — as the
+ * work of the attempt's invocation, on `meter`, as the end of a turn that settled is: deliverClaimed.ts).
  */
 export function postpone(
   courier: Postponing,
@@ -25,6 +27,7 @@ export function postpone(
   postsUncertainSince: number | null = null,
   suspended = false,
   checkpoints = NO_CHECKPOINTS,
+  meter?: InvocationMeter,
 ): DeliveryEvent {
   // A click answered the run's wait while this attempt was suspending it (its ingest could not wake
   // a leased row): due now. Read in the same turn as the postpone, so no click falls in between.
@@ -33,7 +36,7 @@ export function postpone(
   const released = suspended && row.turn ? courier.outbox.turns.suspended.release(row.idempotency_key, token) : null;
   if (!courier.outbox.postpone(row.idempotency_key, token, due, postsUncertainSince, checkpoints))
     return fenced(courier, row, "postpone");
-  if (released !== null) courier.turnEnded?.(released, row.idempotency_key);
+  if (released !== null) courier.turnEnded?.(released, row.idempotency_key, meter);
   courier.wakeAt(due);
   return { type: "postponed", shard: courier.shard, key: row.idempotency_key, attempts: row.attempts, until: due };
 }

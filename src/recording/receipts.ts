@@ -117,9 +117,10 @@ export class Receipts {
    * the transaction synchronous, so two deliveries of one key cannot both find it unheld.
    */
   seen(key: string, now: number): boolean {
-    const generation = this.generationAt(now);
-    if (this.find<{ one: number }>("1 AS one", key, [generation, generation - 1], generation).length > 0) return true;
-    return this.folded?.seen(key, now) ?? false;
+    // On every ingest: one statement for every place the receipt can be (a statement costs far more than a look-up in it).
+    const lookUps = [...this.lookUps("1 AS one", key, now), ...(this.folded?.lookUps("1 AS one", key, now) ?? [])];
+    const query = `${lookUps.map(({ select }) => select).join(" UNION ALL ")} LIMIT 1`;
+    return lookUps.length > 0 && this.sql.all(query, ...lookUps.flatMap(({ values }) => values)).length > 0;
   }
 
   /**
@@ -159,32 +160,25 @@ export class Receipts {
   }
 
   /**
-   * `columns` of the receipt for `key` in any of `generations` that has a table — and in the
-   * table of before 0005, in the `current` generation or the one before (its receipts of the
-   * current generation were written before the upgrade, so no new table holds them).
+   * Look-ups of `columns` of the receipt `key`, in turn: this generation's and the previous one's tables,
+   * then the table of before 0005 (its receipts of the current generation were written before the upgrade).
    */
-  private find<T extends Record<string, SqlStorageValue>>(
-    columns: string,
-    key: string,
-    generations: number[],
-    current: number,
-  ): T[] {
+  private lookUps(columns: string, key: string, now: number): { select: string; values: unknown[] }[] {
+    const generation = this.generationAt(now);
     const known = this.known();
-    const found = generations
+    const selects = [generation, generation - 1]
       .filter((g) => known.has(g))
-      .flatMap((g) => this.sql.all<T>(`SELECT ${columns} FROM ${tableOf(g)} WHERE dedupe_key = ?`, key));
-    if (found.length > 0 || !this.legacy) return found;
-    return this.sql.all<T>(
-      `SELECT ${columns} FROM ${BEFORE_GENERATIONS} WHERE generation >= ? AND dedupe_key = ?`,
-      current - 1,
-      key,
-    );
+      .map((g) => ({ select: `SELECT ${columns} FROM ${tableOf(g)} WHERE dedupe_key = ?`, values: [key] }));
+    if (!this.legacy) return selects;
+    const legacy = `SELECT ${columns} FROM ${BEFORE_GENERATIONS} WHERE generation >= ? AND dedupe_key = ?`;
+    return [...selects, { select: legacy, values: [generation - 1, key] }];
   }
 
   /** The ack body the first delivery was acked with, so a duplicate is acked the same. */
   responseOf(dedupeKey: string, now: number): AckBody | undefined {
-    const generation = this.generationAt(now);
-    const [row] = this.find<{ response: string | null }>("response", dedupeKey, [generation, generation - 1], generation);
+    const [row] = this.lookUps("response", dedupeKey, now).flatMap(({ select, values }) =>
+      this.sql.all<{ response: string | null }>(select, ...values),
+    );
     const response = row ? row.response : this.folded?.find<{ response: string | null }>("response", dedupeKey, now)?.response;
     return response ? (JSON.parse(response) as AckBody) : undefined;
   }

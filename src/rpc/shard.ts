@@ -183,6 +183,8 @@ export interface ShardStats {
     turnsRefused?: number;
     /** SQLite rows written, index rows included — what Cloudflare bills. */
     rowsWritten: number;
+    /** SQL statements run (each `exec`): the hot path's count per event. Absent from shards of an earlier version. */
+    statements?: number;
     /** setAlarm calls, each billed as one row written. */
     alarmsSet: number;
   };

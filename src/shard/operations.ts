@@ -35,6 +35,7 @@ export class Operations {
       accepted: recording?.accepted ?? 0,
       turnsRefused: recording?.turnsRefused ?? 0,
       rowsWritten: storage.sql.rowsWritten,
+      statements: storage.sql.statements,
       alarmsSet: storage.wakeUps.alarmsSet,
     };
     if (!storage.migrated) return { receipts: 0, outbox: { pending: 0, parked: 0, stopped: 0 }, migration: null, counters };

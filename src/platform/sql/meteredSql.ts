@@ -10,6 +10,8 @@ export class MeteredSql {
   rowsWritten = 0;
   /** Rows read, as Durable Objects bill them: how much of a table a statement walked (tests hold the hot path to index ranges with it). */
   rowsRead = 0;
+  /** Statements run (each `exec`): the CPU a turn spends in SQLite is mostly per statement (tests hold the hot path's count with it). */
+  statements = 0;
 
   constructor(
     private readonly sql: SqlStorage,
@@ -33,6 +35,7 @@ export class MeteredSql {
 
   all<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T[] {
     checkBindings(bindings);
+    this.statements++;
     const cursor = this.sql.exec<T>(query, ...bindings);
     const rows = cursor.toArray();
     // Only exact once the cursor is exhausted.
