@@ -2,7 +2,7 @@ import type { DeliveryEvent, DeliveryEvents } from "../platform/deliveryEvents";
 import type { ClaimedRow, Outbox } from "../recording/outbox";
 import { NO_CHECKPOINTS } from "../recording/outboxSteps";
 
-/** What putting a row back needs of the courier (deliverClaimed.ts `Courier`). */
+/** What putting a row back needs of the courier (courier.ts `Courier`). */
 interface Postponing {
   outbox: Outbox;
   events: DeliveryEvents;
