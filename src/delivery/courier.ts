@@ -1,28 +1,25 @@
-import type { Effect, SlackApp } from "../app/contract";
+import type { Effect } from "../app/contract";
 import type { Authorize } from "../auth/authorize";
 import type { ReadyKinds } from "../effects/registry";
 import type { KeeperOf } from "../pacing/pacing";
 import type { DeliveryEvents } from "../platform/deliveryEvents";
 import type { InvocationMeter, InvocationMeters } from "../platform/invocationMeter";
 import type { OutboundCalls } from "../platform/outboundCalls";
-import { RetryAfterMemory } from "../platform/retryAfter";
+import type { RetryAfterMemory } from "../platform/retryAfter";
 import type { ClaimedRow, Outbox } from "../recording/outbox";
-import type { BackendResponses } from "../relay/backendResponses";
 import type { CoordinatorEnv } from "../rpc/env";
 import type { CallOutcome } from "../rpc/outcomes";
 import type { DeliverySettings } from "../settings";
 import type { AttemptReport } from "./attemptPosts";
-import { COMPLETION_WAIT_MS, Completions } from "./completions";
-import { failedNotices, retryNotices } from "./failureNotices";
-import { LeaseRenewals } from "./leaseRenewals";
-import { LookupWaits } from "./lookupWaits";
-import { type FollowUps, parkedStreamCloses, parkFollowUps } from "./parkFollowUps";
-import { performRow } from "./performRow";
-import { PostLookups } from "./postLookups";
+import type { Completions } from "./completions";
+import type { LeaseRenewals } from "./leaseRenewals";
+import type { LookupWaits } from "./lookupWaits";
+import type { FollowUps } from "./parkFollowUps";
+import type { PostLookups } from "./postLookups";
 import type { Stops } from "./stops";
 
 /**
- * A shard's delivery, built once per shard: all that claimed rows are delivered with
+ * A shard's delivery, built once per shard (buildCourier.ts): all that claimed rows are delivered with
  * (deliverClaimed.ts), each attempt made of it (attempt.ts) and settled through it. An effect
  * kind's own dependencies are not here: each kind drew them into `kinds` (src/effects/).
  */
@@ -73,60 +70,4 @@ export interface Courier {
   waits: LookupWaits;
   /** Performs one attempt of a row with this courier (performRow.ts); throws what went wrong. */
   perform(effect: Effect, row: ClaimedRow, token: string, report?: AttemptReport, meter?: InvocationMeter): Promise<void>;
-}
-
-/** What a shard hands over to build its courier; the rest is made here, once. */
-export type CourierInputs = Omit<Courier, Made> & {
-  /** The app whose `parked` plans a parked run's follow-ups (parkFollowUps.ts). */
-  app?: SlackApp;
-  /** Relay mode: the first attempts whose backend response an edge waits for. */
-  backendResponses?: BackendResponses;
-};
-
-type Made =
-  | "delivery"
-  | "completions"
-  | "leases"
-  | "retryAfters"
-  | "followUps"
-  | "retrying"
-  | "closes"
-  | "meters"
-  | "lookups"
-  | "waits"
-  | "perform";
-
-/** Builds a shard's courier from what the shard hands over. */
-export function buildCourier(inputs: CourierInputs): Courier {
-  const { app, settings, outbox, outbound, backendResponses } = inputs;
-  // A relayed command's backend response reaches the edge only once its row is completed: no waiting there.
-  const completions = new Completions(outbox, COMPLETION_WAIT_MS, (key) => backendResponses?.wants(key) ?? false);
-  const courier: Courier = {
-    shard: inputs.shard,
-    outbox,
-    settings,
-    delivery: settings.delivery,
-    events: inputs.events,
-    wakeAt: inputs.wakeAt,
-    turnEnded: inputs.turnEnded,
-    completions,
-    leases: new LeaseRenewals(outbox, settings.delivery.leaseMs),
-    retryAfters: new RetryAfterMemory(),
-    followUps: parkFollowUps(app, failedNotices(app, settings)),
-    retrying: retryNotices(app, settings),
-    closes: parkedStreamCloses((key, name) => outbox.steps.read(key, name)),
-    kinds: inputs.kinds,
-    authorize: inputs.authorize,
-    env: inputs.env,
-    outbound,
-    meters: outbound.meters,
-    pacing: inputs.pacing,
-    stops: inputs.stops,
-    observe: inputs.observe,
-    // One per shard: the lookups of a conversation's uncertain posts serve all its rows, and a row's wait for them spans its attempts.
-    lookups: new PostLookups(inputs.shard),
-    waits: new LookupWaits(settings.history.maxWaitMs),
-    perform: (effect, row, token, report, meter) => performRow(courier, effect, row, token, report, meter),
-  };
-  return courier;
 }
