@@ -57,7 +57,8 @@ export class Attempt {
     ({ kind: this.kind, deps: this.deps } = courier.kinds(effect));
     this.stop = courier.stops?.begin(effect, key, inFirstLease(row.noCheckpointsUntil) ? undefined : row.created_at);
     this.outbound = new AttemptOutbound(courier.outbound.countedOn(meter), () => courier.outbound.meters.cutShort(meter));
-    this.sealedToken = sealedFunctionTokenOf(effect);
+    const sealed = sealedFunctionTokenOf(effect);
+    this.sealedToken = sealed;
     const startedAt = Date.now();
     this.posts = new AttemptPosts({
       key,
@@ -95,9 +96,7 @@ export class Attempt {
       },
       traced: fields,
       stopped: this.stop?.signal,
-      token: this.sealedToken
-        ? () => openFunctionToken(courier.env, this.sealedToken as string)
-        : async () => (await this.authorize()).botToken,
+      token: sealed ? () => openFunctionToken(courier.env, sealed) : async () => (await this.authorize()).botToken,
     };
   }
 
