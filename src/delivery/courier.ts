@@ -1,32 +1,73 @@
-import { RetryAfterMemory } from "../platform/retryAfter";
-import { COMPLETION_WAIT_MS, Completions } from "./completions";
-import type { Courier } from "./deliverClaimed";
-import { failedNotices, retryNotices } from "./failureNotices";
-import { LeaseRenewals } from "./leaseRenewals";
-import { parkedStreamCloses, parkFollowUps } from "./parkFollowUps";
-import { type CourierParts, rowPerformer } from "./performRow";
+import type { Effect } from "../app/contract";
+import type { Authorize } from "../auth/authorize";
+import type { ReadyKinds } from "../effects/registry";
+import type { KeeperOf } from "../pacing/pacing";
+import type { ShardParts } from "../parts/shardParts";
+import type { DeliveryEvents } from "../platform/deliveryEvents";
+import type { InvocationMeter, InvocationMeters } from "../platform/invocationMeter";
+import type { OutboundCalls } from "../platform/outboundCalls";
+import type { RetryAfterMemory } from "../platform/retryAfter";
+import type { ClaimedRow, Outbox } from "../recording/outbox";
+import type { CoordinatorEnv } from "../rpc/env";
+import type { CallOutcome } from "../rpc/outcomes";
+import type { DeliverySettings } from "../settings";
+import type { AttemptReport } from "./attemptPosts";
+import type { Completions } from "./completions";
+import type { LeaseRenewals } from "./leaseRenewals";
+import type { LookupWaits } from "./lookupWaits";
+import type { FollowUps } from "./parkFollowUps";
+import type { PostLookups } from "./postLookups";
 
-/** Wires what the delivery loop needs of a shard: its outbox, settings, events and how to perform a row. */
-export function buildCourier(parts: CourierParts): Courier {
-  const { shard, settings, outbox, events, wakeAt } = parts;
-  // A relayed command's backend response reaches the edge only once its row is completed: no waiting there.
-  const completions = new Completions(outbox, COMPLETION_WAIT_MS, (key) => parts.backendResponses?.wants(key) ?? false);
-  return {
-    shard,
-    outbox,
-    completions,
-    leases: new LeaseRenewals(outbox, settings.delivery.leaseMs),
-    events,
-    wakeAt,
-    turnEnded: parts.turnEnded,
-    parts: parts.parts,
-    delivery: settings.delivery,
-    meters: parts.outbound.meters,
-    retryAfters: new RetryAfterMemory(),
-    // Step checkpoints and completions share commits.
-    perform: rowPerformer(parts, { commits: completions, outbound: parts.outbound }),
-    followUps: parkFollowUps(parts.app, failedNotices(parts.app, settings)),
-    retrying: retryNotices(parts.app, settings),
-    closes: parkedStreamCloses((key, name) => outbox.steps.read(key, name)),
-  };
+/**
+ * A shard's delivery, built once per shard (buildCourier.ts): all that claimed rows are delivered with
+ * (deliverClaimed.ts), each attempt made of it (attempt.ts) and settled through it. An effect
+ * kind's own dependencies are not here: each kind drew them into `kinds` (src/effects/).
+ */
+export interface Courier {
+  shard: string;
+  outbox: Outbox;
+  settings: DeliverySettings;
+  /** `settings.delivery`: the loop's own knobs (concurrency, leases, backoff). */
+  delivery: DeliverySettings["delivery"];
+  /** Every settled attempt is told here (counters, log, backend responses, reports to the watch). */
+  events: DeliveryEvents;
+  /** Called with the time a row becomes due again, so the shard can move its alarm earlier. */
+  wakeAt(at: number): void;
+  /** A turn ended (delivered, parked or stopped): its conversation's next turn may begin (deliveryLoop.ts). */
+  turnEnded?(conversation: string, key: string, meter?: InvocationMeter): void;
+
+  // The settle's side.
+  /** Fenced completions and step checkpoints, sharing commits with the shard's next write (completions.ts). */
+  completions: Completions;
+  /** The running attempts' leases, kept alive by one timer (leaseRenewals.ts). */
+  leases: LeaseRenewals;
+  retryAfters: RetryAfterMemory;
+  /** What the app plans once a row is finally parked, recorded with the parking (parkFollowUps.ts). */
+  followUps?: FollowUps;
+  /** What a run's second failed attempt in a row records with its retry: its user told once (failureNotices.ts). */
+  retrying?: FollowUps;
+  /** What closes the streams a run left open, recorded with each of its parkings, a replay's too (parkFollowUps.ts). */
+  closes?: FollowUps;
+
+  // The attempts' side (attempt.ts).
+  /** Every effect kind with the dependencies it drew from the shard's delivery world. */
+  kinds: ReadyKinds;
+  authorize: Authorize<CoordinatorEnv>;
+  env: CoordinatorEnv;
+  /** The shard's one door for delivery's calls (platform/outboundCalls.ts): counted per invocation, six fetches at a time. */
+  outbound: OutboundCalls;
+  /** The shard's invocations' subrequests (`outbound.meters`): each call counts on its invocation's meter. */
+  meters: InvocationMeters;
+  /** Who keeps each rate key, when SLACK_PACING is on. */
+  pacing?: KeeperOf;
+  /** The shard's parts (src/parts/): the stop button's signal for each attempt, a run's waits, … */
+  parts: ShardParts;
+  /** Told how each request of an attempt went, with the row's key (alerts; see deliveryReports.ts). */
+  observe?(outcome: CallOutcome, key: string): void;
+  /** The lookups of a conversation's uncertain posts, serving all its rows (postLookups.ts). */
+  lookups: PostLookups;
+  /** A row's wait for those lookups, spanning its attempts (lookupWaits.ts). */
+  waits: LookupWaits;
+  /** Performs one attempt of a row with this courier (performRow.ts); throws what went wrong. */
+  perform(effect: Effect, row: ClaimedRow, token: string, report?: AttemptReport, meter?: InvocationMeter): Promise<void>;
 }

@@ -1,51 +1,38 @@
 import type { Effect } from "../app/contract";
 import { readEffect } from "../effects/registry";
-import type { ShardParts } from "../parts/shardParts";
 import { retryDelayMs } from "../platform/backoff";
-import type { DeliveryEvent, DeliveryEvents } from "../platform/deliveryEvents";
+import type { DeliveryEvent } from "../platform/deliveryEvents";
 import { type Settlement, settlementOf } from "../platform/errors";
-import { type InvocationMeter, type InvocationMeters, SPENT_RESUME_MS } from "../platform/invocationMeter";
+import { type InvocationMeter, SPENT_RESUME_MS } from "../platform/invocationMeter";
+import { describeError, log } from "../platform/log";
 import { mapConcurrent } from "../platform/mapConcurrent";
-import { type RetryAfterMemory, workspaceRateKey } from "../platform/retryAfter";
-import type { ClaimedRow, Outbox } from "../recording/outbox";
+import { workspaceRateKey } from "../platform/retryAfter";
+import type { ClaimedRow } from "../recording/outbox";
 import { NO_CHECKPOINTS } from "../recording/outboxSteps";
-import type { DeliverySettings } from "../settings";
 import type { AttemptReport } from "./attemptPosts";
 import { AttemptStory } from "./attemptStory";
-import type { Completions } from "./completions";
+import type { Courier } from "./courier";
 import { eventIdOf } from "./deliveryFields";
 import { RETRYING_NOTICE_AT_ATTEMPT } from "./failureNotices";
-import type { LeaseRenewals } from "./leaseRenewals";
-import type { FollowUps } from "./parkFollowUps";
 import { fenced, postpone, reentered } from "./postponements";
 
-/** What the delivery loop needs of a shard. */
-export interface Courier {
-  outbox: Outbox;
-  /** Fenced completions, written with the shard's next write (completions.ts). */
-  completions: Completions;
-  /** The running attempts' leases, kept alive by one timer (leaseRenewals.ts). */
-  leases: LeaseRenewals;
-  delivery: DeliverySettings["delivery"];
-  /** The shard's invocations' subrequests (platform/invocationMeter.ts): each call counts on its invocation's meter. */
-  meters: InvocationMeters;
-  retryAfters: RetryAfterMemory;
-  events: DeliveryEvents;
-  shard: string;
-  /** Performs one row's effect once (the shard binds app, client and steps); throws what went wrong. */
-  perform(effect: Effect, row: ClaimedRow, token: string, report?: AttemptReport, meter?: InvocationMeter): Promise<void>;
-  /** What the app plans once a row is finally parked, recorded with the parking (parkFollowUps.ts). */
-  followUps?: FollowUps;
-  /** What a run's second failed attempt in a row records with its retry: its user told once (failureNotices.ts). */
-  retrying?: FollowUps;
-  /** What closes the streams a run left open, recorded with each of its parkings, a replay's too (parkFollowUps.ts). */
-  closes?: FollowUps;
-  /** Called with the time a row becomes due again, so the shard can move its alarm earlier. */
-  wakeAt(at: number): void;
-  /** A turn ended (delivered, parked or stopped): its conversation's next turn may begin (deliveryLoop.ts). */
-  turnEnded?(conversation: string, key: string, meter?: InvocationMeter): void;
-  /** The shard's parts (src/parts/shardParts.ts): a suspending run's wait a click answered (postponements.ts). */
-  parts: ShardParts;
+/**
+ * Delivers rows already leased to `token`: the sweep's claims (sweep.ts) and the immediate
+ * attempts (immediateAttempts.ts) both come here. Never throws: on an unexpected failure the
+ * leases stay, and the alarm (armed for their expiry) reclaims the rows.
+ */
+export async function deliverLeased(
+  courier: Courier,
+  token: string,
+  rows: readonly ClaimedRow[],
+  concurrency = courier.delivery.concurrency,
+  meter = courier.meters.current,
+): Promise<void> {
+  try {
+    await deliverClaimed(courier, token, rows, concurrency, meter);
+  } catch (error) {
+    log("error", "delivery failed", { shard: courier.shard, error: describeError(error) });
+  }
 }
 
 /**

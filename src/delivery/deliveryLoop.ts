@@ -18,13 +18,14 @@ import type { CoordinatorEnv } from "../rpc/env";
 import type { BackendResponse, IngestResult } from "../rpc/shard";
 import { watchStub } from "../rpc/shardStub";
 import { type DeliverySettings, deliverySettings } from "../settings";
-import { buildCourier } from "./courier";
-import type { Courier } from "./deliverClaimed";
+import { buildCourier } from "./buildCourier";
+import type { Courier } from "./courier";
+import { deliverLeased } from "./deliverClaimed";
 import { DeliveryReports } from "./deliveryReports";
 import { ImmediateAttempts } from "./immediateAttempts";
 import { logDeliveryEvents } from "./logDeliveryEvents";
 import { keeperOf } from "./paceKeeping";
-import { deliverLeased, sweep } from "./sweep";
+import { sweep } from "./sweep";
 
 /** Above this many rows in immediate attempts, new rows wait for one (acks stay fast under load). */
 export const IMMEDIATE_IN_FLIGHT_MAX = 64;

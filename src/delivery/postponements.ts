@@ -4,7 +4,7 @@ import type { InvocationMeter } from "../platform/invocationMeter";
 import type { ClaimedRow, Outbox } from "../recording/outbox";
 import { NO_CHECKPOINTS } from "../recording/outboxSteps";
 
-/** What putting a row back needs of the courier (deliverClaimed.ts `Courier`). */
+/** What putting a row back needs of the courier (courier.ts `Courier`). */
 interface Postponing {
   outbox: Outbox;
   events: DeliveryEvents;

@@ -1,24 +1,5 @@
-import { describeError, log } from "../platform/log";
-import type { ClaimedRow } from "../recording/outbox";
-import { type Courier, deliverClaimed } from "./deliverClaimed";
-
-/**
- * Delivers rows already leased to `token`. Never throws: on an unexpected failure the leases
- * stay, and the alarm (armed for their expiry) reclaims the rows.
- */
-export async function deliverLeased(
-  courier: Courier,
-  token: string,
-  rows: readonly ClaimedRow[],
-  concurrency = courier.delivery.concurrency,
-  meter = courier.meters.current,
-): Promise<void> {
-  try {
-    await deliverClaimed(courier, token, rows, concurrency, meter);
-  } catch (error) {
-    log("error", "delivery failed", { shard: courier.shard, error: describeError(error) });
-  }
-}
+import type { Courier } from "./courier";
+import { deliverLeased } from "./deliverClaimed";
 
 /** A sweep's claims grow to at most this many batches at once while each comes back full. */
 export const SWEEP_GROWTH_MAX = 8;

@@ -1,4 +1,4 @@
-import type { AckBody, PlannedEffect, SlackApp, TurnLimit } from "../app/contract";
+import type { AckBody, Plan, PlannedEffect, SlackApp, TurnLimit } from "../app/contract";
 import { outboxKeyOf } from "../app/contract";
 import type { Inbound } from "../inbound/types";
 import { userOf } from "../inbound/userOf";
@@ -46,8 +46,9 @@ export function ingestDelivery(
   inbound: Inbound,
   now: number,
   lease: Lease | null,
+  /** The edge's plan of `inbound`, carried with it; planned here without one. */
+  plan: Plan = app.plan(inbound),
 ): { result: IngestResult; leased: ClaimedRow[]; interrupted: string[]; refused?: TurnLimit; dueAt: number | null } {
-  const plan = app.plan(inbound);
   if ("ignore" in plan) return { result: { verdict: "ignored", enqueued: 0 }, leased: [], interrupted: [], dueAt: null };
 
   const { sql, receipts, outbox } = stores;

@@ -27,7 +27,8 @@ export type Recorded =
  * (admin/eventRerun.ts), so both stories, and every retry of the re-run, meet in one shard.
  */
 export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound: Inbound, at?: string): Promise<Recorded> {
-  // With what the coordinator plans itself (relay, lifecycle events), as the shard does.
+  // With what the coordinator plans itself (relay, lifecycle events), as the shard would: the plan goes with the
+  // delivery, so the shard plans it no more.
   const plan = servedApp(app, env).plan(inbound);
   if (plan.late) logLateEvent(inbound, plan.late);
   if ("ignore" in plan) return { verdict: "ignored", reason: plan.ignore };
@@ -50,7 +51,7 @@ export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound:
           })));
     shard = at ?? shardOf(inbound, layouts, now, shardBuckets);
     if (shard === undefined) return outsideLayouts(inbound);
-    recorded = { ...(await recordWithinBudget(env.SHARD, shard, inbound, deadline - Date.now())), shard };
+    recorded = { ...(await recordWithinBudget(env.SHARD, shard, inbound, deadline - Date.now(), plan)), shard };
   } catch (error) {
     // Not confirmed durable: answer non-2xx without x-slack-no-retry so Slack's retry can still save it.
     log("error", "event not recorded", {
@@ -62,7 +63,7 @@ export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound:
     throw new NotRecorded();
   }
   const { result, attempts } = recorded;
-  // The shard plans again inside its transaction (it is the authority): it may ignore too.
+  // The shard may ignore too: one without the edge's plan plans it again (an older one, mid-deploy).
   if (result.verdict === "ignored") return { verdict: "ignored", reason: `by shard ${recorded.shard}` };
   if (result.verdict === "not_installed")
     throw new WorkspaceNotInstalled(`workspace not installed: ${result.reason ?? "unknown"}`);

@@ -1,3 +1,4 @@
+import type { Plan } from "../app/contract";
 import type { Inbound } from "../inbound/types";
 import { BudgetExceeded } from "../platform/errors";
 import type { ShardNamespace } from "../rpc/env";
@@ -34,11 +35,13 @@ export async function recordWithinBudget(
   shard: string,
   inbound: Inbound,
   budgetMs: number,
+  /** The edge's plan of `inbound`, carried so the shard does not plan it again. */
+  plan?: Plan,
 ): Promise<{ result: IngestResult; attempts: number }> {
   const deadline = Date.now() + budgetMs;
   for (let attempts = 1; ; attempts++) {
     try {
-      const result = await withDeadline(Promise.resolve(workspaceShardStub(namespace, shard).ingest(inbound)), deadline);
+      const result = await withDeadline(Promise.resolve(workspaceShardStub(namespace, shard).ingest(inbound, plan)), deadline);
       return { result: result as IngestResult, attempts };
     } catch (error) {
       if (attempts === 1 && isRetryable(error) && Date.now() < deadline) continue;

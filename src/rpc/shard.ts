@@ -1,4 +1,4 @@
-import type { AckBody } from "../app/contract";
+import type { AckBody, Plan } from "../app/contract";
 import type { Inbound } from "../inbound/types";
 import type { MinuteRow } from "../metrics/minuteMetrics";
 import type { Pace } from "../pacing/tiers";
@@ -52,7 +52,11 @@ export interface ShardOperationsApi {
 
 /** A workspace's shard ("{workspace}/{bucket}"): records its deliveries and delivers their effects. */
 export interface WorkspaceShardApi extends ShardOperationsApi {
-  ingest(inbound: Inbound): IngestResult | Promise<IngestResult>;
+  /**
+   * Records `inbound`. `plan`: the edge's plan of it (routing/servedApp.ts), so the shard does not
+   * plan it again; optional across rolling deploys: without it (an older edge, a test), the shard plans.
+   */
+  ingest(inbound: Inbound, plan?: Plan): IngestResult | Promise<IngestResult>;
   /** OAuth mode: the installation store's push; returns how many waiting effects were parked. */
   installationChanged(workspace: string, change: InstallationChange): number;
   /**

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { SlackApp } from "../app/contract";
+import type { Plan, SlackApp } from "../app/contract";
 import type { Authorize } from "../auth/authorize";
 import type { Inbound } from "../inbound/types";
 import type { Pace } from "../pacing/tiers";
@@ -61,8 +61,8 @@ export function defineShard(userApp: SlackApp, authorize: Authorize<CoordinatorE
     }
 
     // A workspace's shard: recording, delivery, installation changes (WorkspaceShardApi).
-    ingest(inbound: Inbound) {
-      return this.workspace.recording.ingest(inbound);
+    ingest(inbound: Inbound, plan?: Plan) {
+      return this.workspace.recording.ingest(inbound, plan);
     }
     installationChanged(workspace: string, change: InstallationChange) {
       return this.workspace.recording.installationChanged(workspace, change);

@@ -1,4 +1,4 @@
-import type { SlackApp, TurnLimit } from "../app/contract";
+import type { Plan, SlackApp, TurnLimit } from "../app/contract";
 import type { DeliveryLoop } from "../delivery/deliveryLoop";
 import type { Inbound } from "../inbound/types";
 import { userOf } from "../inbound/userOf";
@@ -87,21 +87,22 @@ export class Recording {
 
   /**
    * Records one delivery. The RPC reply is held by the output gate until its transaction is
-   * durable, so the Worker can never answer Slack 200 for something that is not stored.
+   * durable, so the Worker can never answer Slack 200 for something that is not stored. `plan`: the
+   * edge's, planned once (a delivery whose custom step's token is sealed here is planned again, sealed).
    */
-  ingest(inbound: Inbound): IngestResult | Promise<IngestResult> {
+  ingest(inbound: Inbound, plan?: Plan): IngestResult | Promise<IngestResult> {
     return inSpan("ingest", { event_id: inbound.dedupeKey, workspace: inbound.workspace, type: inbound.type }, () =>
       // A custom step's token is sealed before anything is stored: the transaction cannot await.
       carriesFunctionToken(inbound)
         ? sealedDelivery(inbound, this.parts.env).then((sealed) => this.admit(sealed))
-        : this.admit(inbound),
+        : this.admit(inbound, plan),
     );
   }
 
-  private admit(inbound: Inbound): IngestResult | Promise<IngestResult> {
+  private admit(inbound: Inbound, plan?: Plan): IngestResult | Promise<IngestResult> {
     // Lifecycle events are the store's to judge (it knows the installation's history): an
     // uninstall's app_uninstalled and tokens_revoked come in any order, and both must land.
-    if (!this.oauth || isLifecycleEvent(inbound)) return this.record(inbound);
+    if (!this.oauth || isLifecycleEvent(inbound)) return this.record(inbound, plan);
     // Installed? Known without waiting in steady state; asked of the store on a cold cache,
     // which decrypts nothing and never refreshes on the ack path.
     const lookup = () => installationStub(this.parts.env, inbound.workspace).status();
@@ -109,13 +110,13 @@ export class Recording {
     if (known === undefined) {
       return installationCache
         .status(inbound.workspace, Date.now(), lookup)
-        .then((answer) => (answer.status === "installed" ? this.record(inbound) : notInstalled(answer)));
+        .then((answer) => (answer.status === "installed" ? this.record(inbound, plan) : notInstalled(answer)));
     }
-    return known.status === "installed" ? this.record(inbound) : notInstalled(known);
+    return known.status === "installed" ? this.record(inbound, plan) : notInstalled(known);
   }
 
   /** Records a delivery of a workspace this shard serves: the transaction is ingest.ts. */
-  private record(inbound: Inbound): IngestResult {
+  private record(inbound: Inbound, plan?: Plan): IngestResult {
     const { storage, delivery, metrics } = this.parts;
     storage.migrate();
     // An ingest is an invocation: its immediate attempts count on a meter of its own (platform/invocationMeter.ts).
@@ -126,7 +127,14 @@ export class Recording {
     // attempts in flight they wait for one in memory, still leased (immediateAttempts.ts).
     // Only when that line is long too are they written unleased, for the sweep.
     const lease = delivery.leaseFor(now);
-    const { result, leased, interrupted, refused, dueAt } = ingestDelivery(this.stores, this.parts.app, inbound, now, lease);
+    const { result, leased, interrupted, refused, dueAt } = ingestDelivery(
+      this.stores,
+      this.parts.app,
+      inbound,
+      now,
+      lease,
+      plan,
+    );
     // Delivered rows waiting to be deleted share this turn's commit (completions.ts).
     delivery.ready?.courier.completions.flush();
     metrics.recorded(result.verdict, inbound.receivedAt, now);

@@ -1,7 +1,7 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
-import { deliverLeased } from "../../src/delivery/sweep";
+import { deliverLeased } from "../../src/delivery/deliverClaimed";
 import { RetryableError } from "../../src/platform/errors";
 import { newRow } from "../../src/recording/outboxRows";
 import { STATUS_OF } from "../../src/recording/rowStatus";

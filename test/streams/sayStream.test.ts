@@ -4,7 +4,7 @@ import type { AppMentionEvent } from "@slack/types";
 import { describe, expect, it, vi } from "vitest";
 import { App } from "../../src/app/App";
 import type { EventArgs, RunArgs } from "../../src/app/listeners";
-import { deliverLeased } from "../../src/delivery/sweep";
+import { deliverLeased } from "../../src/delivery/deliverClaimed";
 import { RetryableError } from "../../src/platform/errors";
 import type { Outbox } from "../../src/recording/outbox";
 import { controlClock } from "../support/clock";

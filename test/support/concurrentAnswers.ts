@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import { App } from "../../src/app/App";
 import type { SlackApp } from "../../src/app/contract/types";
-import { deliverLeased } from "../../src/delivery/sweep";
+import { deliverLeased } from "../../src/delivery/deliverClaimed";
 import type { Inbound } from "../../src/inbound/types";
 import { recordPlanned, shardIn } from "./shardIn";
 import { LEASE_MS } from "./testBindings";

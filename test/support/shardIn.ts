@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import type { SlackApp } from "../../src/app/contract/types";
 import { type Authorize, singleWorkspace } from "../../src/auth/authorize";
-import type { Courier } from "../../src/delivery/deliverClaimed";
+import type { Courier } from "../../src/delivery/courier";
 import { DeliveryLoop } from "../../src/delivery/deliveryLoop";
 import { PaceKeeping } from "../../src/delivery/paceKeeping";
 import type { Inbound } from "../../src/inbound/types";

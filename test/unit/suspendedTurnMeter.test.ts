@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Courier, deliverClaimed } from "../../src/delivery/deliverClaimed";
+import type { Courier } from "../../src/delivery/courier";
+import { deliverClaimed } from "../../src/delivery/deliverClaimed";
 import { RunSleeping } from "../../src/platform/deliveryErrors";
 import { type InvocationMeter, InvocationMeters } from "../../src/platform/invocationMeter";
 import type { ClaimedRow } from "../../src/recording/outbox";
