@@ -1,5 +1,6 @@
 import type { Inbound } from "../inbound/types";
 import type { PartWorld, ShardPart } from "./part";
+import { UncertainPosts } from "./posts";
 import { Stops } from "./stops";
 import { Waits } from "./waits";
 
@@ -10,6 +11,7 @@ import { Waits } from "./waits";
 const PARTS = {
   stops: ({ outbox, shard, wakeAt, turnsMayGo }: PartWorld) => new Stops(outbox, shard, wakeAt, turnsMayGo),
   waits: (world: PartWorld) => new Waits(world),
+  posts: (world: PartWorld) => new UncertainPosts(world),
 } satisfies Record<string, (world: PartWorld) => ShardPart>;
 
 /** The parts by name: what one attempt takes of them (a stop's signal, its run's waits) is named. */
