@@ -72,9 +72,10 @@ export class Attempt {
       claimedAt: row.claimed_at ?? startedAt,
       startedAt,
       pageSize: settings.history.pageSize,
-      lookups: courier.lookups,
-      waits: courier.waits,
-      // A lookup's reads wait for its conversation's turn, not this row's (postLookups.ts).
+      // One per shard (parts/posts/): a conversation's lookups serve all its rows, a row's wait for them spans its attempts.
+      lookups: courier.parts.posts.lookups,
+      waits: courier.parts.posts.waits(settings.history.maxWaitMs),
+      // A lookup's reads wait for its conversation's turn, not this row's (parts/posts/postLookups.ts).
       read: (method, body, holder) => createSlackClient({ ...this.calls, pacing: this.pacedAs(holder) }).call(method, body),
       grantedScopes: () => this.authorization?.botScopes,
       found: (method, ts) => story?.found(method, ts),

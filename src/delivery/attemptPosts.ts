@@ -1,3 +1,4 @@
+import type { LookupWaits, PostLookups } from "../parts/posts";
 import { DeliveryError, LeaseLost, SlackApiError } from "../platform/errors";
 import { describeError, log } from "../platform/log";
 import type { PostGuard } from "../slack/client";
@@ -5,8 +6,6 @@ import { findPosted, mayRead, type PostedMessages, type PostPlace, readablePlace
 import { withPostId } from "../slack/postIds";
 import { heldUntil, outcomeUnknown } from "../slack/refusals";
 import type { AttemptStory } from "./attemptStory";
-import type { LookupWaits } from "./lookupWaits";
-import type { PostLookups } from "./postLookups";
 import { AttemptSteps } from "./runningSteps";
 
 type Answer = Record<string, unknown>;
@@ -41,9 +40,9 @@ export interface AttemptPostsParts {
   startedAt: number;
   /** SLACK_HISTORY_PAGE_SIZE: messages a lookup asks for a page. */
   pageSize: number;
-  /** The shard's lookups, shared by the rows of a conversation (postLookups.ts). */
+  /** The shard's lookups, shared by the rows of a conversation (parts/posts/postLookups.ts). */
   lookups: PostLookups;
-  /** How long each row of the shard has waited for its lookup (SLACK_HISTORY_MAX_WAIT_MS: lookupWaits.ts). */
+  /** How long each row of the shard has waited for its lookup (SLACK_HISTORY_MAX_WAIT_MS: parts/posts/lookupWaits.ts). */
   waits: LookupWaits;
   /** Slack's reads with the attempt's credentials (classified), paced as `holder`'s turn. */
   read(method: string, body: Answer, holder: string): Promise<Answer>;
@@ -72,7 +71,7 @@ export const MISSING_SCOPE_RECHECK_MS = 10 * 60_000;
  */
 export class AttemptPosts implements PostGuard {
   private readonly counts = new Map<string, number>();
-  /** One lookup per conversation and attempt, shared by its posts (and by other rows' attempts: postLookups.ts); null: given up. */
+  /** One lookup per conversation and attempt, shared by its posts (and by other rows' attempts: parts/posts/); null: given up. */
   private readonly lookups = new Map<string, Promise<PostedMessages | null>>();
 
   constructor(

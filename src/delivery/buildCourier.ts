@@ -5,10 +5,8 @@ import { COMPLETION_WAIT_MS, Completions } from "./completions";
 import type { Courier } from "./courier";
 import { failedNotices, retryNotices } from "./failureNotices";
 import { LeaseRenewals } from "./leaseRenewals";
-import { LookupWaits } from "./lookupWaits";
 import { parkedStreamCloses, parkFollowUps } from "./parkFollowUps";
 import { performRow } from "./performRow";
-import { PostLookups } from "./postLookups";
 
 /** What a shard hands over to build its courier; the rest is made here, once. */
 export type CourierInputs = Omit<Courier, Made> & {
@@ -18,18 +16,7 @@ export type CourierInputs = Omit<Courier, Made> & {
   backendResponses?: BackendResponses;
 };
 
-type Made =
-  | "delivery"
-  | "completions"
-  | "leases"
-  | "retryAfters"
-  | "followUps"
-  | "retrying"
-  | "closes"
-  | "meters"
-  | "lookups"
-  | "waits"
-  | "perform";
+type Made = "delivery" | "completions" | "leases" | "retryAfters" | "followUps" | "retrying" | "closes" | "meters" | "perform";
 
 /** Builds a shard's courier from what the shard hands over. */
 export function buildCourier(inputs: CourierInputs): Courier {
@@ -58,9 +45,6 @@ export function buildCourier(inputs: CourierInputs): Courier {
     pacing: inputs.pacing,
     parts: inputs.parts,
     observe: inputs.observe,
-    // One per shard: the lookups of a conversation's uncertain posts serve all its rows, and a row's wait for them spans its attempts.
-    lookups: new PostLookups(inputs.shard),
-    waits: new LookupWaits(settings.history.maxWaitMs),
     perform: (effect, row, token, report, meter) => performRow(courier, effect, row, token, report, meter),
   };
   return courier;

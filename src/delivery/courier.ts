@@ -14,9 +14,7 @@ import type { DeliverySettings } from "../settings";
 import type { AttemptReport } from "./attemptPosts";
 import type { Completions } from "./completions";
 import type { LeaseRenewals } from "./leaseRenewals";
-import type { LookupWaits } from "./lookupWaits";
 import type { FollowUps } from "./parkFollowUps";
-import type { PostLookups } from "./postLookups";
 
 /**
  * A shard's delivery, built once per shard (buildCourier.ts): all that claimed rows are delivered with
@@ -60,14 +58,10 @@ export interface Courier {
   meters: InvocationMeters;
   /** Who keeps each rate key, when SLACK_PACING is on. */
   pacing?: KeeperOf;
-  /** The shard's parts (src/parts/): the stop button's signal for each attempt, a run's waits, … */
+  /** The shard's parts (src/parts/): the stop button's signal for each attempt, a run's waits, the lookups of uncertain posts, … */
   parts: ShardParts;
   /** Told how each request of an attempt went, with the row's key (alerts; see deliveryReports.ts). */
   observe?(outcome: CallOutcome, key: string): void;
-  /** The lookups of a conversation's uncertain posts, serving all its rows (postLookups.ts). */
-  lookups: PostLookups;
-  /** A row's wait for those lookups, spanning its attempts (lookupWaits.ts). */
-  waits: LookupWaits;
   /** Performs one attempt of a row with this courier (performRow.ts); throws what went wrong. */
   perform(effect: Effect, row: ClaimedRow, token: string, report?: AttemptReport, meter?: InvocationMeter): Promise<void>;
 }

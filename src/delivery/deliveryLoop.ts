@@ -1,9 +1,9 @@
-import type { SlackApp, ThreadContextStore } from "../app/contract";
+import type { SlackApp } from "../app/contract";
 import type { Authorize } from "../auth/authorize";
 import { type ReadyKinds, readyKinds } from "../effects/registry";
 import type { Inbound } from "../inbound/types";
 import type { PaceKeeper } from "../pacing/pacing";
-import { type ShardParts, shardParts } from "../parts/shardParts";
+import { type RoleParts, type ShardParts, shardParts } from "../parts/shardParts";
 import { countInto, DeliveryEvents, newCounters } from "../platform/deliveryEvents";
 import { InvalidSetting } from "../platform/errors";
 import { deliveryBudgetOf, type InvocationMeter, InvocationMeters, SPENT_RESUME_MS } from "../platform/invocationMeter";
@@ -46,8 +46,8 @@ export interface DeliveryLoopInputs {
   wakeUps: Pick<WakeUps, "arm" | "register">;
   /** The rate keys this shard keeps itself (a workspace shard's pace keeping). */
   pace?: PaceKeeper;
-  /** A workspace shard's assistant threads' contexts, for its runs. */
-  threadContexts?: ThreadContextStore;
+  /** The parts this role keeps besides every shard's (a workspace shard's thread contexts, for its runs): none in a bare loop. */
+  roleParts?: RoleParts;
 }
 
 /** Delivery when its settings are valid: the courier the sweep and the immediate attempts share. */
@@ -83,7 +83,8 @@ export class DeliveryLoop {
     const wakeAt = (at: number) => wakeUps.arm(at);
     // Rows the outbox's walk finds due, and the walk's own next step (outboxWalk.ts), come by the alarm.
     outbox.onDue = wakeAt;
-    this.parts = shardParts({ shard, outbox, wakeAt, turnsMayGo: (conversation) => this.turnsMayGo(conversation) });
+    const turnsMayGo = (conversation: string) => this.turnsMayGo(conversation);
+    this.parts = shardParts({ shard, outbox, wakeAt, turnsMayGo }, inputs.roleParts);
     // Each part's own work (waits a day past their deadline pruned) comes by the alarm.
     wakeUps.register((now) => this.parts.wakeAt(now));
     // Logging is one subscriber of the delivery events; counters are another.
@@ -98,7 +99,8 @@ export class DeliveryLoop {
       // not also stop the alert about it.
       settings = deliverySettings(role === "watch" ? withoutRelay(env) : env);
       // Each effect kind's own dependencies, once per shard; a bad setting of a kind's pauses delivery too.
-      const { app, threadContexts } = inputs;
+      const { app } = inputs;
+      const threadContexts = this.parts.threadContexts?.store;
       kinds = readyKinds({ role, app, env, settings, backendResponses: this.backendResponses, threadContexts });
     } catch (problem) {
       this.paused = problem;

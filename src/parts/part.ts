@@ -27,4 +27,6 @@ export interface ShardPart {
   wakeAt?(now: number): number | null;
   /** The alarm's part: what the part keeps past its time goes. */
   prune?(now: number): void;
+  /** The workspace's installation is gone (uninstalled, tokens revoked): what the part keeps of it goes. */
+  installationGone?(workspace: string): void;
 }

@@ -1,6 +1,8 @@
 import type { Inbound } from "../inbound/types";
 import type { PartWorld, ShardPart } from "./part";
+import { UncertainPosts } from "./posts";
 import { Stops } from "./stops";
+import type { ThreadContexts } from "./threadContexts";
 import { Waits } from "./waits";
 
 /**
@@ -10,10 +12,20 @@ import { Waits } from "./waits";
 const PARTS = {
   stops: ({ outbox, shard, wakeAt, turnsMayGo }: PartWorld) => new Stops(outbox, shard, wakeAt, turnsMayGo),
   waits: (world: PartWorld) => new Waits(world),
+  posts: (world: PartWorld) => new UncertainPosts(world),
 } satisfies Record<string, (world: PartWorld) => ShardPart>;
 
+/**
+ * The parts only some roles keep, built by the role from the same world and handed to its delivery
+ * loop (DeliveryLoopInputs.roleParts): a workspace shard's thread contexts. A loop given none (the
+ * watch's, a test's bare loop) has none.
+ */
+export interface RoleParts {
+  readonly threadContexts?: ThreadContexts;
+}
+
 /** The parts by name: what one attempt takes of them (a stop's signal, its run's waits) is named. */
-export type Parts = { readonly [Name in keyof typeof PARTS]: ReturnType<(typeof PARTS)[Name]> };
+export type Parts = { readonly [Name in keyof typeof PARTS]: ReturnType<(typeof PARTS)[Name]> } & RoleParts;
 
 /** A shard's parts, built once, and what the hubs ask of all of them. */
 export interface ShardParts extends Parts {
@@ -23,11 +35,15 @@ export interface ShardParts extends Parts {
   wakeAt(now: number): number | null;
   /** The alarm's part: each part prunes what it keeps past its time. */
   prune(now: number): void;
+  /** The workspace's installation is gone: each part drops what it keeps of it (ShardPart.installationGone). */
+  installationGone(workspace: string): void;
 }
 
-export function shardParts(world: PartWorld): ShardParts {
-  const named = Object.fromEntries(Object.entries(PARTS).map(([name, build]) => [name, build(world)])) as Parts;
-  const all: readonly ShardPart[] = Object.values(named);
+/** Builds every part of `PARTS` from `world`, then the role's own (`roleParts`, built already): called in that order. */
+export function shardParts(world: PartWorld, roleParts: RoleParts = {}): ShardParts {
+  const built = Object.fromEntries(Object.entries(PARTS).map(([name, build]) => [name, build(world)]));
+  const named = { ...built, ...roleParts } as Parts;
+  const all: readonly ShardPart[] = Object.values(named).filter((part) => part !== undefined);
   return {
     ...named,
     recorded(inbound, now, interrupted) {
@@ -39,6 +55,9 @@ export function shardParts(world: PartWorld): ShardParts {
     },
     prune(now) {
       for (const part of all) part.prune?.(now);
+    },
+    installationGone(workspace) {
+      for (const part of all) part.installationGone?.(workspace);
     },
   };
 }

@@ -23,7 +23,6 @@ import type { IngestResult } from "../rpc/shard";
 import { inOAuthMode, recordSettings } from "../settings";
 import { carriesFunctionToken, sealedDelivery } from "./functionTokenSealing";
 import type { Metrics } from "./metrics";
-import type { ThreadContextKeeping } from "./threadContextKeeping";
 
 /** Alarms for pruning alone come no more often than this: receipts expire in bulk, not one by one. */
 const PRUNE_INTERVAL_MS = 60_000;
@@ -36,8 +35,6 @@ export interface RecordingParts {
   /** The app the shard plans with (routing/servedApp.ts). */
   app: SlackApp;
   env: CoordinatorEnv;
-  /** Assistant threads' contexts: deleted when the workspace's installation goes. */
-  threadContexts?: Pick<ThreadContextKeeping, "installationGone">;
 }
 
 /**
@@ -177,7 +174,7 @@ export class Recording {
     installationCache.apply(workspace, change, now);
     if (change.status === "installed" || !this.parts.storage.migrated) return 0;
     const parked = this.parts.outbox.parked.parkWorkspace(workspace, change.reason, now, "installation");
-    this.parts.threadContexts?.installationGone(workspace);
+    this.parts.delivery.parts.installationGone(workspace);
     if (parked > 0)
       log("warn", "effects parked: installation gone", {
         shard: this.parts.storage.name,

@@ -2,6 +2,7 @@ import type { SlackApp } from "../app/contract";
 import type { Authorize } from "../auth/authorize";
 import { DeliveryLoop } from "../delivery/deliveryLoop";
 import { PaceKeeping } from "../delivery/paceKeeping";
+import { ThreadContexts } from "../parts/threadContexts";
 import { Outbox } from "../recording/outbox";
 import type { ShardStorage } from "../recording/shardStorage";
 import type { CoordinatorEnv } from "../rpc/env";
@@ -9,7 +10,6 @@ import { LayoutKeeping } from "./layoutKeeping";
 import { Metrics } from "./metrics";
 import { Operations } from "./operations";
 import { Recording } from "./recording";
-import { ThreadContextKeeping } from "./threadContextKeeping";
 
 /**
  * The role of a workspace's shard ("{workspace}/{bucket}"; see routing/): it records the
@@ -24,7 +24,8 @@ export class WorkspaceShard {
   readonly operations: Operations;
   readonly pace = new PaceKeeping();
   readonly layouts: LayoutKeeping;
-  readonly threadContexts: ThreadContextKeeping;
+  /** Its part of thread contexts (parts/threadContexts/): only this role keeps them. */
+  readonly threadContexts: ThreadContexts;
 
   constructor(
     private readonly storage: ShardStorage,
@@ -35,10 +36,10 @@ export class WorkspaceShard {
     const outbox = new Outbox(storage.sql);
     const shard = storage.name;
     const { wakeUps } = storage;
-    this.threadContexts = new ThreadContextKeeping(storage, env);
-    const threadContexts = this.threadContexts.store;
+    this.threadContexts = new ThreadContexts({ shard, outbox, wakeAt: (at) => wakeUps.arm(at) }, env);
+    const roleParts = { threadContexts: this.threadContexts };
     const pace = this.pace.local;
-    this.delivery = new DeliveryLoop({ shard, role: "workspace", app, authorize, env, outbox, wakeUps, pace, threadContexts });
+    this.delivery = new DeliveryLoop({ shard, role: "workspace", app, authorize, env, outbox, wakeUps, pace, roleParts });
     this.metrics = new Metrics(storage, outbox, env.SHARD);
     this.delivery.events.subscribe(this.metrics.onDelivery);
     this.recording = new Recording({
@@ -48,7 +49,6 @@ export class WorkspaceShard {
       metrics: this.metrics,
       app,
       env,
-      threadContexts: this.threadContexts,
     });
     this.operations = new Operations(storage, outbox, this.delivery.counters, this.recording);
     this.layouts = new LayoutKeeping(storage, shard);
@@ -60,7 +60,6 @@ export class WorkspaceShard {
       await this.delivery.sweep(now);
       this.recording.prune(now);
       this.delivery.parts.prune(now);
-      this.threadContexts.prune(now);
     }, this.delivery.ready !== null);
   }
 }

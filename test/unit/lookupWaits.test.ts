@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LookupWaits } from "../../src/delivery/lookupWaits";
+import { LookupWaits } from "../../src/parts/posts";
 
 describe("LookupWaits: a row's wait for its lookup counts from its first try, across its attempts", () => {
   it("the deadline stays where the first try put it, until the lookup is over; a later uncertainty waits anew", () => {

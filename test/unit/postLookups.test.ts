@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { PostLookups, SHARED_LOOKUP_MS } from "../../src/delivery/postLookups";
+import { PostLookups, SHARED_LOOKUP_MS } from "../../src/parts/posts";
 import { Paced, RunStopped } from "../../src/platform/errors";
 import type { PostedMessages } from "../../src/slack/postedMessages";
 

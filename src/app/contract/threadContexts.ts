@@ -15,7 +15,7 @@ export interface ContextSave {
 }
 
 /**
- * Where a thread's saved context lives: the shard's own SQLite (recording/assistantThreads.ts), the
+ * Where a thread's saved context lives: the shard's own SQLite (parts/threadContexts/assistantThreads.ts), the
  * shard that records the thread's deliveries. Synchronous: a read or a write is one statement.
  * A save of an event older than the saved context's changes nothing (returns false): a retried
  * run of an older `assistant_thread_context_changed` never undoes a newer one. A thread is its
@@ -28,7 +28,7 @@ export interface ThreadContextStore extends Partial<SessionTitleStore> {
 
 /**
  * Where the title a user chose for an agent session is kept (`agent_session_title_changed`,
- * recording/sessionTitles.ts), in the same shard as the thread's context, ordered by the event's time
+ * parts/threadContexts/sessionTitles.ts), in the same shard as the thread's context, ordered by the event's time
  * as a context is: `setTitle()` skips a thread whose user chose its title, unless told to overwrite.
  */
 export interface SessionTitleStore {

@@ -1,4 +1,4 @@
-import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { MeteredSql } from "../../platform/sql/meteredSql";
 
 /** The tables kept per thread — one row per (team, channel, thread_ts), with an indexed `saved_at` — and pruned by age. */
 export type ThreadTable = "assistant_threads" | "session_titles";

@@ -1,6 +1,6 @@
-import { BoundedMap } from "../platform/boundedMap";
-import { Paced, SlackApiError, SlackUnreachable } from "../platform/errors";
-import type { PostedMessages } from "../slack/postedMessages";
+import { BoundedMap } from "../../platform/boundedMap";
+import { Paced, SlackApiError, SlackUnreachable } from "../../platform/errors";
+import type { PostedMessages } from "../../slack/postedMessages";
 
 /** How long a lookup's pages may serve rows that ask after it began: a sweep's batch, with room. */
 export const SHARED_LOOKUP_MS = 60_000;

@@ -1,6 +1,6 @@
-import type { ContextSave, SessionTitleStore } from "../app/contract";
-import type { Conversation } from "../inbound/types";
-import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { ContextSave, SessionTitleStore } from "../../app/contract";
+import type { Conversation } from "../../inbound/types";
+import type { MeteredSql } from "../../platform/sql/meteredSql";
 import { oldestSavedAt, pruneSavedBefore } from "./keptByAge";
 
 type Thread = Pick<Conversation, "team" | "channel" | "threadTs">;

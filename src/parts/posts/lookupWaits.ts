@@ -1,4 +1,4 @@
-import { BoundedMap } from "../platform/boundedMap";
+import { BoundedMap } from "../../platform/boundedMap";
 
 /** Rows a shard remembers waiting for a lookup; the least recently set are forgotten first. */
 const MAX_WAITING_ROWS = 10_000;
@@ -10,7 +10,7 @@ const FORGET_AFTER_MS = 60 * 60_000;
  * first try across its attempts (a turn in the pace or a 429 postpones the row) and anew after a
  * read that failed (a 5xx: the row is retried with backoff, and that is no wait for a turn): a
  * lookup whose turn comes past SLACK_HISTORY_MAX_WAIT_MS is given up and the post sent again
- * (attemptPosts.ts). In memory: after an eviction, a row's wait counts from its next try.
+ * (delivery/attemptPosts.ts). In memory: after an eviction, a row's wait counts from its next try.
  */
 export class LookupWaits {
   private readonly firstTries = new BoundedMap<string, number>(MAX_WAITING_ROWS, (at, now) => at < now - FORGET_AFTER_MS);

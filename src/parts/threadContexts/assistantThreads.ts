@@ -1,6 +1,6 @@
-import type { AssistantThreadContext, ContextSave, ThreadContextStore } from "../app/contract";
-import type { Conversation } from "../inbound/types";
-import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { AssistantThreadContext, ContextSave, ThreadContextStore } from "../../app/contract";
+import type { Conversation } from "../../inbound/types";
+import type { MeteredSql } from "../../platform/sql/meteredSql";
 import { oldestSavedAt, pruneSavedBefore } from "./keptByAge";
 
 /**
