@@ -4,6 +4,8 @@ export type SpanAttributes = Record<string, string | number | boolean | undefine
 /** The part of the runtime's `tracing` (`cloudflare:workers`) used here: Cloudflare's custom spans. */
 interface RuntimeTracing {
   enterSpan<T>(name: string, run: (span: RuntimeSpan) => T): T;
+  /** The active span — outside any custom span, the invocation's root; absent from runtimes before it. */
+  getActiveSpan?(): RuntimeSpan | undefined;
 }
 interface RuntimeSpan {
   readonly isTraced: boolean;
@@ -32,12 +34,14 @@ export function traceWith(runtime: unknown): void {
 /**
  * Runs `run` inside a custom span named `name`, a child of whichever span is active (Cloudflare
  * nests them by async context and ends it when `run` returns or its promise settles). The
- * attributes are set only on a span the invocation samples (`isTraced`); without the runtime's
- * tracing this is `run()` and one check.
+ * attributes are set only on a span the invocation samples (`isTraced`). Without the runtime's
+ * tracing, or in an invocation it does not sample (its active span is not traced, so no child would
+ * be), this is `run()`: no span and no async-context frame — seven an event, most never sampled.
+ * Nothing else reads the spans' context (log lines carry their ids themselves: platform/log.ts).
  */
 export function inSpan<T>(name: string, attributes: SpanAttributes, run: () => T): T {
   sink?.({ name, attributes });
-  if (tracing === undefined) return run();
+  if (tracing === undefined || tracing.getActiveSpan?.()?.isTraced === false) return run();
   return tracing.enterSpan(name, (span) => {
     if (span.isTraced) span.setAttributes(attributes);
     return run();

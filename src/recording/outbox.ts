@@ -46,7 +46,7 @@ export class Outbox {
     this.turns = new OutboxTurns(sql, this.memory, () => this.walked(), leadsKept);
     // A parking's (a stop's) follow-ups are enqueued as any row is, in its transaction.
     const enqueue = (rows: readonly NewRow[], now: number) => this.enqueue(rows, now, null);
-    this.parked = new ParkedRows(sql, enqueue, this.memory.leases, this.memory.counts, this.receipts);
+    this.parked = new ParkedRows(sql, enqueue, this.memory.leases, this.memory.counts, this.receipts, this.memory.indexed);
     this.stopped = new StoppedRows(sql, enqueue, this.memory.leases, this.memory.counts, this.receipts);
   }
 
@@ -95,6 +95,7 @@ export class Outbox {
       return insertRow(this.sql, row, now, leased, waits ? HELD_TURN_AT : (row.dueAt ?? now)).map(({ attempts }) => {
         // A thread's lead is remembered by its shard: it has no index row to be found by (outboxTurns.ts).
         if (row.turn && row.turn.seq === null) this.turns.recordedLead(row.turn.conversation, row.key);
+        else if (row.turn) this.memory.indexed.noted(row.turn.conversation);
         if (leased) this.memory.leases.noted(row.key, leased);
         this.memory.counts.moved([row.key], null, "pending");
         return enqueuedRow(row, attempts, now, leased, waits);

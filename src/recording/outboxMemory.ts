@@ -1,4 +1,5 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
+import { IndexedThreads } from "./indexedThreads";
 import { OutboxCounts } from "./outboxCounts";
 import { OutboxLeases } from "./outboxLeases";
 import { OutboxWalk } from "./outboxWalk";
@@ -18,6 +19,8 @@ export class OutboxMemory {
   readonly walk: OutboxWalk;
   /** Each conversation's pending unindexed lead, as recorded here or found by the walk. */
   readonly leads = new Map<string, string>();
+  /** Threads that may have an indexed turn pending (indexedThreads.ts): the others need no read once the walk is complete. */
+  readonly indexed = new IndexedThreads();
   /**
    * Conversations whose held turns the walk's end looks at: a turn recorded as LEAD_UNKNOWN names
    * its lead then, and a held turn whose thread is free is made due (the turn before it may have
@@ -45,6 +48,7 @@ export class OutboxMemory {
         if (row.claimToken !== null && row.claimExpiresAt !== null && !this.leases.has(row.key))
           this.leases.noted(row.key, { token: row.claimToken, expiresAt: row.claimExpiresAt });
         if (row.turn !== null && row.turnSeq === null) this.leads.set(row.turn, row.key);
+        if (row.turn !== null && row.turnSeq !== null) this.indexed.noted(row.turn);
         if (row.turn !== null && (row.turnAfter === LEAD_UNKNOWN || row.held)) this.threadsToSettle.add(row.turn);
         this.counts.walked("pending");
       },

@@ -82,6 +82,9 @@ export class OutboxTurns {
    * after every turn row still there, indexed.
    */
   place(conversation: string, turns: number): TurnOfRow {
+    // Once the walk is complete, a thread with no lead and no indexed turn noted has none pending (indexedThreads.ts).
+    if (turns === 1 && this.walked() && !this.leads.has(conversation) && this.memory.indexed.free(conversation) && this.hasRoom())
+      return { conversation, seq: null, waits: false };
     const { seq, held } = this.sql.one<{ seq: number | null; held: number | null }>(
       `SELECT max(turn_seq) AS seq, max(${holdsThread("row")}) AS held FROM outbox AS row
         WHERE row.turn = ? AND row.turn_seq IS NOT NULL`,
@@ -90,6 +93,7 @@ export class OutboxTurns {
     // Until the walk is complete, a lead this instance does not know may still be pending.
     const lead = this.leadOf(conversation) ?? (this.walked() ? undefined : LEAD_UNKNOWN);
     if (lead === LEAD_UNKNOWN) this.threadsToSettle.add(conversation);
+    if (held !== 1) this.memory.indexed.none(conversation);
     if (held !== 1 && lead === undefined && turns === 1 && this.hasRoom()) return { conversation, seq: null, waits: false };
     return {
       conversation,
@@ -150,12 +154,13 @@ export class OutboxTurns {
 
   /** Whether a turn of `conversation` waits for its thread (an index read, no write: a claim would cost a commit). */
   pending(conversation: string): boolean {
-    return (
-      this.sql.all(
-        `SELECT 1 FROM outbox AS row WHERE row.turn = ? AND row.turn_seq IS NOT NULL AND ${holdsThread("row")} LIMIT 1`,
-        conversation,
-      ).length > 0
+    if (this.walked() && this.memory.indexed.free(conversation)) return false;
+    const held = this.sql.all(
+      `SELECT 1 FROM outbox AS row WHERE row.turn = ? AND row.turn_seq IS NOT NULL AND ${holdsThread("row")} LIMIT 1`,
+      conversation,
     );
+    if (held.length === 0) this.memory.indexed.none(conversation);
+    return held.length > 0;
   }
 
   /**

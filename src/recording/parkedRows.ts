@@ -2,6 +2,7 @@ import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { ParkedPosition } from "../rpc/parkedFilter";
 import type { OutboxStatus, ParkedCursor, ParkedRow } from "../rpc/shard";
 import type { ReceiptKeeper } from "./foldedReceipts";
+import type { IndexedThreads } from "./indexedThreads";
 import { attemptBegan } from "./leaseTokens";
 import type { OutboxCounts } from "./outboxCounts";
 import type { OutboxLeases } from "./outboxLeases";
@@ -29,6 +30,8 @@ export class ParkedRows {
     private readonly leases: OutboxLeases,
     private readonly counts: OutboxCounts,
     private readonly receipts: ReceiptKeeper,
+    /** Threads whose indexed turns may be pending: a replayed turn is one (indexedThreads.ts). */
+    private readonly indexed: IndexedThreads,
   ) {}
 
   /**
@@ -146,17 +149,20 @@ export class ParkedRows {
     // A lease left on a row parked in an attempt (a stop's) is taken over here, as a claim takes one
     // over: its posts become uncertain, and the row is back among the waiting rows (outbox_due).
     const replayed = this.sql
-      .all<{ idempotency_key: string }>(
+      .all<{ idempotency_key: string; turn: string | null }>(
         `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?1, parked_at = NULL,
             turn_seq = CASE WHEN turn IS NULL THEN turn_seq ELSE coalesce(turn_seq, 0) END,
             posts_uncertain_since = CASE WHEN ${attemptBegan("outbox")}
               THEN coalesce(posts_uncertain_since, claimed_at, created_at) ELSE posts_uncertain_since END,
             claim_token = NULL, claim_expires_at = NULL
-          WHERE ${DEAD_LETTER} AND (?2 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?2))) RETURNING idempotency_key`,
+          WHERE ${DEAD_LETTER} AND (?2 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?2))) RETURNING idempotency_key, turn`,
         now,
         keys === null ? null : JSON.stringify(keys),
       )
-      .map((row) => row.idempotency_key);
+      .map((row) => {
+        if (row.turn !== null) this.indexed.noted(row.turn);
+        return row.idempotency_key;
+      });
     for (const key of replayed) this.leases.forgotten(key);
     this.counts.moved(replayed, "parked", "pending");
     return replayed.length;

@@ -62,6 +62,7 @@ export class SuspendedTurns {
     if (row === undefined) return null;
     // A thread's lead has no index row: its shard remembers it (outboxTurns.ts).
     if (place.seq === null) this.turns.recordedLead(conversation, key);
+    else this.memory.indexed.noted(conversation);
     if (place.waits) this.memory.leases.forgotten(key);
     return { waits: place.waits };
   }

@@ -55,6 +55,58 @@ describe("traces: one delivery's spans", () => {
   });
 });
 
+/** The runtime's tracing, or a fake of it, with the runtime spans `inSpan` entered counted. */
+function countingTracing(active: (() => { isTraced: boolean } | undefined) | undefined) {
+  const entered: string[] = [];
+  const attributes: Record<string, unknown>[] = [];
+  const tracing = {
+    enterSpan<T>(name: string, run: (span: { isTraced: boolean; setAttributes(a: Record<string, unknown>): void }) => T): T {
+      entered.push(name);
+      return run({ isTraced: true, setAttributes: (set) => attributes.push(set) });
+    },
+    ...(active ? { getActiveSpan: active } : {}),
+  };
+  return { tracing, entered, attributes };
+}
+
+describe("spans cost nothing where nothing is traced (issue 43, point 3)", () => {
+  afterEach(async () => (await import("../../src/platform/spans")).traceWith((await import("cloudflare:workers")).tracing));
+
+  it("an invocation its runtime does not sample enters no runtime span; a sampled one, or a runtime that cannot say, enters each", async () => {
+    const { inSpan, traceWith } = await import("../../src/platform/spans");
+    const entered = enteredSpans();
+    const counted = (active: (() => { isTraced: boolean } | undefined) | undefined) => {
+      const fake = countingTracing(active);
+      traceWith(fake.tracing);
+      expect(inSpan("step", { event_id: "Ev1" }, () => 42)).toBe(42);
+      return { entered: fake.entered, attributes: fake.attributes };
+    };
+    expect(counted(() => ({ isTraced: false }))).toEqual({ entered: [], attributes: [] });
+    expect(counted(() => ({ isTraced: true }))).toEqual({ entered: ["step"], attributes: [{ event_id: "Ev1" }] });
+    expect(counted(undefined)).toEqual({ entered: ["step"], attributes: [{ event_id: "Ev1" }] });
+    expect(counted(() => undefined)).toEqual({ entered: ["step"], attributes: [{ event_id: "Ev1" }] });
+    // The test hook hears of every span all the same.
+    expect(entered.map((span) => span.name)).toEqual(["step", "step", "step", "step"]);
+  });
+
+  it("a delivery in local workerd (never sampled) enters none of its seven spans in the runtime", async () => {
+    const { traceWith } = await import("../../src/platform/spans");
+    const runtime = (await import("cloudflare:workers")).tracing;
+    const entered: string[] = [];
+    traceWith({
+      enterSpan: <T>(name: string, run: (span: unknown) => T) => {
+        entered.push(name);
+        return runtime.enterSpan(name, run);
+      },
+      getActiveSpan: () => runtime.getActiveSpan(),
+    });
+    const told = enteredSpans();
+    const { eventId } = await traceMe();
+    expect(told.filter((span) => span.name === "verify" || span.attributes.event_id === eventId)).toHaveLength(7);
+    expect(entered).toEqual([]);
+  });
+});
+
 /** The JSON lines the Worker and its shards write from now on (same isolate as the test). */
 function loggedLines(): Record<string, unknown>[] {
   const lines: Record<string, unknown>[] = [];
