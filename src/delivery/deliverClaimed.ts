@@ -21,17 +21,11 @@ import { fenced, postpone, reentered } from "./postponements";
  * attempts (immediateAttempts.ts) both come here. Never throws: on an unexpected failure the
  * leases stay, and the alarm (armed for their expiry) reclaims the rows.
  */
-export async function deliverLeased(
-  courier: Courier,
-  token: string,
-  rows: readonly ClaimedRow[],
-  concurrency = courier.delivery.concurrency,
-  meter = courier.meters.current,
-): Promise<void> {
+export async function deliverLeased(...leased: Parameters<typeof deliverClaimed>): Promise<void> {
   try {
-    await deliverClaimed(courier, token, rows, concurrency, meter);
+    await deliverClaimed(...leased);
   } catch (error) {
-    log("error", "delivery failed", { shard: courier.shard, error: describeError(error) });
+    log("error", "delivery failed", { shard: leased[0].shard, error: describeError(error) });
   }
 }
 
