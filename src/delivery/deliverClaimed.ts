@@ -61,7 +61,7 @@ async function deliverOne(courier: Courier, token: string, claimed: ClaimedRow, 
     events.emit(postpone(courier, token, claimed, Date.now() + SPENT_RESUME_MS));
     return;
   }
-  // A suspended run woke: it takes a new turn, the newest of its thread (recording/suspendedTurns.ts).
+  // A suspended run woke: it takes a new turn, the newest of its thread (parts/turns/suspendedTurns.ts).
   const row = claimed.turn_released ? reentered(courier, token, claimed) : claimed;
   if (row === undefined) return;
 

@@ -11,7 +11,7 @@ interface Postponing {
   shard: string;
   wakeAt(at: number): void;
   turnEnded?(conversation: string, key: string, meter?: InvocationMeter): void;
-  parts: Pick<ShardParts, "waits">;
+  parts: Pick<ShardParts, "waits" | "turns">;
 }
 
 /**
@@ -33,7 +33,7 @@ export function postpone(
   // a leased row): due now. Read in the same turn as the postpone, so no click falls in between.
   const due = courier.parts.waits.answeredFor(row.idempotency_key) ? Date.now() : until;
   // Fenced by the same lease as the postpone, with no await between: both are written, or neither.
-  const released = suspended && row.turn ? courier.outbox.turns.suspended.release(row.idempotency_key, token) : null;
+  const released = suspended && row.turn ? courier.parts.turns.suspended.release(row.idempotency_key, token) : null;
   if (!courier.outbox.postpone(row.idempotency_key, token, due, postsUncertainSince, checkpoints))
     return fenced(courier, row, "postpone");
   if (released !== null) courier.turnEnded?.(released, row.idempotency_key, meter);
@@ -47,7 +47,7 @@ export function postpone(
  */
 export function reentered(courier: Postponing, token: string, row: ClaimedRow): ClaimedRow | undefined {
   const conversation = row.turn_released as string;
-  const turn = courier.outbox.turns.suspended.reenter(row.idempotency_key, token, conversation);
+  const turn = courier.parts.turns.suspended.reenter(row.idempotency_key, token, conversation);
   if (turn === null) courier.events.emit(fenced(courier, row, "postpone"));
   return turn === null || turn.waits ? undefined : { ...row, turn: conversation, turn_released: null };
 }

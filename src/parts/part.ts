@@ -13,11 +13,10 @@ export interface PartWorld {
 }
 
 /**
- * A part of a shard's engine: one feature's storage, its ingest side and its delivery side, in a
- * folder of src/parts/ entered by its `index.ts`, listed once in `shardParts.ts`. The shard's hubs
- * call these for every part; what a part gives one attempt (its tools) it exports by name.
+ * What the shard's hubs call on every part, each hook only if the part has it: a part says none it
+ * does not use.
  */
-export interface ShardPart {
+interface PartHooks {
   /**
    * A delivery was recorded (accepted), in the turn of its ingest: with no await in between, the
    * part's writes share the ingest's commit. `interrupted`: the runs its turn's ingest stopped.
@@ -30,3 +29,12 @@ export interface ShardPart {
   /** The workspace's installation is gone (uninstalled, tokens revoked): what the part keeps of it goes. */
   installationGone?(workspace: string): void;
 }
+
+/**
+ * A part of a shard's engine: one feature's storage, its ingest side and its delivery side, in a
+ * folder of src/parts/ entered by its `index.ts`, listed once in `shardParts.ts`. The shard's hubs
+ * call its hooks (`PartHooks`) for every part; what a part gives one attempt (its tools) it exports
+ * by name. Any object with the hooks it has typed as they are: `& object` lets a part that has
+ * none (uncertain posts) be one — a type of optional members alone refuses what shares none of them.
+ */
+export type ShardPart = PartHooks & object;

@@ -3,6 +3,7 @@ import type { PartWorld, ShardPart } from "./part";
 import { UncertainPosts } from "./posts";
 import { Stops } from "./stops";
 import type { ThreadContexts } from "./threadContexts";
+import { Turns } from "./turns";
 import { Waits } from "./waits";
 
 /**
@@ -13,6 +14,7 @@ const PARTS = {
   stops: ({ outbox, shard, wakeAt, turnsMayGo }: PartWorld) => new Stops(outbox, shard, wakeAt, turnsMayGo),
   waits: (world: PartWorld) => new Waits(world),
   posts: (world: PartWorld) => new UncertainPosts(world),
+  turns: (world: PartWorld) => new Turns(world),
 } satisfies Record<string, (world: PartWorld) => ShardPart>;
 
 /**

@@ -1,27 +1,42 @@
 import type { AckBody, Plan, PlannedEffect, SlackApp, TurnLimit } from "../app/contract";
 import { outboxKeyOf } from "../app/contract";
 import type { Inbound } from "../inbound/types";
-import { userOf } from "../inbound/userOf";
-import { INTERRUPTED } from "../platform/errors";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { IngestResult } from "../rpc/shard";
-import { budgetedTurns } from "./budgetedTurns";
 import type { FoldedReceipt } from "./foldedReceipts";
-import { burstOf, joinBurst } from "./mergedTurns";
 import type { ClaimedRow, Lease, Outbox } from "./outbox";
 import type { OutboxFiling } from "./outboxFiling";
-import { newRow } from "./outboxRows";
+import { type NewRow, newRow } from "./outboxRows";
 import type { ReceiptStory } from "./receiptStory";
 import type { Receipts } from "./receipts";
-import type { TurnBudgets } from "./turnBudgets";
+
+/** A delivery's turns as its ingest takes them in, in its transaction (the turns part: parts/turns/). */
+export interface IngestTurns {
+  /** `firsts`: the effects this delivery records for the first time (past its receipts), in its transaction. */
+  admit(inbound: Inbound, firsts: PlannedEffect[], now: number): AdmittedTurns;
+}
+
+/** What a delivery's turns leave to enqueue (AdmittedTurns.effects), and what its ingest tells. */
+export interface AdmittedTurns {
+  /** The effects to enqueue: a merge turn's run that joined its burst is not one, a refused turn became its refusal. */
+  effects: PlannedEffect[];
+  /** The limit that refused a turn, if one did. */
+  refused?: TurnLimit;
+  /** The runs the delivery's interrupting turn stopped. */
+  interrupted: string[];
+  /** The end of its merge turns' quiet period (the earliest): when the alarm must look again; null with none. */
+  dueAt: number | null;
+  /** The turn of `planned`'s row: its place in its conversation, its burst and when it is due. */
+  rowOf(planned: PlannedEffect): Pick<NewRow, "turn" | "burst" | "dueAt">;
+}
 
 export interface IngestStores {
   /** The shard's one SQL door: its transaction refuses what Cloudflare refuses (platform/sql/meteredSql.ts). */
   sql: MeteredSql;
   receipts: Receipts;
   outbox: Outbox;
-  /** Each user's and the workspace's turns this minute and day (`limits`). */
-  budgets: TurnBudgets;
+  /** Its turns: budgets, bursts, places and interrupts (parts/turns/). */
+  turns: IngestTurns;
   /** The outbox filed by generation: its first mark is made as a receipt generation's table is (outboxFiling.ts). */
   filing?: OutboxFiling;
 }
@@ -34,11 +49,11 @@ export interface IngestStores {
  * user's earlier turns, or anyone's (`of: "anyone"`); with another user's left, it queues behind them.
  * A delivery's runs that are turns (PlannedEffect.turn) take its place in their conversation,
  * after every turn recorded before it (recording/outboxTurns.ts). A turn under budgets (`limits`)
- * is counted here, only as its delivery is first recorded; over one, it is not enqueued but refused
- * (budgetedTurns.ts), and `refused` says which limit. A `merge` turn's run joins its user's burst
- * instead while that turn has not started — one turn, counted once, at its first message — and is
- * due after its quiet period (mergedTurns.ts): `dueAt`, the earliest such time, is when the shard's
- * alarm must look again.
+ * is counted here, only as its delivery is first recorded; over one, it is not enqueued but refused,
+ * and `refused` says which limit. A `merge` turn's run joins its user's burst instead while that
+ * turn has not started — one turn, counted once, at its first message — and is due after its quiet
+ * period: `dueAt`, the earliest such time, is when the shard's alarm must look again. All of that
+ * is the turns part's ingest side (`stores.turns`: parts/turns/).
  */
 export function ingestDelivery(
   stores: IngestStores,
@@ -85,33 +100,10 @@ export function ingestDelivery(
     // A fact-scoped effect is enqueued once per message, whichever of its events comes first.
     const firsts = plan.effects.filter((planned) => !factScoped(planned) || !receipts.seen(factReceiptKey(planned), now));
     if (byFactOnly && firsts.length === 0) return { verdict: "duplicate", enqueued: 0 };
-    // A merge turn's message joins its user's burst while that turn has not started: no row of its
-    // own, and not a turn of its own either (the burst was counted at its first message).
-    const quietEnd = (planned: PlannedEffect) => now + (planned.turn?.quietMs ?? 0);
-    const merges = firsts.filter((planned) => planned.turn?.policy === "merge");
-    if (merges.length > 0) dueAt = Math.min(...merges.map(quietEnd));
-    const joined = new Set(merges.filter((planned) => joins(sql, inbound, planned, quietEnd(planned))));
-    // Counted only here, past both receipts: a retried delivery, or a message's twin event, counts once.
-    const budgeted = budgetedTurns(
-      stores.budgets,
-      inbound,
-      firsts.filter((planned) => !joined.has(planned)),
-      now,
-    );
-    const { effects } = budgeted;
-    refused = budgeted.refused;
-    // One delivery's turns share one conversation (the delivery's) and one place in it.
-    const turns = effects.filter((planned) => planned.turn);
-    const conversation = turns[0]?.turn?.conversation;
-    let place = conversation === undefined ? undefined : outbox.turns.place(conversation, turns.length);
-    // Before the enqueue: the turns it interrupts no longer hold the thread, so its own turn is leased at once.
-    const interrupts = turns.find((planned) => planned.turn?.policy === "interrupt")?.turn;
-    if (place?.waits && interrupts) {
-      const whose = interrupts.of === "anyone" ? "anyone" : { user: userOf(inbound) };
-      const interrupting = outbox.turns.interrupt(place, INTERRUPTED, now, whose);
-      interrupted = interrupting.stopped;
-      place = interrupting.place;
-    }
+    // Bursts joined, budgets judged, the turns' place taken and what they interrupt stopped, in this transaction.
+    const turns = stores.turns.admit(inbound, firsts, now);
+    const { effects } = turns;
+    ({ refused, interrupted, dueAt } = turns);
     // The receipts this delivery owes: its own (unless its message's fact receipts are its record) and
     // each new fact's. Each is carried by a row written here — its own fact-scoped row, or the
     // delivery's first row of its own — so it costs no row (docs/design.md "An event's story").
@@ -129,16 +121,9 @@ export function ingestDelivery(
     const carried = new Map(owed.flatMap(({ receipt, carrier }) => (carrier ? [[carrier, receipt] as const] : [])));
     const rows = outbox.enqueue(
       effects.map((planned) => {
-        const burst = burstOf(inbound, planned);
         const key = outboxKeyOf(inbound, planned);
         const receipt = carried.get(key);
-        return {
-          ...newRow(key, inbound.workspace, planned.effect),
-          ...(planned.turn && place ? { turn: place } : {}),
-          // A burst's first message: its row is due after the quiet period, and the alarm runs it.
-          ...(burst === undefined ? {} : { burst, dueAt: quietEnd(planned) }),
-          ...(receipt ? { receipt } : {}),
-        };
+        return { ...newRow(key, inbound.workspace, planned.effect), ...turns.rowOf(planned), ...(receipt ? { receipt } : {}) };
       }),
       now,
       lease,
@@ -152,10 +137,4 @@ export function ingestDelivery(
     return { verdict: "accepted", ackBody: plan.ackBody, enqueued: rows.length };
   });
   return { result, leased, interrupted, ...(refused ? { refused } : {}), dueAt: result.verdict === "accepted" ? dueAt : null };
-}
-
-/** Whether `planned`'s run of `inbound` joins its user's open burst (mergedTurns.ts), due at `dueAt` then. */
-function joins(sql: MeteredSql, inbound: Inbound, planned: PlannedEffect, dueAt: number): boolean {
-  const burst = burstOf(inbound, planned);
-  return burst !== undefined && joinBurst(sql, burst, inbound, dueAt);
 }

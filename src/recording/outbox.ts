@@ -91,7 +91,7 @@ export class Outbox {
     return rows.flatMap((row) => {
       // Placed in the enqueue's own synchronous turn: nothing can settle the earlier turn in between.
       const waits = row.turn?.waits === true;
-      const leased = waits || row.dueAt !== undefined ? null : lease; // due later: the alarm runs it (mergedTurns.ts)
+      const leased = waits || row.dueAt !== undefined ? null : lease; // due later: the alarm runs it (parts/turns/mergedTurns.ts)
       return insertRow(this.sql, row, now, leased, waits ? HELD_TURN_AT : (row.dueAt ?? now)).map(({ attempts }) => {
         // A thread's lead is remembered by its shard: it has no index row to be found by (outboxTurns.ts).
         if (row.turn && row.turn.seq === null) this.turns.recordedLead(row.turn.conversation, row.key);

@@ -21,11 +21,11 @@ export type ClaimedRow = {
   claimed_at?: number | null;
   /** A turn's conversation (migrations/0014_turns.sql): when it settles, the conversation's next turn may begin. */
   turn?: string | null;
-  /** A suspended run's conversation while its turn is given back: it takes a new one when it wakes (suspendedTurns.ts). */
+  /** A suspended run's conversation while its turn is given back: it takes a new one when it wakes (parts/turns/suspendedTurns.ts). */
   turn_released?: string | null;
   /** Written unleased: an earlier turn of its conversation holds the thread (recording/outboxTurns.ts). */
   waitsForTurn?: boolean;
-  /** Written unleased, due then: a merge turn in its quiet period (recording/mergedTurns.ts); the alarm runs it. */
+  /** Written unleased, due then: a merge turn in its quiet period (parts/turns/mergedTurns.ts); the alarm runs it. */
   dueAt?: number;
   /** The effect itself, for a row its ingest just wrote: the immediate attempt parses nothing back. */
   effect?: Effect;
@@ -54,7 +54,7 @@ export interface NewRow {
   turn?: TurnOfRow;
   /** Written unleased and due then, unless its turn waits (held): a merge turn's quiet period. */
   dueAt?: number;
-  /** A merge turn: the burst it takes in until it starts (mergedTurns.ts `burstOf`). */
+  /** A merge turn: the burst it takes in until it starts (parts/turns/mergedTurns.ts `burstOf`). */
   burst?: string;
   /** The receipt this row carries, written by its INSERT instead of a receipt row (foldedReceipts.ts). */
   receipt?: FoldedReceipt;

@@ -3,7 +3,6 @@ import { userOf } from "../inbound/userOf";
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { OutboxMemory } from "./outboxMemory";
 import { PENDING, pendingIn } from "./rowStatus";
-import { SuspendedTurns } from "./suspendedTurns";
 import { HELD_TURN_AT, LEAD_UNKNOWN } from "./turnMarks";
 
 /**
@@ -11,7 +10,7 @@ import { HELD_TURN_AT, LEAD_UNKNOWN } from "./turnMarks";
  * as a predicate on the outbox row `row` names: a turn holds its thread while it is pending —
  * neither parked (stopped, interrupted, given up) nor completed (done: rowStatus.ts) — and
  * not suspended (a run in `sleep` / `waitForAction` gave its turn back: its `turn` is NULL until it
- * wakes, 0021_released_turns.sql, suspendedTurns.ts). A turn in an attempt, waiting for a retry or
+ * wakes, 0021_released_turns.sql, parts/turns/suspendedTurns.ts). A turn in an attempt, waiting for a retry or
  * cooling down under a rate limit still holds it. Every
  * question about turns — the claim, the enqueue's lease, the alarm, an interrupt — asks it here
  * and nowhere else.
@@ -61,8 +60,6 @@ export class OutboxTurns {
    */
   private readonly leads: Map<string, string>;
   private readonly threadsToSettle: Set<string>;
-  /** Runs suspended in `sleep` / `waitForAction`: their turns given back, and taken anew when they wake. */
-  readonly suspended: SuspendedTurns;
 
   /** `walked`: whether the outbox's walk has read back every lead of the instances before this one (outboxWalk.ts). */
   constructor(
@@ -73,7 +70,6 @@ export class OutboxTurns {
   ) {
     this.leads = memory.leads;
     this.threadsToSettle = memory.threadsToSettle;
-    this.suspended = new SuspendedTurns(sql, memory, this);
   }
 
   /**

@@ -14,7 +14,6 @@ import { OutboxFiling } from "../recording/outboxFiling";
 import { Receipts } from "../recording/receipts";
 import { rerunLinks } from "../recording/rerunLinks";
 import { PAUSED_RETRY_MS, type ShardStorage } from "../recording/shardStorage";
-import { TurnBudgets } from "../recording/turnBudgets";
 import type { CoordinatorEnv } from "../rpc/env";
 import type { EventFilter, EventStory, EventSummary } from "../rpc/eventStories";
 import { installationStub } from "../rpc/installationStubs";
@@ -71,7 +70,8 @@ export class Recording {
       sql: storage.sql,
       receipts: this.receipts,
       outbox,
-      budgets: new TurnBudgets(storage.sql),
+      // Its turns' ingest side: the turns part of its delivery loop (parts/turns/).
+      turns: delivery.parts.turns,
       filing: this.filing,
     };
     this.stories = new EventStories(storage.sql, this.receipts, this.filing, (key) => delivery.parts.waits.store.ofRun(key));
@@ -192,7 +192,6 @@ export class Recording {
   prune(now: number): void {
     if (this.receipts.pruneExpired(now) > 0) this.parts.storage.wakeUps.arm(now + 1_000);
     if (this.parts.storage.migrated) this.filing.file(now);
-    this.stores.budgets.prune(now);
   }
 
   receiptCount(): number {

@@ -2,7 +2,7 @@ import { abortAllDurableObjects, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { TurnPolicy } from "../../src/app/listeners";
 import { turnOf } from "../../src/app/listeners/turns";
-import { BURST_MESSAGES_MAX } from "../../src/recording/mergedTurns";
+import { BURST_MESSAGES_MAX } from "../../src/parts/turns";
 import { channelMessage, eventCallback, messageTs, signedEvent, slackId } from "../../src/testing/deliveries";
 import { controlClock } from "../support/clock";
 import { deliver, newWorkspace, shardStub, signedBy } from "../support/coordinator";

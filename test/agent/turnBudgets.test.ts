@@ -219,10 +219,10 @@ describe("turn budgets (`limits`)", () => {
     const app = answering({ limits: { turnsPerUser: { perMinute: 5 } } });
     const outcome = await inShard(app, async (shard, state, team) => {
       await answered(shard, messageIn(team, "C0000PRUNE", "one"));
-      shard.recording.prune(Date.now());
+      shard.delivery.parts.prune(Date.now());
       const today = budgetRows(state).length;
       clock.advance(86_400_000);
-      shard.recording.prune(Date.now());
+      shard.delivery.parts.prune(Date.now());
       return { today, tomorrow: budgetRows(state).length };
     });
     expect(outcome).toEqual({ today: 1, tomorrow: 0 });

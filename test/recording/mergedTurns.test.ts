@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
-import { BURST_PAYLOAD_MAX } from "../../src/recording/mergedTurns";
+import { BURST_PAYLOAD_MAX } from "../../src/parts/turns";
 import { controlClock } from "../support/clock";
 import { newWorkspace, shardStub } from "../support/coordinator";
 import { latch } from "../support/latch";

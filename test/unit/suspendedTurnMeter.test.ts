@@ -38,10 +38,9 @@ describe("a suspended run's released turn", () => {
       events: { emit() {} },
       leases: { during: (_key: string, _token: string, attempt: () => Promise<void>) => attempt() },
       // No click answered its wait (asked of `parts.waits` once the shard's parts hold the waits).
-      parts: { waits: { answeredFor: () => false } },
+      parts: { waits: { answeredFor: () => false }, turns: { suspended: { release: () => THREAD } } },
       outbox: {
         waits: { answeredFor: () => false },
-        turns: { suspended: { release: () => THREAD } },
         postpone: () => true,
       },
       perform: () => Promise.reject(new RunSleeping("nap", Date.now() + 60_000)),

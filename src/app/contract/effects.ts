@@ -38,7 +38,7 @@ export interface RunEffect {
   /** The listener's name (see App); looked up again when the row is performed. */
   listener: string;
   inbound: Inbound;
-  /** A `merge` turn: the events of the messages its burst took in after `inbound`'s, as they arrived (recording/mergedTurns.ts). */
+  /** A `merge` turn: the events of the messages its burst took in after `inbound`'s, as they arrived (parts/turns/mergedTurns.ts). */
   merged?: Record<string, unknown>[];
   /** `app.error`'s run: the listener whose run was finally parked, and why. */
   failure?: RunFailure;

@@ -7,7 +7,7 @@ export interface BudgetWindows {
 /**
  * A turn under budgets (`limits`), as its plan hands it to the shard: whose turn it is, the maxima,
  * and whether the app answers a refusal itself (its `exceeded` run) or the coordinator's ephemeral does.
- * Counted, or refused, when its delivery is first recorded (recording/budgetedTurns.ts).
+ * Counted, or refused, when its delivery is first recorded (parts/turns/budgetedTurns.ts).
  */
 export interface TurnBudget {
   /** The user whose message it is (absent: none named, so only the workspace's budget applies). */

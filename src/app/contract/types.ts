@@ -22,7 +22,7 @@ export interface PlannedEffect {
    * A turn (a run answering a user's message in a conversation): runs one at a time in its
    * conversation, in arrival order (`queue`), or stops the turns there first (`interrupt`): those
    * of the same user, or anyone's (`of: "anyone"`), or queues and takes in the same user's later
-   * messages until it starts (`merge`: its row due `quietMs` after the last, recording/mergedTurns.ts).
+   * messages until it starts (`merge`: its row due `quietMs` after the last, parts/turns/mergedTurns.ts).
    * Absent: not a turn, never held back (`parallel`, and every other effect).
    */
   turn?: { conversation: string; policy: "queue" | "interrupt" | "merge"; of?: "anyone"; quietMs?: number };

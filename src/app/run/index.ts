@@ -4,7 +4,7 @@
  * `chatStream` in `chatStream.ts`; `sleep` and `waitForAction` from waits/) and its controls (the thread's
  * status kept alive, its agent session, the stop button's `signal`) around each attempt; and an
  * options load's listener that reads before it acks, run at the edge with Bolt's arguments (`optionsLoad.ts`);
- * what ends an attempt where the run's code cannot catch it (`attemptEnding.ts`, `guardedTools.ts`); a merged burst's `messages` (`burstMessages.ts`).
+ * what ends an attempt where the run's code cannot catch it (`attemptEnding.ts`, `guardedTools.ts`); a merged burst's `messages` (`burstMessages.ts`); a stored run given to the listener it names (`registeredRun.ts`).
  */
 
 export { AttemptEnding, endsTheAttempt } from "./attemptEnding";
@@ -12,5 +12,6 @@ export { withMessages } from "./burstMessages";
 export { guardedTools } from "./guardedTools";
 export { loadOptionsWith } from "./optionsLoad";
 export { type Performed, performRun } from "./performRun";
+export { type RunOptions, registeredRun } from "./registeredRun";
 export { runArgsOf } from "./runArgs";
 export { withRunControls } from "./runControls";

@@ -9,8 +9,6 @@ import { PostLookups } from "./postLookups";
  * memory, one per shard; no table, nothing recorded at ingest, nothing to prune.
  */
 export class UncertainPosts implements ShardPart {
-  /** No hook of the hubs (their maps forget by themselves): said, so the registry's check holds it to `ShardPart`. */
-  declare readonly prune?: undefined;
   readonly lookups: PostLookups;
   private rowWaits?: LookupWaits;
 

@@ -1,6 +1,6 @@
-import type { PlannedEffect, RunEffect, TurnLimit } from "../app/contract";
-import { eventOf } from "../inbound/eventOf";
-import type { Inbound } from "../inbound/types";
+import type { PlannedEffect, RunEffect, TurnLimit } from "../../app/contract";
+import { eventOf } from "../../inbound/eventOf";
+import type { Inbound } from "../../inbound/types";
 
 /** The outbox name of a refused turn's ephemeral: one per delivery, whichever of its runs were refused. */
 export const TURN_REFUSED = "turn:refused";

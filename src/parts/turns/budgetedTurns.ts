@@ -1,5 +1,5 @@
-import type { BudgetWindows, PlannedEffect, TurnBudget, TurnLimit } from "../app/contract";
-import type { Inbound } from "../inbound/types";
+import type { BudgetWindows, PlannedEffect, TurnBudget, TurnLimit } from "../../app/contract";
+import type { Inbound } from "../../inbound/types";
 import { type BudgetCounts, type BudgetScope, type TurnBudgets, windowEnd, windowsAt } from "./turnBudgets";
 import { refusalOf, TURN_REFUSED } from "./turnRefusals";
 

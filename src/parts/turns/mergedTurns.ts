@@ -1,10 +1,10 @@
-import type { PlannedEffect } from "../app/contract";
-import { isObject } from "../inbound/fields";
-import type { Inbound } from "../inbound/types";
-import { userOf } from "../inbound/userOf";
-import type { MeteredSql } from "../platform/sql/meteredSql";
-import { PENDING } from "./rowStatus";
-import { HELD_TURN_AT } from "./turnMarks";
+import type { PlannedEffect } from "../../app/contract";
+import { isObject } from "../../inbound/fields";
+import type { Inbound } from "../../inbound/types";
+import { userOf } from "../../inbound/userOf";
+import type { MeteredSql } from "../../platform/sql/meteredSql";
+import { PENDING } from "../../recording/rowStatus";
+import { HELD_TURN_AT } from "../../recording/turnMarks";
 
 /** At most this many messages in one merged burst: the next one starts a turn of its own. */
 export const BURST_MESSAGES_MAX = 20;

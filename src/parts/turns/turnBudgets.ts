@@ -1,4 +1,4 @@
-import type { MeteredSql } from "../platform/sql/meteredSql";
+import type { MeteredSql } from "../../platform/sql/meteredSql";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;

@@ -1,7 +1,7 @@
-import type { MeteredSql } from "../platform/sql/meteredSql";
-import type { OutboxMemory } from "./outboxMemory";
-import { PENDING } from "./rowStatus";
-import { HELD_TURN_AT } from "./turnMarks";
+import type { MeteredSql } from "../../platform/sql/meteredSql";
+import type { OutboxMemory } from "../../recording/outboxMemory";
+import { PENDING } from "../../recording/rowStatus";
+import { HELD_TURN_AT } from "../../recording/turnMarks";
 
 /** What a woken run's new turn needs of the thread's turns (outboxTurns.ts). */
 export interface TurnPlaces {
