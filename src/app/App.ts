@@ -1,5 +1,4 @@
 import type { Inbound } from "../inbound/types";
-import { ListenerGone } from "../platform/errors";
 import { type Assistant, type AssistantConfig, assistantListeners } from "./assistant";
 import type { AckBody, EnvBindings, OptionsLoadWorld, Plan, PlannedEffect, RunEffect, RunTools, SlackApp } from "./contract";
 import { functionMatch, functionParked } from "./functions";
@@ -22,7 +21,6 @@ import {
   failureNoticesOf,
   type Listener,
   type ListenerSpec,
-  listenerRun,
   type Matched,
   type Matcher,
   type MessageArgs,
@@ -43,7 +41,7 @@ import {
   viewRegistration,
 } from "./listeners";
 import * as slackManifest from "./manifest";
-import { loadOptionsWith, performRun, withMessages } from "./run";
+import { loadOptionsWith, runRegistered } from "./run";
 import { type EntityDetailsArgs, entityDetailsMatch } from "./workObjects";
 
 /** Follow-ups of a parked run, planned purely (SlackApp.parked). */
@@ -223,15 +221,9 @@ export class App<Env = EnvBindings> implements SlackApp<Env> {
     return this;
   }
 
-  async run(effect: RunEffect, typed: RunTools<Env>): Promise<void> {
-    const tools = typed as RunTools; // the Worker's env as it is: `Env` only types the listeners' registrations
-    const { failure, inbound } = effect;
-    const listener = this.listeners.find((l) => l.name === (failure?.listener ?? effect.listener));
-    const context = withMessages(listener?.match(inbound), effect);
-    const matched = context ?? { inbound, body: inbound.payload };
-    if (failure) return performRun(tools, matched, { failure, errorHandler: this.errorHandler });
-    if (!listener || !context) throw new ListenerGone(`no listener "${effect.listener}" matches this delivery any more`);
-    await performRun(tools, context, { listener: listener.name, run: listenerRun(effect, this.filters.limits, listener.spec) });
+  run(effect: RunEffect, typed: RunTools<Env>): Promise<void> {
+    // The Worker's env as it is: `Env` only types the listeners' registrations.
+    return runRegistered(this.listeners, this.filters, this.errorHandler, effect, typed as RunTools);
   }
 
   private register(
