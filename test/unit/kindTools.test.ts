@@ -30,7 +30,8 @@ describe("each listener kind's run tools", () => {
   });
 
   it("the two maps the compiler refuses are what they say", () => {
-    expect(Object.keys(missing)).toEqual(["function"]);
+    expect(Object.keys(missing)).not.toContain("entityDetails");
+    expect(Object.keys(missing)).toContain("function");
     expect(misfiled.entityDetails).toBe(KIND_TOOLS.function);
   });
 });
