@@ -174,6 +174,19 @@ for (const path of sourceFiles(join(root, "src"))) {
       `docs/design.md "Folders and layers" does not name ${capability ? `${name} (the header of ${rel}'s capability)` : `\`${name}\` (src/${rel})`}`,
     );
 }
+
+// docs/design.md "Storage" names every table a migration of migrations/ creates: a table added
+// without its words there fails.
+const storage = design.slice(design.indexOf("## Storage"), design.indexOf("\n## ", design.indexOf("## Storage") + 1));
+const tables = new Set();
+for (const file of readdirSync(join(root, "migrations")).filter((name) => name.endsWith(".sql"))) {
+  const sql = readFileSync(join(root, "migrations", file), "utf8").replace(/--.*$/gm, "");
+  for (const [, table] of sql.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?(\w+)/gi)) {
+    tables.add(table);
+    if (!storage.includes(`\`${table}`))
+      broken.push(`docs/design.md "Storage" does not name the table \`${table}\` (migrations/${file})`);
+  }
+}
 if (broken.length > 0) {
   console.error(
     `${broken.length} broken link${broken.length === 1 ? "" : "s"} or drifted quote${broken.length === 1 ? "" : "s"}:\n${broken.join("\n")}`,
@@ -181,5 +194,5 @@ if (broken.length > 0) {
   process.exit(1);
 }
 console.log(
-  `links: ${checked} relative links in ${files.length} files resolve; ${quotes} quoted files match; docs/design.md names all ${named} files of src/`,
+  `links: ${checked} relative links in ${files.length} files resolve; ${quotes} quoted files match; docs/design.md names all ${named} files of src/ and its "Storage" all ${tables.size} tables of migrations/`,
 );

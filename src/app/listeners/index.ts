@@ -47,6 +47,7 @@ export type {
   ChatStreamArguments,
   EntityDetailsTools,
   ExceededArgs,
+  KindTools,
   Listener,
   ListenerSpec,
   Matcher,

@@ -51,7 +51,7 @@ export interface RunLogger {
  * `app.action` / `app.view` when the interaction comes from a step's message or modal (as Bolt).
  */
 type FunctionTools<C> = [C] extends [FunctionArgs]
-  ? FunctionCompletion
+  ? KindTools["function"]
   : [C] extends [ActionArgs | ViewArgs]
     ? Partial<FunctionCompletion> & { inputs?: FunctionInputs }
     : unknown;
@@ -63,7 +63,16 @@ export interface EntityDetailsTools {
 }
 
 /** What a run adds for `entity_details_requested`. */
-type EntityTools<C> = [C] extends [EventArgs<EventOf<"entity_details_requested">>] ? EntityDetailsTools : unknown;
+type EntityTools<C> = [C] extends [EventArgs<EventOf<"entity_details_requested">>] ? KindTools["entityDetails"] : unknown;
+
+/**
+ * The tools a listener kind adds to its runs, by kind — each given to the kind's runs by a type
+ * above, and built by `KIND_TOOLS` in app/run/runArgs.ts: a kind named here without its builder there does not compile.
+ */
+export interface KindTools {
+  function: FunctionCompletion;
+  entityDetails: EntityDetailsTools;
+}
 
 /** Arguments of `ack`: synchronous, pure, inside the ingest transaction. No I/O. */
 export type AckArgs<C = ListenerContext> = C;

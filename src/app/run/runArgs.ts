@@ -1,6 +1,8 @@
-import type { RunTools } from "../contract";
+import type { Inbound } from "../../inbound/types";
+import type { SlackWebClient } from "../../slack/client";
+import type { RunTools, Step } from "../contract";
 import { functionCompletion } from "../functions";
-import type { ListenerContext, RunArgs } from "../listeners";
+import type { KindTools, ListenerContext, RunArgs } from "../listeners";
 import { realtimeSearch } from "../search";
 import { noStreams, type SayStream } from "../streams";
 import { durableTimers, durableWaits } from "../waits";
@@ -10,6 +12,17 @@ import { ackInRun, runContext } from "./runContext";
 import { runControls } from "./runControls";
 import { runLogger } from "./runLogger";
 import { sayAndRespond } from "./sayAndRespond";
+
+/** Every listener kind's own tools (`KindTools`), each built from the delivery: a kind's, or none for another's run. */
+export type KindToolBuilders = {
+  readonly [K in keyof KindTools]: (inbound: Inbound, client: SlackWebClient, step: Step) => KindTools[K] | Record<string, never>;
+};
+
+/** A kind named in `KindTools` without its builder here does not compile (docs/contributing.md, a new listener kind). */
+export const KIND_TOOLS: KindToolBuilders = {
+  function: functionCompletion,
+  entityDetails: entityDetailsTools,
+};
 
 /**
  * What a listener's `run` is handed: its view of the delivery and, with Bolt's names, every
@@ -31,8 +44,7 @@ export function runArgsOf(name: string, matched: ListenerContext, tools: RunTool
   const helpers = {
     ack: ackInRun,
     ...sayAndRespond(inbound, client),
-    ...functionCompletion(inbound, client, step),
-    ...entityDetailsTools(inbound, client, step),
+    ...kindTools(inbound, client, step),
   };
   const runClient = runClientOf(client, sayStream);
   const suspensions = { ...durableTimers(step), ...durableWaits(inbound, client, step, tools.waits) };
@@ -51,4 +63,10 @@ export function runArgsOf(name: string, matched: ListenerContext, tools: RunTool
     ...runControls(tools),
   };
   return tools.guarded ? tools.guarded(args) : args;
+}
+
+/** Each kind's tools for this run: only its own kind's builder gives any. */
+function kindTools(inbound: Inbound, client: SlackWebClient, step: Step): Record<string, unknown> {
+  const builders = Object.values(KIND_TOOLS);
+  return builders.reduce<Record<string, unknown>>((tools, build) => Object.assign(tools, build(inbound, client, step)), {});
 }
