@@ -1,0 +1,51 @@
+import type { InvocationMeter } from "../platform/invocationMeter";
+import { queuedToken } from "../recording/leaseTokens";
+import type { Outbox } from "../recording/outbox";
+import type { ImmediateAttempts } from "./immediateAttempts";
+
+/** Batches the line takes at most in one catch-up: an ingest's turn stays short, and the next ingest takes more. */
+export const CATCH_UP_BATCHES = 4;
+
+/**
+ * Rows answered in the order they came once a shard is past its capacity (issue 43). When the line
+ * of immediate attempts is full, an ingest leaves its rows unleased, for the sweep; before this, the
+ * next ingest to find room in the line put its own rows there, so rows left behind waited for the
+ * sweep's share of the six connections while every newer row went ahead of them (reply p99 minutes,
+ * p50 under a second). Now, once rows were left behind, later ingests leave theirs behind too, and
+ * the line, whenever it has room for a batch, takes the oldest due rows from the outbox — one claim,
+ * an index range (recording/outboxClaims.ts) — as the work of the invocation that found the room.
+ * It is caught up when a claim finds fewer due rows than it asked for.
+ */
+export class OldestFirst {
+  private behind = false;
+
+  constructor(
+    private readonly outbox: Pick<Outbox, "claimBatch">,
+    private readonly immediate: ImmediateAttempts<InvocationMeter>,
+    private readonly lease: { leaseMs: number; batchSize: number },
+    /** The shard's alarm, moved earlier: the sweep reclaims rows whose instance died once their lease runs out. */
+    private readonly wakeAt: (at: number) => void,
+  ) {}
+
+  /** Whether a new row must be left to the sweep: it is anyway (`leftAnyway`), the line is full, or older rows wait there. */
+  leavesBehind(leftAnyway: boolean): boolean {
+    if (leftAnyway || !this.immediate.takesMore()) this.behind = true;
+    return this.behind;
+  }
+
+  /** While rows wait behind, the line takes the oldest due ones, a batch at a time, as `meter`'s work. */
+  catchUp(now: number, meter: InvocationMeter): void {
+    const { leaseMs, batchSize } = this.lease;
+    // A whole batch at a time (a claim costs a statement), a few batches an invocation.
+    for (let batch = 0; batch < CATCH_UP_BATCHES && this.behind && !meter.spent && !meter.lean; batch++) {
+      if (this.immediate.room() < batchSize) return;
+      // Rows that will wait in line are leased to a queued token: a take-over knows their attempt never began.
+      const token = this.immediate.startsNow() ? crypto.randomUUID() : queuedToken();
+      const rows = this.outbox.claimBatch(token, now, leaseMs, batchSize);
+      if (rows.length < batchSize) this.behind = false;
+      if (rows.length === 0) return;
+      this.wakeAt(now + leaseMs);
+      this.immediate.offer({ token, expiresAt: now + leaseMs }, rows, false, meter);
+    }
+  }
+}
