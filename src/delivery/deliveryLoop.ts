@@ -177,7 +177,7 @@ export class DeliveryLoop {
     ready.immediate.offer(lease, leased, result.awaitsBackend === true, ready.courier.meters.current);
   }
 
-  /** After an ingest, and as an alarm begins: while rows wait for the sweep, the line takes the oldest (oldestFirst.ts). */
+  /** After an ingest, and as an alarm begins: while rows wait for the sweep, the oldest start as attempts are free (oldestFirst.ts). */
   catchUp(now: number): void {
     this.ready?.oldestFirst.catchUp(now, this.ready.courier.meters.current);
   }

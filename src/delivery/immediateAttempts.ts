@@ -97,9 +97,9 @@ export class ImmediateAttempts<I extends Invocation = Invocation> {
     this.next(invocation);
   }
 
-  /** Rows it would take now before it leaves new ones to the sweep: free attempts and free places in line. */
-  room(): number {
-    return Math.max(0, this.limits.maxInFlight - this.inFlight) + Math.max(0, this.limits.maxWaiting - this.waitingRows);
+  /** Rows that would start at once: none while rows wait in line. */
+  freeAttempts(): number {
+    return this.waiting.length > 0 ? 0 : Math.max(0, this.limits.maxInFlight - this.inFlight);
   }
 
   /** Rows in attempts now, and rows waiting for one (for tests and stats). */

@@ -1,5 +1,4 @@
 import type { InvocationMeter } from "../platform/invocationMeter";
-import { queuedToken } from "../recording/leaseTokens";
 import type { Outbox } from "../recording/outbox";
 import type { ImmediateAttempts } from "./immediateAttempts";
 
@@ -12,8 +11,10 @@ export const CATCH_UP_BATCHES = 4;
  * next ingest to find room in the line put its own rows there, so rows left behind waited for the
  * sweep's share of the six connections while every newer row went ahead of them (reply p99 minutes,
  * p50 under a second). Now, once rows were left behind, later ingests leave theirs behind too, and
- * the line, whenever it has room for a batch, takes the oldest due rows from the outbox — one claim,
- * an index range (recording/outboxClaims.ts) — as the work of the invocation that found the room.
+ * once the line has emptied and a batch of attempts is free, the oldest due rows start — one claim,
+ * an index range (recording/outboxClaims.ts), as the work of the invocation that found the room.
+ * They never wait in line, so none costs a lease hand-over (a row written, for each row that waited:
+ * leaseTokens.ts) — the cost that grew with the backlog, exactly where a shard is past its capacity.
  * It is caught up when a claim finds fewer due rows than it asked for.
  */
 export class OldestFirst {
@@ -33,14 +34,14 @@ export class OldestFirst {
     return this.behind;
   }
 
-  /** While rows wait behind, the line takes the oldest due ones, a batch at a time, as `meter`'s work. */
+  /** While rows wait behind, the oldest due ones start as attempts are free, a batch at a time, as `meter`'s work. */
   catchUp(now: number, meter: InvocationMeter): void {
     const { leaseMs, batchSize } = this.lease;
     // A whole batch at a time (a claim costs a statement), a few batches an invocation.
     for (let batch = 0; batch < CATCH_UP_BATCHES && this.behind && !meter.spent && !meter.lean; batch++) {
-      if (this.immediate.room() < batchSize) return;
-      // Rows that will wait in line are leased to a queued token: a take-over knows their attempt never began.
-      const token = this.immediate.startsNow() ? crypto.randomUUID() : queuedToken();
+      if (this.immediate.freeAttempts() < batchSize) return;
+      // They start at once (the line is empty): their lease is their attempt's, as an ingest's immediate rows' is.
+      const token = crypto.randomUUID();
       const rows = this.outbox.claimBatch(token, now, leaseMs, batchSize);
       if (rows.length < batchSize) this.behind = false;
       if (rows.length === 0) return;
