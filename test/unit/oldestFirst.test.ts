@@ -2,16 +2,9 @@ import { describe, expect, it } from "vitest";
 import { ImmediateAttempts } from "../../src/delivery/immediateAttempts";
 import { OldestFirst } from "../../src/delivery/oldestFirst";
 import { InvocationMeter } from "../../src/platform/invocationMeter";
-import type { ClaimedRow } from "../../src/recording/outbox";
+import { claimedRow } from "../support/claimedRow";
 
-const row = (key: string): ClaimedRow => ({
-  idempotency_key: key,
-  workspace: "T1",
-  payload: "{}",
-  rate_key: null,
-  attempts: 0,
-  created_at: 0,
-});
+const row = claimedRow;
 
 /** A line of 2 attempts and 1 place, rows left behind due in the outbox in order, claims of 2 rows. */
 function shard(behind: string[]) {
