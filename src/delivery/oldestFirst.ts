@@ -46,7 +46,8 @@ export class OldestFirst {
       if (rows.length < batchSize) this.behind = false;
       if (rows.length === 0) return;
       this.wakeAt(now + leaseMs);
-      this.immediate.offer({ token, expiresAt: now + leaseMs }, rows, false, meter);
+      // One attempt a row, as an ingest's: a batch as one attempt would run six at a time and hold 25 places until its last.
+      for (const row of rows) this.immediate.offer({ token, expiresAt: now + leaseMs }, [row], false, meter);
     }
   }
 }
