@@ -11,7 +11,7 @@ export const CATCH_UP_BATCHES = 4;
  * next ingest to find room in the line put its own rows there, so rows left behind waited for the
  * sweep's share of the six connections while every newer row went ahead of them (reply p99 minutes,
  * p50 under a second). Now, once rows were left behind, later ingests leave theirs behind too, and
- * once the line has emptied and a batch of attempts is free, the oldest due rows start — one claim,
+ * once the line has emptied and attempts are free, the oldest due rows start — one claim a batch,
  * an index range (recording/outboxClaims.ts), as the work of the invocation that found the room.
  * They never wait in line, so none costs a lease hand-over (a row written, for each row that waited:
  * leaseTokens.ts) — the cost that grew with the backlog, exactly where a shard is past its capacity.
@@ -34,16 +34,19 @@ export class OldestFirst {
     return this.behind;
   }
 
-  /** While rows wait behind, the oldest due ones start as attempts are free, a batch at a time, as `meter`'s work. */
+  /** While rows wait behind, the oldest due ones start as attempts are free, up to a batch a claim, as `meter`'s work. */
   catchUp(now: number, meter: InvocationMeter): void {
     const { leaseMs, batchSize } = this.lease;
-    // A whole batch at a time (a claim costs a statement), a few batches an invocation.
+    // A few batches an invocation; a claim costs a statement, so it waits for a third of a batch of free attempts —
+    // not a whole one: a shard keeping up with 40–60 rows in flight would otherwise leave every row to the sweep.
     for (let batch = 0; batch < CATCH_UP_BATCHES && this.behind && !meter.spent && !meter.lean; batch++) {
-      if (this.immediate.freeAttempts() < batchSize) return;
+      const free = this.immediate.freeAttempts();
+      if (free < Math.ceil(batchSize / 3)) return;
+      const asked = Math.min(free, batchSize);
       // They start at once (the line is empty): their lease is their attempt's, as an ingest's immediate rows' is.
       const token = crypto.randomUUID();
-      const rows = this.outbox.claimBatch(token, now, leaseMs, batchSize);
-      if (rows.length < batchSize) this.behind = false;
+      const rows = this.outbox.claimBatch(token, now, leaseMs, asked);
+      if (rows.length < asked) this.behind = false;
       if (rows.length === 0) return;
       this.wakeAt(now + leaseMs);
       // One attempt a row, as an ingest's: a batch as one attempt would run six at a time and hold 25 places until its last.

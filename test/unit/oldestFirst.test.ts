@@ -7,7 +7,7 @@ import { claimedRow } from "../support/claimedRow";
 const row = claimedRow;
 
 /** A line of 2 attempts and 1 place, rows left behind due in the outbox in order, claims of 2 rows. */
-function shard(behind: string[]) {
+function shard(behind: string[], { maxInFlight = 2, batchSize = 2 } = {}) {
   const started: string[][] = [];
   const finish = new Map<string, () => void>();
   const immediate = new ImmediateAttempts(
@@ -16,7 +16,7 @@ function shard(behind: string[]) {
       return new Promise<void>((resolve) => finish.set(rows[0]!.idempotency_key, resolve));
     },
     (lease, rows) => ({ token: lease.token, expiresAt: lease.expiresAt, rows: [...rows] }),
-    { maxInFlight: 2, maxWaiting: 1, minLeaseLeftMs: 0 },
+    { maxInFlight, maxWaiting: 1, minLeaseLeftMs: 0 },
   );
   const due = [...behind];
   const claims: { token: string; keys: string[] }[] = [];
@@ -27,7 +27,7 @@ function shard(behind: string[]) {
       return keys.map(row);
     },
   };
-  const oldestFirst = new OldestFirst(outbox, immediate, { leaseMs: 60_000, batchSize: 2 }, () => {});
+  const oldestFirst = new OldestFirst(outbox, immediate, { leaseMs: 60_000, batchSize }, () => {});
   const offer = (key: string) => immediate.offer({ token: `t-${key}`, expiresAt: Date.now() + 60_000 }, [row(key)]);
   const end = async (key: string) => {
     finish.get(key)?.();
@@ -65,6 +65,22 @@ describe("past the line's capacity, the oldest rows go first", () => {
     oldestFirst.catchUp(Date.now(), meter);
     expect(claims.map((claim) => claim.keys)).toEqual([["g", "h"], ["i"]]);
     expect(oldestFirst.leavesBehind(false)).toBe(false);
+  });
+
+  it("a claim waits for a third of a batch of free attempts, and asks for as many as are free", async () => {
+    const { oldestFirst, claims, offer, end } = shard(["x", "y", "z"], { maxInFlight: 3, batchSize: 6 });
+    for (const key of ["a", "b", "c", "d"]) offer(key);
+    expect(oldestFirst.leavesBehind(false)).toBe(true);
+    await end("a");
+    // The one in line started: three in flight, none free.
+    await end("b");
+    oldestFirst.catchUp(Date.now(), new InvocationMeter(100));
+    expect(claims).toEqual([]);
+    await end("c");
+    // Two free of six a batch: a claim of two, the two oldest; then none free.
+    oldestFirst.catchUp(Date.now(), new InvocationMeter(100));
+    expect(claims.map((claim) => claim.keys)).toEqual([["x", "y"]]);
+    expect(oldestFirst.leavesBehind(false)).toBe(true);
   });
 
   it("a spent or lean invocation claims nothing; a row left to the sweep for either leaves later ones behind", async () => {
