@@ -10,7 +10,7 @@ import { deliveryBudgetOf, type InvocationMeter, InvocationMeters, SPENT_RESUME_
 import { describeError, log } from "../platform/log";
 import { OutboundCalls } from "../platform/outboundCalls";
 import type { WakeUps } from "../platform/wakeUps";
-import { isQueued, queuedToken } from "../recording/leaseTokens";
+import { queuedToken } from "../recording/leaseTokens";
 import type { ClaimedRow, Lease, Outbox } from "../recording/outbox";
 import { BackendResponses } from "../relay/backendResponses";
 import { awaitsBackend, relayRowKey } from "../relay/relayPlan";
@@ -22,8 +22,9 @@ import { buildCourier } from "./buildCourier";
 import type { Courier } from "./courier";
 import { deliverLeased } from "./deliverClaimed";
 import { DeliveryReports } from "./deliveryReports";
-import { ImmediateAttempts } from "./immediateAttempts";
+import { ImmediateAttempts, renewingIn } from "./immediateAttempts";
 import { logDeliveryEvents } from "./logDeliveryEvents";
+import { OldestFirst } from "./oldestFirst";
 import { keeperOf } from "./paceKeeping";
 import { sweep } from "./sweep";
 
@@ -55,6 +56,8 @@ export interface ReadyDelivery {
   settings: DeliverySettings;
   courier: Courier;
   immediate: ImmediateAttempts<InvocationMeter>;
+  /** Past the line's capacity, rows go in the order they came (oldestFirst.ts). */
+  oldestFirst: OldestFirst;
 }
 
 /**
@@ -126,32 +129,26 @@ export class DeliveryLoop {
       pacing: settings.pacing ? keeperOf(env.SHARD, shard, settings.shardBuckets, inputs.pace) : undefined,
     });
     const { leaseMs } = settings.delivery;
-    const renew = (lease: Lease, rows: readonly ClaimedRow[]) => {
-      const expiresAt = Date.now() + leaseMs;
-      // Rows that waited in line get a token of their own as their attempt begins (recording/leaseTokens.ts).
-      const token = isQueued(lease.token) ? crypto.randomUUID() : lease.token;
-      const held = rows.filter((row) => outbox.renewLease(row.idempotency_key, lease.token, expiresAt, token));
-      if (held.length > 0) wakeAt(expiresAt);
-      return { token, expiresAt, rows: held };
-    };
+    const renew = renewingIn(outbox, leaseMs, wakeAt);
     const minLeaseLeftMs = leaseMs / 2 + settings.delivery.timeoutMs;
     const limits = { maxInFlight: IMMEDIATE_IN_FLIGHT_MAX, maxWaiting: IMMEDIATE_WAITING_MAX, minLeaseLeftMs };
     const deliver = (token: string, rows: readonly ClaimedRow[], meter?: InvocationMeter) =>
       deliverLeased(courier, token, rows, undefined, meter);
     // Rows in line that an attempt's spent invocation did not let go wait for the next one: an ingest, or the alarm.
     const immediate = new ImmediateAttempts(deliver, renew, limits, undefined, () => wakeAt(Date.now() + SPENT_RESUME_MS));
-    this.ready = { settings, courier, immediate };
+    const oldestFirst = new OldestFirst(outbox, immediate, { leaseMs, batchSize: settings.delivery.batchSize }, wakeAt);
+    this.ready = { settings, courier, immediate, oldestFirst };
   }
 
   /**
    * The lease for the rows an ingest is about to write: they go to its immediate attempt (at once,
    * or in line, still leased: immediateAttempts.ts). Null — written unleased, for the sweep — when
-   * that line is long too, or delivery is paused.
+   * that line is long too or older rows wait for the sweep (oldestFirst.ts), or delivery is paused.
    */
   leaseFor(now: number, meter = this.ready?.courier.meters.current): Lease | null {
     const ready = this.ready;
     // Spent, an attempt would only postpone its rows; lean, rows go one at a time: either way the sweep takes them.
-    if (!ready?.immediate.takesMore() || meter?.spent || meter?.lean) return null;
+    if (!ready || ready.oldestFirst.leavesBehind(meter?.spent === true || meter?.lean === true)) return null;
     // Rows that will wait in line are leased to a queued token: a take-over knows their attempt never began.
     const token = ready.immediate.startsNow() ? crypto.randomUUID() : queuedToken();
     return { token, expiresAt: now + ready.settings.delivery.leaseMs };
@@ -178,6 +175,11 @@ export class DeliveryLoop {
     }
     // The ingest's own work: its meter (and rows that waited in line, which go first).
     ready.immediate.offer(lease, leased, result.awaitsBackend === true, ready.courier.meters.current);
+  }
+
+  /** After an ingest, and as an alarm begins: while rows wait for the sweep, the oldest start as attempts are free (oldestFirst.ts). */
+  catchUp(now: number): void {
+    this.ready?.oldestFirst.catchUp(now, this.ready.courier.meters.current);
   }
 
   /**
@@ -219,6 +221,7 @@ export class DeliveryLoop {
     if (this.ready) {
       // Rows left in line by an invocation whose subrequests were spent go as this alarm's work.
       this.ready.immediate.resume(this.ready.courier.meters.current);
+      this.catchUp(now);
       return sweep(this.ready.courier, now);
     }
     this.logPaused();

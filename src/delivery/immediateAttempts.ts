@@ -1,6 +1,6 @@
 import { describeError, log } from "../platform/log";
 import { isQueued } from "../recording/leaseTokens";
-import type { ClaimedRow, Lease } from "../recording/outbox";
+import type { ClaimedRow, Lease, Outbox } from "../recording/outbox";
 
 export interface ImmediateLimits {
   /** Rows in immediate attempts at once; above it, new leased rows wait their turn here. */
@@ -21,6 +21,18 @@ export interface ImmediateLimits {
  * token, and until when.
  */
 export type RenewLease = (lease: Lease, rows: readonly ClaimedRow[]) => { token: string; expiresAt: number; rows: ClaimedRow[] };
+
+/** RenewLease over `outbox`'s fenced renewals; the shard's alarm is moved up to the new expiry (`wakeAt`). */
+export function renewingIn(outbox: Pick<Outbox, "renewLease">, leaseMs: number, wakeAt: (at: number) => void): RenewLease {
+  return (lease, rows) => {
+    const expiresAt = Date.now() + leaseMs;
+    // Rows that waited in line get a token of their own as their attempt begins (recording/leaseTokens.ts).
+    const token = isQueued(lease.token) ? crypto.randomUUID() : lease.token;
+    const held = rows.filter((row) => outbox.renewLease(row.idempotency_key, lease.token, expiresAt, token));
+    if (held.length > 0) wakeAt(expiresAt);
+    return { token, expiresAt, rows: held };
+  };
+}
 
 /**
  * The invocation whose work an attempt is, by its meter (platform/invocationMeter.ts): an attempt
@@ -83,6 +95,11 @@ export class ImmediateAttempts<I extends Invocation = Invocation> {
   /** An invocation with no rows of its own (an alarm) lets rows in line go, as its work. */
   resume(invocation?: I): void {
     this.next(invocation);
+  }
+
+  /** Rows that would start at once: none while rows wait in line. */
+  freeAttempts(): number {
+    return this.waiting.length > 0 ? 0 : Math.max(0, this.limits.maxInFlight - this.inFlight);
   }
 
   /** Rows in attempts now, and rows waiting for one (for tests and stats). */

@@ -152,6 +152,8 @@ export class Recording {
     // A merge turn's quiet period: its alarm runs it (an earlier alarm finds it not due and re-arms for it).
     storage.wakeUps.arm(dueAt);
     if (lease && leased.length > 0) delivery.attempt(inbound, result, lease, leased, now);
+    // Rows left to the sweep go first once attempts are free: this ingest's unleased rows among them (oldestFirst.ts).
+    delivery.catchUp(now);
     return result;
   }
 

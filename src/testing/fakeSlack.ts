@@ -92,19 +92,15 @@ export class FakeSlack {
     }
   };
 
-  /**
-   * Enforces Slack's limit on chat.postMessage per channel, as a token bucket: `burst` posts at
-   * once, refilled at `perSecond`; a post over it is answered 429 with Retry-After (whole seconds).
-   */
+  /** Enforces Slack's limit on chat.postMessage per channel, as a token bucket: `burst` posts at once, refilled at
+   * `perSecond`; a post over it is answered 429 with Retry-After (whole seconds). */
   limitPostsPerChannel(limit: PostLimit): this {
     this.limits.limitPostsPerChannel(limit);
     return this;
   }
 
-  /**
-   * Enforces calls per workspace (token) per minute, by method (Slack's tiers unless told), and
-   * 1 chat.postMessage a second per channel unless limitPostsPerChannel says otherwise.
-   */
+  /** Enforces calls per workspace (token) per minute, by method (Slack's tiers unless told), and
+   * 1 chat.postMessage a second per channel unless limitPostsPerChannel says otherwise. */
   enforceTiers(tiers: TierLimits = SLACK_TIERS): this {
     this.limits.enforceTiers(tiers);
     return this;
@@ -176,21 +172,26 @@ export class FakeSlack {
 
   /** One message the app posted or streamed: its text as Slack shows it, blocks, stream state. */
   message(channel: string, ts: string): FakeMessage | undefined {
-    return this.answers.messagesIn(channel).find((message) => message.ts === ts);
+    return this.answers.message(channel, ts);
+  }
+
+  /** Forgets the messages posted so far (a run of minutes keeps memory flat); an update of one is still answered ok. */
+  forgetMessages(): this {
+    this.answers.forget();
+    return this;
   }
 
   /**
-   * Posts `message` (`text`, `thread_ts`, `metadata`, …) in `channel` as someone else: another app
-   * (`{ bot_id, app_id, user }`) or a person (`{ user }`). No call is recorded; the app's reads show
-   * it, metadata and all, as Slack shows other apps' messages. Returns its `ts`.
+   * Posts `message` (`text`, `thread_ts`, `metadata`, …) in `channel` as another app (`{ bot_id, app_id, user }`) or
+   * a person (`{ user }`); no call is recorded, the app's reads show it as Slack shows others' messages. Returns its `ts`.
    */
   postAs(author: MessageAuthor, channel: string, message: Record<string, unknown>): string {
     return String(this.answers.answer("chat.postMessage", { ...message, channel }, author).ts);
   }
 
   /**
-   * The newest message the app posted with buttons (a durable wait's question), in `place` (a
-   * channel, a thread) when told; waits up to `timeoutMs` for one. Click it with SlackSimulator's `click`.
+   * The newest message the app posted with buttons (a durable wait's question), in `place` (a channel, a thread)
+   * when told; waits up to `timeoutMs` for one. Click it with SlackSimulator's `click`.
    */
   question(place: QuestionPlace = {}, timeoutMs = 5_000): Promise<PostedQuestion> {
     return waitForQuestion(() => this.answers.posted(), place, timeoutMs);

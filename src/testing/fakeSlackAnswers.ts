@@ -6,6 +6,7 @@
  */
 import { readPage } from "./fakeHistory";
 import { isSlackMethod } from "./fakeMethods";
+import { PostedMessages } from "./fakePostedMessages";
 import type { FakeStreams, MessageState } from "./fakeStreams";
 
 /** Who posted a message, as Slack shows it: a bot's `bot_id` and `app_id`, and the user posting (a bot's user). */
@@ -33,8 +34,8 @@ export class FakeAnswers {
   private readonly threadTss = new Set<string>();
   private fileCounter = 0;
   private viewCounter = 0;
-  /** Messages the app posted, per channel, oldest first: what conversations.history/replies read. */
-  private readonly channels = new Map<string, StoredMessage[]>();
+  /** Messages the app posted: per channel, oldest first, and by key. */
+  private readonly messages = new PostedMessages<StoredMessage>();
   /** The most messages a history read answers a page (Slack: 15 for apps outside the Marketplace). */
   historyPageLimit = Number.POSITIVE_INFINITY;
 
@@ -46,17 +47,29 @@ export class FakeAnswers {
 
   /** Messages posted to `channel` (or to its thread `threadTs`) so far, oldest first, with their state. */
   messagesIn(channel: string, threadTs?: string): FakeMessage[] {
-    const listed = threadTs === undefined ? this.stored(channel) : this.thread(channel, threadTs);
-    return listed.map((message) => ({
+    const listed = threadTs === undefined ? this.messages.inChannel(channel) : this.messages.inThread(channel, threadTs);
+    return listed.map((message) => this.shown(channel, message));
+  }
+
+  /** The message `ts` in `channel` as messagesIn shows it, found by key. */
+  message(channel: string, ts: string): FakeMessage | undefined {
+    const stored = this.messages.find(channel, ts);
+    return stored && this.shown(channel, stored);
+  }
+
+  private shown(channel: string, message: StoredMessage): FakeMessage {
+    return {
       ...message,
       text: typeof message.text === "string" ? message.text : "",
       ...this.streams.stateOf(channel, message.ts),
-    }));
+    };
   }
 
   /** Every message posted so far, each with its channel: what a search for a question reads. */
   posted(): Array<FakeMessage & { channel: string }> {
-    return [...this.channels.keys()].flatMap((channel) => this.messagesIn(channel).map((message) => ({ ...message, channel })));
+    return this.messages
+      .channelNames()
+      .flatMap((channel) => this.messagesIn(channel).map((message) => ({ ...message, channel })));
   }
 
   /** Slack's answer to `method` called with `body`; a post is by the app's bot unless `author` says who. */
@@ -80,7 +93,7 @@ export class FakeAnswers {
       case "chat.postEphemeral":
         return { ok: true, message_ts: this.nextTs() };
       case "chat.update": {
-        const message = this.find(channel, String(body.ts));
+        const message = this.messages.find(channel, String(body.ts));
         // Slack shows an update's markdown_text as its text, as it does a stream's.
         const text = body.markdown_text ?? body.text;
         if (message)
@@ -89,12 +102,9 @@ export class FakeAnswers {
       }
       case "chat.appendStream":
       case "chat.stopStream":
-        return this.streams.write(method, channel, this.find(channel, String(body.ts)), body);
+        return this.streams.write(method, channel, this.messages.find(channel, String(body.ts)), body);
       case "chat.delete": {
-        this.channels.set(
-          channel,
-          this.stored(channel).filter((m) => m.ts !== body.ts),
-        );
+        this.messages.remove(channel, String(body.ts));
         this.streams.forget(channel, String(body.ts));
         return { ok: true, channel, ts: body.ts };
       }
@@ -104,9 +114,9 @@ export class FakeAnswers {
       case "views.publish":
         return { ok: true, view: this.view(method, body) };
       case "conversations.history":
-        return readPage("history", this.stored(channel), body, this.historyPageLimit);
+        return readPage("history", this.messages.inChannel(channel), body, this.historyPageLimit);
       case "conversations.replies":
-        return readPage("replies", this.thread(channel, String(body.ts)), body, this.historyPageLimit);
+        return readPage("replies", this.messages.inThread(channel, String(body.ts)), body, this.historyPageLimit);
       case "files.getUploadURLExternal":
         this.fileCounter++;
         return { ok: true, file_id: `F${this.fileCounter}`, upload_url: `${this.origin}/upload/F${this.fileCounter}` };
@@ -158,15 +168,6 @@ export class FakeAnswers {
     }
   }
 
-  private stored(channel: string): StoredMessage[] {
-    return [...(this.channels.get(channel) ?? [])];
-  }
-
-  /** A thread as conversations.replies reads it: its parent (when the app posted it) and replies. */
-  private thread(channel: string, ts: string): StoredMessage[] {
-    return this.stored(channel).filter((m) => m.ts === ts || m.thread_ts === ts);
-  }
-
   private post(channel: string, body: Record<string, unknown>, author: MessageAuthor = FAKE_APP_BOT): StoredMessage {
     const message: StoredMessage = {
       type: "message",
@@ -175,14 +176,13 @@ export class FakeAnswers {
       ...pick({ ...body, metadata: metadataOf(body.metadata) }, "text", "blocks", "metadata"),
     };
     if (typeof body.thread_ts === "string") message.thread_ts = body.thread_ts;
-    const list = this.channels.get(channel) ?? [];
-    list.push(message);
-    this.channels.set(channel, list);
+    this.messages.add(channel, message);
     return message;
   }
 
-  private find(channel: string, ts: string): StoredMessage | undefined {
-    return this.channels.get(channel)?.find((m) => m.ts === ts);
+  /** Forgets the messages posted so far; the thread `ts`s it was told of stay known, so none is handed out again. */
+  forget(): void {
+    this.messages.forget();
   }
 
   private view(method: string, body: Record<string, unknown>): Record<string, unknown> {

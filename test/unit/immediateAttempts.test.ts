@@ -1,16 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ImmediateAttempts } from "../../src/delivery/immediateAttempts";
-import type { ClaimedRow, Lease } from "../../src/recording/outbox";
+import type { Lease } from "../../src/recording/outbox";
+import { claimedRow } from "../support/claimedRow";
 
-/** A row as ingest hands it over; only its key matters here. */
-const row = (key: string): ClaimedRow => ({
-  idempotency_key: key,
-  workspace: "T1",
-  payload: "{}",
-  rate_key: null,
-  attempts: 0,
-  created_at: 0,
-});
+const row = claimedRow;
 
 /** Attempts that end when the test says so, recorded in the order they started. */
 function attempts(limits = { maxInFlight: 2, maxWaiting: 3, minLeaseLeftMs: 40 }) {
