@@ -31,7 +31,9 @@ export async function recoverStream(
         // (a task `in_progress` for good) above a new message.
       } else if (unconfirmed.op === "final") {
         // Not written ahead: until the handler's stop sets the blocks in place, the checkpoint says they may show.
-        await stopStreaming(() => client.call("chat.stopStream", { channel: thread.channel, ts: message.ts }));
+        await stopStreaming(() =>
+          sender.inTurn(() => client.call("chat.stopStream", { channel: thread.channel, ts: message.ts })),
+        );
         await sender.closeByUpdate(message);
         return;
       } else {
@@ -48,7 +50,8 @@ export async function recoverStream(
     else if (message.posted) record.reopened(message);
   } else if (unconfirmed.op === "start" || unconfirmed.op === "post") {
     // The start may have opened a message whose ts died with the attempt: found, the reply goes on in it.
-    const ts = await findLostStart(client, thread, unconfirmed, record.messages, sender.logged);
+    // A read Slack asks to wait for (429) waits in the attempt, as every call of the reply does.
+    const ts = await findLostStart(client, thread, unconfirmed, record.messages, sender.logged, (call) => sender.inTurn(call));
     if (ts) {
       const posted = unconfirmed.op === "post" ? { posted: true } : {};
       // The start's chunks show in it too: a retry sends them no more.
