@@ -35,7 +35,10 @@ describe("a stream call's failure inside the listener's try/catch", () => {
     const clean = await runAnswer(scenario);
     expect(problemsOf(scenario, clean)).toEqual([]);
     attempts = [];
-    const run = await runAnswer(scenario, { at: clean.calls.indexOf("chat.appendStream"), fault: "refused" });
+    // The append refused, then the call recovering from it in the attempt (its chat.stopStream): the attempt ends there.
+    const at = clean.calls.indexOf("chat.appendStream");
+    const run = await runAnswer(scenario, { at, fault: "refused" }, { at: at + 1, fault: "refused" });
+    expect(run.calls.slice(at, at + 2)).toEqual(["chat.appendStream", "chat.stopStream"]);
     expect(problemsOf(scenario, run)).toEqual([]);
     // The failure ended the first attempt past the listener's catch (it never saw it); a second attempt finished the reply.
     expect(attempts.map((a) => a.attempt)).toEqual([1, 2]);

@@ -32,7 +32,13 @@ describe("a final stop whose answer was lost, retried with a shorter answer", ()
     // The retry's answer is exactly the messages before the last one (the final stop's).
     retried = shown.slice(0, -1).join("");
     const final = clean.calls.lastIndexOf("chat.stopStream");
-    const run = await runAnswer({ ...scenario, text: retried }, { at: final, fault: "lost" });
+    // And the call recovering from it in the same attempt (app/streams/replyMessages.ts) refused: the attempt ends, the run is retried.
+    const run = await runAnswer(
+      { ...scenario, text: retried },
+      { at: final, fault: "lost" },
+      { at: final + 1, fault: "refused" },
+    );
+    expect(run.calls.slice(final, final + 2)).toEqual(["chat.stopStream", "chat.stopStream"]);
     retried = undefined;
     expect(problemsOf({ ...scenario, text: shown.slice(0, -1).join("") }, run)).toEqual([]);
   });

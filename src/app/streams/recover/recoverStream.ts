@@ -6,20 +6,23 @@ import type { StreamSender } from "../send/streamSender";
 import { findLostStart } from "./lostStart";
 
 /**
- * A retried run's first act: the call an earlier attempt left unconfirmed may or may not show.
+ * A retried run's first act, and an attempt's own after a call whose outcome it could not learn
+ * (replyMessages.ts): the call left unconfirmed may or may not show.
  * Its message is stopped and set to exactly the checkpointed text; a deleted one (by a delete
  * written ahead, or found gone) leaves the record; a start whose ts died with its attempt is
  * looked for in the thread. A final stop (with blocks) that may have shown leaves its marker: the
  * handler's stop sets the blocks in place under that message (rotate/rotation.ts), once.
+ * True when the call shows after all: a start found in the thread, its text in the reply's record.
  */
 export async function recoverStream(
   record: ReplyRecord,
   sender: StreamSender,
   closeByStop: (message: ShownMessage) => Promise<boolean>,
-): Promise<void> {
+): Promise<boolean> {
   const { client, thread, start } = sender;
   const { unconfirmed } = record;
-  if (!unconfirmed) return;
+  if (!unconfirmed) return false;
+  let shows = false;
   const message = record.messages.find((m) => m.ts === unconfirmed.ts);
   if (message) {
     let gone = unconfirmed.op === "delete";
@@ -35,7 +38,7 @@ export async function recoverStream(
           sender.inTurn(() => client.call("chat.stopStream", { channel: thread.channel, ts: message.ts })),
         );
         await sender.closeByUpdate(message);
-        return;
+        return false;
       } else {
         await closeByStop(message);
         await sender.closeByUpdate(message);
@@ -52,6 +55,7 @@ export async function recoverStream(
     // The start may have opened a message whose ts died with the attempt: found, the reply goes on in it.
     // A read Slack asks to wait for (429) waits in the attempt, as every call of the reply does.
     const ts = await findLostStart(client, thread, unconfirmed, record.messages, sender.logged, (call) => sender.inTurn(call));
+    shows = ts !== undefined;
     if (ts) {
       const posted = unconfirmed.op === "post" ? { posted: true } : {};
       // The start's chunks show in it too: a retry sends them no more.
@@ -66,4 +70,5 @@ export async function recoverStream(
       });
   }
   record.save(undefined);
+  return shows;
 }
