@@ -12,8 +12,9 @@ import { StreamedKind } from "./send/streamedKind";
 import type { StreamSender } from "./send/streamSender";
 
 /**
- * How many calls of unknown outcome one reply recovers from inside one attempt (recoverFrom): past
- * them, or when a recovery's own call fails, the attempt ends and its retry, backed off, recovers.
+ * How many calls of unknown outcome one reply recovers from inside one attempt (recoverFrom), a
+ * recovery's own calls included: past them (Slack down) the attempt ends and its retry, backed off,
+ * recovers. So an attempt sends at most this many more calls to a Slack that answers none.
  */
 export const RECOVERIES_PER_ATTEMPT = 3;
 
@@ -50,8 +51,9 @@ export class ReplyMessages {
    * A call whose outcome is unknown (a 5xx, a timeout, a reset) is recovered at once, as a retry's
    * first act would (recover/recoverStream.ts), and the attempt goes on from what Slack shows: what
    * it sent stays sent, the text it holds is not lost, the handler does not run again. True when
-   * the call shows after all (a start found in the thread). Any other error, a recovery's own
-   * failure, or more than RECOVERIES_PER_ATTEMPT of them (Slack down) is thrown: the attempt ends.
+   * the call shows after all (a start found in the thread). A recovery whose own written-ahead call
+   * fails so is recovered in turn. Any other error, or more than RECOVERIES_PER_ATTEMPT of them
+   * (Slack down), is thrown: the attempt ends, and its retry recovers from the checkpoint.
    */
   async recoverFrom(error: unknown): Promise<boolean> {
     if (!outcomeUnknown(error) || this.recoveries >= RECOVERIES_PER_ATTEMPT) throw error;
@@ -61,7 +63,12 @@ export class ReplyMessages {
       error: describeError(error),
       recoveries: this.recoveries,
     });
-    return await recoverStream(this.record, this.sender, (message) => this.closeByStop(message));
+    return await recoverStream(this.record, this.sender, (message) => this.closeByStop(message)).catch((next) => {
+      // Recovered in turn only while its failed call is written ahead: a chat.update that failed after
+      // the recovery's stop was answered leaves nothing in memory to say the message may show more.
+      if (this.record.unconfirmed === undefined) throw next;
+      return this.recoverFrom(next);
+    });
   }
 
   /** Opens a new message in the thread with `text`: a stream, or a posted message when starts are exhausted. */
