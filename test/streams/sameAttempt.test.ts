@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { App } from "../../src/app/App";
 import { RECOVERIES_PER_ATTEMPT } from "../../src/app/streams/replyMessages";
-import type { FakeSlack } from "../../src/testing/fakeSlack";
+import { countedAnswer } from "../support/countedAnswer";
 import { type AnswerRun, problemsOf, runAnswer, type Scenario } from "../support/faultMatrix";
 
 /**
@@ -11,34 +10,17 @@ import { type AnswerRun, problemsOf, runAnswer, type Scenario } from "../support
  * needed a dozen attempts so). Counted: the listener's runs, the calls after the fault, the messages.
  */
 
-const TOKENS = Array.from({ length: 120 }, (_, i) => `w${i} `);
-const BLOCKS = [{ type: "section", text: { type: "mrkdwn", text: "mark_done" } }];
-
-/** The listener's runs, and how many chat.startStream calls Slack had refused as each began. */
-let runs: number[] = [];
-let slack: FakeSlack | undefined;
-
-const app = new App().event("app_mention", async ({ sayStream }) => {
-  runs.push(slack?.callsTo("chat.startStream").filter((call) => call.outcome !== "ok").length ?? 0);
-  const streamer = sayStream();
-  for (const token of TOKENS) await streamer.append({ markdown_text: token });
-  await streamer.stop({ blocks: BLOCKS as never });
-});
-
-const scenario: Scenario = {
-  name: "same attempt",
-  app,
-  text: TOKENS.join(""),
-  blocksMark: "mark_done",
-  vars: { STREAM_MAX_CHARS: "250" },
-  makes: ["chat.startStream", "chat.appendStream", "chat.stopStream"],
-  prepare: (fake) => {
-    slack = fake;
-  },
-};
+/** Each run of the listener, with how many chat.startStream calls Slack had refused as it began. */
+const answer = countedAnswer(
+  "same attempt",
+  Array.from({ length: 120 }, (_, i) => `w${i} `),
+  { STREAM_MAX_CHARS: "250" },
+  (slack) => slack.callsTo("chat.startStream").filter((call) => call.outcome !== "ok").length,
+);
+const { scenario } = answer;
 
 async function answered(...faults: Parameters<typeof runAnswer>[1][]): Promise<AnswerRun> {
-  runs = [];
+  answer.reset();
   const run = await runAnswer(scenario, ...faults);
   expect(problemsOf(scenario, run)).toEqual([]);
   return run;
@@ -51,7 +33,7 @@ describe("a stream call of unknown outcome, recovered in the same attempt", () =
     const clean = await answered();
     const at = clean.calls.indexOf("chat.appendStream");
     const run = await answered({ at, fault: "refused" });
-    expect(runs).toHaveLength(1);
+    expect(answer.runs).toHaveLength(1);
     expect(run.calls.slice(at, at + 4)).toEqual(["chat.appendStream", "chat.stopStream", "chat.update", "chat.startStream"]);
     expect(messagesOf(run)).toBe(messagesOf(clean) + 1);
   });
@@ -59,7 +41,7 @@ describe("a stream call of unknown outcome, recovered in the same attempt", () =
   it("a start whose answer was lost is found in the thread and streamed into: no second start for its text, no extra message", async () => {
     const clean = await answered();
     const run = await answered({ at: 0, fault: "lost" });
-    expect(runs).toHaveLength(1);
+    expect(answer.runs).toHaveLength(1);
     expect(run.calls.slice(0, 4)).toEqual(["chat.startStream", "conversations.replies", "auth.test", "chat.appendStream"]);
     expect(run.slack.callsTo("chat.startStream")).toHaveLength(clean.slack.callsTo("chat.startStream").length);
     expect(messagesOf(run)).toBe(messagesOf(clean));
@@ -69,7 +51,7 @@ describe("a stream call of unknown outcome, recovered in the same attempt", () =
     const clean = await answered();
     const at = clean.calls.lastIndexOf("chat.stopStream");
     const run = await answered({ at, fault: "refused" });
-    expect(runs).toHaveLength(1);
+    expect(answer.runs).toHaveLength(1);
     expect(run.calls.slice(at)).toEqual(["chat.stopStream", "chat.stopStream", "chat.update", "chat.update"]);
   });
 
@@ -77,15 +59,13 @@ describe("a stream call of unknown outcome, recovered in the same attempt", () =
     const failing = RECOVERIES_PER_ATTEMPT + 2;
     const down: Scenario = {
       ...scenario,
-      prepare: (fake) => {
-        slack = fake.fail({ method: "chat.startStream" }, { status: 500 }, failing);
-      },
+      prepare: (fake) => scenario.prepare?.(fake.fail({ method: "chat.startStream" }, { status: 500 }, failing)),
     };
-    runs = [];
+    answer.reset();
     const run = await runAnswer(down);
     expect(problemsOf(down, run)).toEqual([]);
     // The first attempt met RECOVERIES_PER_ATTEMPT + 1 refused starts (each looked for, none found); the retry the rest, and finished.
-    expect(runs).toEqual([0, RECOVERIES_PER_ATTEMPT + 1]);
+    expect(answer.runs).toEqual([0, RECOVERIES_PER_ATTEMPT + 1]);
     const lookups = RECOVERIES_PER_ATTEMPT + 2;
     expect(run.calls.slice(0, 2 * lookups + 1)).toEqual([
       ...Array.from({ length: lookups }, () => ["chat.startStream", "conversations.replies"]).flat(),
