@@ -37,8 +37,9 @@ const FAULTS: FaultRates = {
 
 /**
  * One event in ten streams 120 numbers, 10 ms apart (about 1.2 s, 452 characters): with the
- * stream limits below, each answer is a chain of messages, and kills land mid-stream. A failed
- * call fails its attempt, and the retry replays the handler from the start.
+ * stream limits below, each answer is a chain of messages, and kills land mid-stream. A call of
+ * unknown outcome is recovered in its attempt (up to 3 times, src/app/streams/replyMessages.ts);
+ * past that, or on a kill, the retry replays the handler from the start.
  */
 const STREAMS: StreamShare = { every: 10, n: 120, pauseMs: 10 };
 
@@ -75,6 +76,12 @@ export const SHORT_CHAOS: ChaosPlan = {
   outage: outage(12_000, 10_000),
   streams: STREAMS,
   sleeps: SLEEPS,
+  // The drain after the load: the backlog the outage and the kills leave (peak ~970 rows) at the
+  // shards' pace, then the last rows' retries, BACKOFF_MAX_MS (3 s) apart. Idle, the main checkout
+  // drained in 44 s, its tail streamed answers at attempts 12–14 (CI's, > 80 s, had one at 13+);
+  // recovered in their attempts, they take at most 6 (p90 3, 200 answers, 2026-12-06). 80 s is
+  // then ~1.8× the idle drain; on 2 cores at load 5 the plain backlog alone can outlast it (20 and
+  // 109 rows pending in two such runs), and the run then lists the rows still pending and why.
   quiesceMs: 80_000,
   deadlineMs: 175_000,
   seed: 5,
