@@ -44,8 +44,8 @@ describe("streamed answers under chaos' fault rate", () => {
       if (wrong.length > 0) problems[seed] = wrong;
     }
     expect(problems).toEqual({});
-    // Measured: 27 runs in all, at most 3 for an answer; when each fault ended its attempt, 66 and 6.
-    expect(perAnswer.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(30);
+    // Measured: 26 runs in all, at most 3 for an answer; when each fault ended its attempt, 66 and 6.
+    expect(perAnswer.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(29);
     expect(Math.max(...perAnswer)).toBeLessThanOrEqual(3);
   }, 60_000);
 });

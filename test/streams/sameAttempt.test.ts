@@ -38,6 +38,20 @@ describe("a stream call of unknown outcome, recovered in the same attempt", () =
     expect(messagesOf(run)).toBe(messagesOf(clean) + 1);
   });
 
+  it("the recovery's chat.update refused too: sent again at once (it sets the checkpointed text, idempotent); the listener runs once", async () => {
+    const clean = await answered();
+    const at = clean.calls.indexOf("chat.appendStream");
+    const run = await answered({ at, fault: "refused" }, { at: at + 2, fault: "refused" });
+    expect(answer.runs).toHaveLength(1);
+    expect(run.calls.slice(at, at + 5)).toEqual([
+      "chat.appendStream",
+      "chat.stopStream",
+      "chat.update",
+      "chat.update",
+      "chat.startStream",
+    ]);
+  });
+
   it("a start whose answer was lost is found in the thread and streamed into: no second start for its text, no extra message", async () => {
     const clean = await answered();
     const run = await answered({ at: 0, fault: "lost" });

@@ -44,7 +44,16 @@ export class ReplyMessages {
 
   /** A retried run's first act: the call an earlier attempt left unconfirmed is recovered (recover/recoverStream.ts). */
   async recover(): Promise<void> {
-    await recoverStream(this.record, this.sender, (message) => this.closeByStop(message));
+    await this.recoverStream();
+  }
+
+  private recoverStream(): Promise<boolean> {
+    return recoverStream(
+      this.record,
+      this.sender,
+      (message) => this.closeByStop(message),
+      (message) => this.closeByUpdate(message),
+    );
   }
 
   /**
@@ -56,18 +65,23 @@ export class ReplyMessages {
    * (Slack down), is thrown: the attempt ends, and its retry recovers from the checkpoint.
    */
   async recoverFrom(error: unknown): Promise<boolean> {
+    this.spendRecovery(error);
+    return await this.recoverStream().catch((next) => {
+      // Recovered in turn only while its failed call is written ahead: a chat.update that failed after
+      // the recovery's stop was answered leaves nothing in memory to say the message may show more.
+      if (this.record.unconfirmed === undefined) throw next;
+      return this.recoverFrom(next);
+    });
+  }
+
+  /** One of the attempt's recoveries goes to `error`'s call: thrown back when its outcome is known, or none is left. */
+  private spendRecovery(error: unknown): void {
     if (!outcomeUnknown(error) || this.recoveries >= RECOVERIES_PER_ATTEMPT) throw error;
     this.recoveries++;
     log("warn", "a streamed reply's call failed, its outcome unknown: recovered in the same attempt", {
       ...this.logged,
       error: describeError(error),
       recoveries: this.recoveries,
-    });
-    return await recoverStream(this.record, this.sender, (message) => this.closeByStop(message)).catch((next) => {
-      // Recovered in turn only while its failed call is written ahead: a chat.update that failed after
-      // the recovery's stop was answered leaves nothing in memory to say the message may show more.
-      if (this.record.unconfirmed === undefined) throw next;
-      return this.recoverFrom(next);
     });
   }
 
@@ -134,7 +148,7 @@ export class ReplyMessages {
       // blocks (feedback buttons) through chat.update; no message opens just to hold them. A recovered
       // stop with neither shows all it should already.
       this.record.appended(message, text);
-      if (!recovered || text !== "" || blocks) await this.sender.closeByUpdate(message, blocks);
+      if (!recovered || text !== "" || blocks) await this.closeByUpdate(message, blocks);
     }
     this.record.closed(message);
     this.record.finish(chunks?.length);
@@ -144,8 +158,7 @@ export class ReplyMessages {
   async close(message: ShownMessage): Promise<boolean> {
     let stopped: boolean;
     try {
-      stopped =
-        (await closeMessage({ stop: this.stopOf(message), update: () => this.sender.closeByUpdate(message) })) === "stopped";
+      stopped = (await closeMessage({ stop: this.stopOf(message), update: () => this.closeByUpdate(message) })) === "stopped";
     } catch (error) {
       if (!outcomeUnknown(error)) this.foundGone(message, error);
       await this.recoveredIn(message, error);
@@ -179,7 +192,7 @@ export class ReplyMessages {
         // A deleted message takes no blocks in place: the stop's blocks go to a new one instead.
       } else {
         this.record.cutTo(message, step.chars);
-        await this.sender.closeByUpdate(message);
+        await this.closeByUpdate(message);
       }
       this.record.save(undefined);
     }
@@ -190,9 +203,18 @@ export class ReplyMessages {
     this.record.confirm();
   }
 
-  /** Closes the message by chat.update: exactly its checkpointed text, and `blocks` under it (idempotent: a retry may send it again). */
+  /**
+   * Closes the message by chat.update: exactly its checkpointed text, and `blocks` under it. It is
+   * idempotent, so one whose outcome is unknown is sent again at once, within the attempt's recoveries.
+   */
   async closeByUpdate(message: ShownMessage, blocks?: readonly unknown[]): Promise<void> {
-    await this.sender.closeByUpdate(message, blocks);
+    for (;;) {
+      try {
+        return await this.sender.closeByUpdate(message, blocks);
+      } catch (error) {
+        this.spendRecovery(error);
+      }
+    }
   }
 
   /** Each message of the reply is of one kind: posted once stream starts were exhausted, else streamed. */

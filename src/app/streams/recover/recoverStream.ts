@@ -18,6 +18,8 @@ export async function recoverStream(
   record: ReplyRecord,
   sender: StreamSender,
   closeByStop: (message: ShownMessage) => Promise<boolean>,
+  /** chat.update to exactly the checkpointed text (idempotent: the reply's messages send it again when its outcome is unknown). */
+  closeByUpdate: (message: ShownMessage) => Promise<void> = (message) => sender.closeByUpdate(message),
 ): Promise<boolean> {
   const { client, thread, start } = sender;
   const { unconfirmed } = record;
@@ -37,11 +39,11 @@ export async function recoverStream(
         await stopStreaming(() =>
           sender.inTurn(() => client.call("chat.stopStream", { channel: thread.channel, ts: message.ts })),
         );
-        await sender.closeByUpdate(message);
+        await closeByUpdate(message);
         return false;
       } else {
         await closeByStop(message);
-        await sender.closeByUpdate(message);
+        await closeByUpdate(message);
       }
     } catch (error) {
       // Deleted already (a delete whose answer was lost, or by hand): nothing of it shows.
