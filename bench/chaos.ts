@@ -3,10 +3,12 @@ import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { CHAOS_FAKE_STREAM_MAX_OPEN_MS, CHAOS_SETTINGS, FULL_CHAOS, SHORT_CHAOS } from "./chaos/chaosPlan";
 import { CoordinatorProcess } from "./chaos/coordinatorProcess";
+import { pendingRowsOf } from "./chaos/pendingRows";
 import { chaosHeld, printChaos } from "./chaos/printChaos";
 import { heldBy, repliesOf, replyDelays } from "./chaos/replyDelays";
 import { DepthSamples, reportOutage, SlackOutage } from "./chaos/slackOutage";
 import { runSlackTraffic, type TrafficEvent } from "./chaos/slackTraffic";
+import { streamAttempts } from "./chaos/streamAttempts";
 import { type Outage, verifyDelivery } from "./chaos/verifyDelivery";
 import { verifyStreams } from "./chaos/verifyStreams";
 import { startFakeSlackServer } from "./fakeSlack/fakeSlackServer";
@@ -81,6 +83,13 @@ async function restart(): Promise<void> {
   }
 }
 
+/** An admin API read (docs/guides/operations.md), as JSON. */
+async function admin(path: string): Promise<unknown> {
+  const response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  if (!response.ok) throw new Error(`GET ${path}: ${response.status}`);
+  return await response.json();
+}
+
 async function pendingRows(): Promise<{ pending: number; parked: number }> {
   const total = { pending: 0, parked: 0 };
   for (const workspace of workspaces) {
@@ -153,6 +162,8 @@ try {
   }
   const quiescent = rows.pending === 0;
   await depth.stop();
+  // Not quiescent: which rows were still draining, and why (their attempts, last error, last calls).
+  const pending = quiescent ? [] : await pendingRowsOf(admin, workspaces);
   console.log(`${clock()} ${quiescent ? "quiescent" : "NOT quiescent"}: ${rows.pending} pending, ${rows.parked} parked`);
 
   const plain = events.filter((event) => event.expected === undefined);
@@ -171,7 +182,10 @@ try {
     lost: verdict.lost.filter((event) => sleptIds.has(event.eventId)).length,
     unfinished: verdict.unfinished.filter((event) => sleptIds.has(event.eventId)).length,
   };
-  const streams = verifyStreams(events, (channel, thread) => fake.fake.messagesIn(channel, thread), fake.calls);
+  const streams = {
+    ...verifyStreams(events, (channel, thread) => fake.fake.messagesIn(channel, thread), fake.calls),
+    attempts: await streamAttempts(admin, events),
+  };
   const replied = repliesOf(plain, fake.calls);
   const outage = reportOutage(slackOutage, depth, heldBy(replied, slackOutage), startedAt);
   const interruptedStarts = coordinator.notable.filter((note) =>
@@ -194,6 +208,7 @@ try {
     replyDelays: replyDelays(replied, outages, startedAt, slackOutage),
     quiescent,
     outbox: rows,
+    pending: pending.slice(0, 50),
     verdict: {
       ...verdict,
       lost: verdict.lost.slice(0, 50),

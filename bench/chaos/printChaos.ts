@@ -1,5 +1,7 @@
+import type { PendingRow } from "./pendingRows";
 import type { ReplyDelays } from "./replyDelays";
 import type { OutageReport } from "./slackOutage";
+import type { StreamAttempts } from "./streamAttempts";
 import type { ChaosVerdict } from "./verifyDelivery";
 import { type StreamVerdict, streamsHeld } from "./verifyStreams";
 
@@ -12,8 +14,10 @@ export interface ChaosSummary {
   replyDelays: ReplyDelays;
   quiescent: boolean;
   outbox: { pending: number; parked: number };
+  /** Not quiescent: the rows still pending (at most 50), from the admin API. */
+  pending: PendingRow[];
   verdict: ChaosVerdict & { lostCount: number; unfinishedCount: number };
-  streams: StreamVerdict & { interruptedStarts: number };
+  streams: StreamVerdict & { interruptedStarts: number; attempts: StreamAttempts };
   /** Plain answers that slept durably between placeholder and answer: how many, acked, and of those lost or unfinished. */
   sleeps: { events: number; acked: number; lost: number; unfinished: number };
 }
@@ -67,6 +71,10 @@ export function printChaos(results: ChaosSummary): void {
   console.log(
     `  outbox at the end: ${results.outbox.pending} pending, ${results.outbox.parked} parked${results.quiescent ? "" : " — NOT quiescent in time"}`,
   );
+  for (const row of results.pending.slice(0, 10))
+    console.log(
+      `    pending ${row.key} (${row.effect}): ${row.attempts} attempts, last error ${row.lastError ?? "–"}; last attempt's calls: ${row.lastCalls.join(", ") || "–"}`,
+    );
   console.log(
     `  LOST (acked, reply never delivered): ${v.lostCount}${v.lostCount ? `  e.g. ${JSON.stringify(v.lost.slice(0, 3))}` : ""}`,
   );
@@ -87,6 +95,10 @@ export function printChaos(results: ChaosSummary): void {
   );
   console.log(
     `  streams LOST ${s.lost}, incomplete ${s.incomplete}, duplicated ${s.duplicated}, garbled ${s.garbled}, FROZEN messages ${s.frozen}; interrupted starts a retry did not find ${s.interruptedStarts}`,
+  );
+  const a = s.attempts;
+  console.log(
+    `  streamed answers' attempts (${a.answers} read back): p50 ${a.attempts.p50}, p90 ${a.attempts.p90}, max ${a.attempts.max}, total ${a.attempts.total}; ${a.callsPerAttempt} calls per attempt; failed attempts ended by: ${a.endedBy.map(([why, n]) => `${n} × ${why}`).join("; ")}`,
   );
   for (const failure of s.failures.slice(0, 3)) console.log(`    e.g. ${JSON.stringify(failure).slice(0, 400)}`);
   console.log(

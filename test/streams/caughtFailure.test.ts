@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
+import { RECOVERIES_PER_ATTEMPT } from "../../src/app/streams/replyMessages";
 import { problemsOf, runAnswer, type Scenario } from "../support/faultMatrix";
 
 const TOKENS = Array.from({ length: 40 }, (_, i) => `w${i} `);
@@ -35,7 +36,15 @@ describe("a stream call's failure inside the listener's try/catch", () => {
     const clean = await runAnswer(scenario);
     expect(problemsOf(scenario, clean)).toEqual([]);
     attempts = [];
-    const run = await runAnswer(scenario, { at: clean.calls.indexOf("chat.appendStream"), fault: "refused" });
+    // The append refused, then each call recovering from it in the attempt (its chat.stopStream) until
+    // the attempt's recoveries are spent (app/streams/replyMessages.ts): the attempt ends there.
+    const at = clean.calls.indexOf("chat.appendStream");
+    const refused = Array.from({ length: RECOVERIES_PER_ATTEMPT + 1 }, (_, i) => ({ at: at + i, fault: "refused" as const }));
+    const run = await runAnswer(scenario, ...refused);
+    expect(run.calls.slice(at, at + refused.length)).toEqual([
+      "chat.appendStream",
+      ...Array.from({ length: RECOVERIES_PER_ATTEMPT }, () => "chat.stopStream"),
+    ]);
     expect(problemsOf(scenario, run)).toEqual([]);
     // The failure ended the first attempt past the listener's catch (it never saw it); a second attempt finished the reply.
     expect(attempts.map((a) => a.attempt)).toEqual([1, 2]);

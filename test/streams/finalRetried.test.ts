@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
+import { RECOVERIES_PER_ATTEMPT } from "../../src/app/streams/replyMessages";
 import { problemsOf, runAnswer, type Scenario } from "../support/faultMatrix";
 
 const TOKENS = Array.from({ length: 200 }, (_, i) => `w${i} `);
@@ -32,7 +33,16 @@ describe("a final stop whose answer was lost, retried with a shorter answer", ()
     // The retry's answer is exactly the messages before the last one (the final stop's).
     retried = shown.slice(0, -1).join("");
     const final = clean.calls.lastIndexOf("chat.stopStream");
-    const run = await runAnswer({ ...scenario, text: retried }, { at: final, fault: "lost" });
+    // And each call recovering from it in the same attempt (app/streams/replyMessages.ts) refused
+    // until its recoveries are spent: the attempt ends, the run is retried.
+    const recoveries = Array.from({ length: RECOVERIES_PER_ATTEMPT }, (_, i) => ({
+      at: final + 1 + i,
+      fault: "refused" as const,
+    }));
+    const run = await runAnswer({ ...scenario, text: retried }, { at: final, fault: "lost" }, ...recoveries);
+    expect(run.calls.slice(final, final + 1 + RECOVERIES_PER_ATTEMPT)).toEqual(
+      Array.from({ length: 1 + RECOVERIES_PER_ATTEMPT }, () => "chat.stopStream"),
+    );
     retried = undefined;
     expect(problemsOf({ ...scenario, text: shown.slice(0, -1).join("") }, run)).toEqual([]);
   });

@@ -11,7 +11,8 @@
  *   streamed or posted (messageKind.ts, streamedKind.ts, postedKind.ts, messageContent.ts);
  * - rotate/: a reply continued in a new message before Slack's limits (rotation.ts), where its
  *   text is cut (textCuts.ts), and the reply's own caps (replyCaps.ts);
- * - recover/: a retried run's first act (recoverStream.ts, lostStart.ts), its text matched against
+ * - recover/: a retried run's first act, and an attempt's after a call of unknown outcome
+ *   (recoverStream.ts, lostStart.ts; replyMessages.ts recovers in the attempt), its text matched against
  *   what shows (replay.ts) and cut back where it differs (cutPlan.ts);
  * - close/: a message closed (closeMessage.ts), and the closes a parked run's follow-ups plan
  *   (parkedCloses.ts);

@@ -1,6 +1,6 @@
 import { RetryableError, StartsExhausted } from "../../platform/errors";
-import { type LogFields, log } from "../../platform/log";
-import { GONE, NOT_STREAMING, refusedWith } from "../../slack/refusals";
+import { describeError, type LogFields, log } from "../../platform/log";
+import { GONE, NOT_STREAMING, outcomeUnknown, refusedWith } from "../../slack/refusals";
 import { closeMessage, stopStreaming } from "./close/closeMessage";
 import type { StreamedMessage } from "./record/checkpoint";
 import type { ReplyRecord, ShownMessage } from "./record/replyRecord";
@@ -12,6 +12,13 @@ import { StreamedKind } from "./send/streamedKind";
 import type { StreamSender } from "./send/streamSender";
 
 /**
+ * How many calls of unknown outcome one reply recovers from inside one attempt (recoverFrom), a
+ * recovery's own calls included: past them (Slack down) the attempt ends and its retry, backed off,
+ * recovers. So an attempt sends at most this many more calls to a Slack that answers none.
+ */
+export const RECOVERIES_PER_ATTEMPT = 3;
+
+/**
  * The messages of one streamed reply, as Slack shows them, kept in step with its checkpoint:
  * every call that may change a message is written ahead as `unconfirmed` (fenced, extending
  * the run's lease), so a crash leaves a record that says which one call's outcome is unknown.
@@ -19,6 +26,8 @@ import type { StreamSender } from "./send/streamSender";
 export class ReplyMessages {
   /** The reply's record: read here, changed only through its own methods. */
   readonly record: ReplyRecord;
+  /** Calls of unknown outcome this attempt recovered from (recoverFrom). */
+  private recoveries = 0;
   private readonly streamed: MessageKind;
   private readonly posted: MessageKind;
 
@@ -35,7 +44,45 @@ export class ReplyMessages {
 
   /** A retried run's first act: the call an earlier attempt left unconfirmed is recovered (recover/recoverStream.ts). */
   async recover(): Promise<void> {
-    await recoverStream(this.record, this.sender, (message) => this.closeByStop(message));
+    await this.recoverStream();
+  }
+
+  private recoverStream(): Promise<boolean> {
+    return recoverStream(
+      this.record,
+      this.sender,
+      (message) => this.closeByStop(message),
+      (message) => this.closeByUpdate(message),
+    );
+  }
+
+  /**
+   * A call whose outcome is unknown (a 5xx, a timeout, a reset) is recovered at once, as a retry's
+   * first act would (recover/recoverStream.ts), and the attempt goes on from what Slack shows: what
+   * it sent stays sent, the text it holds is not lost, the handler does not run again. True when
+   * the call shows after all (a start found in the thread). A recovery whose own written-ahead call
+   * fails so is recovered in turn. Any other error, or more than RECOVERIES_PER_ATTEMPT of them
+   * (Slack down), is thrown: the attempt ends, and its retry recovers from the checkpoint.
+   */
+  async recoverFrom(error: unknown): Promise<boolean> {
+    this.spendRecovery(error);
+    return await this.recoverStream().catch((next) => {
+      // Recovered in turn only while its failed call is written ahead: a chat.update that failed after
+      // the recovery's stop was answered leaves nothing in memory to say the message may show more.
+      if (this.record.unconfirmed === undefined) throw next;
+      return this.recoverFrom(next);
+    });
+  }
+
+  /** One of the attempt's recoveries goes to `error`'s call: thrown back when its outcome is known, or none is left. */
+  private spendRecovery(error: unknown): void {
+    if (!outcomeUnknown(error) || this.recoveries >= RECOVERIES_PER_ATTEMPT) throw error;
+    this.recoveries++;
+    log("warn", "a streamed reply's call failed, its outcome unknown: recovered in the same attempt", {
+      ...this.logged,
+      error: describeError(error),
+      recoveries: this.recoveries,
+    });
   }
 
   /** Opens a new message in the thread with `text`: a stream, or a posted message when starts are exhausted. */
@@ -94,11 +141,14 @@ export class ReplyMessages {
       await this.kindOf(message).stop(message, text, chunks, blocks);
       this.record.appended(message, text);
     } catch (error) {
-      if (!refusedWith(error, NOT_STREAMING)) this.foundGone(message, error);
-      // Dropped by Slack, or stopped in Slack: the message gets its full text and the final blocks
-      // (feedback buttons) through chat.update; no message opens just to hold them.
+      // Its outcome unknown: recovered at once (recoverFrom), stopped at exactly its checkpointed text.
+      const recovered = outcomeUnknown(error) && (await this.recoveredIn(message, error));
+      if (!recovered && !refusedWith(error, NOT_STREAMING)) this.foundGone(message, error);
+      // Dropped by Slack, stopped in Slack, or recovered: the message gets its full text and the final
+      // blocks (feedback buttons) through chat.update; no message opens just to hold them. A recovered
+      // stop with neither shows all it should already.
       this.record.appended(message, text);
-      await this.sender.closeByUpdate(message, blocks);
+      if (!recovered || text !== "" || blocks) await this.closeByUpdate(message, blocks);
     }
     this.record.closed(message);
     this.record.finish(chunks?.length);
@@ -106,11 +156,24 @@ export class ReplyMessages {
 
   /** Closes a message so the reply continues in a new one: true when chat.stopStream closed it, false when chat.update did. */
   async close(message: ShownMessage): Promise<boolean> {
-    const closed = await closeMessage({ stop: this.stopOf(message), update: () => this.sender.closeByUpdate(message) }).catch(
-      (error) => this.foundGone(message, error),
-    );
+    let stopped: boolean;
+    try {
+      stopped = (await closeMessage({ stop: this.stopOf(message), update: () => this.closeByUpdate(message) })) === "stopped";
+    } catch (error) {
+      if (!outcomeUnknown(error)) this.foundGone(message, error);
+      await this.recoveredIn(message, error);
+      // A chat.update that failed is not written ahead: nothing recovered it, and the close goes again.
+      stopped = message.open ? await this.close(message) : true;
+    }
     this.record.closed(message);
-    return closed === "stopped";
+    return stopped;
+  }
+
+  /** `message`'s call failed, its outcome unknown: recovered at once (recoverFrom); one deleted meanwhile ends the attempt. */
+  private async recoveredIn(message: ShownMessage, error: unknown): Promise<true> {
+    await this.recoverFrom(error);
+    if (!this.record.messages.includes(message)) throw error;
+    return true;
   }
 
   /** chat.stopStream without text, when the message streams: false when it does not. */
@@ -129,7 +192,7 @@ export class ReplyMessages {
         // A deleted message takes no blocks in place: the stop's blocks go to a new one instead.
       } else {
         this.record.cutTo(message, step.chars);
-        await this.sender.closeByUpdate(message);
+        await this.closeByUpdate(message);
       }
       this.record.save(undefined);
     }
@@ -140,9 +203,18 @@ export class ReplyMessages {
     this.record.confirm();
   }
 
-  /** Closes the message by chat.update: exactly its checkpointed text, and `blocks` under it (idempotent: a retry may send it again). */
+  /**
+   * Closes the message by chat.update: exactly its checkpointed text, and `blocks` under it. It is
+   * idempotent, so one whose outcome is unknown is sent again at once, within the attempt's recoveries.
+   */
   async closeByUpdate(message: ShownMessage, blocks?: readonly unknown[]): Promise<void> {
-    await this.sender.closeByUpdate(message, blocks);
+    for (;;) {
+      try {
+        return await this.sender.closeByUpdate(message, blocks);
+      } catch (error) {
+        this.spendRecovery(error);
+      }
+    }
   }
 
   /** Each message of the reply is of one kind: posted once stream starts were exhausted, else streamed. */

@@ -38,17 +38,21 @@ export async function findLostStart(
   known: readonly StreamedMessage[],
   /** The run's delivery ids, on the line this may write. */
   logged: LogFields = {},
+  /** How each read waits for its turn (a 429's Retry-After): the reply's sender's one wait. */
+  inTurn: <T>(call: () => Promise<T>) => Promise<T> = (call) => call(),
 ): Promise<string | undefined> {
   if (start.at === undefined) return undefined;
   try {
     const oldest = ((start.at - CLOCK_SLACK_MS) / 1000).toFixed(6);
     const after = Math.max(Number(oldest), ...known.map((k) => Number(k.ts)));
-    const { messages = [] } = await client.call<{ messages?: ThreadMessage[] }>("conversations.replies", {
-      channel: thread.channel,
-      ts: thread.threadTs,
-      oldest,
-      limit: 200,
-    });
+    const { messages = [] } = await inTurn(() =>
+      client.call<{ messages?: ThreadMessage[] }>("conversations.replies", {
+        channel: thread.channel,
+        ts: thread.threadTs,
+        oldest,
+        limit: 200,
+      }),
+    );
     const words = wordsOf(start.text);
     const found = messages.filter(
       (m) =>
@@ -59,7 +63,7 @@ export async function findLostStart(
         !known.some((k) => k.ts === m.ts) &&
         wordsOf(m.text ?? "") === words,
     );
-    const taken = await ownMessages((method, body) => client.call(method, body), thread.channel, found);
+    const taken = await ownMessages((method, body) => inTurn(() => client.call(method, body)), thread.channel, found);
     return taken.length === 1 ? taken[0]!.ts : undefined;
   } catch (error) {
     // A lookup that may work later fails the attempt (its start stays unconfirmed, and is looked for again).

@@ -1,6 +1,6 @@
 import type { AnyChunk, Block, KnownBlock } from "@slack/types";
 import { log } from "../../../platform/log";
-import { NOT_STREAMING, refusedWith } from "../../../slack/refusals";
+import { NOT_STREAMING, outcomeUnknown, refusedWith } from "../../../slack/refusals";
 import type { StreamLimits } from "../../contract";
 import type { ShownMessage } from "../record/replyRecord";
 import type { ReplyMessages } from "../replyMessages";
@@ -33,7 +33,10 @@ export class Rotation {
   async text(text: string, chunks: AnyChunk[]): Promise<void> {
     let rest = text;
     let full = false;
+    // A piece recovered from (its outcome unknown) goes again, chunks alone too.
+    let again = false;
     do {
+      again = false;
       const open = await this.openForMore(full);
       if (this.messages.record.finished) return;
       const inBlock = this.startsInBlock(open);
@@ -48,6 +51,15 @@ export class Rotation {
         this.live = (open ?? (await this.messages.start(piece, withChunks))).ts;
         if (!open && inBlock) this.inBlock.add(this.live);
       } catch (error) {
+        if (outcomeUnknown(error)) {
+          // Recovered at once (ReplyMessages.recoverFrom): the piece goes again, unless the start is found showing it.
+          again = !(await this.messages.recoverFrom(error));
+          if (again) continue;
+          this.live = this.messages.record.last!.ts;
+          if (!open && inBlock) this.inBlock.add(this.live);
+          rest = rest.slice(piece.length);
+          continue;
+        }
         const tooLong = refusedWith(error, "msg_too_long");
         if (open && !tooLong && refusedWith(error, NOT_STREAMING) && (await this.stoppedInSlack(open, false))) return;
         if (open && (tooLong || refusedWith(error, NOT_STREAMING))) {
@@ -63,7 +75,7 @@ export class Rotation {
         continue;
       }
       rest = rest.slice(piece.length);
-    } while (rest !== "");
+    } while (rest !== "" || again);
   }
 
   /** The handler's stop on the open message, old or full as it may be: a stop adds no text, and no message opens for nothing. */

@@ -109,7 +109,7 @@ export class StreamSender {
    * the attempt, then goes again after `waited`; one whose turn is further than `boundMs` away
    * is not sent (StartsExhausted).
    */
-  private async inTurn<T>(call: () => Promise<T>, boundMs = Number.POSITIVE_INFINITY, waited = () => {}): Promise<T> {
+  async inTurn<T>(call: () => Promise<T>, boundMs = Number.POSITIVE_INFINITY, waited = () => {}): Promise<T> {
     for (;;) {
       try {
         return await call();
