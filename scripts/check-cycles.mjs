@@ -5,7 +5,8 @@
 // docs/design.md "Folders and layers" lists, which names every folder. Also fails when a file
 // outside a capability of src/app/ or a part of src/parts/ (a sub-folder) imports anything of it but
 // its index.ts, when capabilities (or parts) import each other in a cycle, and when a file is over its budget (a Durable Object
-// class file over 150 lines, any other file under src/ over 250). `npm run cycles`.
+// class file over 150 lines, any other file under src/ over 250), and when two files under src/ share a base name
+// (index.ts apart): a path in a doc or a log then names one file. `npm run cycles`.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
@@ -146,6 +147,17 @@ for (const file of files) {
     );
 }
 
+// Names: no two files under src/ share a base name, but index.ts (each folder's face).
+const byName = new Map();
+for (const file of files) {
+  const name = file.slice(file.lastIndexOf("/") + 1);
+  if (name === "index.ts") continue;
+  byName.set(name, [...(byName.get(name) ?? []), relative(root, file)]);
+}
+const sharedNames = [...byName]
+  .filter(([, paths]) => paths.length > 1)
+  .map(([name, paths]) => `${name}: ${paths.sort().join(" and ")}`);
+
 const folderCycles = cyclesOf(new Map([...folderGraph].map(([unit, targets]) => [unit, [...targets]])));
 
 const cycles = cyclesOf(graph);
@@ -193,12 +205,18 @@ if (overBudget.length > 0) {
   console.error(`budgets: ${overBudget.length} file(s) over budget (compose a new part instead: STYLE.md):`);
   for (const line of overBudget.sort()) console.error(`  ${line}`);
 }
+if (sharedNames.length > 0) {
+  console.error(
+    `names: ${sharedNames.length} base name(s) shared by files under src/ (rename one to its role: docs/design.md "Words"):`,
+  );
+  for (const line of sharedNames.sort()) console.error(`  ${line}`);
+}
 /** How many sub-folders of src/<top>/ are entered by their index.ts. */
 const faced = (top) => new Set(files.map(capabilityOf).filter((unit) => unit?.startsWith(`${top}/`))).size;
-const failed = [cycles, folderCycles, undeclared, upward, internals, capabilityCycles, overBudget].some(
+const failed = [cycles, folderCycles, undeclared, upward, internals, capabilityCycles, overBudget, sharedNames].some(
   (list) => list.length > 0,
 );
 if (failed) process.exit(1);
 console.log(
-  `cycles: none among ${files.length} modules (${edges} imports); ${folderGraph.size} folders and top-level files under src/, each imports only those below it (docs/design.md); ${faced("app")} capabilities of src/app/ and ${faced("parts")} parts of src/parts/, each used through its index.ts; every file within its budget (${DURABLE_OBJECT_BUDGET} lines for a Durable Object class, ${FILE_BUDGET} for any other)`,
+  `cycles: none among ${files.length} modules (${edges} imports); ${folderGraph.size} folders and top-level files under src/, each imports only those below it (docs/design.md); ${faced("app")} capabilities of src/app/ and ${faced("parts")} parts of src/parts/, each used through its index.ts; every file within its budget (${DURABLE_OBJECT_BUDGET} lines for a Durable Object class, ${FILE_BUDGET} for any other); no two files share a base name but index.ts`,
 );

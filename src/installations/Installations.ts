@@ -6,12 +6,12 @@ import type { CoordinatorEnv } from "../rpc/env";
 import { DIRECTORY } from "../rpc/installationStubs";
 import type { InstallationSummary, InstallationsApi, LifecycleCause, OAuthAccess } from "../rpc/installations";
 import { Directory } from "./directory";
-import { Installation } from "./installation";
-import { INSTALLATION_MIGRATIONS } from "./migrations";
+import { INSTALLATION_MIGRATIONS } from "./installationMigrations";
+import { Installation } from "./installationObject";
 
 /**
  * The installation store (OAuth mode): one Durable Object class (one binding, INSTALLATIONS)
- * playing two roles picked once by name — one object per installation (installation.ts), and
+ * playing two roles picked once by name — one object per installation (installationObject.ts), and
  * one, the directory, for OAuth states and the operations list (directory.ts). The class is the
  * RPC facade: one-line delegations, and a method of the other role throws WrongRole.
  */

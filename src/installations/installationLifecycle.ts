@@ -5,7 +5,7 @@ import type { InstallationChange, InstallationSummary, LifecycleCause } from "..
 import type { StoredInstallation } from "./installationRecord";
 import { notifyShards } from "./notifyShards";
 
-/** What a lifecycle change needs of its installation (installation.ts). */
+/** What a lifecycle change needs of its installation (installationObject.ts). */
 export interface LifecycleStore {
   readonly env: CoordinatorEnv;
   sealer(): Promise<TokenCipher>;

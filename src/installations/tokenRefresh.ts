@@ -10,7 +10,7 @@ import { storeSettings } from "./storeSettings";
 /** Slack's answers to a refresh that mean the refresh token is dead for good. */
 const REFRESH_REFUSED = new Set(["invalid_refresh_token", "invalid_grant", "token_revoked", "token_expired", "invalid_auth"]);
 
-/** What a rotation needs of its installation (installation.ts). */
+/** What a rotation needs of its installation (installationObject.ts). */
 export interface RefreshingStore {
   readonly env: CoordinatorEnv;
   sealer(): Promise<TokenCipher>;
@@ -49,7 +49,7 @@ export async function refreshTokens(store: RefreshingStore, stored: StoredInstal
 /**
  * Renews one holder's token pair. A user token's failures never stop the bot's: refused, it is
  * dropped (the user reinstalls to grant it again); failed for now, it is tried again next time
- * and not served once expired (installation.ts).
+ * and not served once expired (installationObject.ts).
  */
 async function refreshOne(store: RefreshingStore, stored: StoredInstallation, holder: Holder): Promise<TokenAnswer | null> {
   const id = stored.summary.id;

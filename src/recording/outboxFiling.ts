@@ -17,7 +17,7 @@ export const filedTable = (generation: number) => `outbox_g${generation}`;
  * (`floor(t / retention)`) has ended, `file` renames `outbox` to `outbox_g{that generation}` and
  * begins a new `outbox` with the same schema, carrying its live rows (pending, parked, stopped,
  * waiting: rare) forward — one row written each, once a generation. A filed table is read only by
- * key, for a done row's story (eventStories.ts), and dropped whole when its generation expires
+ * key, for a done row's story (eventStoryRows.ts), and dropped whole when its generation expires
  * (DROP TABLE: no row written), with the receipts of the same generation. A filed table still
  * holds the rows carried forward, as they were: only its done rows are ever read.
  */

@@ -2,7 +2,7 @@ import type { BackoffPolicy } from "../platform/backoff";
 import { InvalidSetting } from "../platform/errors";
 import { type HistoryReads, historyReads } from "./historyReads";
 import { oncePerEnv } from "./once";
-import { type RelaySettings, relaySettings } from "./relay";
+import { type RelaySettings, relaySettings } from "./relaySettings";
 import { setting } from "./table";
 
 /**

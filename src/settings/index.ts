@@ -10,5 +10,5 @@ export { type DeliverySettings, deliverySettings } from "./delivery";
 export { type EdgeSettings, edgeSettings, type RecordSettings, recordSettings } from "./edge";
 export { inOAuthMode, oauthMode, relayMode } from "./modes";
 export { type OAuthSettings, oauthSettings } from "./oauth";
-export { type RelaySettings, relaySettings } from "./relay";
+export { type RelaySettings, relaySettings } from "./relaySettings";
 export { type SpreadSettings, spreadSettings } from "./spread";

@@ -1,6 +1,6 @@
 import { InvalidSetting } from "../platform/errors";
 import { type OAuthSettings, oauthSettings } from "./oauth";
-import { type RelaySettings, relaySettings } from "./relay";
+import { type RelaySettings, relaySettings } from "./relaySettings";
 import type { SettingsEnv } from "./settingsEnv";
 
 /** The env as the modes read it: its settings, and the INSTALLATIONS binding OAuth mode needs (CoordinatorEnv is one). */

@@ -6,7 +6,7 @@ import { installationCache, type Known } from "../installations/installationCach
 import { isLifecycleEvent } from "../installations/lifecycle";
 import { log } from "../platform/log";
 import { inSpan } from "../platform/spans";
-import { EventStories } from "../recording/eventStories";
+import { EventStories } from "../recording/eventStoryRows";
 import { FoldedReceipts } from "../recording/foldedReceipts";
 import { type IngestStores, ingestDelivery } from "../recording/ingest";
 import type { Outbox } from "../recording/outbox";

@@ -2,7 +2,7 @@ import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
 import { Assistant } from "../../src/app/assistant/assistant";
-import type { Step } from "../../src/app/contract/types";
+import type { Step } from "../../src/app/contract/slackApp";
 import type { Inbound } from "../../src/inbound/types";
 import { HandlerMisuse } from "../../src/platform/errors";
 import type { SlackWebClient } from "../../src/slack/client";

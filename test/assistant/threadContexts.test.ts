@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
 import { Assistant } from "../../src/app/assistant/assistant";
-import type { SlackApp } from "../../src/app/contract/types";
+import type { SlackApp } from "../../src/app/contract/slackApp";
 import { RetryableError } from "../../src/platform/errors";
 import { messageTs } from "../../src/testing/deliveries";
 import { controlClock } from "../support/clock";

@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { RunEffect, SlackApp } from "../../src/app/contract/types";
+import type { RunEffect, SlackApp } from "../../src/app/contract/slackApp";
 import type { Inbound } from "../../src/inbound/types";
 import { newRow } from "../../src/recording/outboxRows";
 import { controlClock } from "../support/clock";

@@ -1,7 +1,7 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { INSTALLATION_MIGRATIONS } from "../../src/installations/migrations";
+import { INSTALLATION_MIGRATIONS } from "../../src/installations/installationMigrations";
 import { applyMigrations, MIGRATIONS } from "../../src/platform/sql/migrations";
 import { installationStub } from "../../src/rpc/installationStubs";
 import { adminGet, deliver, mentionDelivery, newWorkspace, shardStub, storedFor } from "../support/coordinator";

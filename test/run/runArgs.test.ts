@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { App } from "../../src/app/App";
-import type { Step } from "../../src/app/contract/types";
+import type { Step } from "../../src/app/contract/slackApp";
 import type { SlackWebClient } from "../../src/slack/client";
 import { channelMessage, eventCallback, signedEvent } from "../../src/testing/deliveries";
 import { controlClock, sweepUntilQuiet } from "../support/clock";

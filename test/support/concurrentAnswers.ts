@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import { App } from "../../src/app/App";
-import type { SlackApp } from "../../src/app/contract/types";
+import type { SlackApp } from "../../src/app/contract/slackApp";
 import { deliverLeased } from "../../src/delivery/deliverClaimed";
 import type { Inbound } from "../../src/inbound/types";
 import { recordPlanned, shardIn } from "./shardIn";

@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
-import type { SlackApp } from "../../src/app/contract/types";
+import type { SlackApp } from "../../src/app/contract/slackApp";
 import type { Outbox } from "../../src/recording/outbox";
 import { FakeSlack } from "../../src/testing/fakeSlack";
 import { controlClock } from "./clock";

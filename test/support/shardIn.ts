@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import type { SlackApp } from "../../src/app/contract/types";
+import type { SlackApp } from "../../src/app/contract/slackApp";
 import { type Authorize, singleWorkspace } from "../../src/auth/authorize";
 import type { Courier } from "../../src/delivery/courier";
 import { DeliveryLoop } from "../../src/delivery/deliveryLoop";

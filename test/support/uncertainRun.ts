@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import type { MessageMetadata } from "@slack/types";
 import { vi } from "vitest";
 import { App } from "../../src/app/App";
-import type { SlackApp } from "../../src/app/contract/types";
+import type { SlackApp } from "../../src/app/contract/slackApp";
 import { FakeSlack } from "../../src/testing/fakeSlack";
 import { controlClock } from "./clock";
 import { mentionIn } from "./inboundOf";

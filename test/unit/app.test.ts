@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
 import { outboxKeyOf } from "../../src/app/contract/outboxKey";
-import type { Plan } from "../../src/app/contract/types";
+import type { Plan } from "../../src/app/contract/slackApp";
 import { parseSlackRequest } from "../../src/inbound/parseSlackRequest";
 import type { Inbound } from "../../src/inbound/types";
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { App } from "../../src/app/App";
-import type { Plan } from "../../src/app/contract/types";
+import type { Plan } from "../../src/app/contract/slackApp";
 import { withOwnEffects } from "../../src/app/contract/withOwnEffects";
 import type { Inbound } from "../../src/inbound/types";
 import { eventDelivery, inboundOf } from "../support/inboundOf";

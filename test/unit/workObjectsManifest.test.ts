@@ -4,7 +4,7 @@ import type { AppManifest } from "../../src/app/manifest";
 import { validate } from "../support/jsonSchema";
 import slackSchema from "../support/slackManifestSchema/manifest.schema.2.0.0.json";
 
-// Work Objects in the manifest (src/app/manifest/workObjects.ts), after Slack's app manifest
+// Work Objects in the manifest (src/app/manifest/workObjectFeatures.ts), after Slack's app manifest
 // reference (docs.slack.dev/reference/app-manifest: `features.rich_previews.is_active`,
 // `.entity_types`; `features.unfurl_domains`) and its Work Objects guide.
 

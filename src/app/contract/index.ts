@@ -17,9 +17,6 @@ export type {
   StreamCloseEffect,
 } from "./effects";
 export { outboxKeyOf } from "./outboxKey";
-export type { StreamLedger, StreamLimits, StreamTools } from "./streamTools";
-export type { AssistantThreadContext, ContextSave, SessionTitleStore, ThreadContextStore } from "./threadContexts";
-export type { BudgetWindows, TurnBudget, TurnLimit } from "./turnBudget";
 export type {
   AckBody,
   EnvBindings,
@@ -33,6 +30,9 @@ export type {
   SlackApp,
   StatusUpdate,
   Step,
-} from "./types";
+} from "./slackApp";
+export type { StreamLedger, StreamLimits, StreamTools } from "./streamTools";
+export type { AssistantThreadContext, ContextSave, SessionTitleStore, ThreadContextStore } from "./threadContexts";
+export type { BudgetWindows, TurnBudget, TurnLimit } from "./turnBudget";
 export type { WaitAnswer, WaitLedger, WaitRecord } from "./waitTools";
 export { withOwnEffects } from "./withOwnEffects";

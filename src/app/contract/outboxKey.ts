@@ -1,5 +1,5 @@
 import type { Inbound } from "../../inbound/types";
-import type { PlannedEffect } from "./types";
+import type { PlannedEffect } from "./slackApp";
 
 /** The idempotency key of a planned effect: per delivery, or per message fact when asked and known. */
 export function outboxKeyOf(

@@ -1,5 +1,5 @@
 import type { Inbound } from "../../inbound/types";
-import type { Plan, PlannedEffect, SlackApp } from "./types";
+import type { Plan, PlannedEffect, SlackApp } from "./slackApp";
 
 type OwnEffects = (inbound: Inbound) => PlannedEffect[];
 

@@ -1,5 +1,5 @@
 import type { AppManifestDeclaration } from "../manifest";
-import type { FailureNoticesOption } from "./failureNotices";
+import type { FailureNoticesOption } from "./failureNoticesOption";
 import { checkedMaxEventAge, DEFAULT_MAX_EVENT_AGE_MS } from "./lateEvents";
 import type { DeliveryFilters } from "./listenerFilters";
 import type { TurnLimits } from "./listeners";

@@ -3,7 +3,7 @@
  * `@slack/types`), its arguments per phase (`ack`, `run`), how a registration matches a delivery,
  * the built-in filters and the app's options (`appOptions.ts`), a delivery's plan over the registered
  * listeners (`deliveryPlan.ts`), which of its runs are turns of a conversation (`turns.ts`) and under which budgets (`turnLimits.ts`), which
- * listeners an event is too old for (`lateEvents.ts`) and whose failures its user is told (`failureNotices.ts`),
+ * listeners an event is too old for (`lateEvents.ts`) and whose failures its user is told (`failureNoticesOption.ts`),
  * options loads acked at the edge, ack bodies, and `app.error` with the error it is given (`ParkedError`, in platform/runErrors.ts).
  */
 export { toAckBody } from "./ackBody";
@@ -13,8 +13,8 @@ export type { Registered } from "./deliveryPlan";
 export { planOf, registeredName } from "./deliveryPlan";
 export type { ErrorArgs, ErrorHandler, ErrorHandlerArg } from "./errorHandler";
 export { ERROR_HANDLER, errorFollowUps, runErrorHandler } from "./errorHandler";
-export type { FailureNoticesOption } from "./failureNotices";
-export { failureNoticesOf } from "./failureNotices";
+export type { FailureNoticesOption } from "./failureNoticesOption";
+export { failureNoticesOf } from "./failureNoticesOption";
 export { ownBotUser } from "./filters";
 export type {
   FunctionCompleteArguments,

@@ -4,7 +4,7 @@ import type { AckBody, BudgetWindows, EnvBindings, RunTools, StatusUpdate, Step,
 import type { Search } from "../search";
 import type { ChatStreamer, SayStreamOptions } from "../streams";
 import type { DurableTimers, DurableWaits } from "../waits";
-import type { FailureNoticesOption } from "./failureNotices";
+import type { FailureNoticesOption } from "./failureNoticesOption";
 import type { FunctionCompletion, FunctionInputs } from "./functionPayloads";
 import type { ActionArgs, EventArgs, FunctionArgs, ListenerContext, ViewArgs } from "./listenerArgs";
 import type { EventOf, RespondArguments, SayArguments } from "./payloads";

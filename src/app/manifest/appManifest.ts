@@ -18,7 +18,7 @@ import {
   OAUTH_EVENTS,
   UNFURL_SCOPES,
 } from "./scopes";
-import { workObjectFeatures } from "./workObjects";
+import { workObjectFeatures } from "./workObjectFeatures";
 
 /** Where Slack sends each surface: the coordinator's paths (docs/reference/endpoints.md), under the Worker's origin. */
 export function slackUrls(url: string) {

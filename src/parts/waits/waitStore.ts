@@ -1,7 +1,7 @@
 import type { WaitAnswer, WaitRecord } from "../../app/contract";
 import { toBase64 } from "../../platform/base64";
 import type { MeteredSql } from "../../platform/sql/meteredSql";
-import type { RunWait } from "../../recording/effectMessages";
+import type { RunWait } from "../../recording/effectMessageRows";
 import { PENDING, pendingIn } from "../../recording/rowStatus";
 
 /** Ended waits are kept this long past their deadline, then pruned (a click after that finds none: ended all the same). */

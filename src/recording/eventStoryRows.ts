@@ -1,6 +1,6 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
 import type { AttemptStory, EffectStatus, EffectStory, EventFilter, EventStory, EventSummary } from "../rpc/eventStories";
-import { type WaitsOfRun, withEffectMessages } from "./effectMessages";
+import { type WaitsOfRun, withEffectMessages } from "./effectMessageRows";
 import { AS_RECEIPT } from "./foldedReceipts";
 import { filedTable, type OutboxFiling } from "./outboxFiling";
 import type { Receipts } from "./receipts";
