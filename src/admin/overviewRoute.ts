@@ -1,4 +1,4 @@
-import { fleetOverview, type ShardPart } from "../metrics/fleetOverview";
+import { fleetOverview, type ShardMinutes } from "../metrics/fleetOverview";
 import { METRICS_RETENTION_MINUTES } from "../metrics/metricStore";
 import { Rejection } from "../platform/errors";
 import { minuteOf } from "../platform/minutes";
@@ -29,7 +29,7 @@ export async function overview(request: Request, env: CoordinatorEnv): Promise<R
     bucketChanges(env, registered),
   ]);
   const byName = new Map(registered.map((entry) => [entry.shard, entry]));
-  const parts: ShardPart[] = results.map(([shard, metrics]) => ({
+  const parts: ShardMinutes[] = results.map(([shard, metrics]) => ({
     ...byName.get(shard)!,
     minutes: [...metrics.minutes, ...(metrics.unwritten ?? []), ...(metrics.live ? [metrics.live] : [])],
     outbox: metrics.outbox,

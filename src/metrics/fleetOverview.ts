@@ -9,8 +9,8 @@ export interface Percentiles {
   p99: number | null;
 }
 
-/** One shard's part of the fleet, as the console shows it. */
-export interface ShardPart {
+/** One shard's minutes in the fleet's overview, as the console shows them (not a shard part: parts/part.ts). */
+export interface ShardMinutes {
   shard: string;
   workspace: string;
   bucket: string;
@@ -64,7 +64,7 @@ class Sum {
   readonly deliveryMs: Histogram = emptyHistogram();
   depth = 0;
 
-  add(minute: ShardPart["minutes"][number]): this {
+  add(minute: ShardMinutes["minutes"][number]): this {
     this.depth += minute.depth ?? 0;
     for (const name of Object.keys(this.counts) as Array<keyof MetricCounts>) this.counts[name] += minute.counts[name] ?? 0;
     addInto(this.ackMs, minute.ackMs);
@@ -92,7 +92,7 @@ const ageMs = (oldest: number | null, now: number) => (oldest === null ? null : 
  * and rows per workspace and per shard, from each shard's stored minutes and its minute in
  * progress. Percentiles are computed from the summed histograms, never averaged.
  */
-export function fleetOverview(parts: readonly ShardPart[], minutes: number, now: number): FleetOverview {
+export function fleetOverview(parts: readonly ShardMinutes[], minutes: number, now: number): FleetOverview {
   const toMinute = minuteOf(now) + 1;
   const fromMinute = toMinute - minutes;
   const inWindow = (minute: { minute: number }) => minute.minute >= fromMinute && minute.minute < toMinute;
