@@ -45,7 +45,8 @@ interface Waiting {
  * attempt uses, so beginning it writes nothing — and start as earlier attempts finish: their first
  * attempt costs no claim (a written row) from the sweep. A take-over after a crash cannot tell
  * such a row from an attempt that began, so it looks its posts up first (docs/reference/delivery.md
- * "Uncertain posts"): a few history reads after a crash, against a row written per waiting row. A row that
+ * "Uncertain posts"): history reads (paced, one a conversation) after a crash only, against a row
+ * written per waiting row on every busy minute. A row that
  * waited so long that its lease would not cover an attempt renews it as it starts (one written
  * row, as the sweep's claim would be), unless the sweep has taken it meanwhile; rows lost with
  * the instance are the sweep's once their lease runs out (the alarm is armed for that).
