@@ -10,7 +10,6 @@ import { deliveryBudgetOf, type InvocationMeter, InvocationMeters, SPENT_RESUME_
 import { describeError, log } from "../platform/log";
 import { OutboundCalls } from "../platform/outboundCalls";
 import type { WakeUps } from "../platform/wakeUps";
-import { queuedToken } from "../recording/leaseTokens";
 import type { ClaimedRow, Lease, Outbox } from "../recording/outbox";
 import { BackendResponses } from "../relay/backendResponses";
 import { awaitsBackend, relayRowKey } from "../relay/relayPlan";
@@ -149,9 +148,9 @@ export class DeliveryLoop {
     const ready = this.ready;
     // Spent, an attempt would only postpone its rows; lean, rows go one at a time: either way the sweep takes them.
     if (!ready || ready.oldestFirst.leavesBehind(meter?.spent === true || meter?.lean === true)) return null;
-    // Rows that will wait in line are leased to a queued token: a take-over knows their attempt never began.
-    const token = ready.immediate.startsNow() ? crypto.randomUUID() : queuedToken();
-    return { token, expiresAt: now + ready.settings.delivery.leaseMs };
+    // Rows that will wait in line are leased to their attempt's token too: beginning it writes nothing
+    // (a take-over after a crash then looks their posts up first: docs/reference/delivery.md "Uncertain posts").
+    return { token: crypto.randomUUID(), expiresAt: now + ready.settings.delivery.leaseMs };
   }
 
   /** An ingest or an alarm begins: a meter of its own for its work, the shard's window renewed (platform/invocationMeter.ts). */

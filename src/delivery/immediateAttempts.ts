@@ -1,5 +1,4 @@
 import { describeError, log } from "../platform/log";
-import { isQueued } from "../recording/leaseTokens";
 import type { ClaimedRow, Lease, Outbox } from "../recording/outbox";
 
 export interface ImmediateLimits {
@@ -15,22 +14,16 @@ export interface ImmediateLimits {
   minLeaseLeftMs: number;
 }
 
-/**
- * Renews the lease on rows that waited (fenced by its token), handing a queued lease over to a
- * token of the attempt's own (recording/leaseTokens.ts); returns the rows still held, under which
- * token, and until when.
- */
-export type RenewLease = (lease: Lease, rows: readonly ClaimedRow[]) => { token: string; expiresAt: number; rows: ClaimedRow[] };
+/** Renews the lease on rows that waited (fenced by its token); returns the rows still held, and until when. */
+export type RenewLease = (lease: Lease, rows: readonly ClaimedRow[]) => { expiresAt: number; rows: ClaimedRow[] };
 
 /** RenewLease over `outbox`'s fenced renewals; the shard's alarm is moved up to the new expiry (`wakeAt`). */
 export function renewingIn(outbox: Pick<Outbox, "renewLease">, leaseMs: number, wakeAt: (at: number) => void): RenewLease {
   return (lease, rows) => {
     const expiresAt = Date.now() + leaseMs;
-    // Rows that waited in line get a token of their own as their attempt begins (recording/leaseTokens.ts).
-    const token = isQueued(lease.token) ? crypto.randomUUID() : lease.token;
-    const held = rows.filter((row) => outbox.renewLease(row.idempotency_key, lease.token, expiresAt, token));
+    const held = rows.filter((row) => outbox.renewLease(row.idempotency_key, lease.token, expiresAt));
     if (held.length > 0) wakeAt(expiresAt);
-    return { token, expiresAt, rows: held };
+    return { expiresAt, rows: held };
   };
 }
 
@@ -48,8 +41,12 @@ interface Waiting {
 /**
  * A shard's immediate attempts: the rows its ingests just wrote, leased as they were written,
  * delivered at once — at most `maxInFlight` rows at a time, so acks do not queue behind
- * deliveries under load. Rows over that wait here in order, still leased, and start as earlier
- * attempts finish: their first attempt costs no claim (a written row) from the sweep. A row that
+ * deliveries under load. Rows over that wait here in order, still leased — to the token their
+ * attempt uses, so beginning it writes nothing — and start as earlier attempts finish: their first
+ * attempt costs no claim (a written row) from the sweep. A take-over after a crash cannot tell
+ * such a row from an attempt that began, so it looks its posts up first (docs/reference/delivery.md
+ * "Uncertain posts"): history reads (paced, one a conversation) after a crash only, against a row
+ * written per waiting row on every busy minute. A row that
  * waited so long that its lease would not cover an attempt renews it as it starts (one written
  * row, as the sweep's claim would be), unless the sweep has taken it meanwhile; rows lost with
  * the instance are the sweep's once their lease runs out (the alarm is armed for that).
@@ -68,7 +65,7 @@ export class ImmediateAttempts<I extends Invocation = Invocation> {
     private readonly stalled: () => void = () => {},
   ) {}
 
-  /** Whether rows offered now would start at once (else they wait in line: leased to a queued token). */
+  /** Whether rows offered now would start at once (else they wait in line, leased all the same). */
   startsNow(): boolean {
     return this.inFlight < this.limits.maxInFlight && this.waiting.length === 0;
   }
@@ -129,13 +126,9 @@ export class ImmediateAttempts<I extends Invocation = Invocation> {
     }
   }
 
-  /**
-   * Starts an attempt, first renewing a lease that is short by now, or handing a queued lease over
-   * to the attempt's own token (its rows waited in line: the take-over of a queued lease marks no
-   * post uncertain, so the lease must say when the attempt began).
-   */
+  /** Starts an attempt under its rows' lease as written, first renewing it if it is short by now (fenced: the sweep may own them). */
   private begin(lease: Lease, rows: readonly ClaimedRow[], invocation?: I): void {
-    if (!isQueued(lease.token) && lease.expiresAt - this.clock() >= this.limits.minLeaseLeftMs) {
+    if (lease.expiresAt - this.clock() >= this.limits.minLeaseLeftMs) {
       this.start(lease, rows, invocation);
       return;
     }
@@ -147,6 +140,6 @@ export class ImmediateAttempts<I extends Invocation = Invocation> {
       log("warn", "lease of waiting rows not renewed; left to the sweep", { rows: rows.length, error: describeError(error) });
       return;
     }
-    if (renewed.rows.length > 0) this.start({ token: renewed.token, expiresAt: renewed.expiresAt }, renewed.rows, invocation);
+    if (renewed.rows.length > 0) this.start({ token: lease.token, expiresAt: renewed.expiresAt }, renewed.rows, invocation);
   }
 }

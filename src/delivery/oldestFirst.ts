@@ -13,8 +13,7 @@ export const CATCH_UP_BATCHES = 4;
  * p50 under a second). Now, once rows were left behind, later ingests leave theirs behind too, and
  * once the line has emptied and attempts are free, the oldest due rows start — one claim a batch,
  * an index range (recording/outboxClaims.ts), as the work of the invocation that found the room.
- * They never wait in line, so none costs a lease hand-over (a row written, for each row that waited:
- * leaseTokens.ts) — the cost that grew with the backlog, exactly where a shard is past its capacity.
+ * They never wait in line: a claim a batch is all they cost.
  * It is caught up when a claim finds fewer due rows than it asked for.
  */
 export class OldestFirst {

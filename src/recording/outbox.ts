@@ -137,20 +137,16 @@ export class Outbox {
     return held !== undefined;
   }
 
-  /**
-   * Fenced lease extension for an attempt still running, or handed over to `to` (rows that waited
-   * in line, as their attempt starts: leaseTokens.ts). Returns false once another claimer owns the row.
-   */
-  renewLease(key: string, token: string, expiresAt: number, to = token): boolean {
+  /** Fenced lease extension for an attempt still running, or about to begin after waiting in line. Returns false once another claimer owns the row. */
+  renewLease(key: string, token: string, expiresAt: number): boolean {
     const renewed =
       this.sql.count(
-        `UPDATE outbox SET claim_token = ?, claim_expires_at = ? WHERE idempotency_key = ? AND claim_token = ? AND ${PENDING} RETURNING 1`,
-        to,
+        `UPDATE outbox SET claim_expires_at = ? WHERE idempotency_key = ? AND claim_token = ? AND ${PENDING} RETURNING 1`,
         expiresAt,
         key,
         token,
       ) === 1;
-    if (renewed) this.memory.leases.noted(key, { token: to, expiresAt });
+    if (renewed) this.memory.leases.noted(key, { token, expiresAt });
     return renewed;
   }
 

@@ -1,5 +1,4 @@
 import type { MeteredSql } from "../platform/sql/meteredSql";
-import { attemptBegan } from "./leaseTokens";
 import type { OutboxLeases } from "./outboxLeases";
 import { appendedStory, type StoredRow } from "./outboxRows";
 import { waitsForTurn } from "./outboxTurns";
@@ -17,9 +16,10 @@ type Returned = StoredRow & { next_attempt_at: number };
  * (migrations/0016_due_rows.sql): rows waiting for an attempt are read from `outbox_due` in the
  * order they are due; rows whose lease ran out are known by key (outboxLeases.ts); a conversation's
  * turns from `outbox_turns`. Taking over a lease that ran out unsettled marks the row's posts
- * uncertain, from when that lease was taken, if its attempt began (leaseTokens.ts): it may have
- * posted and died before it could say so (the claim is the write-ahead of every attempt, so this
- * costs no write of its own). A lease on rows still waiting in line for their attempt marks none.
+ * uncertain, from when that lease was taken: its attempt may have posted and died before it could
+ * say so (the claim is the write-ahead of every attempt, so this costs no write of its own). Rows
+ * that were still waiting in line for their attempt are leased to its token all the same, so they
+ * are marked too: their posts are looked up before they are made (a read, after a crash only).
  */
 export class OutboxClaims {
   constructor(
@@ -85,9 +85,9 @@ export class OutboxClaims {
   private lease(token: string, expiresAt: number, now: number, candidates: Candidates): Returned[] {
     const rows = this.sql.all<Returned>(
       `UPDATE outbox SET claim_token = ?1, claim_expires_at = ?2, claimed_at = ?3,
-          posts_uncertain_since = CASE WHEN ${attemptBegan("outbox")} AND claim_token <> ?1
+          posts_uncertain_since = CASE WHEN ${TAKEN_OVER}
             THEN coalesce(posts_uncertain_since, claimed_at, created_at) ELSE posts_uncertain_since END,
-          story = CASE WHEN ${attemptBegan("outbox")} AND claim_token <> ?1 THEN ${appendedStory(LEASE_LOST)} ELSE story END
+          story = CASE WHEN ${TAKEN_OVER} THEN ${appendedStory(LEASE_LOST)} ELSE story END
         WHERE idempotency_key IN (${candidates.sql})
         RETURNING ${CLAIMED_COLUMNS}, next_attempt_at`,
       token,
@@ -151,6 +151,9 @@ function keyedCandidates(keys: readonly string[]): Candidates {
     bindings: [JSON.stringify(keys)],
   };
 }
+
+/** SQL: the claim takes over another claimer's lease (ran out unsettled), not a free row nor its own. */
+const TAKEN_OVER = "claim_token IS NOT NULL AND claim_token <> ?1";
 
 /**
  * The story's entry for an attempt whose lease ran out unsettled (its instance died, or it ran past

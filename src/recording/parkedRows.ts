@@ -3,7 +3,6 @@ import type { ParkedPosition } from "../rpc/parkedFilter";
 import type { OutboxStatus, ParkedCursor, ParkedRow } from "../rpc/shard";
 import type { ReceiptKeeper } from "./foldedReceipts";
 import type { IndexedThreads } from "./indexedThreads";
-import { attemptBegan } from "./leaseTokens";
 import type { OutboxCounts } from "./outboxCounts";
 import type { OutboxLeases } from "./outboxLeases";
 import { appendedStory, type ClaimedRow, type NewRow } from "./outboxRows";
@@ -152,7 +151,7 @@ export class ParkedRows {
       .all<{ idempotency_key: string; turn: string | null }>(
         `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?1, parked_at = NULL,
             turn_seq = CASE WHEN turn IS NULL THEN turn_seq ELSE coalesce(turn_seq, 0) END,
-            posts_uncertain_since = CASE WHEN ${attemptBegan("outbox")}
+            posts_uncertain_since = CASE WHEN claim_token IS NOT NULL
               THEN coalesce(posts_uncertain_since, claimed_at, created_at) ELSE posts_uncertain_since END,
             claim_token = NULL, claim_expires_at = NULL
           WHERE ${DEAD_LETTER} AND (?2 IS NULL OR idempotency_key IN (SELECT value FROM json_each(?2))) RETURNING idempotency_key, turn`,

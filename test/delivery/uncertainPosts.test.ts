@@ -2,7 +2,6 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { App } from "../../src/app/App";
-import { queuedToken } from "../../src/recording/leaseTokens";
 import { FakeSlack } from "../../src/testing/fakeSlack";
 import { controlClock } from "../support/clock";
 import { mentionIn } from "../support/inboundOf";
@@ -156,7 +155,7 @@ describe("an uncertain post is looked for before it is posted again", () => {
 });
 
 describe("where a row's posts become uncertain", () => {
-  it("a lease taken over from rows still waiting in line for their attempt (a queued lease) marks nothing: that attempt never began", async () => {
+  it("rows still waiting in line when their isolate died hold their attempt's own lease: a take-over marks them as a begun attempt's, and fences that attempt out", async () => {
     const clock = controlClock();
     const stub = env.SHARD.get(env.SHARD.idFromName(`uncertain-${crypto.randomUUID()}`));
     const marks = await runInDurableObject(stub, async (_, state) => {
@@ -164,21 +163,26 @@ describe("where a row's posts become uncertain", () => {
       const app = replying();
       const lease = (token: string) => ({ token, expiresAt: Date.now() + LEASE_MS });
       recordPlanned(outbox, app, mentionIn(TEAM, CHANNEL, THREAD, "EvBegan"), lease("began"));
-      recordPlanned(outbox, app, mentionIn(TEAM, CHANNEL, "1700000000.000500", "EvQueued"), lease(queuedToken()));
+      const [inLine] = recordPlanned(outbox, app, mentionIn(TEAM, CHANNEL, "1700000000.000500", "EvInLine"), lease("in-line"));
       const leasedAt = Date.now();
       clock.advance(LEASE_MS + 1);
-      // The instance died: the one attempt had begun, the other rows were still in line.
-      return {
-        leasedAt,
-        taken: outbox
-          .claimBatch("taker", Date.now(), LEASE_MS, 10)
-          .map((row) => [row.idempotency_key.split(":")[0], row.posts_uncertain_since ?? null]),
+      // The instance died: the one attempt had begun, the other rows were still in line (the lease cannot tell).
+      const taken = outbox
+        .claimBatch("taker", Date.now(), LEASE_MS, 10)
+        .map((row) => [row.idempotency_key.split(":")[0], row.posts_uncertain_since ?? null]);
+      // The attempt the line would have begun: neither its lease's renewal nor its completion holds.
+      const key = inLine!.idempotency_key;
+      const stale = {
+        renewed: outbox.renewLease(key, "in-line", Date.now() + LEASE_MS),
+        completed: outbox.complete(key, "in-line"),
       };
+      return { leasedAt, taken, stale };
     });
     expect(marks.taken).toEqual([
       ["EvBegan", marks.leasedAt],
-      ["EvQueued", null],
+      ["EvInLine", marks.leasedAt],
     ]);
+    expect(marks.stale).toEqual({ renewed: false, completed: false });
   });
 
   it("a lease taken over unsettled marks the row from when that lease was taken; a settle after a lost answer, from its attempt's start", async () => {

@@ -1,7 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { queuedToken } from "../../src/recording/leaseTokens";
 import type { AttemptStory } from "../../src/rpc/eventStories";
 import { controlClock } from "../support/clock";
 import { mentionIn } from "../support/inboundOf";
@@ -20,7 +19,7 @@ describe("an effect's story across a take-over", () => {
       const outbox = outboxOf(state);
       const lease = (token: string) => ({ token, expiresAt: Date.now() + LEASE_MS });
       recordPlanned(outbox, testApp, mentionIn("T0STORY", "C0STORY", "1700000000.000100", "EvBegan"), lease("began"));
-      recordPlanned(outbox, testApp, mentionIn("T0STORY", "C0STORY", "1700000000.000200", "EvQueued"), lease(queuedToken()));
+      recordPlanned(outbox, testApp, mentionIn("T0STORY", "C0STORY", "1700000000.000200", "EvInLine"), lease("in-line"));
       const leasedAt = Date.now();
       clock.advance(LEASE_MS + 1);
       const takenAt = Date.now();
@@ -54,8 +53,20 @@ describe("an effect's story across a take-over", () => {
           expect.objectContaining({ outcome: "parked", calls: [expect.objectContaining({ method: "chat.postMessage" })] }),
         ],
       ],
-      // A lease on rows still waiting in line: no attempt began, none was lost.
-      ["EvQueued", null],
+      // Rows still waiting in line hold their attempt's own lease (nothing is written as it begins), so the take-over
+      // cannot tell them from an attempt that began: their story says the lease was lost too.
+      [
+        "EvInLine",
+        [
+          {
+            start: story.leasedAt,
+            end: story.takenAt,
+            outcome: "lease_lost",
+            error: expect.stringContaining("taken over"),
+            calls: [],
+          },
+        ],
+      ],
     ]);
   });
 });

@@ -21,8 +21,7 @@ function attempts(limits = { maxInFlight: 2, maxWaiting: 3, minLeaseLeftMs: 40 }
     (lease, rows) => {
       renewed.push(lease.token);
       if (lease.token.startsWith("broken")) throw new Error("storage failed");
-      const token = lease.token.startsWith("queued:") ? `own-${lease.token.slice(7)}` : lease.token;
-      return { token, expiresAt: now + 100, rows: taken.has(lease.token) ? [] : [...rows] };
+      return { expiresAt: now + 100, rows: taken.has(lease.token) ? [] : [...rows] };
     },
     limits,
     () => now,
@@ -67,17 +66,15 @@ describe("immediate attempts", () => {
     expect(started).toEqual(["a", "b", "short", "long"]);
   });
 
-  it("hand a queued lease over to the attempt's own token as it starts, so a take-over knows which attempts began; a fresh lease starts as it is", async () => {
+  it("start a row that waited under the lease it was written with: nothing renewed or handed over while that lease is long enough", async () => {
     const { immediate, started, renewed, offer, end } = attempts();
-    offer(immediate.startsNow() ? "a" : "queued:a");
-    offer(immediate.startsNow() ? "b" : "queued:b");
-    offer(immediate.startsNow() ? "c" : "queued:c");
-    offer("queued:urgent", 100, 1, true); // a relayed command's backend awaited by the ack: started at once, handed over too
-    expect(started).toEqual(["a", "b", "own-urgent"]);
+    for (const token of ["a", "b", "c"]) offer(token);
+    offer("urgent", 100, 1, true); // a relayed command's backend awaited by the ack: started at once, as leased
+    expect(started).toEqual(["a", "b", "urgent"]);
     await end("a");
     await end("b");
-    expect(started).toEqual(["a", "b", "own-urgent", "own-c"]);
-    expect(renewed).toEqual(["queued:urgent", "queued:c"]);
+    expect(started).toEqual(["a", "b", "urgent", "c"]);
+    expect(renewed).toEqual([]);
     expect(immediate.counts().waiting).toBe(0);
   });
 
@@ -136,7 +133,7 @@ describe("immediate attempts", () => {
         by.set(token, invocation!.name);
         return new Promise<void>((resolve) => finish.set(token, resolve));
       },
-      (lease, rows) => ({ token: lease.token, expiresAt: 1_000, rows: [...rows] }),
+      (_, rows) => ({ expiresAt: 1_000, rows: [...rows] }),
       { maxInFlight: 1, maxWaiting: 10, minLeaseLeftMs: 0 },
       () => 0,
       () => stalls++,
