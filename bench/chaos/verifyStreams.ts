@@ -22,6 +22,8 @@ export interface StreamVerdict {
   garbled: number;
   /** Messages still streaming at the end, or dropped by Slack and never set by chat.update: a grey pill to the user. */
   frozen: number;
+  /** Stream calls (chat.startStream, appendStream, stopStream) Slack applied and whose answer was lost, by method. */
+  lostAnswers: Record<string, number>;
   /** Examples of each failure, for diagnosis. */
   failures: Array<{ eventId: string; thread: string; kind: string; texts: string[]; states: string[] }>;
 }
@@ -55,8 +57,12 @@ export function verifyStreams(events: readonly TrafficEvent[], readBack: ReadBac
     duplicated: 0,
     garbled: 0,
     frozen: 0,
+    lostAnswers: {},
     failures: [],
   };
+  for (const call of calls)
+    if (call.method.endsWith("Stream") && call.applied && call.outcome !== "ok")
+      verdict.lostAnswers[call.method] = (verdict.lostAnswers[call.method] ?? 0) + 1;
   for (const event of events) {
     if (event.expected === undefined) continue;
     verdict.events++;

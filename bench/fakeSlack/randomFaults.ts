@@ -34,15 +34,18 @@ export function seededRandom(seed: number): () => number {
 }
 
 /**
- * Posts, updates and the reads that look for them. Stream calls' answers are lost only when asked
- * (`lostAnswerOf`): with them, a streamed answer's attempt (dozens of calls, each faulted) so
- * rarely gets through that one may still be retrying when the short run's drain ends.
+ * Posts, updates, the reads that look for them, and the stream calls (a streamed answer's start,
+ * appends and stop; its rotations' and recoveries' chat.update are among the updates): every call
+ * Slack applies may have its answer lost, the stream calls' too.
  */
 export const LOST_ANSWER_METHODS: readonly string[] = [
   "chat.postMessage",
   "chat.update",
   "conversations.replies",
   "conversations.history",
+  "chat.startStream",
+  "chat.appendStream",
+  "chat.stopStream",
 ];
 
 const LOST: Array<Fault & { lostAnswer: unknown }> = [
