@@ -187,10 +187,9 @@ try {
     lost: verdict.lost.filter((event) => sleptIds.has(event.eventId)).length,
     unfinished: verdict.unfinished.filter((event) => sleptIds.has(event.eventId)).length,
   };
-  const streams = {
-    ...verifyStreams(events, (channel, thread) => fake.fake.messagesIn(channel, thread), fake.calls),
-    attempts: await streamAttempts(admin, events),
-  };
+  const attempts = await streamAttempts(admin, events);
+  const readBack = (channel: string, thread: string) => fake.fake.messagesIn(channel, thread);
+  const streams = { ...verifyStreams(events, readBack, fake.calls, attempts.unsettled), attempts };
   const replied = repliesOf(plain, fake.calls);
   const outage = reportOutage(slackOutage, depth, heldBy(replied, slackOutage), startedAt);
   const interruptedStarts = coordinator.notable.filter((note) =>

@@ -96,7 +96,7 @@ export function printChaos(results: ChaosSummary): void {
     `  streamed requests ${s.events}: acked ${s.acked}, complete ${s.complete} (${s.messages} messages, ${s.chains} answers continued in more than one)`,
   );
   console.log(
-    `  streams LOST ${s.lost}, incomplete ${s.incomplete}, duplicated ${s.duplicated}, garbled ${s.garbled}, FROZEN messages ${s.frozen}; interrupted starts a retry did not find ${s.interruptedStarts}`,
+    `  streams LOST ${s.lost}, incomplete ${s.incomplete}, duplicated ${s.duplicated}, garbled ${s.garbled}, FROZEN messages ${s.frozen}; of those wrong, ${s.settledWrong} with their run done (${s.attempts.unsettled.length} runs still retrying); interrupted starts a retry did not find ${s.interruptedStarts}`,
   );
   const lostAnswers = Object.entries(s.lostAnswers).map(([method, n]) => `${method} ${n}`);
   console.log(`  stream calls applied, their answer lost: ${lostAnswers.join(", ") || "none"}`);
