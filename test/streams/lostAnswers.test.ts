@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { SHORT_CHAOS } from "../../bench/chaos/chaosPlan";
 import { randomFaults, seededRandom } from "../../bench/fakeSlack/randomFaults";
 import type { Fault } from "../../src/testing/fakeSlack";
-import { countedAnswer } from "../support/countedAnswer";
+import { chaosCount } from "../support/countedAnswer";
 import { type FaultPicker, problemsOf, runAnswerPicked } from "../support/faultMatrix";
 
 /**
@@ -15,12 +15,7 @@ import { type FaultPicker, problemsOf, runAnswerPicked } from "../support/faultM
  */
 
 const ANSWERS = 60;
-// Chaos' answer and settings: "1 2 … 120" in messages of 300 characters, a chain of two.
-const answer = countedAnswer(
-  "lost answers",
-  Array.from({ length: 120 }, (_, i) => (i === 0 ? "1" : ` ${i + 1}`)),
-  { STREAM_MAX_CHARS: "300" },
-);
+const answer = chaosCount("lost answers");
 const { scenario } = answer;
 const STREAM_METHODS = ["chat.startStream", "chat.appendStream", "chat.stopStream"];
 
