@@ -12,7 +12,7 @@ import { streamAttempts } from "./chaos/streamAttempts";
 import { type Outage, verifyDelivery } from "./chaos/verifyDelivery";
 import { verifyStreams } from "./chaos/verifyStreams";
 import { startFakeSlackServer } from "./fakeSlack/fakeSlackServer";
-import { randomFaults, seededRandom } from "./fakeSlack/randomFaults";
+import { randomFaults, seededRandom, withStreamCalls } from "./fakeSlack/randomFaults";
 import { describeMachine } from "./report/machine";
 import { killDescendantsOnExit, watchdog } from "./runtime/cleanup";
 import { repoRoot } from "./runtime/repoRoot";
@@ -30,6 +30,9 @@ const seedAt = process.argv.indexOf("--seed");
 const plan = { ...(short ? SHORT_CHAOS : FULL_CHAOS) };
 if (seedAt >= 0) plan.seed = Number(process.argv[seedAt + 1]);
 if (!Number.isInteger(plan.seed)) throw new Error("--seed takes an integer");
+// `-- --stream-lost-answers`: stream calls' answers are lost too (applied, answer lost), as posts' are.
+const streamLostAnswers = process.argv.includes("--stream-lost-answers");
+if (streamLostAnswers) plan.faults = withStreamCalls(plan.faults);
 killDescendantsOnExit();
 watchdog(plan.deadlineMs, "npm run chaos");
 const startedAt = Date.now();

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { SHORT_CHAOS } from "../../bench/chaos/chaosPlan";
-import { randomFaults, seededRandom } from "../../bench/fakeSlack/randomFaults";
+import { randomFaults, seededRandom, withStreamCalls } from "../../bench/fakeSlack/randomFaults";
 import type { Fault } from "../../src/testing/fakeSlack";
 import { chaosCount } from "../support/countedAnswer";
 import { type FaultPicker, problemsOf, runAnswerPicked } from "../support/faultMatrix";
 
 /**
- * Streamed answers under `npm run chaos`'s own faults (bench/chaos/chaosPlan.ts, its picker
- * bench/fakeSlack/randomFaults.ts), stream calls' answers lost among them: each call, the
+ * Streamed answers under `npm run chaos -- --stream-lost-answers`'s own faults (bench/chaos/chaosPlan.ts,
+ * its picker bench/fakeSlack/randomFaults.ts), stream calls' answers lost among them: each call, the
  * recoveries' and lookups' too, is refused 500 (10 %), answered 429 (5 %), never answered (3 %:
  * timed out), reset (2 %) or applied with its answer lost (5 %: reset, timed out or a 500), as
  * the fake Slack plays them. Counted, not timed: every answer exact, its final blocks once, and
@@ -24,7 +24,7 @@ const STREAM_METHODS = ["chat.startStream", "chat.appendStream", "chat.stopStrea
  * timeout and a reset alike: no answer), and a 429 asks for no wait (a turn, not a time).
  */
 function chaosFaults(seed: number): FaultPicker {
-  const pick = randomFaults({ ...SHORT_CHAOS.faults, retryAfterSeconds: 0 }, seededRandom(seed));
+  const pick = randomFaults(withStreamCalls({ ...SHORT_CHAOS.faults, retryAfterSeconds: 0 }), seededRandom(seed));
   const timeless = (fault: Fault | undefined): Fault | undefined => {
     if (fault && "hang" in fault) return { reset: true };
     if (fault && "lostAnswer" in fault && fault.lostAnswer === "hang") return { lostAnswer: "reset" };
