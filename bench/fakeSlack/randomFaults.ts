@@ -35,9 +35,9 @@ export function seededRandom(seed: number): () => number {
 
 /**
  * Posts, updates and the reads that look for them. Stream calls' answers are lost only when asked
- * (withStreamCalls, `npm run chaos -- --stream-lost-answers`): recovered in their attempt, they add
- * a quarter more attempts to the streamed answers and leave CI's 80-s drain little room on a loaded
- * machine (bench/README.md, "Stream calls' answers lost too").
+ * (withStreamCalls, `npm run chaos -- --stream-lost-answers`): recovered in their attempt, they lose
+ * and duplicate nothing, but add a third to a stream call's unknown outcomes, each a recovery, and
+ * CI's 80-s drain has little room on a loaded machine (bench/README.md, "Stream calls' answers lost too").
  */
 export const LOST_ANSWER_METHODS: readonly string[] = [
   "chat.postMessage",
