@@ -12,7 +12,7 @@ import { streamAttempts } from "./chaos/streamAttempts";
 import { type Outage, verifyDelivery } from "./chaos/verifyDelivery";
 import { verifyStreams } from "./chaos/verifyStreams";
 import { startFakeSlackServer } from "./fakeSlack/fakeSlackServer";
-import { randomFaults, seededRandom } from "./fakeSlack/randomFaults";
+import { randomFaults, seededRandom, withStreamCalls } from "./fakeSlack/randomFaults";
 import { describeMachine } from "./report/machine";
 import { killDescendantsOnExit, watchdog } from "./runtime/cleanup";
 import { repoRoot } from "./runtime/repoRoot";
@@ -25,7 +25,14 @@ const short = process.argv.includes("--short");
 // `-- --no-history-scopes`: the app cannot read conversations back, so an uncertain post is posted
 // again (at least once): the run without them shows what the lookups are there to prevent.
 const historyScopes = !process.argv.includes("--no-history-scopes");
-const plan = short ? SHORT_CHAOS : FULL_CHAOS;
+// `-- --seed N`: another seeded run (faults, kills, traffic); the plan's seed (5) unless told.
+const seedAt = process.argv.indexOf("--seed");
+const plan = { ...(short ? SHORT_CHAOS : FULL_CHAOS) };
+if (seedAt >= 0) plan.seed = Number(process.argv[seedAt + 1]);
+if (!Number.isInteger(plan.seed)) throw new Error("--seed takes an integer");
+// `-- --stream-lost-answers`: stream calls' answers are lost too (applied, answer lost), as posts' are.
+const streamLostAnswers = process.argv.includes("--stream-lost-answers");
+if (streamLostAnswers) plan.faults = withStreamCalls(plan.faults);
 killDescendantsOnExit();
 watchdog(plan.deadlineMs, "npm run chaos");
 const startedAt = Date.now();
@@ -106,7 +113,7 @@ const depth = new DepthSamples();
 let exitCode = 1;
 try {
   console.log(
-    `chaos${short ? " --short" : ""}${historyScopes ? "" : " --no-history-scopes"}: ${plan.rate} events/s for ${plan.durationMs / 1000} s over ${plan.workspaces} workspaces, ${plan.kills} SIGKILLs, fake Slack faults ${JSON.stringify(plan.faults)}, Slack retries compressed ${plan.compression}×`,
+    `chaos${short ? " --short" : ""}${historyScopes ? "" : " --no-history-scopes"}: ${plan.rate} events/s for ${plan.durationMs / 1000} s over ${plan.workspaces} workspaces, ${plan.kills} SIGKILLs, fake Slack faults ${JSON.stringify(plan.faults)}, Slack retries compressed ${plan.compression}×, seed ${plan.seed}`,
   );
   await restart();
   console.log(`${clock()} coordinator serving on ${base} (state in ${stateDir})`);
@@ -161,6 +168,7 @@ try {
     if (polls % 10 === 0) console.log(`${clock()} ${rows.pending} pending, ${rows.parked} parked`);
   }
   const quiescent = rows.pending === 0;
+  const quiescentAfterS = quiescent ? Math.round((Date.now() - (quiesceBy - plan.quiesceMs)) / 1000) : null;
   await depth.stop();
   // Not quiescent: which rows were still draining, and why (their attempts, last error, last calls).
   const pending = quiescent ? [] : await pendingRowsOf(admin, workspaces);
@@ -182,10 +190,9 @@ try {
     lost: verdict.lost.filter((event) => sleptIds.has(event.eventId)).length,
     unfinished: verdict.unfinished.filter((event) => sleptIds.has(event.eventId)).length,
   };
-  const streams = {
-    ...verifyStreams(events, (channel, thread) => fake.fake.messagesIn(channel, thread), fake.calls),
-    attempts: await streamAttempts(admin, events),
-  };
+  const attempts = await streamAttempts(admin, events);
+  const readBack = (channel: string, thread: string) => fake.fake.messagesIn(channel, thread);
+  const streams = { ...verifyStreams(events, readBack, fake.calls, attempts.unsettled), attempts };
   const replied = repliesOf(plain, fake.calls);
   const outage = reportOutage(slackOutage, depth, heldBy(replied, slackOutage), startedAt);
   const interruptedStarts = coordinator.notable.filter((note) =>
@@ -207,6 +214,7 @@ try {
     outage,
     replyDelays: replyDelays(replied, outages, startedAt, slackOutage),
     quiescent,
+    quiescentAfterS,
     outbox: rows,
     pending: pending.slice(0, 50),
     verdict: {

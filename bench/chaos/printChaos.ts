@@ -13,6 +13,8 @@ export interface ChaosSummary {
   /** Replies from ack to post, and the slowest each SIGKILL caught. */
   replyDelays: ReplyDelays;
   quiescent: boolean;
+  /** Seconds from the load's end (Slack's retries done) to no pending outbox row; null when not quiescent. */
+  quiescentAfterS: number | null;
   outbox: { pending: number; parked: number };
   /** Not quiescent: the rows still pending (at most 50), from the admin API. */
   pending: PendingRow[];
@@ -69,7 +71,7 @@ export function printChaos(results: ChaosSummary): void {
   );
   printDelays(results);
   console.log(
-    `  outbox at the end: ${results.outbox.pending} pending, ${results.outbox.parked} parked${results.quiescent ? "" : " — NOT quiescent in time"}`,
+    `  outbox at the end: ${results.outbox.pending} pending, ${results.outbox.parked} parked${results.quiescent ? `, quiescent ${results.quiescentAfterS} s after the load` : " — NOT quiescent in time"}`,
   );
   for (const row of results.pending.slice(0, 10))
     console.log(
@@ -94,8 +96,10 @@ export function printChaos(results: ChaosSummary): void {
     `  streamed requests ${s.events}: acked ${s.acked}, complete ${s.complete} (${s.messages} messages, ${s.chains} answers continued in more than one)`,
   );
   console.log(
-    `  streams LOST ${s.lost}, incomplete ${s.incomplete}, duplicated ${s.duplicated}, garbled ${s.garbled}, FROZEN messages ${s.frozen}; interrupted starts a retry did not find ${s.interruptedStarts}`,
+    `  streams LOST ${s.lost}, incomplete ${s.incomplete}, duplicated ${s.duplicated}, garbled ${s.garbled}, FROZEN messages ${s.frozen}; of those wrong, ${s.settledWrong} with their run done (${s.attempts.unsettled.length} runs still retrying); interrupted starts a retry did not find ${s.interruptedStarts}`,
   );
+  const lostAnswers = Object.entries(s.lostAnswers).map(([method, n]) => `${method} ${n}`);
+  console.log(`  stream calls applied, their answer lost: ${lostAnswers.join(", ") || "none"}`);
   const a = s.attempts;
   console.log(
     `  streamed answers' attempts (${a.answers} read back): p50 ${a.attempts.p50}, p90 ${a.attempts.p90}, max ${a.attempts.max}, total ${a.attempts.total}; ${a.callsPerAttempt} calls per attempt; failed attempts ended by: ${a.endedBy.map(([why, n]) => `${n} × ${why}`).join("; ")}`,

@@ -11,6 +11,8 @@ export interface StreamAttempts {
   callsPerAttempt: number;
   /** The call (method and error) that failed each failed attempt kept, most frequent first. */
   endedBy: Array<[string, number]>;
+  /** Event ids of the answers whose run row was not done when read: still retrying (or parked), not settled wrong. */
+  unsettled: string[];
 }
 
 type Get = (path: string) => Promise<unknown>;
@@ -21,6 +23,7 @@ const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, M
 export async function streamAttempts(get: Get, events: readonly TrafficEvent[]): Promise<StreamAttempts> {
   const attempts: number[] = [];
   const endedBy = new Map<string, number>();
+  const unsettled: string[] = [];
   let calls = 0;
   let kept = 0;
   for (const event of events) {
@@ -30,6 +33,7 @@ export async function streamAttempts(get: Get, events: readonly TrafficEvent[]):
       | undefined;
     const run = story?.effects.find((effect) => effect.effect === "run");
     if (!run) continue;
+    if (run.status !== "done") unsettled.push(event.eventId);
     attempts.push((run.attempts ?? 0) + (run.status === "done" ? 1 : 0));
     for (const attempt of run.history) {
       kept++;
@@ -47,5 +51,6 @@ export async function streamAttempts(get: Get, events: readonly TrafficEvent[]):
     attempts: { p50: at(sorted, 0.5), p90: at(sorted, 0.9), max: sorted.at(-1) ?? 0, total: sorted.reduce((a, b) => a + b, 0) },
     callsPerAttempt: kept === 0 ? 0 : Math.round((calls / kept) * 100) / 100,
     endedBy: [...endedBy].sort((a, b) => b[1] - a[1]).slice(0, 8),
+    unsettled,
   };
 }

@@ -22,6 +22,10 @@ export interface StreamVerdict {
   garbled: number;
   /** Messages still streaming at the end, or dropped by Slack and never set by chat.update: a grey pill to the user. */
   frozen: number;
+  /** Of the answers not complete (or with a frozen message), those whose run had settled: a defect, not a retry still to come. */
+  settledWrong: number;
+  /** Stream calls (chat.startStream, appendStream, stopStream) Slack applied and whose answer was lost, by method. */
+  lostAnswers: Record<string, number>;
   /** Examples of each failure, for diagnosis. */
   failures: Array<{ eventId: string; thread: string; kind: string; texts: string[]; states: string[] }>;
 }
@@ -40,7 +44,14 @@ function kindOf(joined: string, expected: string): "complete" | "lost" | "incomp
  * messages' texts joined in order must be the expected answer exactly, and no message may be
  * left streaming (or dropped and never finalised).
  */
-export function verifyStreams(events: readonly TrafficEvent[], readBack: ReadBack, calls: readonly ServedCall[]): StreamVerdict {
+export function verifyStreams(
+  events: readonly TrafficEvent[],
+  readBack: ReadBack,
+  calls: readonly ServedCall[],
+  /** Event ids whose run row is not done yet (streamAttempts.ts): their answers may still be completed. */
+  unsettled: readonly string[] = [],
+): StreamVerdict {
+  const retrying = new Set(unsettled);
   const updated = new Set(
     calls.filter((call) => call.method === "chat.update" && call.outcome === "ok").map((call) => `${call.channel} ${call.ts}`),
   );
@@ -55,8 +66,13 @@ export function verifyStreams(events: readonly TrafficEvent[], readBack: ReadBac
     duplicated: 0,
     garbled: 0,
     frozen: 0,
+    settledWrong: 0,
+    lostAnswers: {},
     failures: [],
   };
+  for (const call of calls)
+    if (call.method.endsWith("Stream") && call.applied && call.outcome !== "ok")
+      verdict.lostAnswers[call.method] = (verdict.lostAnswers[call.method] ?? 0) + 1;
   for (const event of events) {
     if (event.expected === undefined) continue;
     verdict.events++;
@@ -74,6 +90,7 @@ export function verifyStreams(events: readonly TrafficEvent[], readBack: ReadBac
     verdict.frozen += frozen.length;
     if (kind === "complete" && frozen.length === 0) verdict.complete++;
     if (kind !== "complete") verdict[kind]++;
+    if ((kind !== "complete" || frozen.length > 0) && !retrying.has(event.eventId)) verdict.settledWrong++;
     if ((kind !== "complete" || frozen.length > 0) && verdict.failures.length < 20) {
       verdict.failures.push({
         eventId: event.eventId,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../bench/fakeSlack/randomFaults";
-import { countedAnswer } from "../support/countedAnswer";
+import { chaosCount } from "../support/countedAnswer";
 import { type FaultKind, type Injected, problemsOf, runAnswer } from "../support/faultMatrix";
 
 /**
@@ -13,12 +13,7 @@ import { type FaultKind, type Injected, problemsOf, runAnswer } from "../support
 
 const ANSWERS = 20;
 const RATE = 0.2;
-// Chaos' answer and settings: "1 2 … 120" in messages of 300 characters, a chain of two.
-const answer = countedAnswer(
-  "converges",
-  Array.from({ length: 120 }, (_, i) => (i === 0 ? "1" : ` ${i + 1}`)),
-  { STREAM_MAX_CHARS: "300" },
-);
+const answer = chaosCount("converges");
 const { scenario } = answer;
 
 /** A fault at one call in five of the first 200, seeded as chaos' faults are (bench/fakeSlack/randomFaults.ts). */

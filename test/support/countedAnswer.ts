@@ -45,3 +45,9 @@ export function countedAnswer(
   };
   return counted;
 }
+
+/** Chaos' streamed answer and settings (bench/chaos/chaosPlan.ts): "1 2 … 120" in messages of 300 characters, a chain of two. */
+export function chaosCount(name: string): CountedAnswer {
+  const tokens = Array.from({ length: 120 }, (_, i) => (i === 0 ? "1" : ` ${i + 1}`));
+  return countedAnswer(name, tokens, { STREAM_MAX_CHARS: "300" });
+}

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { vi } from "vitest";
 import type { SlackApp } from "../../src/app/contract/slackApp";
 import type { Outbox } from "../../src/recording/outbox";
-import { FakeSlack } from "../../src/testing/fakeSlack";
+import { FakeSlack, type Fault } from "../../src/testing/fakeSlack";
 import { controlClock } from "./clock";
 import { mentionIn } from "./inboundOf";
 import { EXPECTED_FAULT } from "./quietExpectedFaults";
@@ -72,8 +72,27 @@ async function asSlackShows(method: string, answer: Response): Promise<Response>
   return Response.json(body, { status: answer.status });
 }
 
+/**
+ * A fault of the fake Slack's own kinds drawn for each call as it comes, its method known (chaos'
+ * picker, bench/fakeSlack/randomFaults.ts): played by the fake, as `npm run chaos` plays it.
+ */
+export type FaultPicker = (call: { method: string }) => Fault | undefined;
+
 /** Runs `scenario`'s answer from scratch, with each of `faults` at its call, until its outbox is settled. */
-export async function runAnswer(scenario: Scenario, ...faults: Injected[]): Promise<AnswerRun> {
+export function runAnswer(scenario: Scenario, ...faults: Injected[]): Promise<AnswerRun> {
+  return answerRun(scenario, (n) => faults.find((fault) => fault.at === n));
+}
+
+/** Runs `scenario`'s answer from scratch, each call's fault drawn by `pick`, until its outbox is settled. */
+export function runAnswerPicked(scenario: Scenario, pick: FaultPicker): Promise<AnswerRun> {
+  return answerRun(scenario, () => undefined, pick);
+}
+
+async function answerRun(
+  scenario: Scenario,
+  injectedAt: (n: number) => Injected | undefined,
+  pick: FaultPicker = () => undefined,
+): Promise<AnswerRun> {
   const clock = controlClock();
   const slack = new FakeSlack(FAKE_SLACK_ORIGIN);
   scenario.prepare?.(slack);
@@ -87,8 +106,8 @@ export async function runAnswer(scenario: Scenario, ...faults: Injected[]): Prom
     if (dead) throw new TypeError(`the attempt is gone ${EXPECTED_FAULT}`);
     const method = new URL(request.url).pathname.replace(/^\/api\//, "");
     const n = calls.push(method) - 1;
-    const injected = faults.find((fault) => fault.at === n);
-    if (!injected) return asSlackShows(method, await slack.fetch(request));
+    const injected = injectedAt(n);
+    if (!injected) return asSlackShows(method, await slack.handle(request, request.signal, pick({ method })));
     if (injected.fault === "refused") return Response.json({ ok: false, error: "internal_error" }, { status: 500 });
     if (injected.fault === "unsent") {
       await injected.meanwhile?.(slack);
