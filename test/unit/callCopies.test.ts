@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { recordEnteredSpans } from "../../src/platform/spans";
 import { createSlackClient } from "../../src/slack/client";
-import { callWebApi } from "../../src/slack/webApi";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -76,15 +75,6 @@ describe("a Web API call copies neither the attempt's ids nor its body", () => {
 });
 
 describe("a Web API answer reads only what its caller needs", () => {
-  const call = () =>
-    callWebApi({
-      apiUrl: "http://127.0.0.1:9/api/",
-      authorization: "Bearer xoxb-test",
-      method: "chat.postMessage",
-      body: { channel: "C1", text: "hi" },
-      signal: new AbortController().signal,
-    });
-
   it("an answer that delivered reads no Retry-After; a refusal still does", async () => {
     const reads = vi.spyOn(Headers.prototype, "get");
     const answers = [
@@ -92,9 +82,13 @@ describe("a Web API answer reads only what its caller needs", () => {
       new Response(JSON.stringify({ ok: false, error: "ratelimited" }), { status: 429, headers: { "retry-after": "3" } }),
     ];
     vi.spyOn(globalThis, "fetch").mockImplementation(async () => answers.shift()!);
-    expect(await call()).toMatchObject({ ok: true, retryAfterMs: undefined });
+    const calls = client({});
+    expect(await calls.call("chat.postMessage", { channel: "C1", text: "hi" })).toMatchObject({ ok: true, ts: "1.2" });
     expect(reads).toHaveBeenCalledTimes(0);
-    expect(await call()).toMatchObject({ ok: false, status: 429, error: "ratelimited", retryAfterMs: 3000 });
+    await expect(calls.call("chat.postMessage", { channel: "C1", text: "hi" })).rejects.toMatchObject({
+      status: 429,
+      retryAfterMs: 3000,
+    });
     expect(reads).toHaveBeenCalledWith("retry-after");
   });
 });
