@@ -25,7 +25,9 @@ export function performRow(
   meter?: InvocationMeter,
 ): Promise<void> {
   const fields = deliveryFields(effect, row);
-  return inSpan("attempt", { ...fields, attempt: row.attempts + 1 }, () => {
+  // Made only for a span that keeps them (platform/spans.ts): nothing is traced in most invocations.
+  const attributes = () => ({ ...fields, attempt: row.attempts + 1 });
+  return inSpan("attempt", attributes, () => {
     const attempt = new Attempt(courier, effect, row, token, fields, report?.story, meter);
     if (report) reportInto(report, attempt);
     const performed = attempt.kind.perform(effect, attempt.context(), attempt.deps);

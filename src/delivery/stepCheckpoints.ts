@@ -36,7 +36,7 @@ export function stepFor(
     const running = scopes?.enter(name);
     let value: T;
     try {
-      const settled = inSpan("step", { ...traced, step: name }, fn);
+      const settled = inSpan("step", () => ({ ...traced, step: name }), fn);
       running?.begun();
       value = await settled;
     } finally {

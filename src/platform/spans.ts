@@ -12,6 +12,11 @@ interface RuntimeSpan {
   setAttributes(attributes: SpanAttributes): unknown;
 }
 
+/** A span's attributes, or what makes them: made only for a span that keeps them (sampled, or the test hook's). */
+export type SpanAttributesOf = SpanAttributes | (() => SpanAttributes);
+
+const made = (attributes: SpanAttributesOf): SpanAttributes => (typeof attributes === "function" ? attributes() : attributes);
+
 /** An entered span as the test hook is told of it. */
 export interface EnteredSpan {
   name: string;
@@ -37,13 +42,15 @@ export function traceWith(runtime: unknown): void {
  * attributes are set only on a span the invocation samples (`isTraced`). Without the runtime's
  * tracing, or in an invocation it does not sample (its active span is not traced, so no child would
  * be), this is `run()`: no span and no async-context frame — seven an event, most never sampled.
+ * Attributes given as a function are made only for a span that keeps them: a call's or a step's
+ * copy of the attempt's ids is not made for each of them when nothing is traced.
  * Nothing else reads the spans' context (log lines carry their ids themselves: platform/log.ts).
  */
-export function inSpan<T>(name: string, attributes: SpanAttributes, run: () => T): T {
-  sink?.({ name, attributes });
+export function inSpan<T>(name: string, attributes: SpanAttributesOf, run: () => T): T {
+  sink?.({ name, attributes: made(attributes) });
   if (tracing === undefined || tracing.getActiveSpan?.()?.isTraced === false) return run();
   return tracing.enterSpan(name, (span) => {
-    if (span.isTraced) span.setAttributes(attributes);
+    if (span.isTraced) span.setAttributes(made(attributes));
     return run();
   });
 }

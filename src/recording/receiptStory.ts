@@ -39,24 +39,23 @@ export function receiptStory(inbound: Inbound, effectKeys: readonly string[], ke
     user: userOf(inbound) ?? null,
     thread: inbound.conversation?.threadTs ?? null,
     effects: JSON.stringify(effectKeys),
-    payload: keeping === "none" ? null : JSON.stringify(keptPayload(inbound.payload, keeping === "redacted")),
+    payload: keeping === "none" ? null : keptPayload(inbound.payload, keeping === "redacted"),
   };
 }
 
-/** The payload as kept: a redacted one says so (REDACTED_MARK), for a re-run to refuse and an operator to see. */
-function keptPayload(payload: Record<string, unknown>, redact: boolean): unknown {
-  const copy = kept(payload, redact);
-  return redact && isObject(copy) ? { ...copy, [REDACTED_MARK]: true } : copy;
-}
-
-/** A copy of `value` without secrets, and without what a person wrote when `redact`. */
-function kept(value: unknown, redact: boolean): unknown {
-  if (Array.isArray(value)) return value.map((item) => kept(item, redact));
-  if (!isObject(value)) return value;
-  const copy: Record<string, unknown> = {};
-  for (const [name, field] of Object.entries(value)) {
-    if (SECRETS.has(name) || (redact && WRITTEN.has(name))) continue;
-    copy[name] = kept(field, redact);
-  }
-  return copy;
+/**
+ * The payload as kept, as JSON: without secrets at any depth, and without what a person wrote when
+ * `redact` — left out as it is written, not copied first (the story of every event is written at its
+ * ingest). A redacted one says so (REDACTED_MARK), for a re-run to refuse and an operator to see.
+ */
+function keptPayload(payload: Record<string, unknown>, redact: boolean): string {
+  let root = true;
+  return JSON.stringify(payload, (name, value: unknown) => {
+    if (root) {
+      // The first call is the payload itself (its name is "", as a nested field's may be too).
+      root = false;
+      return redact && isObject(value) ? { ...value, [REDACTED_MARK]: true } : value;
+    }
+    return SECRETS.has(name) || (redact && WRITTEN.has(name)) ? undefined : value;
+  });
 }

@@ -118,10 +118,11 @@ export class SlackClient {
     const { handles } = this.options;
     if (TRIGGER_METHODS.has(method) && handles && typeof body.trigger_id === "string")
       assertTriggerUsable(handles, Date.now(), method);
-    // Bolt's `token:` argument (a user's token, `context.userToken`) is the call's credential, not a field of its body.
-    const { token: given, ...rest } = body;
+    // Bolt's `token:` argument (a user's token, `context.userToken`) is the call's credential, not a field of its body:
+    // the body is copied without it only when a caller gave one.
+    const given = body.token;
     const callerToken = typeof given === "string" && given !== "";
-    const sent = callerToken ? rest : body;
+    const sent = callerToken ? withoutToken(body) : body;
     if (!callerToken) this.token ??= Promise.resolve(this.options.token());
     const token = callerToken ? (given as string) : await this.token;
     const { pacing, stopped } = this.options;
@@ -182,12 +183,15 @@ export class SlackClient {
     const sentAt = Date.now();
     const detail = (answer?: CallResult): CallDetail => ({ ms: Date.now() - sentAt, ...tsOf(answer) });
     try {
-      result = await inSpan("slack.call", { ...this.options.traced, "slack.method": method }, () =>
-        outbound.call(timeoutMs, (signal, answered) => {
-          // Again once it holds a connection: a stop while it queued for one sends nothing either.
-          if (stoppable && stopped?.aborted) throw stoppedBy(stopped);
-          return send(signal, answered);
-        }),
+      result = await inSpan(
+        "slack.call",
+        () => ({ ...this.options.traced, "slack.method": method }),
+        () =>
+          outbound.call(timeoutMs, (signal, answered) => {
+            // Again once it holds a connection: a stop while it queued for one sends nothing either.
+            if (stoppable && stopped?.aborted) throw stoppedBy(stopped);
+            return send(signal, answered);
+          }),
       );
     } catch (error) {
       // Ours, not Slack's: a stop, or the invocation's subrequests spent. Nothing was sent.
@@ -225,6 +229,12 @@ export interface CallDetail {
 }
 
 const tsOf = (answer?: CallResult) => (typeof answer?.body?.ts === "string" ? { ts: answer.body.ts } : {});
+
+/** A call's body without the caller's `token` (sent as its credential instead). */
+function withoutToken(body: Record<string, unknown>): Record<string, unknown> {
+  const { token: _, ...rest } = body;
+  return rest;
+}
 
 /** Resolves once `signal` aborts (at once if it has). */
 function abortOf(signal: AbortSignal): Promise<void> {

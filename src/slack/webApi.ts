@@ -41,9 +41,10 @@ async function toCallResult(response: Response): Promise<CallResult> {
   } catch {
     // response_url answers plain text ("ok", "expired_url"); Slack's 5xx pages are HTML.
   }
-  const slackOk = body?.ok !== false;
-  const error = typeof body?.error === "string" ? body.error : response.ok && slackOk ? undefined : text.slice(0, 200);
-  return { status: response.status, ok: response.ok && slackOk, error, retryAfterMs: retryAfterMs(response), body };
+  const ok = response.ok && body?.ok !== false;
+  const error = typeof body?.error === "string" ? body.error : ok ? undefined : text.slice(0, 200);
+  // Only a refusal (a 429, a 5xx, `ok: false`) is asked when to come back: an answer that delivered reads no header.
+  return { status: response.status, ok, error, retryAfterMs: ok ? undefined : retryAfterMs(response), body };
 }
 
 function postJson(url: string, body: unknown, signal: AbortSignal): Promise<Response> {

@@ -12,16 +12,30 @@ type Tool = (...args: never[]) => unknown;
  * `sayStream`'s streamers, and every other function among `tools` (`say`, `respond`,
  * `waitForAction`, `sleep`, `setStatus`, `complete`, `ack`, an assistant's `setTitle` …).
  * Values that are no function (the payload, `context`, `logger`, `signal`, `env`) stay as they are.
+ * Each is guarded when the code first reads it, then kept: a run reads a few of its thirty-odd tools.
  */
 export function guardedTools<T extends object>(tools: T, ending: AttemptEnding): T {
-  const guarded: Record<string, unknown> = { ...(tools as Record<string, unknown>) };
-  for (const [name, value] of Object.entries(guarded)) {
-    if (name === "client") guarded.client = guardedClient(value as RunClient, ending);
-    else if (name === "sayStream") guarded.sayStream = guardedSayStream(value as SayStream, ending);
-    else if (name === "step") guarded.step = guardedStep(value as Step, ending);
-    else if (typeof value === "function") guarded[name] = guardedTool(value as Tool, ending);
-  }
-  return guarded as T;
+  const made = new Map<string, { from: unknown; guarded: unknown }>();
+  return new Proxy(tools, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      // The client is an object of methods; every other tool a function.
+      if (typeof key !== "string" || (typeof value !== "function" && !(key === "client" && typeof value === "object" && value)))
+        return value;
+      const kept = made.get(key);
+      if (kept !== undefined && kept.from === value) return kept.guarded;
+      const guarded = guardedValue(key, value, ending);
+      made.set(key, { from: value, guarded });
+      return guarded;
+    },
+  });
+}
+
+function guardedValue(name: string, value: unknown, ending: AttemptEnding): unknown {
+  if (name === "client") return guardedClient(value as RunClient, ending);
+  if (name === "sayStream") return guardedSayStream(value as SayStream, ending);
+  if (name === "step") return guardedStep(value as Step, ending);
+  return guardedTool(value as Tool, ending);
 }
 
 function guardedTool<F extends Tool>(tool: F, ending: AttemptEnding): F {

@@ -26,9 +26,8 @@ export async function withRunControls(
   perform: (controls: RunControls) => Promise<void>,
 ): Promise<void> {
   const signal = options.stopped ?? new AbortController().signal;
-  const status = new RunStatus(client, inbound, options.agentSessions);
-  const cancelKeepAlive = () => status.cancelKeepAlive();
-  signal.addEventListener("abort", cancelKeepAlive);
+  // The stop cancels a keep-alive the moment it comes; RunStatus listens for it only while one runs.
+  const status = new RunStatus(client, inbound, options.agentSessions, signal);
   try {
     await status.begin();
     await perform({ signal, setStatus: status.set });
@@ -40,7 +39,6 @@ export async function withRunControls(
     if (error instanceof RunSuspended) await status.suspend(error.forPerson);
     throw error;
   } finally {
-    cancelKeepAlive();
-    signal.removeEventListener("abort", cancelKeepAlive);
+    status.cancelKeepAlive();
   }
 }

@@ -34,6 +34,8 @@ export class RunStatus {
     private readonly client: SlackWebClient,
     inbound: Inbound,
     agentSessions: boolean,
+    /** The run's stop: it ends the keep-alive at once, listened to only while one runs (most runs set no status). */
+    private readonly stopped?: AbortSignal,
   ) {
     this.conversation = inbound.conversation;
     this.agentSession = agentSessions && agentConversationOf(inbound) !== undefined;
@@ -98,15 +100,19 @@ export class RunStatus {
   }
 
   /** The run returned, threw or was stopped: its status is sent no more. */
-  cancelKeepAlive(): void {
-    if (this.timer !== undefined) clearInterval(this.timer);
+  readonly cancelKeepAlive = (): void => {
+    if (this.timer === undefined) return;
+    clearInterval(this.timer);
     this.timer = undefined;
-  }
+    this.stopped?.removeEventListener("abort", this.cancelKeepAlive);
+  };
 
   private keepAlive(): void {
     this.cancelKeepAlive();
     const { shown, conversation, logged } = this;
     if (!shown || !conversation) return;
+    // A stop ends it at once, not at the run's end: a stopped run may still be awaiting (its signal, a model).
+    this.stopped?.addEventListener("abort", this.cancelKeepAlive, { once: true });
     // Each set restarts the count: Slack's 2 minutes run from the last status it was sent.
     this.timer = setInterval(() => {
       this.client
