@@ -3,7 +3,7 @@ import type { Authorize } from "../auth/authorize";
 import { type ReadyKinds, readyKinds } from "../effects/registry";
 import type { Inbound } from "../inbound/types";
 import type { PaceKeeper } from "../pacing/pacing";
-import { type RoleParts, type ShardParts, shardParts } from "../parts/shardParts";
+import { partSettings, type RoleParts, type ShardParts, shardParts } from "../parts/shardParts";
 import { countInto, DeliveryEvents, newCounters } from "../platform/deliveryEvents";
 import { InvalidSetting } from "../platform/errors";
 import { deliveryBudgetOf, type InvocationMeter, InvocationMeters, SPENT_RESUME_MS } from "../platform/invocationMeter";
@@ -17,13 +17,14 @@ import { awaitsBackend, relayRowKey } from "../relay/relayPlan";
 import type { CoordinatorEnv } from "../rpc/env";
 import type { BackendResponse, IngestResult } from "../rpc/shard";
 import { watchStub } from "../rpc/shardStub";
-import { type DeliverySettings, deliverySettings } from "../settings";
+import type { DeliverySettings } from "../settings";
 import { buildCourier } from "./buildCourier";
 import type { Courier } from "./courier";
 import { deliverLeased } from "./deliverClaimed";
 import { DeliveryReports } from "./deliveryReports";
 import { ImmediateAttempts, renewingIn } from "./immediateAttempts";
 import { logDeliveryEvents } from "./logDeliveryEvents";
+import { loopSettings } from "./loopSettings";
 import { OldestFirst } from "./oldestFirst";
 import { keeperOf } from "./paceKeeping";
 import { sweep } from "./sweep";
@@ -87,26 +88,22 @@ export class DeliveryLoop {
     // Rows the outbox's walk finds due, and the walk's own next step (outboxWalk.ts), come by the alarm.
     outbox.onDue = wakeAt;
     const turnsMayGo = (conversation: string) => this.turnsMayGo(conversation);
-    this.parts = shardParts({ shard, outbox, wakeAt, turnsMayGo }, inputs.roleParts);
+    // Parsed before the parts, which read theirs (PartWorld.settings); a bad one pauses delivery below.
+    const { settings, problem } = loopSettings(role, env);
+    this.parts = shardParts({ shard, outbox, wakeAt, turnsMayGo, settings: partSettings(env, settings) }, inputs.roleParts);
     // Each part's own work (waits a day past their deadline pruned) comes by the alarm.
     wakeUps.register((now) => this.parts.wakeAt(now));
     // Logging is one subscriber of the delivery events; counters are another.
-    this.events = new DeliveryEvents()
-      .subscribe(countInto(this.counters))
-      .subscribe(logDeliveryEvents)
-      .subscribe(this.backendResponses.settle);
-    let settings: DeliverySettings;
+    this.events = new DeliveryEvents().subscribe(countInto(this.counters)).subscribe(logDeliveryEvents);
+    this.events.subscribe(this.backendResponses.settle);
     let kinds: ReadyKinds;
     try {
-      // The watch sends no relays: a bad relay setting (which makes the edge answer 500) must
-      // not also stop the alert about it.
-      settings = deliverySettings(role === "watch" ? withoutRelay(env) : env);
+      if (settings === null) throw problem;
       // Each effect kind's own dependencies, once per shard; a bad setting of a kind's pauses delivery too.
-      const { app } = inputs;
       const threadContexts = this.parts.threadContexts?.store;
-      kinds = readyKinds({ role, app, env, settings, backendResponses: this.backendResponses, threadContexts });
-    } catch (problem) {
-      this.paused = problem;
+      kinds = readyKinds({ role, app: inputs.app, env, settings, backendResponses: this.backendResponses, threadContexts });
+    } catch (invalid) {
+      this.paused = invalid;
       this.logPaused();
       return;
     }
@@ -240,10 +237,4 @@ export class DeliveryLoop {
       error: describeError(problem),
     });
   }
-}
-
-/** The env without relay mode's settings (the watch relays nothing). */
-function withoutRelay(env: CoordinatorEnv): CoordinatorEnv {
-  const { RELAY_URL: _, ...rest } = env;
-  return rest;
 }
