@@ -138,17 +138,26 @@ export class DeliveryLoop {
   }
 
   /**
-   * The lease for the rows an ingest is about to write: they go to its immediate attempt (at once,
-   * or in line, still leased: immediateAttempts.ts). Null — written unleased, for the sweep — when
+   * The lease for the rows an ingest of `inbound` is about to write: they go to its immediate attempt (at
+   * once, or in line, still leased: immediateAttempts.ts). Null — written unleased, for the sweep — when
    * that line is long too or older rows wait for the sweep (oldestFirst.ts), or delivery is paused.
    */
-  leaseFor(now: number, meter = this.ready?.courier.meters.current): Lease | null {
+  leaseFor(now: number, meter = this.ready?.courier.meters.current, inbound?: Inbound): Lease | null {
     const ready = this.ready;
+    if (!ready) return null;
     // Spent, an attempt would only postpone its rows; lean, rows go one at a time: either way the sweep takes them.
-    if (!ready || ready.oldestFirst.leavesBehind(meter?.spent === true || meter?.lean === true)) return null;
+    const leftAnyway = meter?.spent === true || meter?.lean === true;
+    // A person waits for the ack, which waits for the backend's answer: such rows start at once, never left behind.
+    const atOnce = !leftAnyway && inbound !== undefined && this.startsAtOnce(inbound);
+    if (!atOnce && ready.oldestFirst.leavesBehind(leftAnyway)) return null;
     // Rows that will wait in line are leased to a queued token: a take-over knows their attempt never began.
-    const token = ready.immediate.startsNow() ? crypto.randomUUID() : queuedToken();
+    const token = atOnce || ready.immediate.startsNow() ? crypto.randomUUID() : queuedToken();
     return { token, expiresAt: now + ready.settings.delivery.leaseMs };
+  }
+
+  /** A relayed command or interaction whose ack Slack shows (relay/relayPlan.ts): its backend may answer it within RELAY_SYNC_MS. */
+  private startsAtOnce(inbound: Inbound): boolean {
+    return this.ready !== null && awaitsBackend(inbound, this.ready.settings.relay, undefined);
   }
 
   /** An ingest or an alarm begins: a meter of its own for its work, the shard's window renewed (platform/invocationMeter.ts). */
@@ -159,8 +168,8 @@ export class DeliveryLoop {
   /**
    * The immediate attempt of the rows an accepted ingest leased to `lease`: an optimisation of
    * the sweep's own code path. Its fetches leave only after the transaction is durable (the
-   * output gate holds them). A relayed command's backend may respond in time for the ack: it does
-   * not wait in line, and the result says so.
+   * output gate holds them). A relayed command's backend may respond in time for the ack: its rows
+   * do not wait in line (`leaseFor` gave them a lease to start at once), and the result says so.
    */
   attempt(inbound: Inbound, result: IngestResult, lease: Lease, leased: readonly ClaimedRow[], now: number): void {
     const ready = this.ready;
@@ -171,7 +180,7 @@ export class DeliveryLoop {
       result.awaitsBackend = true;
     }
     // The ingest's own work: its meter (and rows that waited in line, which go first).
-    ready.immediate.offer(lease, leased, result.awaitsBackend === true, ready.courier.meters.current);
+    ready.immediate.offer(lease, leased, this.startsAtOnce(inbound), ready.courier.meters.current);
   }
 
   /** After an ingest, and as an alarm begins: while rows wait for the sweep, the oldest start as attempts are free (oldestFirst.ts). */
