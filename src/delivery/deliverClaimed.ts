@@ -16,6 +16,9 @@ import { eventIdOf } from "./deliveryFields";
 import { RETRYING_NOTICE_AT_ATTEMPT } from "./failureNotices";
 import { fenced, postpone, reentered } from "./postponements";
 
+/** Calls a run's attempt is promised before its listener's are known (a reply's status, post and update); other kinds make one. */
+export const UNSEEN_RUN_CALLS = 3;
+
 /**
  * Delivers rows already leased to `token`: the sweep's claims (sweep.ts) and the immediate
  * attempts (immediateAttempts.ts) both come here. Never throws: on an unexpected failure the
@@ -61,7 +64,7 @@ async function deliverOne(courier: Courier, token: string, claimed: ClaimedRow, 
   // Begun only with room on its invocation for the calls its work asked for before, beside those promised to the
   // attempts already running on it: else the row waits for the next alarm's, not begun (no handler half run, no
   // attempt cut short for another's calls: issue 43), no attempt counted.
-  const promised = meter.promise(courier.meters.expectedCalls(work));
+  const promised = meter.promise(courier.meters.expectedCalls(work, read?.type === "run" ? UNSEEN_RUN_CALLS : 1));
   if (!promised) {
     events.emit(postpone(courier, token, claimed, Date.now() + SPENT_RESUME_MS));
     return;

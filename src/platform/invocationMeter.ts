@@ -212,17 +212,17 @@ export class InvocationMeters {
   }
 
   /**
-   * The calls promised to an attempt of `work`: the most one asked for in this isolate — one for work
-   * not seen yet, at most a whole budget (an attempt that needs more is cut short, then parked in the end).
+   * The calls promised to an attempt of `work`: the most one asked for in this isolate — `unseen` for
+   * work not seen yet, at most a whole budget (an attempt that needs more is cut short, then parked in the end).
    */
-  expectedCalls(work: string): number {
-    return Math.min(this.budget, this.asked.get(work) ?? 1);
+  expectedCalls(work: string, unseen = 1): number {
+    return Math.min(this.budget, this.asked.get(work) ?? unseen);
   }
 
   /** An attempt of `work` ended: what it did not use goes back to its invocation, and what it asked for is remembered. */
   ended(work: string, meter: AttemptMeter): void {
     const asked = meter.end();
-    if (asked > (this.asked.get(work) ?? 1)) this.asked.set(work, asked);
+    if (asked > (this.asked.get(work) ?? 0)) this.asked.set(work, asked);
   }
 
   /** An attempt of `meter`'s was cut short: the next invocation goes one row at a time. */

@@ -236,7 +236,11 @@ describe("Cloudflare's per-invocation limits, met locally", () => {
     await runInDurableObject(shardOf(team), async (_, state) => {
       const shard = await workspaceShardIn(state, { name: `${team}/0`, settings: { SUBREQUESTS_PER_INVOCATION: "20" } });
       const { immediate } = shard.delivery.ready!;
-      for (const inbound of mentions) {
+      // A shard that has delivered this listener before: its one call is known (a run not seen yet is promised three).
+      const [first, ...rest] = mentions;
+      await shard.recording.ingest(first!);
+      while (immediate.counts().inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      for (const inbound of rest) {
         await shard.recording.ingest(inbound);
         expect(immediate.counts().inFlight).toBeGreaterThan(0);
         await new Promise((resolve) => setTimeout(resolve, 2));

@@ -84,6 +84,7 @@ describe("an invocation's subrequests", () => {
   it("what an attempt did not use goes back to its invocation; the next of its work is promised the most one asked for", () => {
     const meters = new InvocationMeters(10, "T1/0");
     expect(meters.expectedCalls("run:mention")).toBe(1);
+    expect(meters.expectedCalls("run:mention", 2)).toBe(2);
     const attempt = meters.current.promise(meters.expectedCalls("run:mention"))!;
     for (let call = 0; call < 3; call++) attempt.take();
     meters.ended("run:mention", attempt);
