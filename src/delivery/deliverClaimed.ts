@@ -16,6 +16,9 @@ import { eventIdOf } from "./deliveryFields";
 import { RETRYING_NOTICE_AT_ATTEMPT } from "./failureNotices";
 import { fenced, postpone, reentered } from "./postponements";
 
+/** Calls a run's attempt is promised before its listener's are known (a reply's status, post and update); other kinds make one. */
+export const UNSEEN_RUN_CALLS = 3;
+
 /**
  * Delivers rows already leased to `token`: the sweep's claims (sweep.ts) and the immediate
  * attempts (immediateAttempts.ts) both come here. Never throws: on an unexpected failure the
@@ -56,27 +59,37 @@ async function deliverOne(courier: Courier, token: string, claimed: ClaimedRow, 
     events.emit(postpone(courier, token, claimed, blockedUntil));
     return;
   }
-  // The invocation's subrequests are spent: the row waits for the next alarm's, not begun (no handler half run), no attempt counted.
-  if (meter.spent) {
+  const read = readableEffect(claimed);
+  const work = workOf(read);
+  // Begun only with room on its invocation for the calls its work asked for before, beside those promised to the
+  // attempts already running on it: else the row waits for the next alarm's, not begun (no handler half run, no
+  // attempt cut short for another's calls: issue 43), no attempt counted.
+  const promised = meter.promise(courier.meters.expectedCalls(work, read?.type === "run" ? UNSEEN_RUN_CALLS : 1));
+  if (!promised) {
     events.emit(postpone(courier, token, claimed, Date.now() + SPENT_RESUME_MS));
     return;
   }
   // A suspended run woke: it takes a new turn, the newest of its thread (parts/turns/suspendedTurns.ts).
   const row = claimed.turn_released ? reentered(courier, token, claimed) : claimed;
-  if (row === undefined) return;
+  if (row === undefined) {
+    promised.end();
+    return;
+  }
 
   let settlement: Settlement;
   let effect: Effect | undefined;
   const report: AttemptReport = { postsUncertainSince: () => null, story: new AttemptStory() };
   try {
     // Inside the try: a payload that cannot be read back is parked as a counted attempt, not re-leased forever.
-    const performed = row.effect ?? readEffect(row.payload);
+    const performed = read ?? readEffect(row.payload);
     effect = performed;
-    await courier.leases.during(key, token, () => courier.perform(performed, row, token, report, meter));
+    // Its calls count on what was promised to it first, then on what its invocation has left.
+    await courier.leases.during(key, token, () => courier.perform(performed, row, token, report, promised));
     settlement = { disposition: "delivered" };
   } catch (error) {
     settlement = settlementOf(error);
   }
+  courier.meters.ended(work, promised);
   // The await above opened the input gate: the row may have been re-leased meanwhile,
   // so every settle below is fenced by our token rather than trusting what we read.
   const settled = await settle(courier, token, row, settlement, effect, report, meter);
@@ -85,6 +98,20 @@ async function deliverOne(courier: Courier, token: string, claimed: ClaimedRow, 
   // A turn that ended no longer holds its thread (recording/outboxTurns.ts): the next one goes now, not at the next alarm.
   if (row.turn && (settled.type === "delivered" || settled.type === "parked" || settled.type === "stopped"))
     courier.turnEnded?.(row.turn, key, meter);
+}
+
+/** The row's effect, or undefined when its payload cannot be read back (its attempt parks it). */
+function readableEffect(row: ClaimedRow): Effect | undefined {
+  try {
+    return row.effect ?? readEffect(row.payload);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What an attempt does, as far as its calls go: a run's listener, else its effect's kind. */
+function workOf(effect: Effect | undefined): string {
+  return effect?.type === "run" ? `run:${effect.listener}` : (effect?.type ?? "unreadable");
 }
 
 /** Writes the settlement to the row, fenced by `token`, and says what happened. */

@@ -3,7 +3,7 @@ import type { Authorize } from "../auth/authorize";
 import { type ReadyKinds, readyKinds } from "../effects/registry";
 import type { Inbound } from "../inbound/types";
 import type { PaceKeeper } from "../pacing/pacing";
-import { type RoleParts, type ShardParts, shardParts } from "../parts/shardParts";
+import { partSettings, type RoleParts, type ShardParts, shardParts } from "../parts/shardParts";
 import { countInto, DeliveryEvents, newCounters } from "../platform/deliveryEvents";
 import { InvalidSetting } from "../platform/errors";
 import { deliveryBudgetOf, type InvocationMeter, InvocationMeters, SPENT_RESUME_MS } from "../platform/invocationMeter";
@@ -16,13 +16,14 @@ import { awaitsBackend, relayRowKey } from "../relay/relayPlan";
 import type { CoordinatorEnv } from "../rpc/env";
 import type { BackendResponse, IngestResult } from "../rpc/shard";
 import { watchStub } from "../rpc/shardStub";
-import { type DeliverySettings, deliverySettings } from "../settings";
+import type { DeliverySettings } from "../settings";
 import { buildCourier } from "./buildCourier";
 import type { Courier } from "./courier";
 import { deliverLeased } from "./deliverClaimed";
 import { DeliveryReports } from "./deliveryReports";
 import { ImmediateAttempts, renewingIn } from "./immediateAttempts";
 import { logDeliveryEvents } from "./logDeliveryEvents";
+import { loopSettings } from "./loopSettings";
 import { OldestFirst } from "./oldestFirst";
 import { keeperOf } from "./paceKeeping";
 import { sweep } from "./sweep";
@@ -86,26 +87,22 @@ export class DeliveryLoop {
     // Rows the outbox's walk finds due, and the walk's own next step (outboxWalk.ts), come by the alarm.
     outbox.onDue = wakeAt;
     const turnsMayGo = (conversation: string) => this.turnsMayGo(conversation);
-    this.parts = shardParts({ shard, outbox, wakeAt, turnsMayGo }, inputs.roleParts);
+    // Parsed before the parts, which read theirs (PartWorld.settings); a bad one pauses delivery below.
+    const { settings, problem } = loopSettings(role, env);
+    this.parts = shardParts({ shard, outbox, wakeAt, turnsMayGo, settings: partSettings(env, settings) }, inputs.roleParts);
     // Each part's own work (waits a day past their deadline pruned) comes by the alarm.
     wakeUps.register((now) => this.parts.wakeAt(now));
     // Logging is one subscriber of the delivery events; counters are another.
-    this.events = new DeliveryEvents()
-      .subscribe(countInto(this.counters))
-      .subscribe(logDeliveryEvents)
-      .subscribe(this.backendResponses.settle);
-    let settings: DeliverySettings;
+    this.events = new DeliveryEvents().subscribe(countInto(this.counters)).subscribe(logDeliveryEvents);
+    this.events.subscribe(this.backendResponses.settle);
     let kinds: ReadyKinds;
     try {
-      // The watch sends no relays: a bad relay setting (which makes the edge answer 500) must
-      // not also stop the alert about it.
-      settings = deliverySettings(role === "watch" ? withoutRelay(env) : env);
+      if (settings === null) throw problem;
       // Each effect kind's own dependencies, once per shard; a bad setting of a kind's pauses delivery too.
-      const { app } = inputs;
       const threadContexts = this.parts.threadContexts?.store;
-      kinds = readyKinds({ role, app, env, settings, backendResponses: this.backendResponses, threadContexts });
-    } catch (problem) {
-      this.paused = problem;
+      kinds = readyKinds({ role, app: inputs.app, env, settings, backendResponses: this.backendResponses, threadContexts });
+    } catch (invalid) {
+      this.paused = invalid;
       this.logPaused();
       return;
     }
@@ -140,17 +137,26 @@ export class DeliveryLoop {
   }
 
   /**
-   * The lease for the rows an ingest is about to write: they go to its immediate attempt (at once,
-   * or in line, still leased: immediateAttempts.ts). Null — written unleased, for the sweep — when
+   * The lease for the rows an ingest of `inbound` is about to write: they go to its immediate attempt (at
+   * once, or in line, still leased: immediateAttempts.ts). Null — written unleased, for the sweep — when
    * that line is long too or older rows wait for the sweep (oldestFirst.ts), or delivery is paused.
    */
-  leaseFor(now: number, meter = this.ready?.courier.meters.current): Lease | null {
+  leaseFor(now: number, meter = this.ready?.courier.meters.current, inbound?: Inbound): Lease | null {
     const ready = this.ready;
+    if (!ready) return null;
     // Spent, an attempt would only postpone its rows; lean, rows go one at a time: either way the sweep takes them.
-    if (!ready || ready.oldestFirst.leavesBehind(meter?.spent === true || meter?.lean === true)) return null;
+    const leftAnyway = meter?.spent === true || meter?.lean === true;
+    // A person waits for the ack, which waits for the backend's answer: such rows start at once, never left behind.
+    const atOnce = !leftAnyway && inbound !== undefined && this.startsAtOnce(inbound);
+    if (!atOnce && ready.oldestFirst.leavesBehind(leftAnyway)) return null;
     // Rows that will wait in line are leased to their attempt's token too: beginning it writes nothing
     // (a take-over after a crash then looks their posts up first: docs/reference/delivery.md "Uncertain posts").
     return { token: crypto.randomUUID(), expiresAt: now + ready.settings.delivery.leaseMs };
+  }
+
+  /** A relayed command or interaction whose ack Slack shows (relay/relayPlan.ts): its backend may answer it within RELAY_SYNC_MS. */
+  private startsAtOnce(inbound: Inbound): boolean {
+    return this.ready !== null && awaitsBackend(inbound, this.ready.settings.relay, undefined);
   }
 
   /** An ingest or an alarm begins: a meter of its own for its work, the shard's window renewed (platform/invocationMeter.ts). */
@@ -161,8 +167,8 @@ export class DeliveryLoop {
   /**
    * The immediate attempt of the rows an accepted ingest leased to `lease`: an optimisation of
    * the sweep's own code path. Its fetches leave only after the transaction is durable (the
-   * output gate holds them). A relayed command's backend may respond in time for the ack: it does
-   * not wait in line, and the result says so.
+   * output gate holds them). A relayed command's backend may respond in time for the ack: its rows
+   * do not wait in line (`leaseFor` gave them a lease to start at once), and the result says so.
    */
   attempt(inbound: Inbound, result: IngestResult, lease: Lease, leased: readonly ClaimedRow[], now: number): void {
     const ready = this.ready;
@@ -173,7 +179,7 @@ export class DeliveryLoop {
       result.awaitsBackend = true;
     }
     // The ingest's own work: its meter (and rows that waited in line, which go first).
-    ready.immediate.offer(lease, leased, result.awaitsBackend === true, ready.courier.meters.current);
+    ready.immediate.offer(lease, leased, this.startsAtOnce(inbound), ready.courier.meters.current);
   }
 
   /** After an ingest, and as an alarm begins: while rows wait for the sweep, the oldest start as attempts are free (oldestFirst.ts). */
@@ -239,10 +245,4 @@ export class DeliveryLoop {
       error: describeError(problem),
     });
   }
-}
-
-/** The env without relay mode's settings (the watch relays nothing). */
-function withoutRelay(env: CoordinatorEnv): CoordinatorEnv {
-  const { RELAY_URL: _, ...rest } = env;
-  return rest;
 }

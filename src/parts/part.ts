@@ -1,5 +1,17 @@
 import type { Inbound } from "../inbound/types";
 import type { Outbox } from "../recording/outbox";
+import type { DeliverySettings, RecordSettings } from "../settings";
+
+/** The shard's settings as its parts read them: parsed once per isolate (src/settings/), never the raw env. */
+export interface PartSettings {
+  /**
+   * Its ingest side's (`recordSettings`): a bad one throws InvalidSetting as it is read, and the shard
+   * records nothing (the edge answers 503, Slack retries), as with RECEIPT_RETENTION_HOURS.
+   */
+  readonly record: RecordSettings;
+  /** Its delivery side's: null while a delivery setting is invalid (delivery is paused, its rows wait: deliveryLoop.ts). */
+  readonly delivery: DeliverySettings | null;
+}
 
 /** What a shard hands each of its parts as it builds them, once (the delivery loop does). */
 export interface PartWorld {
@@ -10,6 +22,8 @@ export interface PartWorld {
   wakeAt(at: number): void;
   /** A conversation's turns held behind others may begin (the delivery loop claims them). */
   turnsMayGo(conversation: string): void;
+  /** The settings a part reads (a new one: docs/contributing.md "A new setting"). */
+  settings: PartSettings;
 }
 
 /**

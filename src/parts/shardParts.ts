@@ -1,5 +1,7 @@
 import type { Inbound } from "../inbound/types";
-import type { PartWorld, ShardPart } from "./part";
+import type { CoordinatorEnv } from "../rpc/env";
+import { type DeliverySettings, recordSettings } from "../settings";
+import type { PartSettings, PartWorld, ShardPart } from "./part";
 import { UncertainPosts } from "./posts";
 import { Stops } from "./stops";
 import type { ThreadContexts } from "./threadContexts";
@@ -61,5 +63,16 @@ export function shardParts(world: PartWorld, roleParts: RoleParts = {}): ShardPa
     installationGone(workspace) {
       for (const part of all) part.installationGone?.(workspace);
     },
+  };
+}
+
+/** The parts' settings: the delivery side's as the loop parsed them (null: invalid), the ingest side's as they are read. */
+export function partSettings(env: CoordinatorEnv, delivery: DeliverySettings | null): PartSettings {
+  return {
+    // Read when a part asks (parsed once per env): a watch, which records nothing, never fails on them.
+    get record() {
+      return recordSettings(env);
+    },
+    delivery,
   };
 }

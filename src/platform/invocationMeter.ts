@@ -1,5 +1,9 @@
+import { BoundedMap } from "./boundedMap";
 import { DeliveryError, Postponed } from "./deliveryErrors";
 import { log } from "./log";
+
+/** Works (listeners, effect kinds) whose calls a shard remembers: an app has a few dozen listeners at most. */
+const WORKS_REMEMBERED = 256;
 
 /** A row not begun for a spent budget is due again this long after, when the next alarm's budget is its. */
 export const SPENT_RESUME_MS = 1_000;
@@ -41,12 +45,16 @@ export class NoSubrequestsLeft extends Postponed {
 /**
  * The subrequests of one invocation: each fetch and each RPC to another Durable Object takes one,
  * until the budget is spent — its own, or the shard's window since its last invocation began
- * (InvocationMeters). `lean`: an invocation after one cut an attempt short (and none has made a call
- * since), so its rows go one at a time — six attempts sharing what is left would each be cut short
- * again, for ever.
+ * (InvocationMeters). An attempt begins only with its expected calls promised to it (`promise`):
+ * what is `left` for anyone else excludes them, so attempts begun on one invocation never share its
+ * last subrequests and cut each other short (issue 43). `lean`: an invocation after one cut an
+ * attempt short (and none has made a call since), so its rows go one at a time — six attempts
+ * sharing what is left would each be cut short again, for ever.
  */
 export class InvocationMeter {
   private made = 0;
+  /** Calls promised to attempts running on this invocation that they have not made yet. */
+  private promised = 0;
   /** An attempt was cut short: a call of it was refused after others had gone (delivery/performRow.ts). */
   cutShort = false;
 
@@ -58,9 +66,9 @@ export class InvocationMeter {
     private readonly window?: InvocationMeter,
   ) {}
 
-  /** Subrequests still allowed. */
+  /** Subrequests still allowed, those promised to running attempts apart. */
   get left(): number {
-    return Math.min(this.budget - this.made, this.window?.left ?? Infinity);
+    return Math.min(this.budget - this.made - this.promised, this.window?.left ?? Infinity);
   }
 
   get spent(): boolean {
@@ -72,7 +80,7 @@ export class InvocationMeter {
     return this.made > 0;
   }
 
-  /** Starts counting again from none (the shard's window, at each invocation's start). */
+  /** Starts counting again from none (the shard's window, at each invocation's start); calls promised stay promised. */
   renew(): void {
     this.made = 0;
   }
@@ -81,7 +89,76 @@ export class InvocationMeter {
   take(): void {
     if (this.spent) throw new SubrequestsSpent(this.budget);
     this.window?.take();
+    this.count();
+  }
+
+  /**
+   * An attempt that expects `calls` begins as this invocation's work: they are promised to it (here
+   * and in the window), and its calls draw on them first (AttemptMeter). Undefined, nothing promised,
+   * when they do not fit beside what is promised already: the attempt waits for another invocation.
+   */
+  promise(calls: number): AttemptMeter | undefined {
+    if (this.left < calls) return undefined;
+    this.hold(calls);
+    return new AttemptMeter(this, calls);
+  }
+
+  /** `calls` promised (+) or given back (−), here and in the window. */
+  hold(calls: number): void {
+    this.promised += calls;
+    this.window?.hold(calls);
+  }
+
+  /** A promised call is made: it cannot be refused (what is promised always fits). */
+  keep(): void {
+    this.promised--;
+    this.window?.keep();
+    this.count();
+  }
+
+  private count(): void {
     if (++this.made === this.budget) this.onSpent();
+  }
+}
+
+/**
+ * One attempt's share of its invocation (`InvocationMeter.promise`): its calls take what was promised
+ * to it first, then what is left to anyone — refused once that is spent, as any call. `end()` gives
+ * back what it did not use and says how many calls it asked for (delivery/deliverClaimed.ts learns
+ * from it what the next attempt of the same work should be promised).
+ */
+export class AttemptMeter extends InvocationMeter {
+  /** Calls it asked for: made, and the one refused if any. */
+  private asked = 0;
+
+  constructor(
+    readonly invocation: InvocationMeter,
+    private unused: number,
+  ) {
+    super(invocation.budget, invocation.lean);
+  }
+
+  override get left(): number {
+    return this.unused + this.invocation.left;
+  }
+
+  override get used(): boolean {
+    return this.asked > 0;
+  }
+
+  override take(): void {
+    this.asked++;
+    if (this.unused > 0) {
+      this.unused--;
+      this.invocation.keep();
+    } else this.invocation.take();
+  }
+
+  /** The attempt ended: what was promised and not used goes back to its invocation. Returns the calls it asked for. */
+  end(): number {
+    this.invocation.hold(-this.unused);
+    this.unused = 0;
+    return this.asked;
   }
 }
 
@@ -105,6 +182,8 @@ export class InvocationMeter {
  */
 export class InvocationMeters {
   private meter: InvocationMeter;
+  /** The most calls an attempt of each work asked for (a run's listener, an effect's kind): what the next is promised. */
+  private readonly asked = new BoundedMap<string, number>(WORKS_REMEMBERED);
   /** The shard's calls since the last invocation began, whichever invocation's work made them. */
   private readonly window: InvocationMeter;
   /** An attempt was cut short since the last invocation began (on whichever meter). */
@@ -132,9 +211,23 @@ export class InvocationMeters {
     this.meter = this.fresh(lean, this.window);
   }
 
+  /**
+   * The calls promised to an attempt of `work`: the most one asked for in this isolate — `unseen` for
+   * work not seen yet, at most a whole budget (an attempt that needs more is cut short, then parked in the end).
+   */
+  expectedCalls(work: string, unseen = 1): number {
+    return Math.min(this.budget, this.asked.get(work) ?? unseen);
+  }
+
+  /** An attempt of `work` ended: what it did not use goes back to its invocation, and what it asked for is remembered. */
+  ended(work: string, meter: AttemptMeter): void {
+    const asked = meter.end();
+    if (asked > (this.asked.get(work) ?? 0)) this.asked.set(work, asked);
+  }
+
   /** An attempt of `meter`'s was cut short: the next invocation goes one row at a time. */
   cutShort(meter: InvocationMeter): void {
-    meter.cutShort = true;
+    (meter instanceof AttemptMeter ? meter.invocation : meter).cutShort = true;
     this.cut = true;
   }
 

@@ -123,7 +123,7 @@ export class Recording {
     // New rows are leased to this delivery's immediate attempt as they are written; with many
     // attempts in flight they wait for one in memory, still leased (immediateAttempts.ts).
     // Only when that line is long too are they written unleased, for the sweep.
-    const lease = delivery.leaseFor(now);
+    const lease = delivery.leaseFor(now, undefined, inbound);
     const { result, leased, interrupted, refused, dueAt } = ingestDelivery(
       this.stores,
       this.parts.app,
