@@ -5,10 +5,17 @@ import type { ShardNamespace } from "../rpc/env";
 import type { IngestResult } from "../rpc/shard";
 import { workspaceShardStub } from "../rpc/shardStub";
 
-/** Durable Object errors carry these flags; `overloaded` means retrying makes things worse. */
+type DurableObjectFlags = { retryable?: boolean; overloaded?: boolean } | null;
+
+/**
+ * Durable Object errors marked `overloaded` (Cloudflare's, and a shard's own ShardOverloaded) recorded nothing and
+ * must not be retried: retrying makes the overload worse.
+ */
+export const isOverloaded = (error: unknown) => (error as DurableObjectFlags)?.overloaded === true;
+
+/** Durable Object errors carry these flags: `retryable` may be tried once more, unless overloaded. */
 function isRetryable(error: unknown): boolean {
-  const flags = error as { retryable?: boolean; overloaded?: boolean } | null;
-  return flags?.retryable === true && flags.overloaded !== true;
+  return (error as DurableObjectFlags)?.retryable === true && !isOverloaded(error);
 }
 
 function withDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {

@@ -20,6 +20,8 @@ export interface RecordSettings {
   threadContextRetentionMs: number;
   /** EVENT_PAYLOADS: how much of a payload a receipt keeps. */
   eventPayloads: PayloadKeeping;
+  /** OVERLOAD_WAIT_MS: an ingest that waited longer in front of its shard is refused (shard/overloadGuard.ts). */
+  overloadWaitMs: number;
 }
 
 /** The edge's settings; throws InvalidSetting without a signing secret, or for a bad value. */
@@ -43,5 +45,6 @@ export const recordSettings = oncePerEnv(
     receiptRetentionMs: Math.round(setting(vars, "RECEIPT_RETENTION_HOURS") * 3_600_000),
     threadContextRetentionMs: setting(vars, "THREAD_CONTEXT_RETENTION_DAYS") * 86_400_000,
     eventPayloads: setting(vars, "EVENT_PAYLOADS") ?? "full",
+    overloadWaitMs: setting(vars, "OVERLOAD_WAIT_MS"),
   }),
 );
