@@ -17,7 +17,7 @@ import { steadyLoad } from "./scenarios/steadyLoad";
 import { SIGNING_SECRET, startSubject } from "./subjects";
 
 // `npm run spread [-- --shard-rate 400 --times 3 --seconds 300 --max-buckets 4 --cool-down-minutes 2
-// --drain-seconds 300 --start-second 40 --runtime-core 0 --load-core 1 --overload-wait-ms N --results FILE]` (issue 43 point 4): ONE workspace offered `times`
+// --drain-seconds 300 --start-second 40 --runtime-core 0 --load-core 1 --overload-wait-ms N --ingests-in-flight-max N --results FILE]` (issue 43 point 4): ONE workspace offered `times`
 // one shard's capacity in new threads, with the automatic spread on, pinned as `npm run capacity`
 // pins (the runtime on one core, the load and the fake Slack on another). Reports the bucket count
 // over time, ack and reply lag under each layout, lost and duplicated replies; writes
@@ -56,6 +56,8 @@ const LOAD_GRACE_MS = 60_000;
 const FIRST_BUCKETS = 1;
 // --overload-wait-ms: OVERLOAD_WAIT_MS for this run (a huge value turns the shards' refusals off: the control before it).
 const overloadWaitMs = textArgument("overload-wait-ms");
+// --ingests-in-flight-max: SHARD_INGESTS_IN_FLIGHT_MAX for this run (huge: the edge's bound off).
+const inFlightMax = textArgument("ingests-in-flight-max");
 // --results: where the JSON goes (a control run beside the committed one).
 const resultsFile = resolve(repoRoot, textArgument("results") ?? "bench/results-spread.json");
 const settings = {
@@ -64,6 +66,7 @@ const settings = {
   SPREAD_COOL_DOWN_MINUTES: String(coolDownMinutes),
   SPREAD_MAX_BUCKETS: String(maxBuckets),
   ...(overloadWaitMs === undefined ? {} : { OVERLOAD_WAIT_MS: String(positiveArgument("overload-wait-ms", 1)) }),
+  ...(inFlightMax === undefined ? {} : { SHARD_INGESTS_IN_FLIGHT_MAX: String(positiveArgument("ingests-in-flight-max", 1)) }),
 };
 checkPinnable(cores);
 killDescendantsOnExit();

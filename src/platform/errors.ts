@@ -112,6 +112,18 @@ export class ShardOverloaded extends Error {
   }
 }
 
+/**
+ * The edge's refusal of an ingest to a shard it already has SHARD_INGESTS_IN_FLIGHT_MAX ingests unanswered from
+ * (routing/recordWithinBudget.ts): Cloudflare's "Too many requests queued", as this instance sees the queue. `overloaded`, so never retried.
+ */
+export class IngestsInFlight extends Error {
+  override name = "IngestsInFlight";
+  readonly overloaded = true;
+  constructor(inFlight: number, max: number) {
+    super(`shard overloaded: ${inFlight} ingests in flight from this instance (SHARD_INGESTS_IN_FLIGHT_MAX ${max})`);
+  }
+}
+
 /** An RPC of one role called on a Durable Object playing another (a watch method on a workspace shard …). */
 export class WrongRole extends Error {
   override name = "WrongRole";

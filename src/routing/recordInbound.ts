@@ -34,7 +34,7 @@ export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound:
   if (plan.late) logLateEvent(inbound, plan.late);
   if ("ignore" in plan) return { verdict: "ignored", reason: plan.ignore };
 
-  const { ackBudgetMs, shardBuckets } = edgeSettings(env);
+  const { ackBudgetMs, shardBuckets, ingestsInFlightMax } = edgeSettings(env);
   const now = Date.now();
   const deadline = now + ackBudgetMs;
   let shard: string | undefined;
@@ -52,7 +52,10 @@ export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound:
           })));
     shard = at ?? shardOf(inbound, layouts, now, shardBuckets);
     if (shard === undefined) return outsideLayouts(inbound);
-    recorded = { ...(await recordWithinBudget(env.SHARD, shard, inbound, deadline - Date.now(), plan)), shard };
+    recorded = {
+      ...(await recordWithinBudget(env.SHARD, shard, inbound, deadline - Date.now(), plan, ingestsInFlightMax)),
+      shard,
+    };
   } catch (error) {
     // Not confirmed durable: answer non-2xx without x-slack-no-retry so Slack's retry can still save it.
     const overloaded = isOverloaded(error);

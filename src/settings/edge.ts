@@ -7,6 +7,8 @@ export interface EdgeSettings {
   signingSecrets: string[];
   ackBudgetMs: number;
   shardBuckets: number;
+  /** SHARD_INGESTS_IN_FLIGHT_MAX: unanswered ingests per shard from this instance before the next is refused. */
+  ingestsInFlightMax: number;
   /** LOG_ACKED_REQUESTS: the `slack request` line for recorded deliveries' 200s too. */
   logAcked: boolean;
 }
@@ -34,6 +36,7 @@ export const edgeSettings = oncePerEnv((vars): EdgeSettings => {
     signingSecrets,
     ackBudgetMs: setting(vars, "ACK_BUDGET_MS"),
     shardBuckets: setting(vars, "SHARD_BUCKETS"),
+    ingestsInFlightMax: setting(vars, "SHARD_INGESTS_IN_FLIGHT_MAX"),
     logAcked: setting(vars, "LOG_ACKED_REQUESTS"),
   };
 });

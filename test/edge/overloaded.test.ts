@@ -7,7 +7,8 @@ import { recordSettings } from "../../src/settings";
 import { appMention, eventCallback, signedEvent } from "../../src/testing/deliveries";
 import { waitUntilSettled } from "../../src/testing/shardSettled";
 import { controlClock } from "../support/clock";
-import { adminGet, deliver, newWorkspace, shardStub, signedBy, storedFor } from "../support/coordinator";
+import { adminGet, deliver, deliverWithSettings, newWorkspace, shardStub, signedBy, storedFor } from "../support/coordinator";
+import { latch } from "../support/latch";
 import { useFakeSlack } from "../support/useFakeSlack";
 import { Shard } from "../worker";
 
@@ -71,6 +72,40 @@ describe("a shard past its capacity refuses what it cannot serve in time", () =>
     expect(response.status).toBe(200);
     expect(await storedFor(team)).toMatchObject({ receipts: 1 });
     expect((await shardStub(team).stats()).counters).toMatchObject({ overloaded: 0, accepted: 1 });
+    await waitUntilSettled({ shard: env.SHARD, workspace: team });
+  });
+
+  it("SHARD_INGESTS_IN_FLIGHT_MAX ingests unanswered from this instance to one shard → the next is refused at once, the shard never asked", async () => {
+    const team = newWorkspace();
+    const envelopes = [1, 2, 3].map(() => eventCallback(appMention(), { teamId: team }));
+    const [first, second, third] = await Promise.all(envelopes.map((envelope) => signedEvent(envelope, signedBy())));
+    const { open, opened } = latch();
+    const ingest = Shard.prototype.ingest;
+    const held = async function (this: Shard, inbound: Inbound, plan?: Plan) {
+      await opened;
+      return ingest.call(this, inbound, plan);
+    } as Shard["ingest"];
+    // The shard holds the first two ingests unanswered, as a busy one would.
+    const spy = vi.spyOn(Shard.prototype, "ingest").mockImplementationOnce(held).mockImplementationOnce(held);
+    const settings = { SHARD_INGESTS_IN_FLIGHT_MAX: "2" };
+    const waiting = [deliverWithSettings(first!, settings), deliverWithSettings(second!, settings)];
+    await vi.waitFor(() => expect(spy).toHaveBeenCalledTimes(2));
+
+    const refused = await deliverWithSettings(third!, settings);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("x-slack-no-retry")).toBeNull();
+    expect(await refused.text()).toBe("shard overloaded; retry later");
+    expect(spy).toHaveBeenCalledTimes(2);
+
+    open();
+    expect(await Promise.all(waiting.map(async (response) => (await response).status))).toEqual([200, 200]);
+    // Answered, they no longer count: Slack's retry of the third is recorded.
+    const retry = await deliverWithSettings(
+      await signedEvent(envelopes[2]!, signedBy({ retryNum: 1, retryReason: "http_error" })),
+      settings,
+    );
+    expect(retry.status).toBe(200);
+    expect(await storedFor(team)).toMatchObject({ receipts: 3 });
     await waitUntilSettled({ shard: env.SHARD, workspace: team });
   });
 });
