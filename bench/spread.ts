@@ -17,7 +17,7 @@ import { steadyLoad } from "./scenarios/steadyLoad";
 import { SIGNING_SECRET, startSubject } from "./subjects";
 
 // `npm run spread [-- --shard-rate 400 --times 3 --seconds 300 --max-buckets 4 --cool-down-minutes 2
-// --drain-seconds 300 --start-second 40 --runtime-core 0 --load-core 1]` (issue 43 point 4): ONE workspace offered `times`
+// --drain-seconds 300 --start-second 40 --runtime-core 0 --load-core 1 --overload-wait-ms N --ingests-in-flight-max N --results FILE]` (issue 43 point 4): ONE workspace offered `times`
 // one shard's capacity in new threads, with the automatic spread on, pinned as `npm run capacity`
 // pins (the runtime on one core, the load and the fake Slack on another). Reports the bucket count
 // over time, ack and reply lag under each layout, lost and duplicated replies; writes
@@ -54,11 +54,19 @@ const WORKSPACE = "TSPREAD0";
 const LOAD_GRACE_MS = 60_000;
 /** SHARD_BUCKETS as the bench leaves it: a workspace starts on one shard. */
 const FIRST_BUCKETS = 1;
+// --overload-wait-ms: OVERLOAD_WAIT_MS for this run (a huge value turns the shards' refusals off: the control before it).
+const overloadWaitMs = textArgument("overload-wait-ms");
+// --ingests-in-flight-max: SHARD_INGESTS_IN_FLIGHT_MAX for this run (huge: the edge's bound off).
+const inFlightMax = textArgument("ingests-in-flight-max");
+// --results: where the JSON goes (a control run beside the committed one).
+const resultsFile = resolve(repoRoot, textArgument("results") ?? "bench/results-spread.json");
 const settings = {
   SPREAD_AUTOMATIC: "true",
   SPREAD_SHARD_RATE: String(shardRate),
   SPREAD_COOL_DOWN_MINUTES: String(coolDownMinutes),
   SPREAD_MAX_BUCKETS: String(maxBuckets),
+  ...(overloadWaitMs === undefined ? {} : { OVERLOAD_WAIT_MS: String(positiveArgument("overload-wait-ms", 1)) }),
+  ...(inFlightMax === undefined ? {} : { SHARD_INGESTS_IN_FLIGHT_MAX: String(positiveArgument("ingests-in-flight-max", 1)) }),
 };
 checkPinnable(cores);
 killDescendantsOnExit();
@@ -109,6 +117,9 @@ try {
   await new Promise((done) => setTimeout(done, waitMs));
   const startAt = Date.now() + 200;
   const buckets = watchBuckets(origin, WORKSPACE, startAt, 5_000);
+  // Replies while the load runs: what an overloaded shard starves (bench/README.md "A shard past its capacity").
+  let repliesDuringLoad: number | null = null;
+  const loadEnd = setTimeout(() => (repliesDuringLoad = ledger.replied), startAt + seconds * 1000 - Date.now());
   const settledChunks: Sample[][] = [];
   const allSettled = steadyLoad(
     load,
@@ -144,7 +155,11 @@ try {
   allSettled.catch(() => undefined);
   const allChunksSettled = await Promise.race([allSettled.then(() => true as const), grace]);
   clearTimeout(graceTimer);
+  clearTimeout(loadEnd);
+  repliesDuringLoad ??= ledger.replied;
   const samples = settledChunks.flat();
+  // Refused by an overloaded shard or not recorded in time: 503 either way (the runtime's log tells which).
+  const refused = samples.filter((sample) => sample.status === 503).length;
   const chunksUnsettled = Math.ceil(seconds / 10) - settledChunks.length;
   if (!allChunksSettled)
     console.log(`  ${chunksUnsettled} chunk(s) still unsettled ${LOAD_GRACE_MS / 1000} s after the load: left out`);
@@ -192,10 +207,11 @@ try {
   console.log(`\nshards: ${(shards ?? []).map((shard) => `${shard.shard} ${shard.accepted} accepted`).join(", ")}`);
   console.log(
     `acked ${tally.acked} of ${samples.length}; lost ${lost ?? `unknown (${outboxPending ?? "?"} still in outboxes)`}; ` +
-      `duplicates ${duplicates.events}; replies to unacked events ${tally.repliedUnacked}`,
+      `duplicates ${duplicates.events}; replies to unacked events ${tally.repliedUnacked}; ` +
+      `503 ${refused}; replies during the load ${repliesDuringLoad}`,
   );
   const commit = execSync("git rev-parse --short HEAD", { cwd: repoRoot, encoding: "utf8" }).trim();
-  const file = resolve(repoRoot, "bench/results-spread.json");
+  const file = resultsFile;
   writeFileSync(
     file,
     `${JSON.stringify(
@@ -216,6 +232,8 @@ try {
         shards,
         sent: samples.length,
         acked: tally.acked,
+        refused,
+        repliesDuringLoad,
         undelivered: tally.undelivered,
         outboxPending,
         lost,

@@ -27,9 +27,11 @@ export function tallyAck(
   verification: Verification,
   env: CoordinatorEnv,
   ctx: Pick<ExecutionContext, "waitUntil">,
+  /** Refused by an overloaded shard (503, nothing recorded): a cause of its own. */
+  overloaded = false,
 ): void {
   const now = Date.now();
-  const cause = causeOf(status, verification);
+  const cause = causeOf(status, verification, overloaded);
   addToTally(pending, minuteOf(now), cause);
   const delayMs = cause === SUCCESS ? SUCCESS_FLUSH_MS : FAILURE_FLUSH_MS;
   if (flushAt !== null && flushAt <= now + delayMs) return;

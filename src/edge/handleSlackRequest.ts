@@ -6,7 +6,7 @@ import { appRateLimitedOf } from "../inbound/parseEventsApi";
 import { parseSlackRequest } from "../inbound/parseSlackRequest";
 import type { RawRequest } from "../inbound/types";
 import { toBase64 } from "../platform/base64";
-import { InvalidSetting, InvalidSignature, Rejection } from "../platform/errors";
+import { InvalidSetting, InvalidSignature, Overloaded, Rejection } from "../platform/errors";
 import { describeError, type LogFields, log } from "../platform/log";
 import { readRawBody } from "../platform/readRawBody";
 import { inSpan } from "../platform/spans";
@@ -176,9 +176,12 @@ export async function handleSlackRequest(
   const started = Date.now();
   const facts: LogFields = {};
   let response: Response;
+  let overloaded = false;
   try {
     response = await receive(request, env, app, facts, started, ctx);
   } catch (error) {
+    // Refused by an overloaded shard: counted apart from a record that failed (watch/ackWindow.ts).
+    overloaded = error instanceof Overloaded;
     if (error instanceof InvalidSetting) {
       facts.setting = error.setting;
       facts.error = describeError(error);
@@ -196,7 +199,7 @@ export async function handleSlackRequest(
   // request without Slack's signature headers is a scanner, which Slack's own count ignores),
   // without a write per request.
   if (request.headers.has("x-slack-signature") && request.headers.has("x-slack-request-timestamp"))
-    tallyAck(response.status, verificationOf(facts, response.status), env, ctx);
+    tallyAck(response.status, verificationOf(facts, response.status), env, ctx, overloaded);
   if (!quietAck(response.status, facts, env))
     log(response.status >= 500 ? "error" : "info", "slack request", {
       status: response.status,

@@ -13,6 +13,8 @@ export interface MetricCounts {
   stopped: number;
   /** Turns refused by their budgets (`limits`): not run, their users told (absent from minutes written before). */
   turnsRefused: number;
+  /** Ingests refused for waiting too long in front of the shard (OVERLOAD_WAIT_MS): nothing written, Slack retries (absent from minutes written before). */
+  overloaded: number;
   fenceRejections: number;
   rowsWritten: number;
 }
@@ -41,6 +43,7 @@ export const emptyCounts = (): MetricCounts => ({
   parked: 0,
   stopped: 0,
   turnsRefused: 0,
+  overloaded: 0,
   fenceRejections: 0,
   rowsWritten: 0,
 });

@@ -69,6 +69,17 @@ export class NotRecorded extends Rejection {
 }
 
 /**
+ * Refused by its shard, which had more queued in front of it than it serves in time (ShardOverloaded):
+ * 503 without no-retry, nothing recorded, so Slack's retry comes when the shard has room.
+ */
+export class Overloaded extends Rejection {
+  override name = "Overloaded";
+  constructor(message = "shard overloaded; retry later") {
+    super(503, message);
+  }
+}
+
+/**
  * A wrangler var or secret that cannot be used, naming the setting. Not a Rejection: Slack sees
  * a plain 500 (or 503 from a shard that cannot start) and retries, and the log line names it.
  */
@@ -85,6 +96,32 @@ export class InvalidSetting extends Error {
 /** The shard did not confirm the record within ACK_BUDGET_MS; recordInbound answers it as NotRecorded. */
 export class BudgetExceeded extends Error {
   override name = "BudgetExceeded";
+}
+
+/**
+ * A shard's refusal of an ingest that waited in its queue past OVERLOAD_WAIT_MS, with what Cloudflare's own refusal
+ * carries: `overloaded`, which callers must not retry (retrying adds to the queue that caused it). Thrown before anything
+ * is written; the edge answers it as Overloaded.
+ */
+export class ShardOverloaded extends Error {
+  override name = "ShardOverloaded";
+  readonly overloaded = true;
+  readonly retryable = false;
+  constructor(waitedMs: number, maxWaitMs: number) {
+    super(`Durable Object is overloaded. Requests queued for too long (${waitedMs} ms; OVERLOAD_WAIT_MS ${maxWaitMs}).`);
+  }
+}
+
+/**
+ * The edge's refusal of an ingest to a shard it already has SHARD_INGESTS_IN_FLIGHT_MAX ingests unanswered from
+ * (routing/recordWithinBudget.ts): Cloudflare's "Too many requests queued", as this instance sees the queue. `overloaded`, so never retried.
+ */
+export class IngestsInFlight extends Error {
+  override name = "IngestsInFlight";
+  readonly overloaded = true;
+  constructor(inFlight: number, max: number) {
+    super(`shard overloaded: ${inFlight} ingests in flight from this instance (SHARD_INGESTS_IN_FLIGHT_MAX ${max})`);
+  }
 }
 
 /** An RPC of one role called on a Durable Object playing another (a watch method on a workspace shard …). */

@@ -1,7 +1,7 @@
 import type { LateEvent, SlackApp } from "../app/contract";
 import { waitClickOf } from "../app/waits";
 import type { Inbound } from "../inbound/types";
-import { BudgetExceeded, NotRecorded, WorkspaceNotInstalled } from "../platform/errors";
+import { BudgetExceeded, NotRecorded, Overloaded, WorkspaceNotInstalled } from "../platform/errors";
 import { describeError, log } from "../platform/log";
 import { settleWithin } from "../platform/settleWithin";
 import type { CoordinatorEnv } from "../rpc/env";
@@ -9,7 +9,7 @@ import type { IngestResult } from "../rpc/shard";
 import { shardOf } from "../rpc/shardFor";
 import { edgeSettings } from "../settings";
 import { cachedLayouts, layoutsOf } from "./layoutCache";
-import { recordWithinBudget } from "./recordWithinBudget";
+import { isOverloaded, recordWithinBudget } from "./recordWithinBudget";
 import { servedApp } from "./servedApp";
 
 /** What became of an inbound delivery. */
@@ -21,7 +21,8 @@ export type Recorded =
  * Records one parsed, verified delivery in the shard that owns it, within the ack budget — the
  * seam every way in shares (the Slack endpoints now; backfill and resharding next). Deliberately
  * ignored deliveries never reach a shard: nothing to store, nothing to retry. Throws NotRecorded
- * (503, Slack retries) when the record was not confirmed durable in time, and, in OAuth mode,
+ * (503, Slack retries) when the record was not confirmed durable in time, Overloaded (503 too) when
+ * the shard refused it as overloaded (nothing recorded), and, in OAuth mode,
  * WorkspaceNotInstalled (410, no retry) when the shard found no installation for the workspace.
  * `at`: the shard that must record it instead of the one routing gives — a re-run's original's
  * (admin/eventRerun.ts), so both stories, and every retry of the re-run, meet in one shard.
@@ -33,7 +34,7 @@ export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound:
   if (plan.late) logLateEvent(inbound, plan.late);
   if ("ignore" in plan) return { verdict: "ignored", reason: plan.ignore };
 
-  const { ackBudgetMs, shardBuckets } = edgeSettings(env);
+  const { ackBudgetMs, shardBuckets, ingestsInFlightMax } = edgeSettings(env);
   const now = Date.now();
   const deadline = now + ackBudgetMs;
   let shard: string | undefined;
@@ -51,16 +52,21 @@ export async function recordInbound(env: CoordinatorEnv, app: SlackApp, inbound:
           })));
     shard = at ?? shardOf(inbound, layouts, now, shardBuckets);
     if (shard === undefined) return outsideLayouts(inbound);
-    recorded = { ...(await recordWithinBudget(env.SHARD, shard, inbound, deadline - Date.now(), plan)), shard };
+    recorded = {
+      ...(await recordWithinBudget(env.SHARD, shard, inbound, deadline - Date.now(), plan, ingestsInFlightMax)),
+      shard,
+    };
   } catch (error) {
     // Not confirmed durable: answer non-2xx without x-slack-no-retry so Slack's retry can still save it.
-    log("error", "event not recorded", {
+    const overloaded = isOverloaded(error);
+    log(overloaded ? "warn" : "error", overloaded ? "event refused: shard overloaded" : "event not recorded", {
       event_id: inbound.dedupeKey,
       dedupeKey: inbound.dedupeKey,
       shard,
       error: describeError(error),
     });
-    throw new NotRecorded();
+    // An overloaded shard (its own refusal, or Cloudflare's) recorded nothing: a fault apart from a slow commit.
+    throw overloaded ? new Overloaded() : new NotRecorded();
   }
   const { result, attempts } = recorded;
   // The shard may ignore too: one without the edge's plan plans it again (an older one, mid-deploy).

@@ -185,6 +185,8 @@ export interface ShardStats {
     accepted: number;
     /** Turns this instance refused: over a budget (`limits`). Absent from shards of an earlier version. */
     turnsRefused?: number;
+    /** Ingests this instance refused: waited past OVERLOAD_WAIT_MS in front of it. Absent from shards of an earlier version. */
+    overloaded?: number;
     /** SQLite rows written, index rows included — what Cloudflare bills. */
     rowsWritten: number;
     /** SQL statements run (each `exec`): the hot path's count per event. Absent from shards of an earlier version. */

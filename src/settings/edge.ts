@@ -7,6 +7,8 @@ export interface EdgeSettings {
   signingSecrets: string[];
   ackBudgetMs: number;
   shardBuckets: number;
+  /** SHARD_INGESTS_IN_FLIGHT_MAX: unanswered ingests per shard from this instance before the next is refused. */
+  ingestsInFlightMax: number;
   /** LOG_ACKED_REQUESTS: the `slack request` line for recorded deliveries' 200s too. */
   logAcked: boolean;
 }
@@ -20,6 +22,8 @@ export interface RecordSettings {
   threadContextRetentionMs: number;
   /** EVENT_PAYLOADS: how much of a payload a receipt keeps. */
   eventPayloads: PayloadKeeping;
+  /** OVERLOAD_WAIT_MS: an ingest that waited longer in front of its shard is refused (shard/overloadGuard.ts). */
+  overloadWaitMs: number;
 }
 
 /** The edge's settings; throws InvalidSetting without a signing secret, or for a bad value. */
@@ -32,6 +36,7 @@ export const edgeSettings = oncePerEnv((vars): EdgeSettings => {
     signingSecrets,
     ackBudgetMs: setting(vars, "ACK_BUDGET_MS"),
     shardBuckets: setting(vars, "SHARD_BUCKETS"),
+    ingestsInFlightMax: setting(vars, "SHARD_INGESTS_IN_FLIGHT_MAX"),
     logAcked: setting(vars, "LOG_ACKED_REQUESTS"),
   };
 });
@@ -43,5 +48,6 @@ export const recordSettings = oncePerEnv(
     receiptRetentionMs: Math.round(setting(vars, "RECEIPT_RETENTION_HOURS") * 3_600_000),
     threadContextRetentionMs: setting(vars, "THREAD_CONTEXT_RETENTION_DAYS") * 86_400_000,
     eventPayloads: setting(vars, "EVENT_PAYLOADS") ?? "full",
+    overloadWaitMs: setting(vars, "OVERLOAD_WAIT_MS"),
   }),
 );

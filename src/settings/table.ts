@@ -44,6 +44,16 @@ export const SETTINGS = {
     read: positive(2000),
     doc: "how long the Worker waits for the shard's commit before answering `503`",
   },
+  OVERLOAD_WAIT_MS: {
+    part: "record",
+    read: positive(500),
+    doc: 'a shard refuses an ingest that reaches it more than this long after the edge received the request, writing nothing: the edge answers `503` and Slack retries later, as Cloudflare refuses requests queued too long in front of a Durable Object ("Durable Object is overloaded"); local `workerd` queues them all ([Overloaded shards](../guides/sharding.md#overloaded-shards))',
+  },
+  SHARD_INGESTS_IN_FLIGHT_MAX: {
+    part: "edge",
+    read: positive(64),
+    doc: "a Worker instance with this many ingests sent to one shard and not yet answered refuses the next at once (`503`, nothing recorded, Slack retries), as Cloudflare refuses past a Durable Object's queue (\"Too many requests queued\"); locally the edge and the shards share one thread, so these ingests are the shard's queue ([Overloaded shards](../guides/sharding.md#overloaded-shards))",
+  },
   LOG_ACKED_REQUESTS: {
     part: "edge",
     read: flag(false),

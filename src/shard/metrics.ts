@@ -41,6 +41,11 @@ export class Metrics {
     this.storage.wakeUps.arm(this.minutes.dueAt());
   }
 
+  /** An ingest refused for waiting too long in front of the shard (overloadGuard.ts), in this minute's `overloaded`. */
+  overloaded(now: number): void {
+    this.minutes.count("overloaded", now);
+  }
+
   /** A turn refused by its budget (`limits`), in this minute's `turnsRefused`. */
   turnRefused(now: number): void {
     this.minutes.count("turnsRefused", now);
@@ -121,6 +126,7 @@ export class Metrics {
 
 /** A written minute's load, as the automatic spread judges it (watch/spreadDecision.ts). */
 function loadOf(minute: Omit<MinuteRow, "depth" | "oldestPendingAt">): ShardLoad {
-  const { accepted, duplicates, ignored } = minute.counts;
-  return { minute: minute.minute, ingests: accepted + duplicates + ignored, ackP90Ms: quantile(minute.ackMs, 0.9) };
+  // Refused ingests were offered all the same: a shard that refuses must not look less busy for it.
+  const { accepted, duplicates, ignored, overloaded = 0 } = minute.counts;
+  return { minute: minute.minute, ingests: accepted + duplicates + ignored + overloaded, ackP90Ms: quantile(minute.ackMs, 0.9) };
 }

@@ -13,6 +13,8 @@ export interface RecordingCounts {
   readonly accepted: number;
   /** Turns this instance refused: over a budget (`limits`). */
   readonly turnsRefused: number;
+  /** Ingests this instance refused as overloaded (OVERLOAD_WAIT_MS). */
+  readonly overload: { readonly refused: number };
   receiptCount(): number;
 }
 
@@ -34,6 +36,7 @@ export class Operations {
       ...this.counters,
       accepted: recording?.accepted ?? 0,
       turnsRefused: recording?.turnsRefused ?? 0,
+      overloaded: recording?.overload.refused ?? 0,
       rowsWritten: storage.sql.rowsWritten,
       statements: storage.sql.statements,
       alarmsSet: storage.wakeUps.alarmsSet,

@@ -22,6 +22,7 @@ import type { IngestResult } from "../rpc/shard";
 import { inOAuthMode, recordSettings } from "../settings";
 import { carriesFunctionToken, sealedDelivery } from "./functionTokenSealing";
 import type { Metrics } from "./metrics";
+import { OverloadGuard } from "./overloadGuard";
 
 /** Alarms for pruning alone come no more often than this: receipts expire in bulk, not one by one. */
 const PRUNE_INTERVAL_MS = 60_000;
@@ -46,6 +47,8 @@ export class Recording {
   accepted = 0;
   /** Turns this instance refused: over a budget (`limits`). */
   turnsRefused = 0;
+  /** Refuses ingests that waited too long in front of the shard (OVERLOAD_WAIT_MS). */
+  readonly overload: OverloadGuard;
   private readonly oauth: boolean;
   private readonly retentionMs: number;
   private readonly receipts: Receipts;
@@ -59,7 +62,8 @@ export class Recording {
     const { storage, outbox, env, delivery } = parts;
     this.oauth = inOAuthMode(env);
     // Recording needs only the receipt retention; without it the shard cannot record (503).
-    const { receiptRetentionMs, eventPayloads } = recordSettings(env);
+    const { receiptRetentionMs, eventPayloads, overloadWaitMs } = recordSettings(env);
+    this.overload = new OverloadGuard(overloadWaitMs, parts.metrics);
     this.retentionMs = receiptRetentionMs;
     this.filing = new OutboxFiling(storage.sql, this.retentionMs);
     // Receipts are rows of their own, or carried by the first outbox row of their delivery (foldedReceipts.ts).
@@ -88,6 +92,8 @@ export class Recording {
    * edge's, planned once (a delivery whose custom step's token is sealed here is planned again, sealed).
    */
   ingest(inbound: Inbound, plan?: Plan): IngestResult | Promise<IngestResult> {
+    // Before anything is read or written: a shard past its capacity serves what it has accepted (overloadGuard.ts).
+    this.overload.admit(inbound, Date.now());
     return inSpan("ingest", { event_id: inbound.dedupeKey, workspace: inbound.workspace, type: inbound.type }, () =>
       // A custom step's token is sealed before anything is stored: the transaction cannot await.
       carriesFunctionToken(inbound)

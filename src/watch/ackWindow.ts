@@ -33,10 +33,14 @@ export function mergeTally(into: AckTally, from: AckTally, now: number): void {
   }
 }
 
+/** A 503 because the shard refused the ingest as overloaded (OVERLOAD_WAIT_MS), not because a record failed or was slow. */
+export const OVERLOADED = "503:overloaded";
+
 /** The cause an ack is counted under. */
-export function causeOf(status: number, verification: Verification): string {
+export function causeOf(status: number, verification: Verification, overloaded = false): string {
   if (verification === "mismatch") return UNVERIFIED_MISMATCH;
   if (verification === "unverified") return UNVERIFIED_OTHER;
+  if (overloaded) return OVERLOADED;
   return status >= 200 && status < 300 ? SUCCESS : String(status);
 }
 

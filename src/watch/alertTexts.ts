@@ -12,7 +12,11 @@ const CAUSES: Record<string, { name: string; hint: string }> = {
   "413": { name: "body too large", hint: "requests above the 1 MiB cap do not come from Slack" },
   "400": { name: "unparseable request", hint: "see the Worker's log for the field that is missing" },
   "410": { name: "workspace not installed", hint: "workspaces that uninstalled are still sending events" },
-  "503": { name: "not recorded within the ack budget", hint: "shards are overloaded or failing; see the Worker's log" },
+  "503": { name: "not recorded within the ack budget", hint: "shards are slow or failing; see the Worker's log" },
+  "503:overloaded": {
+    name: "refused by overloaded shards (nothing recorded; Slack retries)",
+    hint: "shards had more queued than they serve within OVERLOAD_WAIT_MS: spread the workspace over more buckets (PUT /admin/workspaces/{id}/buckets, or SPREAD_AUTOMATIC) or make its handlers cheaper",
+  },
   "500": { name: "internal or configuration error", hint: "see the Worker's log (a setting is named there)" },
 };
 
