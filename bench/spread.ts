@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { startFakeSlackServer } from "./fakeSlack/fakeSlackServer";
 import { LoadClient } from "./load/loadClient";
 import type { Sample } from "./load/openLoop";
+import { LogTally } from "./report/logTally";
 import { describeMachine } from "./report/machine";
 import { ReplyLedger, replyTally, spreadPhases } from "./report/spreadPhases";
 import { formatTable } from "./report/table";
@@ -77,12 +78,15 @@ const fake = await startFakeSlackServer({ onCall: (call) => ledger.add(call) });
 const load = new LoadClient();
 /** The watch's own words on each decision (spreads.ts): when it changed the count, or could not look. */
 const spreadLines: string[] = [];
+/** The runtime's warnings and errors by message, printed at the end: what a shard past its capacity gave up on. */
+const warnings = new LogTally();
 const subject = await startSubject({
   name: "coordinator",
   apiUrl: fake.fake.apiUrl,
   stateDir: "spread",
   settings,
-  onLog: (_level, message) => {
+  onLog: (level, message) => {
+    if (level === "warn" || level === "error") warnings.add(message);
     if (!message.includes("spread:")) return;
     spreadLines.push(message.slice(0, 300));
     console.log(`  runtime: ${message.slice(0, 200)}`);
@@ -210,6 +214,7 @@ try {
       `duplicates ${duplicates.events}; replies to unacked events ${tally.repliedUnacked}; ` +
       `503 ${refused}; replies during the load ${repliesDuringLoad}`,
   );
+  console.log(warnings.summary());
   const commit = execSync("git rev-parse --short HEAD", { cwd: repoRoot, encoding: "utf8" }).trim();
   const file = resultsFile;
   writeFileSync(
