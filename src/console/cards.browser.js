@@ -15,7 +15,7 @@ export function renderCards(overview) {
     ["Stopped", number(totals.stopped ?? 0), "by their users, last hour"],
     ["Turns refused", number(totals.turnsRefused ?? 0), "over their budgets, last hour"],
     // A shard past its capacity refused these (nothing recorded; Slack retries): not the same fault as a slow commit.
-    ["Overloaded", number(totals.overloaded ?? 0), "ingests refused by busy shards, last hour", (totals.overloaded ?? 0) > 0],
+    ["Overloaded", number(totals.overloaded ?? 0), "ingests refused, last hour", (totals.overloaded ?? 0) > 0],
     ["Ack p99", ms(totals.ack.p99), "edge to commit"],
     ["Delivery p99", ms(totals.delivery.p99), "record to delivered"],
     [
